@@ -1,0 +1,109 @@
+"""Coercion lens: each input leaf next to the value the model holds after validation."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.report import format_path
+
+__all__ = ["CoercionRow", "coercion_rows"]
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class CoercionRow:
+    path: str
+    input: str  # JSON text of the input leaf ("" when the model filled a default)
+    input_type: str
+    output: str  # repr-like text of the validated value ("" when the key was dropped)
+    output_type: str
+    # same | converted (same value, other type) | coerced (text parsed as a number) |
+    # rewritten (text changed, e.g. stripped) | dropped (extra="ignore") | default (filled)
+    change: str
+
+    @property
+    def changed(self) -> bool:
+        return self.change != "same"
+
+
+def coercion_rows(value: Any, model: BaseModel) -> list[CoercionRow]:
+    """Pair every leaf of the input `value` with the validated `model`'s value at that path.
+
+    Also lists the top-level fields the model filled from defaults.
+
+    Example:
+        >>> from core.order import AgentState, SEED_PAYLOAD
+        >>> [r.change for r in coercion_rows({"user_id": SEED_PAYLOAD["user_id"], "amount": 9},
+        ...     AgentState.model_validate({"user_id": SEED_PAYLOAD["user_id"], "amount": 9}))]
+        ['converted', 'converted', 'default', 'default', 'default', 'default']
+    """
+    rows: list[CoercionRow] = []
+    _walk(value, model, (), rows)
+    if isinstance(value, dict):
+        for name in type(model).model_fields:
+            if name not in value and name not in model.model_fields_set:
+                out = getattr(model, name)
+                rows.append(CoercionRow(name, "", "", _show(out), _type(out), "default"))
+    return rows
+
+
+def _walk(value: Any, out: Any, path: tuple[str | int, ...], rows: list[CoercionRow]) -> None:
+    if isinstance(value, dict) and value:
+        for key, child in value.items():
+            _walk(child, _child(out, key), (*path, key), rows)
+    elif isinstance(value, list) and value:
+        for index, child in enumerate(value):
+            _walk(child, _child(out, index), (*path, index), rows)
+    else:
+        rows.append(_row(path, value, out))
+
+
+def _child(out: Any, key: str | int) -> Any:
+    if out is _MISSING:
+        return _MISSING
+    if isinstance(out, BaseModel):
+        if isinstance(key, str) and (key in type(out).model_fields or key in (out.model_extra or {})):
+            return getattr(out, key)
+        return _MISSING
+    if isinstance(out, dict):
+        return out.get(key, _MISSING)
+    if isinstance(out, list | tuple) and isinstance(key, int) and key < len(out):
+        return out[key]
+    return _MISSING
+
+
+def _row(path: tuple[str | int, ...], value: Any, out: Any) -> CoercionRow:
+    shown_in = json.dumps(value, ensure_ascii=False)
+    if out is _MISSING:
+        return CoercionRow(format_path(path), shown_in, _type(value), "", "", "dropped")
+    if type(out) is type(value) and out == value:
+        change = "same"
+    elif isinstance(value, str) and isinstance(out, str):
+        change = "rewritten"
+    elif isinstance(value, str) and isinstance(out, int | float):
+        change = "coerced"
+    elif str(out) == str(value) or (
+        isinstance(value, int | float) and isinstance(out, int | float) and out == value
+    ):
+        change = "converted"
+    else:
+        change = "rewritten"
+    return CoercionRow(format_path(path), shown_in, _type(value), _show(out), _type(out), change)
+
+
+def _show(out: Any) -> str:
+    if isinstance(out, BaseModel):
+        return f"{type(out).__name__}(…)"
+    try:
+        return json.dumps(out, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(out)
+
+
+def _type(value: Any) -> str:
+    return "null" if value is None else type(value).__name__

@@ -1,0 +1,173 @@
+"""The seed order: the article's Pydantic state, its two-node graph, faults and presets."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from langchain_core.messages import AIMessage, AnyMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Overwrite
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "FAULTS",
+    "SEED_PAYLOAD",
+    "AgentState",
+    "LineItem",
+    "UnknownFaultError",
+    "build_fanout_graph",
+    "build_order_graph",
+]
+
+
+class LineItem(BaseModel):
+    sku: str = Field(min_length=3, max_length=32, pattern=r"^[A-Z0-9-]+$")
+    qty: int = Field(ge=1, le=99)
+    unit_price: float = Field(gt=0, allow_inf_nan=False)
+
+
+class AgentState(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    user_id: UUID
+    amount: float = Field(ge=0, le=1_000_000, allow_inf_nan=False)
+    status: Literal["pending", "validated", "confirmed"] = "pending"
+    items: list[LineItem] = Field(default_factory=list, max_length=20)
+    logs: Annotated[list[str], operator.add] = Field(default_factory=list)
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+
+
+SEED_PAYLOAD: dict[str, Any] = {
+    "user_id": "550e8400-e29b-41d4-a716-446655440000",
+    "amount": 99,
+    "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
+    "messages": [{"type": "human", "content": "下单"}],
+}
+
+FAULTS: dict[str, str] = {
+    "negative_amount": "validate_order also writes amount=-1",
+    "bad_status_last": 'confirm writes status="shipped" (not an allowed literal)',
+    "undeclared_key": 'validate_order also writes {"totl": 1}, a key the state does not declare',
+    "parallel_status": "a parallel audit node writes status in the same step as validate_order",
+    "overwrite_logs": 'confirm writes logs=Overwrite(["confirmed"]), bypassing operator.add',
+    "node_exception": 'confirm raises RuntimeError("payment service unavailable")',
+}
+
+
+class UnknownFaultError(ValueError):
+    """A fault id that `FAULTS` does not define (code: unknown_fault)."""
+
+    code = "unknown_fault"
+
+    def __init__(self, unknown: Iterable[str]) -> None:
+        self.unknown = sorted(unknown)
+        super().__init__(
+            f"[{self.code}] unknown fault id(s) {', '.join(map(repr, self.unknown))}; "
+            f"choose from {', '.join(FAULTS)}"
+        )
+
+
+def _check_faults(faults: Iterable[str]) -> frozenset[str]:
+    chosen = frozenset(faults)
+    unknown = chosen - FAULTS.keys()
+    if unknown:
+        raise UnknownFaultError(unknown)
+    return chosen
+
+
+def build_order_graph(faults: Iterable[str] = ()) -> CompiledStateGraph:
+    """Compile `START -> validate_order -> confirm -> END` over `AgentState`.
+
+    Each fault id in `faults` (see `FAULTS`) makes one node misbehave.
+
+    Example:
+        >>> graph = build_order_graph(["bad_status_last"])
+        >>> sorted(graph.get_graph().nodes)
+        ['__end__', '__start__', 'confirm', 'validate_order']
+    """
+    chosen = _check_faults(faults)
+
+    def validate_order(state: AgentState) -> dict[str, Any]:
+        update: dict[str, Any] = {
+            "status": "validated",
+            "logs": [f"amount={state.amount} items={len(state.items)}"],
+            "messages": [AIMessage(content="订单已校验")],
+        }
+        if "negative_amount" in chosen:
+            update["amount"] = -1
+        if "undeclared_key" in chosen:
+            update["totl"] = 1
+        return update
+
+    def confirm(state: AgentState) -> dict[str, Any]:
+        if "node_exception" in chosen:
+            raise RuntimeError("payment service unavailable")
+        update: dict[str, Any] = {"status": "confirmed", "logs": ["confirmed"]}
+        if "bad_status_last" in chosen:
+            update["status"] = "shipped"
+        if "overwrite_logs" in chosen:
+            update["logs"] = Overwrite(["confirmed"])
+        return update
+
+    def audit(state: AgentState) -> dict[str, Any]:
+        return {"status": "pending"}
+
+    builder = StateGraph(AgentState)
+    builder.add_node("validate_order", validate_order)
+    builder.add_node("confirm", confirm)
+    builder.add_edge(START, "validate_order")
+    builder.add_edge("validate_order", "confirm")
+    builder.add_edge("confirm", END)
+    if "parallel_status" in chosen:
+        builder.add_node("audit", audit)
+        builder.add_edge(START, "audit")
+        builder.add_edge("audit", "confirm")
+    return builder.compile()
+
+
+def build_fanout_graph() -> CompiledStateGraph:
+    """Compile a graph where two parallel nodes append to `logs` and `messages` in one step.
+
+    `START -> validate_order -> (notify_email, notify_sms) -> confirm -> END`; the two
+    notifiers run in the same super-step, so their writes are merged by the reducers.
+
+    Example:
+        >>> sorted(build_fanout_graph().get_graph().nodes)[:3]
+        ['__end__', '__start__', 'confirm']
+    """
+
+    def validate_order(state: AgentState) -> dict[str, Any]:
+        return {
+            "status": "validated",
+            "logs": [f"amount={state.amount} items={len(state.items)}"],
+            "messages": [AIMessage(content="订单已校验")],
+        }
+
+    def notify_email(state: AgentState) -> dict[str, Any]:
+        return {"logs": ["email sent"], "messages": [AIMessage(content="email sent")]}
+
+    def notify_sms(state: AgentState) -> dict[str, Any]:
+        return {"logs": ["sms sent"], "messages": [AIMessage(content="sms sent")]}
+
+    def confirm(state: AgentState) -> dict[str, Any]:
+        return {"status": "confirmed", "logs": ["confirmed"]}
+
+    builder = StateGraph(AgentState)
+    for name, node in [
+        ("validate_order", validate_order),
+        ("notify_email", notify_email),
+        ("notify_sms", notify_sms),
+        ("confirm", confirm),
+    ]:
+        builder.add_node(name, node)
+    builder.add_edge(START, "validate_order")
+    builder.add_edge("validate_order", "notify_email")
+    builder.add_edge("validate_order", "notify_sms")
+    builder.add_edge(["notify_email", "notify_sms"], "confirm")
+    builder.add_edge("confirm", END)
+    return builder.compile()

@@ -1,0 +1,153 @@
+"""Constraint editor: a variant of the order model built from options, and its Python source."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from core.order import AgentState
+
+__all__ = ["SchemaOptions", "build_model", "model_source"]
+
+_EXTRA = ("forbid", "ignore", "allow")
+
+
+@dataclass(frozen=True)
+class SchemaOptions:
+    """The knobs of the order model; the defaults are the seed `AgentState`."""
+
+    strict: bool = False
+    extra: str = "forbid"
+    strip_state: bool = True
+    strip_item: bool = False
+    items_max: int = 20
+    amount_ge: float = 0.0
+    amount_le: float = 1_000_000.0
+
+    def __post_init__(self) -> None:
+        if self.extra not in _EXTRA:
+            raise ValueError(f"[bad_option] extra must be one of {', '.join(_EXTRA)}")
+        if not 0 <= self.items_max <= 100_000:
+            raise ValueError("[bad_option] items_max must be between 0 and 100,000")
+        if self.amount_ge > self.amount_le:
+            raise ValueError("[bad_option] amount_ge must not exceed amount_le")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SchemaOptions:
+        """Options from a (possibly hostile) dict, e.g. a share link; unknown keys ignored.
+
+        Raises:
+            ValueError: a value of the wrong type or out of range, with a `[bad_option]` code.
+        """
+        kwargs: dict[str, Any] = {}
+        for spec in fields(cls):
+            if spec.name not in data:
+                continue
+            value = data[spec.name]
+            kind = {"bool": bool, "str": str, "int": int, "float": (int, float)}[str(spec.type)]
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ValueError(f"[bad_option] {spec.name} has the wrong type")
+            kwargs[spec.name] = float(value) if spec.type == "float" else value
+        return cls(**kwargs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def build_model(options: SchemaOptions) -> type[BaseModel]:
+    """The order model for these options (`AgentState` itself for the defaults).
+
+    Example:
+        >>> build_model(SchemaOptions()) is AgentState
+        True
+    """
+    if options == SchemaOptions():
+        return AgentState
+    return _build(options)
+
+
+@lru_cache(maxsize=32)  # pure function of frozen options; models are not user data
+def _build(options: SchemaOptions) -> type[BaseModel]:
+    item_config = ConfigDict(str_strip_whitespace=options.strip_item, strict=options.strict)
+    line_item = create_model(
+        "LineItem",
+        __config__=item_config,
+        sku=(str, Field(min_length=3, max_length=32, pattern=r"^[A-Z0-9-]+$")),
+        qty=(int, Field(ge=1, le=99)),
+        unit_price=(float, Field(gt=0, allow_inf_nan=False)),
+    )
+    state_config = ConfigDict(
+        extra=options.extra,  # type: ignore[typeddict-item]
+        str_strip_whitespace=options.strip_state,
+        strict=options.strict,
+    )
+    return create_model(
+        "AgentState",
+        __config__=state_config,
+        user_id=(UUID, ...),
+        amount=(
+            float,
+            Field(ge=options.amount_ge, le=options.amount_le, allow_inf_nan=False),
+        ),
+        status=(Literal["pending", "validated", "confirmed"], "pending"),
+        items=(list[line_item], Field(default_factory=list, max_length=options.items_max)),
+        logs=(Annotated[list[str], operator.add], Field(default_factory=list)),
+        messages=(Annotated[list[AnyMessage], add_messages], Field(default_factory=list)),
+    )
+
+
+def model_source(options: SchemaOptions) -> str:
+    """Python source of the model `build_model(options)` returns.
+
+    Example:
+        >>> "extra='forbid'" in model_source(SchemaOptions())
+        True
+    """
+    item_config = _config(strip=options.strip_item, strict=options.strict)
+    state_config = _config(extra=options.extra, strip=options.strip_state, strict=options.strict)
+    return f'''import operator
+from typing import Annotated, Literal
+from uuid import UUID
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class LineItem(BaseModel):{item_config}
+    sku: str = Field(min_length=3, max_length=32, pattern=r"^[A-Z0-9-]+$")
+    qty: int = Field(ge=1, le=99)
+    unit_price: float = Field(gt=0, allow_inf_nan=False)
+
+
+class AgentState(BaseModel):{state_config}
+    user_id: UUID
+    amount: float = Field(ge={_num(options.amount_ge)}, le={_num(options.amount_le)}, \
+allow_inf_nan=False)
+    status: Literal["pending", "validated", "confirmed"] = "pending"
+    items: list[LineItem] = Field(default_factory=list, max_length={options.items_max})
+    logs: Annotated[list[str], operator.add] = Field(default_factory=list)
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+'''
+
+
+def _config(*, strip: bool, strict: bool, extra: str | None = None) -> str:
+    parts = [f"extra={extra!r}"] if extra else []
+    if strip:
+        parts.append("str_strip_whitespace=True")
+    if strict:
+        parts.append("strict=True")
+    if not parts:
+        return ""
+    return f"\n    model_config = ConfigDict({', '.join(parts)})\n"
+
+
+def _num(value: float) -> str:
+    return f"{int(value):_}" if float(value).is_integer() else repr(float(value))

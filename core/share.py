@@ -1,0 +1,76 @@
+"""Playground state <-> one compact URL parameter (`v1.` + base64url(zlib(JSON)))."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from typing import Any
+
+__all__ = ["MAX_SHARE_JSON_BYTES", "MAX_TOKEN_CHARS", "ShareError", "decode_share", "encode_share"]
+
+PREFIX = "v1."
+MAX_TOKEN_CHARS = 64_000  # browsers and proxies start refusing URLs well before 100 kB
+MAX_SHARE_JSON_BYTES = 2_500_000  # a full payload at its size cap, plus options
+
+
+class ShareError(ValueError):
+    """A share link that cannot be opened; `code` is stable, the message says what to do."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"[{code}] {message}")
+        self.code = code
+        self.message = message
+
+
+def encode_share(state: dict[str, Any]) -> str:
+    """Encode playground state as a URL-safe token.
+
+    Example:
+        >>> decode_share(encode_share({"page": "validate", "payload": "{}"}))
+        {'page': 'validate', 'payload': '{}'}
+    """
+    raw = json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    packed = zlib.compress(raw.encode("utf-8"), 9)
+    token = PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ShareError(
+            "share_too_large",
+            f"This payload makes a {len(token):,}-character link (limit {MAX_TOKEN_CHARS:,}); "
+            "download it as JSON instead.",
+        )
+    return token
+
+
+def decode_share(token: str) -> dict[str, Any]:
+    """Decode a token from `encode_share`; anything else raises `ShareError`.
+
+    Decompression is bounded: a zlib bomb stops at `MAX_SHARE_JSON_BYTES` without
+    being expanded further.
+    """
+    if not isinstance(token, str) or not token.startswith(PREFIX):
+        raise ShareError("share_version", "This link is not a playground share link (no v1. prefix).")
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ShareError("share_too_large", "This share link is too long to be one of ours.")
+    body = token[len(PREFIX) :]
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    except (binascii.Error, ValueError):
+        raise ShareError("share_encoding", "This share link is damaged (bad characters).") from None
+    inflater = zlib.decompressobj()
+    try:
+        raw = inflater.decompress(packed, MAX_SHARE_JSON_BYTES + 1)
+    except zlib.error:
+        raise ShareError("share_corrupt", "This share link is damaged or truncated.") from None
+    if len(raw) > MAX_SHARE_JSON_BYTES or inflater.unconsumed_tail:
+        raise ShareError("share_too_large", "This share link expands beyond the size limit.")
+    if not inflater.eof:
+        raise ShareError("share_corrupt", "This share link is truncated; copy the whole link.")
+    try:
+        state = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise ShareError("share_corrupt", "This share link does not hold valid state.") from None
+    if not isinstance(state, dict):
+        raise ShareError("share_corrupt", "This share link does not hold valid state.")
+    return state

@@ -1,0 +1,132 @@
+"""Verdict, error table, annotated payload text and exports for a Report."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from core.report import Report
+
+__all__ = ["annotated_text", "error_table", "exports", "syntax_error_view", "verdict"]
+
+MAX_ANNOTATED_LINES = 400
+
+
+def verdict(report: Report) -> None:
+    """Gate open / gate closed banner (fixed text and counts only)."""
+    if report.syntax_error is not None:
+        st.error("Gate closed — the text is not a payload we can validate; fix it as shown.")
+    elif report.ok:
+        st.success("Gate open — the payload is valid; the graph would run.")
+    else:
+        count = len(report.errors)
+        st.error(f"Gate closed — {count} error{'s' if count != 1 else ''}, the graph would not run.")
+
+
+def syntax_error_view(report: Report) -> None:
+    """Where the text stops being acceptable JSON, with the offending line."""
+    error = report.syntax_error
+    if error is None or report.text is None:
+        return
+    st.code(f"line {error.line}, column {error.col} [{error.code}]\n{error.message}", language=None)
+    lines = report.text.splitlines() or [""]
+    if 1 <= error.line <= len(lines):
+        line = lines[error.line - 1]
+        start = max(0, error.col - 60)
+        pointer = " " * (error.col - 1 - start) + "^"
+        st.code(f"{line[start : start + 120]}\n{pointer}", language=None)
+
+
+def error_table(report: Report, *, key: str) -> None:
+    """Verdict plus one row per error: path, pointer, line:col, type, message, input, ctx, docs."""
+    verdict(report)
+    syntax_error_view(report)
+    if not report.errors:
+        return
+    frame = pd.DataFrame(report.to_rows())
+    st.dataframe(
+        frame,
+        key=f"{key}__table",
+        hide_index=True,
+        column_config={
+            "docs": st.column_config.LinkColumn("docs", display_text="docs ↗"),
+            "message": st.column_config.TextColumn("message", width="large"),
+        },
+    )
+
+
+def annotated_text(report: Report) -> str:
+    """The payload with line numbers; a caret line under every error position.
+
+    Long payloads show only the lines around errors (at most MAX_ANNOTATED_LINES lines).
+    """
+    if report.text is None:
+        return ""
+    lines = report.text.splitlines() or [""]
+    marks: dict[int, list[tuple[int, str]]] = {}
+    positions = [(e.line, e.col, f"{e.type} at {e.path}: {e.msg}") for e in report.errors]
+    if report.syntax_error is not None:
+        error = report.syntax_error
+        positions.append((error.line, error.col, f"{error.code}: {error.message}"))
+    for line, col, note in positions:
+        if line is not None:
+            marks.setdefault(line, []).append((col or 1, note))
+    width = len(str(len(lines)))
+    shown = _lines_to_show(len(lines), sorted(marks))
+    out: list[str] = []
+    previous = 0
+    for number in shown:
+        if number != previous + 1:
+            out.append(f"{'':>{width}} ⋮")
+        text = lines[number - 1]
+        flag = "▶" if number in marks else " "
+        out.append(f"{flag}{number:>{width}} │ {text[:300]}")
+        for col, note in marks.get(number, []):
+            out.append(f" {'':>{width}} │ {' ' * (min(col, 300) - 1)}^ {note[:200]}")
+        previous = number
+    if shown and shown[-1] != len(lines):
+        out.append(f"{'':>{width}} ⋮")
+    return "\n".join(out)
+
+
+def _lines_to_show(total: int, marked: list[int]) -> list[int]:
+    if total <= MAX_ANNOTATED_LINES:
+        return list(range(1, total + 1))
+    keep: set[int] = set()
+    for line in marked:
+        keep.update(range(max(1, line - 2), min(total, line + 2) + 1))
+        if len(keep) >= MAX_ANNOTATED_LINES:
+            break
+    return sorted(keep)[:MAX_ANNOTATED_LINES] or list(range(1, 21))
+
+
+def exports(report: Report, *, key: str, basename: str = "errors") -> None:
+    """Download buttons: errors() JSON, FastAPI's 422 body, CSV."""
+    if report.ok or report.syntax_error is not None and report.text is None:
+        return
+    cols = st.columns(3)
+    cols[0].download_button(
+        "Errors (JSON)",
+        json.dumps(report.to_errors(), indent=2, ensure_ascii=False),
+        file_name=f"{basename}.json",
+        mime="application/json",
+        key=f"{key}__json",
+        disabled=not report.errors,
+    )
+    cols[1].download_button(
+        "FastAPI 422 body",
+        json.dumps(report.to_fastapi(), ensure_ascii=False, default=str),
+        file_name=f"{basename}-fastapi-422.json",
+        mime="application/json",
+        key=f"{key}__fastapi",
+    )
+    cols[2].download_button(
+        "Errors (CSV)",
+        report.to_csv(),
+        file_name=f"{basename}.csv",
+        mime="text/csv",
+        key=f"{key}__csv",
+        disabled=not report.errors,
+    )

@@ -1,0 +1,73 @@
+"""The payload editor: JSON text area with Format / Reset, shared across pages."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from core.payload import MAX_PAYLOAD_BYTES, PayloadError, parse
+from core.presets import SEED_TEXT
+
+__all__ = ["current_payload_text", "payload_editor", "set_payload_text"]
+
+SHARED_KEY = "payload_text"  # not a widget key: survives page switches
+MAX_CHARS = MAX_PAYLOAD_BYTES  # a character is at least one byte, so the byte limit still binds
+
+
+def current_payload_text() -> str:
+    """The payload text shared by the pages of this session (the seed order by default)."""
+    return st.session_state.get(SHARED_KEY, SEED_TEXT)
+
+
+def set_payload_text(text: str, *, key: str = "payload") -> None:
+    """Replace the editor text; call from a widget callback (before the editor renders)."""
+    if key == "payload":
+        st.session_state[SHARED_KEY] = text
+    st.session_state[key] = text
+
+
+def _format(key: str) -> None:
+    text = st.session_state.get(key, "")
+    try:
+        value = parse(text)
+    except PayloadError as exc:
+        st.session_state[f"{key}__notice"] = f"Format JSON needs valid JSON first: {exc}"
+        return
+    set_payload_text(json.dumps(value, indent=2, ensure_ascii=False), key=key)
+
+
+def _reset(key: str, default_text: str) -> None:
+    set_payload_text(default_text, key=key)
+
+
+def _typed(key: str) -> None:
+    if key == "payload":
+        st.session_state[SHARED_KEY] = st.session_state[key]
+
+
+def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
+    """Render the JSON editor with Format JSON and Reset; return the current text.
+
+    The text is never changed behind the user's back: bad JSON stays as typed. With
+    `key="payload"` the text is the session's shared payload (the Trace page reads it).
+    """
+    if key not in st.session_state:
+        st.session_state[key] = current_payload_text() if key == "payload" else default_text
+    text = st.text_area(
+        "Payload (JSON)",
+        key=key,
+        height=height,
+        max_chars=MAX_CHARS,
+        on_change=_typed,
+        args=(key,),
+        help="Paste or edit a JSON object. Press Ctrl+Enter to validate.",
+    )
+    left, right, _ = st.columns([1, 1, 3])
+    left.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
+    right.button("Reset", key=f"{key}__reset", on_click=_reset, args=(key, default_text))
+    notice = st.session_state.pop(f"{key}__notice", None)
+    if notice:
+        st.warning("Format JSON left the text as it is: it is not valid JSON yet.")
+        st.code(notice, language=None)
+    return text

@@ -1,0 +1,98 @@
+"""Form view of the order payload, in sync with the JSON text both ways."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.payload import PayloadError, parse
+from core.presets import to_text
+from ui.payload import set_payload_text
+
+__all__ = ["order_form"]
+
+_STATUSES = ["pending", "validated", "confirmed"]
+_ITEM_COLUMNS = ["sku", "qty", "unit_price"]
+
+
+def _cell(text: Any) -> Any:
+    """Form text -> JSON value: numbers, true/false/null as JSON; anything else a string."""
+    if not isinstance(text, str):
+        return None if pd.isna(text) else text
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, int | float | bool) or value is None else text
+
+
+def _shown(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _apply(field: str, widget_key: str) -> None:
+    payload = parse(st.session_state["payload"])
+    raw = st.session_state[widget_key]
+    payload[field] = raw if field in ("user_id", "status") else _cell(raw)
+    set_payload_text(to_text(payload))
+
+
+def _apply_items(widget_key: str, items: list[Any]) -> None:
+    payload = parse(st.session_state["payload"])
+    edits = st.session_state[widget_key]
+    new_items = [dict(item) if isinstance(item, dict) else item for item in items]
+    for row, changes in edits.get("edited_rows", {}).items():
+        if isinstance(new_items[int(row)], dict):
+            for column, value in changes.items():
+                new_items[int(row)][column] = _cell(value)
+    for added in edits.get("added_rows", []):
+        new_items.append({column: _cell(added.get(column)) for column in _ITEM_COLUMNS})
+    for row in sorted(edits.get("deleted_rows", []), reverse=True):
+        del new_items[int(row)]
+    payload["items"] = new_items
+    set_payload_text(to_text(payload))
+
+
+def order_form(text: str) -> None:
+    """user_id, amount, status and an items table; each edit rewrites the JSON text."""
+    try:
+        payload = parse(text)
+    except PayloadError as exc:
+        st.info("The form needs valid JSON; fix the text in the JSON tab first.")
+        st.code(str(exc), language=None)
+        return
+    if not isinstance(payload, dict):
+        st.info("The form needs a JSON object at the top level.")
+        return
+    st.caption("Numbers typed here become JSON numbers; use the JSON tab for strings like \"42\".")
+    for field in ("user_id", "amount"):
+        key = f"form_{field}"
+        st.session_state[key] = _shown(payload.get(field, ""))
+        st.text_input(field, key=key, on_change=_apply, args=(field, key))
+    status = payload.get("status", "pending")
+    options = _STATUSES if status in _STATUSES else [*_STATUSES, _shown(status)]
+    st.session_state["form_status"] = status if status in _STATUSES else _shown(status)
+    st.selectbox("status", options, key="form_status", on_change=_apply, args=("status", "form_status"))
+    items = payload.get("items", [])
+    if not isinstance(items, list):
+        st.info("items is not a list; edit it in the JSON tab.")
+        return
+    rows = [
+        {c: _shown(item.get(c, "")) for c in _ITEM_COLUMNS} if isinstance(item, dict) else
+        dict.fromkeys(_ITEM_COLUMNS, _shown(item))
+        for item in items
+    ]
+    frame = pd.DataFrame(rows, columns=_ITEM_COLUMNS).astype("string")
+    # A new key per content: the editor's pending edits are applied once, then start afresh.
+    editor_key = f"form_items_{abs(hash(to_text(items))) % 10**12}"
+    st.data_editor(
+        frame,
+        key=editor_key,
+        num_rows="dynamic",
+        hide_index=False,
+        on_change=_apply_items,
+        args=(editor_key, items),
+    )

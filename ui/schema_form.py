@@ -1,0 +1,60 @@
+"""Schema options: the knobs of the order model, as widgets in an expander."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.schema_options import SchemaOptions
+
+__all__ = ["schema_options_form"]
+
+
+def schema_options_form() -> SchemaOptions:
+    """Render the schema options and return the effective options.
+
+    A share link stores its options under `st.session_state["schema_options"]`; they are
+    copied into the widgets once, before the widgets render.
+    """
+    restored = st.session_state.pop("schema_options", None)
+    defaults = SchemaOptions()
+    for name, value in {**defaults.to_dict(), **(restored or {})}.items():
+        if restored is not None or f"opt_{name}" not in st.session_state:
+            st.session_state[f"opt_{name}"] = value
+    changed = any(
+        st.session_state[f"opt_{name}"] != value
+        for name, value in defaults.to_dict().items()
+    )
+    with st.expander("Schema options" + (" (changed)" if changed else ""), expanded=changed):
+        row = st.columns(4)
+        strict = row[0].toggle("strict mode", key="opt_strict")
+        extra = row[1].selectbox("extra", ["forbid", "ignore", "allow"], key="opt_extra")
+        strip_state = row[2].toggle(
+            "strip whitespace (AgentState)", key="opt_strip_state"
+        )
+        strip_item = row[3].toggle(
+            "strip whitespace (LineItem)", key="opt_strip_item"
+        )
+        row = st.columns(3)
+        items_max = row[0].number_input(
+            "items max_length", 0, 100_000, step=1, key="opt_items_max"
+        )
+        amount_ge = row[1].number_input(
+            "amount ge", key="opt_amount_ge"
+        )
+        amount_le = row[2].number_input(
+            "amount le", key="opt_amount_le"
+        )
+    try:
+        return SchemaOptions(
+            strict=strict,
+            extra=extra,
+            strip_state=strip_state,
+            strip_item=strip_item,
+            items_max=int(items_max),
+            amount_ge=float(amount_ge),
+            amount_le=float(amount_le),
+        )
+    except ValueError as exc:
+        st.warning("These schema options do not fit together; the seed model is used.")
+        st.code(str(exc), language=None)
+        return defaults

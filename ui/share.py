@@ -1,0 +1,52 @@
+"""Share links: the page's state in one `?s=` query parameter, nothing stored on the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from core.share import ShareError, decode_share, encode_share
+
+__all__ = ["PARAM", "share_button", "shared_state"]
+
+PARAM = "s"
+
+
+def shared_state(page: str) -> dict[str, Any] | None:
+    """The state carried by `?s=` for this page, once per session and token.
+
+    A bad token shows a clear message and returns None (the page keeps its defaults).
+    Returns None when there is no token, it was already applied, or it is for another page.
+    """
+    token = st.query_params.get(PARAM)
+    if not token:
+        return None
+    applied = f"share__applied__{page}"
+    if st.session_state.get(applied) == token:
+        return None
+    st.session_state[applied] = token
+    try:
+        state = decode_share(token)
+    except ShareError as exc:
+        st.error(f"The share link could not be opened [{exc.code}]: {exc.message} "
+                 "The default payload is loaded instead.")
+        return None
+    if state.get("page") != page:
+        return None
+    return state
+
+
+def share_button(page: str, state: dict[str, Any], *, key: str) -> None:
+    """A button that shows a URL reopening this page with `state`."""
+    if st.button("Share link", key=key, help="Make a link that reopens exactly this view."):
+        try:
+            token = encode_share({"page": page, **state})
+        except ShareError as exc:
+            st.error(f"No share link [{exc.code}]: {exc.message}")
+            return
+        st.query_params[PARAM] = token
+        st.session_state[f"share__applied__{page}"] = token
+        base = st.context.url or ""
+        st.caption("Copy this link (it holds the whole state; nothing is stored on the server):")
+        st.code(f"{base}?{PARAM}={token}", language=None, wrap_lines=True)
