@@ -67,7 +67,9 @@ def _child(out: Any, key: str | int) -> Any:
     if out is _MISSING:
         return _MISSING
     if isinstance(out, BaseModel):
-        if isinstance(key, str) and (key in type(out).model_fields or key in (out.model_extra or {})):
+        if isinstance(key, str) and (
+            key in type(out).model_fields or key in (out.model_extra or {})
+        ):
             return getattr(out, key)
         return _MISSING
     if isinstance(out, dict):

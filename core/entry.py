@@ -92,7 +92,8 @@ def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]
                 {
                     "aspect": f"{key} in the channels",
                     "our gate": f"validates the input as sent: {_json(payload[key])[:60]}",
-                    "LangGraph": f"its reducer rewrote the input before validation: {_json(raw)[:60]}",
+                    "LangGraph": "its reducer rewrote the input before validation: "
+                    + _json(raw)[:60],
                 }
             )
         elif entry.node_saw and key in entry.node_saw and _json(raw) != _json(entry.node_saw[key]):

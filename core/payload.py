@@ -23,7 +23,7 @@ MAX_DEPTH = 64
 MAX_NUMBER_DIGITS = 400
 
 _WS = re.compile(r"[ \t\n\r]*")
-_LONG_NUMBER = re.compile(r"-?\d{%d,}" % (MAX_NUMBER_DIGITS + 1))
+_LONG_NUMBER = re.compile(rf"-?\d{{{MAX_NUMBER_DIGITS + 1},}}")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")

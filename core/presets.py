@@ -51,9 +51,7 @@ def _set(path: tuple[str | int, ...], value: Any) -> Callable[[dict[str, Any]], 
 
 
 def _many_items(payload: dict[str, Any]) -> None:
-    payload["items"] = [
-        {"sku": f"SKU-{n:02d}", "qty": 1, "unit_price": 4.5} for n in range(1, 22)
-    ]
+    payload["items"] = [{"sku": f"SKU-{n:02d}", "qty": 1, "unit_price": 4.5} for n in range(1, 22)]
 
 
 def _coerced(payload: dict[str, Any]) -> None:
@@ -84,66 +82,95 @@ def _hostile(payload: dict[str, Any]) -> None:
 PRESETS: dict[str, Preset] = {
     "valid": Preset("Valid order", "The seed order: the gate opens.", SEED_TEXT, ()),
     "bad_uuid": Preset(
-        "Bad UUID", "user_id is not a UUID.",
-        _variant(_set(("user_id",), "not-a-uuid")), ("uuid_parsing",),
+        "Bad UUID",
+        "user_id is not a UUID.",
+        _variant(_set(("user_id",), "not-a-uuid")),
+        ("uuid_parsing",),
     ),
     "negative_amount": Preset(
-        "Negative amount", "amount breaks ge=0.",
-        _variant(_set(("amount",), -1)), ("greater_than_equal",),
+        "Negative amount",
+        "amount breaks ge=0.",
+        _variant(_set(("amount",), -1)),
+        ("greater_than_equal",),
     ),
     "bad_sku": Preset(
-        "Bad SKU", "A space breaks the SKU pattern.",
-        _variant(_set(("items", 0, "sku"), "bad sku")), ("string_pattern_mismatch",),
+        "Bad SKU",
+        "A space breaks the SKU pattern.",
+        _variant(_set(("items", 0, "sku"), "bad sku")),
+        ("string_pattern_mismatch",),
     ),
     "unknown_key": Preset(
-        "Unknown key", "extra='forbid' rejects it; LangGraph itself drops it silently.",
-        _variant(_set(("coupon",), "WELCOME10")), ("extra_forbidden",),
+        "Unknown key",
+        "extra='forbid' rejects it; LangGraph itself drops it silently.",
+        _variant(_set(("coupon",), "WELCOME10")),
+        ("extra_forbidden",),
     ),
     "too_many_items": Preset(
-        "21 items", "items has max_length=20.", _variant(_many_items), ("too_long",),
+        "21 items",
+        "items has max_length=20.",
+        _variant(_many_items),
+        ("too_long",),
     ),
     "qty_zero": Preset(
-        "qty 0", "qty breaks ge=1.", _variant(_set(("items", 0, "qty"), 0)),
+        "qty 0",
+        "qty breaks ge=1.",
+        _variant(_set(("items", 0, "qty"), 0)),
         ("greater_than_equal",),
     ),
     "price_zero": Preset(
-        "unit_price 0", "unit_price breaks gt=0.",
-        _variant(_set(("items", 0, "unit_price"), 0)), ("greater_than",),
+        "unit_price 0",
+        "unit_price breaks gt=0.",
+        _variant(_set(("items", 0, "unit_price"), 0)),
+        ("greater_than",),
     ),
     "coerced_strings": Preset(
         'Strings Pydantic coerces ("42", "2.5")',
         "Lax mode turns numeric strings into numbers; strict mode rejects them.",
-        _variant(_coerced), (),
+        _variant(_coerced),
+        (),
     ),
     "padded_sku": Preset(
         "SKU with surrounding spaces",
         "str_strip_whitespace on AgentState is not inherited by LineItem.",
-        _variant(_set(("items", 0, "sku"), "  SKU-01  ")), ("string_pattern_mismatch",),
+        _variant(_set(("items", 0, "sku"), "  SKU-01  ")),
+        ("string_pattern_mismatch",),
     ),
     "nan_infinity": Preset(
-        "NaN / Infinity", "Not standard JSON, but accepted by parsers; allow_inf_nan=False rejects them.",
-        _variant(lambda p: (p.update(amount=float("nan")), p["items"][0].update(unit_price=float("inf")))),
+        "NaN / Infinity",
+        "Not standard JSON, but accepted by parsers; allow_inf_nan=False rejects them.",
+        _variant(
+            lambda p: (p.update(amount=float("nan")), p["items"][0].update(unit_price=float("inf")))
+        ),
         ("finite_number", "finite_number"),
     ),
     "missing_user_id": Preset(
-        "Missing user_id", "A required field is absent.", _variant(_no_user), ("missing",),
+        "Missing user_id",
+        "A required field is absent.",
+        _variant(_no_user),
+        ("missing",),
     ),
     "dict_messages": Preset(
         "Messages given as dicts",
         "Dicts with a 'type' key become HumanMessage / AIMessage objects.",
-        _variant(_dict_messages), (),
+        _variant(_dict_messages),
+        (),
     ),
     "untyped_message": Preset(
         "Message dict without 'type'",
         "langchain's discriminator raises TypeError instead of a validation error.",
-        _variant(_untyped_message), ("validator_exception",),
+        _variant(_untyped_message),
+        ("validator_exception",),
     ),
     "wrong_status": Preset(
-        "Wrong status literal", "status must be pending, validated or confirmed.",
-        _variant(_set(("status",), "shipped")), ("literal_error",),
+        "Wrong status literal",
+        "status must be pending, validated or confirmed.",
+        _variant(_set(("status",), "shipped")),
+        ("literal_error",),
     ),
     "hostile_text": Preset(
-        "HTML and Markdown in strings", "Shown as text, never rendered.",
-        _variant(_hostile), ("string_pattern_mismatch",),
+        "HTML and Markdown in strings",
+        "Shown as text, never rendered.",
+        _variant(_hostile),
+        ("string_pattern_mismatch",),
     ),
 }

@@ -65,7 +65,7 @@ def truncate(value: Any, limit: int = 80) -> str:
 
     Example:
         >>> truncate("x" * 100, 10)
-        '"xxxxxxx…'
+        '"xxxxxxxx…'
     """
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
@@ -206,26 +206,28 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
             return Report(model=model, text=text, syntax_error=syntax)  # pragma: no cover
         return Report(model=model, text=text, errors=_position(raw, text))
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
-        return Report(model=model, text=text, errors=[_crash(exc)])
+        return Report(model=model, text=text, errors=[_crash(exc, 1)])
 
 
 def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
     """Validate a Python value (Python mode); errors carry paths but no line:col.
 
     Example:
-        >>> validate_value({"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": -1}).errors[0].type
-        'greater_than_equal'
+        >>> [e.type for e in validate_value({"amount": -1}).errors]
+        ['missing', 'greater_than_equal']
     """
     try:
         return Report(model=model, raw=value, value=model.model_validate(value))
     except ValidationError as exc:
-        errors = [_field_error(err, _value_path(err["loc"], value, err["type"])) for err in exc.errors()]
+        errors = [
+            _field_error(err, _value_path(err["loc"], value, err["type"])) for err in exc.errors()
+        ]
         return Report(model=model, raw=value, errors=errors)
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
-        return Report(model=model, raw=value, errors=[_crash(exc)])
+        return Report(model=model, raw=value, errors=[_crash(exc, None)])
 
 
-def _crash(exc: Exception) -> FieldError:
+def _crash(exc: Exception, position: int | None) -> FieldError:
     # Not a ValidationError: Pydantic gives no location, and LangGraph would crash the same way.
     return FieldError(
         loc=(),
@@ -234,13 +236,16 @@ def _crash(exc: Exception) -> FieldError:
         type="validator_exception",
         msg=f"Validation itself raised {type(exc).__name__}: {exc}",
         input=None,
-        line=1,
-        col=1,
+        line=position,
+        col=position,
     )
 
 
 def _field_error(
-    err: dict[str, Any], segments: tuple[str | int, ...], line: int | None = None, col: int | None = None
+    err: dict[str, Any],
+    segments: tuple[str | int, ...],
+    line: int | None = None,
+    col: int | None = None,
 ) -> FieldError:
     return FieldError(
         loc=tuple(err["loc"]),

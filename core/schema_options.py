@@ -94,7 +94,7 @@ def _build(options: SchemaOptions) -> type[BaseModel]:
         user_id=(UUID, ...),
         amount=(
             float,
-            Field(ge=options.amount_ge, le=options.amount_le, allow_inf_nan=False),
+            Field(ge=_bound(options.amount_ge), le=_bound(options.amount_le), allow_inf_nan=False),
         ),
         status=(Literal["pending", "validated", "confirmed"], "pending"),
         items=(list[line_item], Field(default_factory=list, max_length=options.items_max)),
@@ -112,7 +112,7 @@ def model_source(options: SchemaOptions) -> str:
     """
     item_config = _config(strip=options.strip_item, strict=options.strict)
     state_config = _config(extra=options.extra, strip=options.strip_state, strict=options.strict)
-    return f'''import operator
+    return f"""import operator
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -135,7 +135,7 @@ allow_inf_nan=False)
     items: list[LineItem] = Field(default_factory=list, max_length={options.items_max})
     logs: Annotated[list[str], operator.add] = Field(default_factory=list)
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
-'''
+"""
 
 
 def _config(*, strip: bool, strict: bool, extra: str | None = None) -> str:
@@ -147,6 +147,11 @@ def _config(*, strip: bool, strict: bool, extra: str | None = None) -> str:
     if not parts:
         return ""
     return f"\n    model_config = ConfigDict({', '.join(parts)})\n"
+
+
+def _bound(value: float) -> float | int:
+    # Whole bounds stay ints, as the seed writes them, so the schema matches the source.
+    return int(value) if float(value).is_integer() else float(value)
 
 
 def _num(value: float) -> str:

@@ -50,12 +50,14 @@ def decode_share(token: str) -> dict[str, Any]:
     being expanded further.
     """
     if not isinstance(token, str) or not token.startswith(PREFIX):
-        raise ShareError("share_version", "This link is not a playground share link (no v1. prefix).")
+        raise ShareError(
+            "share_version", "This link is not a playground share link (no v1. prefix)."
+        )
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError("share_too_large", "This share link is too long to be one of ours.")
     body = token[len(PREFIX) :]
     try:
-        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        packed = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
         raise ShareError("share_encoding", "This share link is damaged (bad characters).") from None
     inflater = zlib.decompressobj()

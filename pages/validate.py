@@ -92,7 +92,9 @@ with entry:
     if report.syntax_error is None and isinstance(report.input, dict):
         with st.spinner("Running LangGraph's entry…"):
             comparison = compare_entry(report)
-        verdict = "runs the first node" if comparison.langgraph_accepted else "raises before any node"
+        verdict = (
+            "runs the first node" if comparison.langgraph_accepted else "raises before any node"
+        )
         st.caption(f"A real one-node StateGraph over this model: LangGraph {verdict}.")
         if comparison.langgraph_error:
             st.code(comparison.langgraph_error, language=None)

@@ -22,7 +22,9 @@ def verdict(report: Report) -> None:
         st.success("Gate open — the payload is valid; the graph would run.")
     else:
         count = len(report.errors)
-        st.error(f"Gate closed — {count} error{'s' if count != 1 else ''}, the graph would not run.")
+        st.error(
+            f"Gate closed — {count} error{'s' if count != 1 else ''}, the graph would not run."
+        )
 
 
 def syntax_error_view(report: Report) -> None:

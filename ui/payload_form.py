@@ -67,7 +67,7 @@ def order_form(text: str) -> None:
     if not isinstance(payload, dict):
         st.info("The form needs a JSON object at the top level.")
         return
-    st.caption("Numbers typed here become JSON numbers; use the JSON tab for strings like \"42\".")
+    st.caption('Numbers typed here become JSON numbers; use the JSON tab for strings like "42".')
     for field in ("user_id", "amount"):
         key = f"form_{field}"
         st.session_state[key] = _shown(payload.get(field, ""))
@@ -75,14 +75,17 @@ def order_form(text: str) -> None:
     status = payload.get("status", "pending")
     options = _STATUSES if status in _STATUSES else [*_STATUSES, _shown(status)]
     st.session_state["form_status"] = status if status in _STATUSES else _shown(status)
-    st.selectbox("status", options, key="form_status", on_change=_apply, args=("status", "form_status"))
+    st.selectbox(
+        "status", options, key="form_status", on_change=_apply, args=("status", "form_status")
+    )
     items = payload.get("items", [])
     if not isinstance(items, list):
         st.info("items is not a list; edit it in the JSON tab.")
         return
     rows = [
-        {c: _shown(item.get(c, "")) for c in _ITEM_COLUMNS} if isinstance(item, dict) else
-        dict.fromkeys(_ITEM_COLUMNS, _shown(item))
+        {c: _shown(item.get(c, "")) for c in _ITEM_COLUMNS}
+        if isinstance(item, dict)
+        else dict.fromkeys(_ITEM_COLUMNS, _shown(item))
         for item in items
     ]
     frame = pd.DataFrame(rows, columns=_ITEM_COLUMNS).astype("string")

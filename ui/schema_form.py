@@ -21,29 +21,18 @@ def schema_options_form() -> SchemaOptions:
         if restored is not None or f"opt_{name}" not in st.session_state:
             st.session_state[f"opt_{name}"] = value
     changed = any(
-        st.session_state[f"opt_{name}"] != value
-        for name, value in defaults.to_dict().items()
+        st.session_state[f"opt_{name}"] != value for name, value in defaults.to_dict().items()
     )
     with st.expander("Schema options" + (" (changed)" if changed else ""), expanded=changed):
         row = st.columns(4)
         strict = row[0].toggle("strict mode", key="opt_strict")
         extra = row[1].selectbox("extra", ["forbid", "ignore", "allow"], key="opt_extra")
-        strip_state = row[2].toggle(
-            "strip whitespace (AgentState)", key="opt_strip_state"
-        )
-        strip_item = row[3].toggle(
-            "strip whitespace (LineItem)", key="opt_strip_item"
-        )
+        strip_state = row[2].toggle("strip whitespace (AgentState)", key="opt_strip_state")
+        strip_item = row[3].toggle("strip whitespace (LineItem)", key="opt_strip_item")
         row = st.columns(3)
-        items_max = row[0].number_input(
-            "items max_length", 0, 100_000, step=1, key="opt_items_max"
-        )
-        amount_ge = row[1].number_input(
-            "amount ge", key="opt_amount_ge"
-        )
-        amount_le = row[2].number_input(
-            "amount le", key="opt_amount_le"
-        )
+        items_max = row[0].number_input("items max_length", 0, 100_000, step=1, key="opt_items_max")
+        amount_ge = row[1].number_input("amount ge", key="opt_amount_ge")
+        amount_le = row[2].number_input("amount le", key="opt_amount_le")
     try:
         return SchemaOptions(
             strict=strict,

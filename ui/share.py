@@ -29,8 +29,10 @@ def shared_state(page: str) -> dict[str, Any] | None:
     try:
         state = decode_share(token)
     except ShareError as exc:
-        st.error(f"The share link could not be opened [{exc.code}]: {exc.message} "
-                 "The default payload is loaded instead.")
+        st.error(
+            f"The share link could not be opened [{exc.code}]: {exc.message} "
+            "The default payload is loaded instead."
+        )
         return None
     if state.get("page") != page:
         return None

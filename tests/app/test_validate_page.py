@@ -1,0 +1,108 @@
+"""Validate page under AppTest: presets, edits, form sync, options, bad input, share links."""
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.presets import PRESETS, SEED_TEXT
+from core.share import encode_share
+
+PAGE = str(Path(__file__).parents[2] / "pages" / "validate.py")
+
+
+@pytest.fixture
+def at():
+    return AppTest.from_file(PAGE, default_timeout=30).run()
+
+
+def _banners(at):
+    return [e.value for e in at.error] + [s.value for s in at.success]
+
+
+def _error_rows(at):
+    frames = [d.value for d in at.dataframe if "pointer" in d.value.columns]
+    return frames[0][["path", "line:col", "type"]].values.tolist()
+
+
+def test_opens_with_the_seed_order_and_an_open_gate(at):
+    assert not at.exception
+    assert at.text_area(key="payload").value == SEED_TEXT
+    assert _banners(at) == ["Gate open — the payload is valid; the graph would run."]
+
+
+def test_preset_loads_and_its_error_row_shows_path_and_position(at):
+    at.selectbox(key="preset").select("bad_sku").run()
+    assert at.text_area(key="payload").value == PRESETS["bad_sku"].text
+    assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
+    assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
+
+
+def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
+    broken = '{\n  "amount": 1,\n}'
+    at.text_area(key="payload").input(broken).run()
+    assert not at.exception
+    assert at.text_area(key="payload").value == broken
+    assert at.session_state["payload_text"] == broken
+    assert "line 3, column 1 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
+    at.button(key="payload__format").click().run()
+    assert at.text_area(key="payload").value == broken
+    assert at.warning[0].value == "Format JSON left the text as it is: it is not valid JSON yet."
+
+
+def test_format_and_reset_rewrite_the_text(at):
+    at.text_area(key="payload").input('{"user_id": "x",   "amount": 1}').run()
+    at.button(key="payload__format").click().run()
+    assert at.text_area(key="payload").value == '{\n  "user_id": "x",\n  "amount": 1\n}'
+    at.button(key="payload__reset").click().run()
+    assert at.text_area(key="payload").value == SEED_TEXT
+
+
+def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
+    at.text_input(key="form_amount").input("-5").run()
+    assert json.loads(at.text_area(key="payload").value)["amount"] == -5
+    assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]
+    at.selectbox(key="preset").select("wrong_status").run()
+    assert at.selectbox(key="form_status").value == "shipped"
+
+
+def test_schema_options_change_the_model_and_its_source(at):
+    at.selectbox(key="preset").select("padded_sku").run()
+    assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
+    at.toggle(key="opt_strip_item").set_value(True).run()
+    assert _banners(at) == ["Gate open — the payload is valid; the graph would run."]
+    source = [c.value for c in at.code if c.language == "python"][0]
+    assert "model_config = ConfigDict(str_strip_whitespace=True)" in source
+
+
+def test_hostile_strings_are_shown_as_text_only(at):
+    at.selectbox(key="preset").select("hostile_text").run()
+    rendered = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    assert not any("<script>" in text or "onerror" in text for text in rendered)
+    assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
+
+
+def test_share_link_reopens_the_same_payload_and_options(at):
+    at.selectbox(key="preset").select("negative_amount").run()
+    at.toggle(key="opt_strict").set_value(True).run()
+    at.button(key="share").click().run()
+    token = (
+        at.query_params["s"][0] if isinstance(at.query_params["s"], list) else at.query_params["s"]
+    )
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    fresh.query_params["s"] = token
+    fresh.run()
+    assert fresh.text_area(key="payload").value == PRESETS["negative_amount"].text
+    assert fresh.toggle(key="opt_strict").value is True
+    assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
+
+
+@pytest.mark.parametrize("token", ["v1.garbage", "v1." + "A" * 10, "nope", encode_share([1])[:-3]])
+def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token):
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["s"] = token
+    at.run()
+    assert not at.exception
+    assert at.error[0].value.startswith("The share link could not be opened [share_")
+    assert at.text_area(key="payload").value == SEED_TEXT

@@ -1,0 +1,39 @@
+"""core.coercion: each input leaf next to the validated value, with the kind of change."""
+
+from core.coercion import CoercionRow, coercion_rows
+from core.presets import PRESETS
+from core.report import validate_text
+from core.schema_options import SchemaOptions, build_model
+
+UUID = '"550e8400-e29b-41d4-a716-446655440000"'
+
+
+def _lens(preset, options=None):
+    report = validate_text(PRESETS[preset].text, build_model(options or SchemaOptions()))
+    return coercion_rows(report.input, report.value)
+
+
+def test_coerced_strings_become_numbers_and_defaults_are_listed():
+    assert _lens("coerced_strings") == [
+        CoercionRow("user_id", UUID, "str", f"UUID('{UUID[1:-1]}')", "UUID", "converted"),
+        CoercionRow("amount", '"42"', "str", "42.0", "float", "coerced"),
+        CoercionRow("items[0].sku", '"SKU-01"', "str", '"SKU-01"', "str", "same"),
+        CoercionRow("items[0].qty", '"2"', "str", "2", "int", "coerced"),
+        CoercionRow("items[0].unit_price", '"2.5"', "str", "2.5", "float", "coerced"),
+        CoercionRow("messages[0].type", '"human"', "str", '"human"', "str", "same"),
+        CoercionRow("messages[0].content", '"下单"', "str", '"下单"', "str", "same"),
+        CoercionRow("status", "", "", '"pending"', "str", "default"),
+        CoercionRow("logs", "", "", "[]", "list", "default"),
+    ]
+
+
+def test_stripping_shows_as_a_rewrite_only_when_line_item_strips():
+    rows = {row.path: row for row in _lens("padded_sku", SchemaOptions(strip_item=True))}
+    assert rows["items[0].sku"] == CoercionRow(
+        "items[0].sku", '"  SKU-01  "', "str", '"SKU-01"', "str", "rewritten"
+    )
+
+
+def test_unknown_keys_show_as_dropped_when_extra_is_ignore():
+    rows = {row.path: row for row in _lens("unknown_key", SchemaOptions(extra="ignore"))}
+    assert rows["coupon"] == CoercionRow("coupon", '"WELCOME10"', "str", "", "", "dropped")

@@ -1,0 +1,58 @@
+"""core.entry: LangGraph's real entry compared with our gate."""
+
+from core.entry import compare_entry
+from core.presets import PRESETS
+from core.report import validate_text
+
+RAW_AMOUNT = {
+    "aspect": "amount in the channels",
+    "our gate": "validated value 99.0",
+    "LangGraph": "keeps the raw input 99; nodes see the coerced value, "
+    "invoke() returns the raw one",
+}
+MESSAGES = {
+    "aspect": "messages in the channels",
+    "LangGraph": "its reducer rewrote the input before validation: "
+    '[{"content": "下单", "additional_kwargs": {}, "response_metada',
+    "our gate": 'validates the input as sent: [{"type": "human", "content": "下单"}]',
+}
+
+
+def test_unknown_key_is_rejected_even_though_langgraph_drops_it():
+    entry = compare_entry(validate_text(PRESETS["unknown_key"].text))
+    assert (entry.langgraph_accepted, entry.langgraph_error) == (True, None)
+    assert "coupon" not in entry.channels and "coupon" not in entry.node_saw
+    assert entry.differences == [
+        {
+            "aspect": "verdict",
+            "our gate": "closed (1 error(s))",
+            "LangGraph": "runs the first node",
+        },
+        {
+            "aspect": "unknown key coupon",
+            "our gate": "rejected (extra_forbidden)",
+            "LangGraph": "silently dropped: the key never reaches a channel",
+        },
+        RAW_AMOUNT,
+        MESSAGES,
+    ]
+
+
+def test_both_reject_a_negative_amount_before_any_node():
+    entry = compare_entry(validate_text(PRESETS["negative_amount"].text))
+    assert (entry.langgraph_accepted, entry.langgraph_error, entry.node_saw, entry.differences) == (
+        False,
+        "ValidationError: 1 error(s), types greater_than_equal",
+        None,
+        [],
+    )
+
+
+def test_coerced_strings_stay_raw_in_the_channels():
+    entry = compare_entry(validate_text(PRESETS["coerced_strings"].text))
+    assert entry.channels["amount"] == "42" and entry.node_saw["amount"] == 42.0
+    assert [row["aspect"] for row in entry.differences] == [
+        "amount in the channels",
+        "items in the channels",
+        "messages in the channels",
+    ]

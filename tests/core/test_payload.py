@@ -1,0 +1,71 @@
+"""core.payload: every limit is a PayloadError with a code, a position and a fix."""
+
+import json
+
+import pytest
+
+from core.payload import MAX_DEPTH, MAX_PAYLOAD_BYTES, PayloadError, SourceMap, parse
+
+
+def _error(text):
+    with pytest.raises(PayloadError) as caught:
+        parse(text)
+    return caught.value.code, caught.value.line, caught.value.col
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", ("empty", 1, 1)),
+        ("  \n ", ("empty", 1, 1)),
+        ('{\n  "a": 1,\n}', ("json_syntax", 3, 1)),
+        ("{'a': 1}", ("json_syntax", 1, 2)),
+        ('{"a": 1} x', ("json_syntax", 1, 10)),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), ("too_deep", 1, MAX_DEPTH + 1)),
+        ('{"n":\n 1' + "0" * 5000 + "}", ("number_too_long", 2, 2)),
+        ('{"s": "\\ud800"}', ("lone_surrogate", 1, 8)),
+        ('{"s": "ok\\udc00"}', ("lone_surrogate", 1, 10)),
+        ('{"s": "\ud800"}', ("lone_surrogate", 1, 8)),
+    ],
+    ids=[
+        "empty",
+        "blank",
+        "trailing-comma",
+        "single-quotes",
+        "extra-data",
+        "too-deep",
+        "5000-digit-int",
+        "lone-high",
+        "lone-low",
+        "raw-surrogate",
+    ],
+)
+def test_each_limit_is_an_error_with_its_position(text, expected):
+    assert _error(text) == expected
+
+
+def test_oversized_payload_is_refused_with_the_limit_in_the_message():
+    with pytest.raises(PayloadError) as caught:
+        parse('{"s": "' + "x" * MAX_PAYLOAD_BYTES + '"}')
+    assert caught.value.code == "too_large"
+    assert f"{MAX_PAYLOAD_BYTES:,}" in caught.value.message
+
+
+def test_values_within_limits_parse_including_nan_pairs_and_digits_in_strings():
+    text = '{"n": NaN, "e": "\\ud83d\\ude00", "b": "\\\\ud800", "s": "' + "9" * 5000 + '"}'
+    value = parse(text)
+    assert value["e"] == "😀" and value["b"] == "\\ud800" and value["n"] != value["n"]
+    assert parse('{"big": 1e400}') == {"big": float("inf")}
+
+
+def test_brackets_inside_strings_do_not_count_toward_depth():
+    text = json.dumps({"s": "[" * 500})
+    assert parse(text) == {"s": "[" * 500}
+
+
+def test_source_map_skips_union_tags_and_points_at_values():
+    text = '{"items": [{"sku": "x"}, 7, {"a" : [1, 2]}]}'
+    source = SourceMap(text)
+    assert source.locate(("items", 2, "a", 1)) == (("items", 2, "a", 1), text.index("2]"))
+    assert source.locate(("items", 0, "model", "sku")) == (("items", 0, "sku"), text.index('"x"'))
+    assert source.locate(("nope",)) == ((), 0)

@@ -1,0 +1,88 @@
+"""Hypothesis: no text or JSON value makes validate_text, validate_value or decode_share fail."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.payload import PayloadError
+from core.report import Report, validate_text, validate_value
+from core.share import ShareError, decode_share, encode_share
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+order_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "user_id": st.text() | st.uuids().map(str),
+        "amount": json_values,
+        "status": st.sampled_from(["pending", "shipped", ""]) | json_values,
+        "items": st.lists(
+            st.dictionaries(st.sampled_from(["sku", "qty", "unit_price", "x"]), json_values),
+            max_size=3,
+        ),
+        "messages": st.lists(json_values, max_size=2),
+        "extra": json_values,
+    },
+)
+
+
+def _check(report: Report) -> None:
+    assert isinstance(report, Report)
+    assert report.ok == (report.syntax_error is None and not report.errors)
+    assert report.syntax_error is None or isinstance(report.syntax_error, PayloadError)
+    for error in report.errors:
+        assert error.line is None or error.line >= 1
+        assert error.col is None or error.col >= 1
+        assert error.path and error.type
+        row = error.to_row()
+        assert len(row["input"]) <= 80 and len(row["ctx"]) <= 120
+
+
+@FAST
+@given(st.text())
+def test_any_text_gives_a_report_never_an_exception(text):
+    _check(validate_text(text))
+
+
+@FAST
+@given(order_like)
+def test_any_json_payload_gives_positioned_errors(value):
+    text = json.dumps(value, indent=1)
+    report = validate_text(text)
+    _check(report)
+    lines = text.splitlines()
+    for error in report.errors:
+        assert error.line <= len(lines)
+
+
+@FAST
+@given(order_like)
+def test_any_python_value_gives_a_report(value):
+    _check(validate_value(value))
+
+
+@FAST
+@given(st.text())
+def test_decode_share_raises_only_share_error(token):
+    try:
+        decode_share(token)
+    except ShareError:
+        pass
+
+
+@FAST
+@given(st.dictionaries(st.text(max_size=10), json_values.filter(lambda v: v == v), max_size=5))
+def test_share_round_trip(state):
+    try:
+        token = encode_share(state)
+    except (ShareError, ValueError):  # NaN inside containers is not JSON; too large for a URL
+        return
+    assert decode_share(token) == state

@@ -1,0 +1,226 @@
+"""core.report: whole error lists with exact positions, exports, Python-mode validation."""
+
+import json
+
+from core.order import SEED_PAYLOAD
+from core.presets import PRESETS
+from core.report import FieldError, format_path, format_pointer, validate_text, validate_value
+
+UUID = "550e8400-e29b-41d4-a716-446655440000"
+DOCS = "https://errors.pydantic.dev/2.14/v/"
+
+
+def _rows(report):
+    return [(e.type, e.path, e.pointer, e.line, e.col) for e in report.errors]
+
+
+def test_seed_payload_opens_the_gate_with_the_validated_model():
+    report = validate_text(json.dumps(SEED_PAYLOAD))
+    assert report.ok and report.errors == [] and report.syntax_error is None
+    assert report.value.model_dump(mode="json", exclude={"messages"}) == {
+        "user_id": UUID,
+        "amount": 99.0,
+        "status": "pending",
+        "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
+        "logs": [],
+    }
+
+
+def test_every_error_of_a_bad_payload_is_reported_with_its_position():
+    text = (
+        "{\n"
+        '  "user_id": "not-a-uuid",\n'
+        '  "amount": -1,\n'
+        '  "items": [{"sku": "bad sku", "unit_price": 0}],\n'
+        '  "zz": 1\n'
+        "}"
+    )
+    report = validate_text(text)
+    assert report.errors == [
+        FieldError(
+            ("user_id",),
+            "user_id",
+            "/user_id",
+            "uuid_parsing",
+            "Input should be a valid UUID, invalid character: found `n` at 0",
+            "not-a-uuid",
+            {"error": "invalid character: found `n` at 0"},
+            DOCS + "uuid_parsing",
+            2,
+            14,
+        ),
+        FieldError(
+            ("amount",),
+            "amount",
+            "/amount",
+            "greater_than_equal",
+            "Input should be greater than or equal to 0",
+            -1,
+            {"ge": 0.0},
+            DOCS + "greater_than_equal",
+            3,
+            13,
+        ),
+        FieldError(
+            ("items", 0, "sku"),
+            "items[0].sku",
+            "/items/0/sku",
+            "string_pattern_mismatch",
+            "String should match pattern '^[A-Z0-9-]+$'",
+            "bad sku",
+            {"pattern": "^[A-Z0-9-]+$"},
+            DOCS + "string_pattern_mismatch",
+            4,
+            21,
+        ),
+        FieldError(
+            ("items", 0, "qty"),
+            "items[0].qty",
+            "/items/0/qty",
+            "missing",
+            "Field required",
+            {"sku": "bad sku", "unit_price": 0},
+            None,
+            DOCS + "missing",
+            4,
+            13,
+        ),
+        FieldError(
+            ("items", 0, "unit_price"),
+            "items[0].unit_price",
+            "/items/0/unit_price",
+            "greater_than",
+            "Input should be greater than 0",
+            0,
+            {"gt": 0.0},
+            DOCS + "greater_than",
+            4,
+            46,
+        ),
+        FieldError(
+            ("zz",),
+            "zz",
+            "/zz",
+            "extra_forbidden",
+            "Extra inputs are not permitted",
+            1,
+            None,
+            DOCS + "extra_forbidden",
+            1,
+            1,
+        ),
+    ]
+
+
+def test_the_article_rejections_are_positioned_in_the_preset_texts():
+    assert {
+        name: _rows(validate_text(PRESETS[name].text))
+        for name in [
+            "bad_uuid",
+            "negative_amount",
+            "bad_sku",
+            "unknown_key",
+            "missing_user_id",
+            "too_many_items",
+            "padded_sku",
+        ]
+    } == {
+        "bad_uuid": [("uuid_parsing", "user_id", "/user_id", 2, 14)],
+        "negative_amount": [("greater_than_equal", "amount", "/amount", 3, 13)],
+        "bad_sku": [("string_pattern_mismatch", "items[0].sku", "/items/0/sku", 6, 14)],
+        "unknown_key": [("extra_forbidden", "coupon", "/coupon", 1, 1)],
+        "missing_user_id": [("missing", "user_id", "/user_id", 1, 1)],
+        "too_many_items": [("too_long", "items", "/items", 4, 12)],
+        "padded_sku": [("string_pattern_mismatch", "items[0].sku", "/items/0/sku", 6, 14)],
+    }
+
+
+def test_union_tags_are_left_out_of_the_path_but_kept_in_loc():
+    report = validate_text(
+        f'{{"user_id": "{UUID}", "amount": 1, "messages": [{{"type": "ai", "content": 5}}]}}'
+    )
+    assert [(e.loc, e.path, e.type, e.line, e.col) for e in report.errors] == [
+        (("messages", 0, "ai", "content", "str"), "messages[0].content", "string_type", 1, 105),
+        (
+            ("messages", 0, "ai", "content", "list[union[str,dict[any,any]]]"),
+            "messages[0].content",
+            "list_type",
+            1,
+            105,
+        ),
+    ]
+
+
+def test_a_message_dict_without_type_is_reported_not_raised():
+    report = validate_text(PRESETS["untyped_message"].text)
+    assert [(e.type, e.path, e.msg) for e in report.errors] == [
+        (
+            "validator_exception",
+            "(root)",
+            "Validation itself raised TypeError: Expected either a dictionary with a 'type' key or an "
+            "object with a 'type' attribute. Instead got type <class 'dict'>.",
+        ),
+    ]
+
+
+def test_syntax_errors_carry_line_and_column_and_no_field_errors():
+    report = validate_text('{\n  "amount": 1,\n}')
+    assert (
+        report.ok,
+        report.errors,
+        report.syntax_error.line,
+        report.syntax_error.col,
+        report.syntax_error.code,
+    ) == (False, [], 3, 1, "json_syntax")
+
+
+def test_a_top_level_array_is_a_root_model_type_error():
+    assert _rows(validate_text("[1, 2]")) == [("model_type", "(root)", "", 1, 1)]
+
+
+def test_validate_value_gives_paths_without_positions():
+    report = validate_value({"amount": -1, "items": [{"sku": "AB-1", "qty": 0, "unit_price": 1}]})
+    assert _rows(report) == [
+        ("missing", "user_id", "/user_id", None, None),
+        ("greater_than_equal", "amount", "/amount", None, None),
+        ("greater_than_equal", "items[0].qty", "/items/0/qty", None, None),
+    ]
+
+
+def test_rows_truncate_the_input_and_never_hold_the_whole_payload():
+    report = validate_text(PRESETS["too_many_items"].text)
+    row = report.to_rows()[0]
+    assert len(row["input"]) == 80 and row["input"].endswith("…")
+    assert row == {
+        **row,
+        "path": "items",
+        "line:col": "4:12",
+        "type": "too_long",
+        "docs": DOCS + "too_long",
+    }
+
+
+def test_exports_have_pydantic_errors_shape_and_csv_header():
+    report = validate_text(PRESETS["negative_amount"].text)
+    assert report.to_errors() == [
+        {
+            "type": "greater_than_equal",
+            "loc": ["amount"],
+            "msg": "Input should be greater than or equal to 0",
+            "input": -1,
+            "ctx": {"ge": 0.0},
+            "url": DOCS + "greater_than_equal",
+        }
+    ]
+    assert report.to_csv().splitlines() == [
+        "path,pointer,type,msg,input,ctx,url,line,col",
+        'amount,/amount,greater_than_equal,Input should be greater than or equal to 0,-1,"{""ge"": 0.0}",'
+        + DOCS
+        + "greater_than_equal,3,13",
+    ]
+
+
+def test_paths_and_pointers_escape_odd_keys():
+    assert format_path(("a b", 0, "c")) == '["a b"][0].c'
+    assert format_pointer(("a/b", "~x", 3)) == "/a~1b/~0x/3"
+    assert format_path(()) == "(root)"

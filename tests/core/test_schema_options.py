@@ -1,0 +1,68 @@
+"""core.schema_options: the model built from options behaves exactly like its shown source."""
+
+import json
+
+import pytest
+
+from core.order import AgentState
+from core.presets import PRESETS
+from core.report import validate_text
+from core.schema_options import SchemaOptions, build_model, model_source
+
+
+def _schema(model):
+    return json.dumps(model.model_json_schema(), sort_keys=True)
+
+
+def _exec_source(options):
+    namespace: dict = {}
+    exec(compile(model_source(options), "<model_source>", "exec"), namespace)  # noqa: S102
+    return namespace["AgentState"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        SchemaOptions(),
+        SchemaOptions(strict=True, extra="ignore", strip_item=True, items_max=10_000),
+        SchemaOptions(extra="allow", strip_state=False, amount_ge=1.5, amount_le=500.25),
+    ],
+    ids=["seed", "strict-ignore-strip-items", "allow-bounds"],
+)
+def test_shown_source_builds_the_same_model(options):
+    assert _schema(_exec_source(options)) == _schema(build_model(options))
+
+
+def test_default_options_are_the_seed_model_itself():
+    assert build_model(SchemaOptions()) is AgentState
+
+
+def test_options_change_what_is_rejected():
+    def types(name, options):
+        return [e.type for e in validate_text(PRESETS[name].text, build_model(options)).errors]
+
+    assert types("coerced_strings", SchemaOptions(strict=True)) == [
+        "float_type",
+        "int_type",
+        "float_type",
+    ]
+    assert types("padded_sku", SchemaOptions(strip_item=True)) == []
+    assert types("unknown_key", SchemaOptions(extra="ignore")) == []
+    assert types("too_many_items", SchemaOptions(items_max=21)) == []
+    assert types("negative_amount", SchemaOptions(amount_ge=-5)) == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"extra": "sometimes"},
+        {"items_max": -1},
+        {"strict": "yes"},
+        {"items_max": True},
+        {"amount_ge": 10, "amount_le": 1},
+    ],
+    ids=["extra", "negative-max", "string-bool", "bool-int", "crossed-bounds"],
+)
+def test_hostile_option_dicts_are_refused_with_a_code(data):
+    with pytest.raises(ValueError, match=r"\[bad_option\]"):
+        SchemaOptions.from_dict(data)

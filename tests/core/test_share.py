@@ -1,0 +1,79 @@
+"""core.share: round trip, and every malformed, oversized or tampered token is a ShareError."""
+
+import base64
+import random
+import zlib
+
+import pytest
+
+from core.share import MAX_SHARE_JSON_BYTES, PREFIX, ShareError, decode_share, encode_share
+
+STATE = {
+    "page": "validate",
+    "payload": '{"amount": -1, "s": "下单 <b>"}',
+    "options": {"strict": True},
+}
+
+
+def _token(raw: bytes) -> str:
+    return PREFIX + base64.urlsafe_b64encode(zlib.compress(raw)).rstrip(b"=").decode()
+
+
+def test_state_round_trips_through_a_compact_url_safe_token():
+    token = encode_share(STATE)
+    assert decode_share(token) == STATE
+    assert token.startswith("v1.") and set(token[3:]) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    )
+
+
+@pytest.mark.parametrize(
+    ("token", "code"),
+    [
+        ("", "share_version"),
+        ("v2.abc", "share_version"),
+        ("v1.!!!", "share_encoding"),
+        ("v1.AAAA", "share_corrupt"),
+        (_token(b'{"page": "validate"}')[:-6], "share_corrupt"),
+        (_token(b"[1, 2]"), "share_corrupt"),
+        (_token(b"\xff\xfe"), "share_corrupt"),
+        ("v1." + "A" * 70_000, "share_too_large"),
+    ],
+    ids=[
+        "empty",
+        "other-version",
+        "bad-chars",
+        "not-zlib",
+        "truncated",
+        "not-an-object",
+        "not-utf8",
+        "too-long",
+    ],
+)
+def test_malformed_tokens_are_rejected_with_a_code(token, code):
+    with pytest.raises(ShareError) as caught:
+        decode_share(token)
+    assert caught.value.code == code
+
+
+def test_a_tampered_token_fails_the_checksum():
+    token = encode_share(STATE)
+    middle = len(token) // 2
+    flipped = token[:middle] + ("A" if token[middle] != "A" else "B") + token[middle + 1 :]
+    with pytest.raises(ShareError) as caught:
+        decode_share(flipped)
+    assert caught.value.code in {"share_corrupt", "share_encoding"}
+
+
+def test_a_zlib_bomb_is_refused_without_expanding_it():
+    bomb = _token(b'{"p": "' + b"0" * (4 * MAX_SHARE_JSON_BYTES) + b'"}')
+    assert len(bomb) < 64_000
+    with pytest.raises(ShareError) as caught:
+        decode_share(bomb)
+    assert caught.value.code == "share_too_large"
+
+
+def test_state_too_big_for_a_url_is_refused_when_encoding():
+    with pytest.raises(ShareError) as caught:
+        encode_share({"payload": random.Random(0).randbytes(60_000).hex()})
+    assert caught.value.code == "share_too_large"
