@@ -1,0 +1,157 @@
+"""Shapes shared by every probe: the probe, one observed check, the result, and the verdict."""
+
+import dataclasses
+import platform
+import traceback
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Literal
+
+__all__ = [
+    "ARTICLE_STATE",
+    "ARTICLE_TOOLS",
+    "STATE_PACKAGES",
+    "TOOL_PACKAGES",
+    "VERDICTS",
+    "Check",
+    "Probe",
+    "ProbeResult",
+    "Verdict",
+    "describe",
+    "evidence_of",
+    "outcome",
+    "verdict_of",
+    "versions_of",
+]
+
+Verdict = Literal["holds", "differs", "partly"]
+VERDICTS: tuple[Verdict, ...] = ("holds", "differs", "partly")
+
+# The two source articles; a probe's `source` starts with one of these, then " § " and a section.
+ARTICLE_STATE = "Pydantic v2 state in LangGraph (sources/000)"
+ARTICLE_TOOLS = "Serialization traps of LLM tool parameters (sources/001)"
+
+STATE_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-core", "langgraph", "langchain-core")
+TOOL_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-core")
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """One prediction the claim makes, next to what the probe observed.
+
+    `matches` is None when the observation cannot decide (a timing inside its noise band).
+    """
+
+    expected: str
+    observed: str
+    matches: bool | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """A claim, where it comes from, and the function that tests it against installed code."""
+
+    id: str
+    claim: str
+    source: str
+    run: Callable[[], list[Check]]
+    snippet: str | None = None
+    on_demand: bool = False
+    packages: tuple[str, ...] = STATE_PACKAGES
+
+
+@dataclasses.dataclass(frozen=True)
+class ProbeResult:
+    """What one probe observed on the installed versions, and the verdict computed from it."""
+
+    id: str
+    claim: str
+    source: str
+    verdict: Verdict
+    evidence: str
+    versions: dict[str, str]
+    seconds: float = 0.0
+    checks: tuple[Check, ...] = ()
+
+
+def verdict_of(checks: Sequence[Check]) -> Verdict:
+    """Turn checks into a verdict: all match -> holds, all differ -> differs, else partly.
+
+    Example:
+        >>> verdict_of([Check("x", "x", True), Check("y", "z", False)])
+        'partly'
+    """
+    if not checks:
+        raise ValueError("[no_checks] a probe returned no checks; it must observe something")
+    matched = [check.matches for check in checks]
+    if all(m is True for m in matched):
+        return "holds"
+    return "differs" if all(m is False for m in matched) else "partly"
+
+
+def evidence_of(checks: Sequence[Check]) -> str:
+    """Render checks as plain text: what the claim predicts, what was observed.
+
+    Example:
+        >>> print(evidence_of([Check("dict", "dict", True)]))
+        [matches] claim predicts: dict
+                  observed:       dict
+    """
+    blocks = []
+    for check in checks:
+        mark = {True: "[matches]", False: "[differs]", None: "[unclear]"}[check.matches]
+        observed = check.observed.replace("\n", "\n" + " " * 26)
+        blocks.append(
+            f"{mark} claim predicts: {check.expected}\n{' ' * 10}observed:       {observed}"
+        )
+    return "\n".join(blocks)
+
+
+def versions_of(packages: Sequence[str]) -> dict[str, str]:
+    """Installed version of each package, plus Python's.
+
+    Example:
+        >>> sorted(versions_of(["pydantic"]))
+        ['pydantic', 'python']
+    """
+    found = {"python": platform.python_version()}
+    for name in packages:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def describe(exc: BaseException) -> str:
+    """`Type: message` of an exception, with any notes, and the snippet line it came from.
+
+    Example:
+        >>> describe(ValueError("bad"))
+        'ValueError: bad'
+    """
+    text = f"{type(exc).__name__}: {exc}"
+    for note in getattr(exc, "__notes__", ()):
+        text += f"\nnote: {note}"
+    # Article snippets are compiled with a "<article ...>" filename; point at their line.
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if frame.filename.startswith("<article")
+    ]
+    if frames:
+        text += f"\nat {frames[-1].filename} line {frames[-1].lineno}"
+    return text
+
+
+def outcome(action: Callable[[], Any]) -> tuple[Any, BaseException | None]:
+    """Run `action`; return `(value, None)` or `(None, exception)` so probes can compare both.
+
+    Example:
+        >>> outcome(lambda: 1 / 0)[1].__class__.__name__
+        'ZeroDivisionError'
+    """
+    try:
+        return action(), None
+    except Exception as exc:  # a probe observes any failure; it never decides which to expect
+        return None, exc

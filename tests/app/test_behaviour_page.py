@@ -1,0 +1,104 @@
+"""Behaviour lab page: table, filters, detail view, re-run, timing on demand, exports."""
+
+import json
+from pathlib import Path
+from unittest.mock import patch
+
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+
+from core.probes import probe_source, results_to_json, results_to_markdown
+from core.probes._model import ARTICLE_TOOLS
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "behaviour.py")
+TIMEOUT = 60  # the first run imports LangGraph and runs every probe
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    return at
+
+
+def _table(at: AppTest):
+    # Dataframes are not widgets: AppTest exposes no key for them, so the order is the contract
+    # (results table first, the detail view's versions table second).
+    return at.dataframe[0].value
+
+
+def test_table_lists_every_fast_probe_with_its_verdict(page):
+    results = page.session_state["probe_results"]
+    table = _table(page)
+    assert list(table.columns) == ["id", "verdict", "claim", "source", "evidence", "seconds"]
+    assert table[["id", "verdict", "evidence"]].values.tolist() == [
+        [r.id, r.verdict, r.evidence] for r in results
+    ]
+    assert "basemodel_state_is_slower" not in set(table["id"])
+
+
+def test_verdict_and_source_filters_narrow_the_table(page):
+    results = page.session_state["probe_results"]
+    page.multiselect(key="verdict_filter").set_value(["holds"]).run()
+    assert _table(page)["id"].tolist() == [r.id for r in results if r.verdict == "holds"]
+    page.multiselect(key="source_filter").set_value([ARTICLE_TOOLS]).run()
+    assert _table(page)["id"].tolist() == [
+        r.id for r in results if r.verdict == "holds" and r.source.startswith(ARTICLE_TOOLS)
+    ]
+
+
+def test_no_match_says_how_to_widen_the_filters(page):
+    page.multiselect(key="verdict_filter").set_value([]).run()
+    assert [i.value for i in page.info] == [
+        "No probe matches these filters. Widen the verdict or source filter."
+    ]
+    assert _table(page).empty and not page.selectbox
+
+
+def test_detail_view_shows_evidence_versions_and_probe_code(page):
+    page.selectbox(key="probe").set_value("example_schema_indent_runs").run()
+    result = {r.id: r for r in page.session_state["probe_results"]}["example_schema_indent_runs"]
+    assert [c.value for c in page.code] == [
+        result.evidence,
+        probe_source("example_schema_indent_runs"),
+    ]
+    assert "model_json_schema() got an unexpected keyword argument 'indent'" in result.evidence
+    versions = page.dataframe[1].value
+    assert versions.values.tolist() == [[k, v] for k, v in result.versions.items()]
+
+
+def test_rerun_runs_the_probes_again(page):
+    before = page.session_state["probe_results"]
+    page.button(key="rerun").click().run()
+    after = page.session_state["probe_results"]
+    assert after is not before
+    assert [(r.id, r.verdict) for r in after] == [(r.id, r.verdict) for r in before]
+
+
+def test_timing_probe_runs_only_on_demand(page):
+    page.button(key="run_timing").click().run()
+    timing = page.session_state["probe_timing"]
+    rows = _table(page)
+    assert rows["id"].tolist()[-1] == "basemodel_state_is_slower"
+    assert rows["verdict"].tolist()[-1] == timing.verdict
+    assert "basemodel/typeddict: median" in timing.evidence
+
+
+def test_exports_hold_the_shown_table_as_markdown_and_json(page):
+    stored: dict[str, str] = {}
+    original = MediaFileManager.add
+
+    def record(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        stored[file_name] = data.decode() if isinstance(data, bytes) else data
+        return original(self, data, mimetype, coordinates, file_name, is_for_static_download)
+
+    with patch.object(MediaFileManager, "add", record):
+        page.multiselect(key="verdict_filter").set_value(["differs"]).run()
+    shown = [r for r in page.session_state["probe_results"] if r.verdict == "differs"]
+    assert stored == {
+        "behaviour-lab.md": results_to_markdown(shown),
+        "behaviour-lab.json": results_to_json(shown),
+    }
+    assert [row["id"] for row in json.loads(stored["behaviour-lab.json"])] == [r.id for r in shown]
+    assert [b.key for b in page.download_button] == ["export_md", "export_json"]
