@@ -14,12 +14,15 @@ __all__ = [
     "PayloadError",
     "SourceMap",
     "check_limits",
+    "check_shape",
     "line_col",
     "parse",
 ]
 
 MAX_PAYLOAD_BYTES = 2_000_000
-MAX_DEPTH = 64
+# Containers deep, counting the top-level object: the depth where Pydantic's JSON parser
+# stops too ("recursion limit exceeded"), so both agree on what is too deep.
+MAX_DEPTH = 201
 MAX_NUMBER_DIGITS = 400
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -58,24 +61,41 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def check_limits(text: str) -> None:
-    """Raise `PayloadError` when the text breaks a size, depth, number or surrogate limit.
+def check_shape(text: str) -> None:
+    """Raise `PayloadError` for empty text or text over the size cap.
 
-    Cheap enough for every keystroke: each check is a C-speed scan, and depth is only
-    traced bracket by bracket when there are enough brackets to exceed it.
+    Constant time for small texts: bytes are only counted when the characters could exceed
+    the cap.
     """
     if not text.strip():
         raise PayloadError(
             "The payload is empty: paste a JSON object (Reset restores the seed order).",
             code="empty",
         )
-    size = len(text.encode("utf-8", "surrogatepass"))
+    size = (
+        len(text)
+        if len(text) * 4 <= MAX_PAYLOAD_BYTES
+        else len(text.encode("utf-8", "surrogatepass"))
+    )
     if size > MAX_PAYLOAD_BYTES:
         raise PayloadError(
             f"The payload is {size:,} bytes; the limit is {MAX_PAYLOAD_BYTES:,}. "
             "Remove items or shorten long strings.",
             code="too_large",
         )
+
+
+def check_limits(text: str) -> None:
+    """`check_shape`, plus nesting depth, overlong numbers and lone surrogates.
+
+    Example:
+        >>> try:
+        ...     check_limits('{"n": ' + "9" * 500 + "}")
+        ... except PayloadError as exc:
+        ...     print(exc.code, exc.line, exc.col)
+        number_too_long 1 7
+    """
+    check_shape(text)
     if text.count("[") + text.count("{") > MAX_DEPTH:
         _check_depth(text)
     long_number = _long_number(text)
@@ -191,7 +211,7 @@ class SourceMap:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._decoder = json.JSONDecoder(parse_int=lambda digits: 0)
+        self._decoder = json.JSONDecoder()
         self._children: dict[int, dict[str | int, int]] = {}
         self._root = _WS.match(text, 0).end()
 

@@ -1,0 +1,84 @@
+"""Benchmark: validate_text against bare Pydantic, as ratios measured in one run.
+
+(a) the seed payload: validate_text / AgentState.model_validate_json (target <= 2x);
+(b) a 2,000-item payload with one error in every item, items limit lifted:
+    validate_text / (json.loads + model_validate_json) on the same text (target <= 5x).
+Prints numbers; never fails. Run: python bench/validate.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pydantic import ValidationError  # noqa: E402
+
+from core.order import SEED_PAYLOAD  # noqa: E402
+from core.report import validate_text  # noqa: E402
+from core.schema_options import SchemaOptions, build_model  # noqa: E402
+
+
+def _ratio(ours, bare, repeat: int, number: int) -> tuple[float, float]:
+    """Best round (seconds per call) of each, rounds interleaved so load hits both alike."""
+    times: dict[str, list[float]] = {"ours": [], "bare": []}
+    for _ in range(repeat):
+        for name, func in (("ours", ours), ("bare", bare)):
+            start = time.perf_counter()
+            for _ in range(number):
+                func()
+            times[name].append((time.perf_counter() - start) / number)
+    return min(times["ours"]), min(times["bare"])
+
+
+def _bare(model, text: str):
+    def run():
+        try:
+            model.model_validate_json(text)
+        except ValidationError as exc:
+            exc.errors()
+
+    return run
+
+
+def _bare_with_loads(model, text: str):
+    def run():
+        json.loads(text)
+        try:
+            model.model_validate_json(text)
+        except ValidationError as exc:
+            exc.errors()
+
+    return run
+
+
+def main() -> None:
+    seed_text = json.dumps(SEED_PAYLOAD, indent=2, ensure_ascii=False)
+    model = build_model(SchemaOptions())
+    ours, bare = _ratio(lambda: validate_text(seed_text, model), _bare(model, seed_text), 15, 400)
+    print(
+        f"(a) seed payload: validate_text {ours * 1e6:.1f} µs, "
+        f"model_validate_json {bare * 1e6:.1f} µs, ratio {ours / bare:.2f}x (target <= 2x)"
+    )
+
+    big = dict(SEED_PAYLOAD)
+    big["items"] = [{"sku": f"bad sku {n}", "qty": 1, "unit_price": 1.5} for n in range(2000)]
+    big_text = json.dumps(big, indent=2)
+    lifted = build_model(SchemaOptions(items_max=100_000))
+    report = validate_text(big_text, lifted)
+    assert len(report.errors) == 2000, len(report.errors)
+    ours, bare = _ratio(
+        lambda: validate_text(big_text, lifted), _bare_with_loads(lifted, big_text), 7, 5
+    )
+    print(
+        f"(b) 2,000 items, 2,000 errors: validate_text {ours * 1e3:.1f} ms, "
+        f"json.loads + model_validate_json {bare * 1e3:.1f} ms, ratio {ours / bare:.2f}x "
+        "(target <= 5x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
