@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from json.decoder import scanstring as _scanstring
 from typing import Any
 
 __all__ = [
@@ -224,7 +225,9 @@ class SourceMap:
         offset = self._root
         path: list[str | int] = []
         for segment in loc:
-            children = self._index(offset)
+            children = self._children.get(offset)
+            if children is None:
+                children = self._index(offset)
             key = segment if not isinstance(segment, bool) else None
             if key is not None and key in children:
                 offset = children[key]
@@ -232,36 +235,42 @@ class SourceMap:
         return tuple(path), offset
 
     def _index(self, offset: int) -> dict[str | int, int]:
-        cached = self._children.get(offset)
-        if cached is not None:
-            return cached
         children: dict[str | int, int] = {}
         text = self.text
         opener = text[offset : offset + 1]
+        # Hot loop (thousands of errors): bind the C functions once.
+        skip_ws, skip_value, scanstring = _WS.match, self._decoder.raw_decode, _scanstring
         try:
             if opener == "{":
-                pos = _WS.match(text, offset + 1).end()
+                pos = skip_ws(text, offset + 1).end()
                 while text[pos] == '"':
-                    key, pos = json.decoder.scanstring(text, pos + 1)
-                    pos = _WS.match(text, pos).end() + 1  # the colon
-                    value_at = _WS.match(text, pos).end()
+                    key, pos = scanstring(text, pos + 1)
+                    value_at = skip_ws(text, skip_ws(text, pos).end() + 1).end()
                     children[key] = value_at
-                    pos = _WS.match(text, self._skip(value_at)).end()
+                    pos = skip_ws(text, skip_value(text, value_at)[1]).end()
                     if text[pos] == ",":
-                        pos = _WS.match(text, pos + 1).end()
+                        pos = skip_ws(text, pos + 1).end()
             elif opener == "[":
-                pos = _WS.match(text, offset + 1).end()
+                pos = skip_ws(text, offset + 1).end()
                 index = 0
                 while text[pos] != "]":
                     children[index] = pos
                     index += 1
-                    pos = _WS.match(text, self._skip(pos)).end()
+                    pos = skip_ws(text, skip_value(text, pos)[1]).end()
                     if text[pos] == ",":
-                        pos = _WS.match(text, pos + 1).end()
+                        pos = skip_ws(text, pos + 1).end()
         except (ValueError, IndexError):
             pass  # text that does not parse has no deeper positions; keep what we found
         self._children[offset] = children
         return children
 
-    def _skip(self, offset: int) -> int:
-        return self._decoder.raw_decode(self.text, offset)[1]
+    def line_col(self, offsets: list[int]) -> list[tuple[int, int]]:
+        """1-based (line, col) of many offsets, counting newlines once in one sorted pass."""
+        text = self.text
+        found: dict[int, tuple[int, int]] = {}
+        line, previous = 1, 0
+        for offset in sorted(set(offsets)):
+            line += text.count("\n", previous, offset)
+            found[offset] = (line, offset - text.rfind("\n", 0, offset))
+            previous = offset
+        return [found[offset] for offset in offsets]

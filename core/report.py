@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import bisect
 import csv
 import io
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -39,15 +38,17 @@ def format_path(segments: Sequence[str | int]) -> str:
         >>> format_path(("items", 0, "sku"))
         'items[0].sku'
     """
-    out = ""
-    for segment in segments:
-        if isinstance(segment, int):
-            out += f"[{segment}]"
-        elif _IDENTIFIER.match(segment):
-            out += f".{segment}" if out else segment
-        else:
-            out += f"[{json.dumps(segment, ensure_ascii=False)}]"
-    return out or "(root)"
+    out = "".join([_piece(s) for s in segments])
+    return out[1:] if out.startswith(".") else out or "(root)"
+
+
+@lru_cache(maxsize=4096)  # the same keys and indexes recur across thousands of errors
+def _piece(segment: str | int) -> str:
+    if isinstance(segment, int):
+        return f"[{segment}]"
+    if _IDENTIFIER.match(segment):
+        return f".{segment}"
+    return f"[{json.dumps(segment, ensure_ascii=False)}]"
 
 
 def format_pointer(segments: Sequence[str | int]) -> str:
@@ -57,7 +58,12 @@ def format_pointer(segments: Sequence[str | int]) -> str:
         >>> format_pointer(("items", 0, "a/b"))
         '/items/0/a~1b'
     """
-    return "".join("/" + str(s).replace("~", "~0").replace("/", "~1") for s in segments)
+    return "".join([_token(s) for s in segments])
+
+
+@lru_cache(maxsize=4096)
+def _token(segment: str | int) -> str:
+    return "/" + str(segment).replace("~", "~0").replace("/", "~1")
 
 
 def truncate(value: Any, limit: int = 80) -> str:
@@ -74,7 +80,7 @@ def truncate(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: thousands are built per report and frozen __init__ is slow
 class FieldError:
     """One Pydantic error with where it is: path, pointer and 1-based line:col in the text."""
 
@@ -268,17 +274,19 @@ def _field_error(
 
 def _position(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
     source = SourceMap(text)
-    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    out = []
+    located = []
     for err in raw:
         loc = err["loc"]
         found, offset = source.locate(loc)
         segments = _with_key(found, loc, err["type"])
         if err["type"] in _KEY_TYPES and found and found[-1] == loc[-1]:
             found, offset = source.locate(found[:-1])  # the enclosing object, as documented
-        line = bisect.bisect_right(line_starts, offset)
-        out.append(_field_error(err, segments, line, offset - line_starts[line - 1] + 1))
-    return out
+        located.append((segments, offset))
+    positions = source.line_col([offset for _, offset in located])
+    return [
+        _field_error(err, segments, line, col)
+        for err, (segments, _), (line, col) in zip(raw, located, positions, strict=True)
+    ]
 
 
 def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str | int, ...]:
