@@ -55,7 +55,7 @@ def _print_report(report: Report, as_json: bool) -> int:
 
 def _trace(text: str, faults: list[str], as_json: bool) -> int:
     from core.order import UnknownFaultError, build_order_graph
-    from core.trace import run_trace, trace_rows
+    from core.trace import run_trace
 
     report = validate_text(text)
     if report.syntax_error is not None:
@@ -66,9 +66,9 @@ def _trace(text: str, faults: list[str], as_json: bool) -> int:
         print(exc, file=sys.stderr)
         return EXIT_UNREADABLE
     trace = run_trace(graph, report.input)
-    rows = trace_rows(trace)
+    rows = trace.rows()
     if as_json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+        print(trace.to_json())
     elif trace.gate_errors:
         return _print_report(report, as_json)
     else:

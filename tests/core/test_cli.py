@@ -1,0 +1,48 @@
+"""python -m core: exit codes 0/1/2 and the same error table as the page."""
+
+import json
+
+from core.__main__ import main
+from core.presets import PRESETS, SEED_TEXT
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "payload.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_validate_prints_the_error_table_and_exits_1_when_the_gate_is_closed(tmp_path, capsys):
+    assert main(["validate", _write(tmp_path, PRESETS["bad_sku"].text)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "gate closed: 1 error(s), the graph would not run",
+        "line:col  path          type                     message                                     input    ",
+        "6:14      items[0].sku  string_pattern_mismatch  String should match pattern '^[A-Z0-9-]+$'  \"bad sku\"",
+    ]
+
+
+def test_validate_json_output_and_exit_0_for_a_valid_payload(tmp_path, capsys):
+    assert main(["validate", "--json", _write(tmp_path, SEED_TEXT)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "errors": []}
+
+
+def test_unreadable_input_exits_2_with_line_and_column(tmp_path, capsys):
+    assert main(["validate", _write(tmp_path, '{"a": ')]) == 2
+    assert capsys.readouterr().err == (
+        "unreadable payload: line 1, column 7: Invalid JSON: Expecting value — a value is "
+        "missing here (or a trailing comma / single quote).\n"
+    )
+    assert main(["validate", str(tmp_path / "missing.json")]) == 2
+
+
+def test_trace_prints_one_row_per_node_and_rejects_unknown_faults(tmp_path, capsys):
+    path = _write(tmp_path, SEED_TEXT)
+    assert main(["trace", path]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:3] for line in lines[1:]] == [
+        ["0", "__start__", "pending"],
+        ["1", "validate_order", "validated"],
+        ["2", "confirm", "confirmed"],
+    ]
+    assert main(["trace", path, "--fault", "nope"]) == 2
+    assert "[unknown_fault] unknown fault id(s) 'nope'" in capsys.readouterr().err
