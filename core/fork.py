@@ -1,0 +1,108 @@
+"""Fork a recorded run: edit the state at one step and re-run the graph from there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.types import Overwrite
+from pydantic import ValidationError
+
+from core.reducers import LAST_VALUE, graph_reducers
+from core.report import validate_value
+from core.trace import Step, Trace, checkpoint_values, record_run
+
+__all__ = ["ForkError", "fork_trace"]
+
+
+class ForkError(ValueError):
+    """The chosen step cannot be forked (code: fork_step)."""
+
+    code = "fork_step"
+
+
+def fork_trace(trace: Trace, step: int, edited: Any) -> Trace:
+    """Replace the state after super-step `step` with `edited` and run the rest of the graph.
+
+    `edited` is validated against the trace's model first; errors come back as the fork's
+    `gate_errors` and nothing runs. The new branch lives in the same checkpointer (LangGraph's
+    `update_state` on that step's checkpoint, then `stream(None, ...)`); fields merged by a
+    reducer are written as `Overwrite` so the edit replaces them instead of being appended.
+    Its first row is the `update_state` checkpoint itself.
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> from core.trace import run_trace
+        >>> trace = run_trace(build_order_graph(), SEED_PAYLOAD)
+        >>> fork = fork_trace(trace, 1, {**trace.steps[1].state, "logs": ["edited"]})
+        >>> [(s.node, s.logs) for s in fork.steps]
+        [('update_state', ['edited']), ('confirm', ['edited', 'confirmed'])]
+    """
+    base = _fork_point(trace, step)
+    model, report = trace.options.model, None
+    if model is not None:
+        report = validate_value(edited, model)
+        if not report.ok:
+            return Trace(gate_errors=report.errors, options=trace.options)
+    if not isinstance(edited, dict):
+        raise ForkError(f"[{ForkError.code}] the edited state must be a JSON object")
+    graph = trace.graph
+    reducers = graph_reducers(graph)
+    writes = {
+        key: value if reducers[key] == LAST_VALUE else Overwrite(_validated(report, key, value))
+        for key, value in edited.items()
+        if key in reducers
+    }
+    config = _update_state(graph, base, writes, single=len(_rows(trace, step)) == 1)
+    point = graph.checkpointer.get_tuple(config)
+    lead = Step(
+        step=point.metadata["step"],
+        node="update_state",
+        update=writes,
+        state=checkpoint_values(graph, point.checkpoint),
+        changed=list(writes),
+        reducers={
+            key: "Overwrite" if isinstance(v, Overwrite) else LAST_VALUE
+            for key, v in writes.items()
+        },
+        before=base.state,
+        checkpoint=point.config,
+    )
+    return record_run(graph, None, config, trace.options, lead=lead)
+
+
+def _fork_point(trace: Trace, step: int) -> Step:
+    if trace.graph is None:
+        raise ForkError(f"[{ForkError.code}] the graph did not run; there is no step to fork")
+    rows = _rows(trace, step)
+    if not rows or rows[-1].node not in trace.graph.nodes:
+        raise ForkError(
+            f"[{ForkError.code}] step {step} has no merged state to fork from; "
+            "choose a step whose row is merged"
+        )
+    return rows[-1]
+
+
+def _rows(trace: Trace, step: int) -> list[Step]:
+    return [s for s in trace.steps if s.step == step and s.committed and s.checkpoint]
+
+
+def _update_state(graph: Any, base: Step, writes: dict[str, Any], *, single: bool) -> Any:
+    try:
+        return graph.update_state(base.checkpoint, writes, as_node=base.node)
+    except ValidationError as exc:
+        # update_state first rebuilds the model from the step's own (invalid) state. With one
+        # node in the step, writing the edit as that node's output on the step before is the
+        # same fork; parallel steps have a join LangGraph would not re-trigger that way.
+        parent = graph.checkpointer.get_tuple(base.checkpoint).parent_config
+        if not single or parent is None:
+            raise ForkError(
+                f"[{ForkError.code}] LangGraph cannot fork step {base.step}: its state fails "
+                f"validation ({exc.error_count()} error(s)); fork an earlier step"
+            ) from exc
+        return graph.update_state(parent, writes, as_node=base.node)
+
+
+def _validated(report: Any, key: str, value: Any) -> Any:
+    # Reducer fields get the validated value: messages become message objects, as
+    # add_messages would have made them (Overwrite skips the reducer's own conversion).
+    return getattr(report.value, key, value) if report is not None and report.ok else value

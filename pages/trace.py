@@ -1,0 +1,186 @@
+"""Trace page: run the payload through a real LangGraph graph and step through every node."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from core.fork import ForkError, fork_trace
+from core.order import FAULTS, build_fanout_graph, build_order_graph
+from core.payload import PayloadError, parse
+from core.presets import PRESETS
+from core.reducers import dump_json
+from core.trace import Trace, run_trace
+from ui.payload import current_payload_text, set_payload_text
+from ui.share import share_button, shared_state
+from ui.trace_view import output_panel, step_panels, stepper, trace_table
+
+GRAPHS = {"seed": "Seed order graph", "fanout": "Fan-out graph (parallel notifiers)"}
+MODES = {"checked": "Check every step", "native": "LangGraph native"}
+
+
+def _message_id(n: int) -> str:
+    return f"msg-{n}"  # stable ids instead of uuid4s, so runs and exports compare exactly
+
+
+def _load_preset() -> None:
+    name = st.session_state.get("trace_preset")
+    if name in PRESETS:
+        set_payload_text(PRESETS[name].text)
+
+
+def _restore_share() -> None:
+    state = shared_state("trace")
+    if state is None:
+        return
+    if isinstance(state.get("payload"), str):
+        set_payload_text(state["payload"])
+    st.session_state["trace_graph"] = state.get("graph") if state.get("graph") in GRAPHS else "seed"
+    st.session_state["trace_mode"] = state.get("mode") if state.get("mode") in MODES else "checked"
+    faults = [str(f) for f in state.get("faults") or [] if isinstance(f, str | int)]
+    unknown = [f for f in faults if f not in FAULTS]
+    if unknown:
+        st.error(
+            "[unknown_fault] The share link names fault ids this version does not define; "
+            "they were left out. Pick faults from the list instead."
+        )
+        st.code(", ".join(unknown), language=None)
+    st.session_state["trace_faults"] = [f for f in faults if f in FAULTS]
+    st.session_state["trace_autorun"] = True
+
+
+def _settings() -> dict[str, Any]:
+    faults = st.session_state["trace_faults"] if st.session_state["trace_graph"] == "seed" else []
+    return {
+        "payload": current_payload_text(),
+        "graph": st.session_state["trace_graph"],
+        "faults": list(faults),
+        "mode": st.session_state["trace_mode"],
+    }
+
+
+def _run(settings: dict[str, Any]) -> None:
+    st.session_state.pop("trace_fork", None)
+    st.session_state["step_slider"] = 0
+    try:
+        payload = parse(settings["payload"])
+    except PayloadError as exc:
+        st.session_state["trace_result"] = {"settings": settings, "syntax": str(exc)}
+        return
+    if settings["graph"] == "seed":
+        graph = build_order_graph(settings["faults"])
+    else:
+        graph = build_fanout_graph()
+    trace = run_trace(
+        graph,
+        payload,
+        check_each_step=settings["mode"] == "checked",
+        message_ids=_message_id,
+    )
+    st.session_state["trace_result"] = {"settings": settings, "trace": trace}
+
+
+def _fork_section(trace: Trace, index: int) -> None:
+    step = trace.steps[index]
+    st.subheader("Fork from this step")
+    if not step.committed or step.node not in trace.graph.nodes:
+        st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
+        return
+    marker = (id(trace), index)
+    if st.session_state.get("fork_for") != marker:
+        st.session_state["fork_for"] = marker
+        st.session_state["fork_text"] = dump_json(step.state, indent=2)
+    st.caption(
+        f"Edit the state after step {step.step} ({step.node}); it is validated first, then "
+        "written with update_state and the rest of the graph runs from there."
+    )
+    st.text_area("State (JSON)", key="fork_text", height=260)
+    if st.button("Fork and re-run", key="fork"):
+        try:
+            fork = fork_trace(trace, step.step, parse(st.session_state["fork_text"]))
+        except (PayloadError, ForkError) as exc:
+            st.error("The fork did not run; your edit is kept. Fix it as described:")
+            st.code(str(exc), language=None)
+            return
+        st.session_state["trace_fork"] = fork
+    fork = st.session_state.get("trace_fork")
+    if fork is not None:
+        original, branch = st.columns(2)
+        with original:
+            st.markdown("**Original run**")
+            trace_table(trace, key="fork_original")
+        with branch:
+            st.markdown("**Forked branch**")
+            trace_table(fork, key="fork_branch")
+
+
+st.title("Trace")
+st.caption(
+    "Run the payload through a real LangGraph StateGraph whose state is the Pydantic order "
+    "model, then walk every node: what it saw, what it returned, what each reducer merged."
+)
+_restore_share()
+st.session_state.setdefault("trace_graph", "seed")
+st.session_state.setdefault("trace_faults", [])
+st.session_state.setdefault("trace_mode", "checked")
+
+with st.expander("Payload (edit it on the Validate page)", expanded=False):
+    st.selectbox(
+        "Preset",
+        list(PRESETS),
+        format_func=lambda name: f"{PRESETS[name].title} — {PRESETS[name].summary}",
+        key="trace_preset",
+        index=None,
+        placeholder="Replace the payload with a preset…",
+        on_change=_load_preset,
+    )
+    st.code(current_payload_text(), language="json")
+
+graph_col, fault_col, mode_col = st.columns([2, 4, 2])
+graph_col.radio("Graph", list(GRAPHS), format_func=GRAPHS.get, key="trace_graph")
+fault_col.multiselect(
+    "Faults (seed graph)",
+    list(FAULTS),
+    format_func=lambda fault: f"{fault} — {FAULTS[fault]}",
+    key="trace_faults",
+    disabled=st.session_state["trace_graph"] != "seed",
+)
+mode_col.radio("Mode", list(MODES), format_func=MODES.get, key="trace_mode")
+st.caption(
+    "LangGraph native: only what LangGraph itself does and reports. Check every step: we also "
+    "validate the merged state after each step and blame the node whose write broke it."
+)
+if st.button("Run", key="run", type="primary") or st.session_state.pop("trace_autorun", False):
+    _run(_settings())
+
+result = st.session_state.get("trace_result")
+if result is None:
+    st.info("Pick a graph and faults, then press Run.")
+    st.stop()
+if result["settings"] != _settings():
+    st.warning("The settings or payload changed since this run; press Run to see them.")
+if "syntax" in result:
+    st.error("The payload is not valid JSON, so nothing ran. Fix it on the Validate page:")
+    st.code(result["syntax"], language=None)
+    st.stop()
+
+trace = result["trace"]
+st.subheader("Node trace")
+trace_table(trace, key="trace")
+if trace.steps:
+    st.subheader("Step through the run")
+    index = stepper(trace)
+    step_panels(trace, index, key="step")
+    st.subheader("Final output")
+    output_panel(trace, key="output")
+    _fork_section(trace, index)
+
+st.subheader("Export and share")
+json_col, csv_col, share_col = st.columns(3)
+json_col.download_button(
+    "Trace (JSON)", trace.to_json(), "trace.json", "application/json", key="export_json"
+)
+csv_col.download_button("Trace (CSV)", trace.to_csv(), "trace.csv", "text/csv", key="export_csv")
+with share_col:
+    share_button("trace", result["settings"], key="share")

@@ -1,0 +1,141 @@
+"""Trace building blocks: the trace table, the stepper, the diagram and the per-step panels."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from core.coercion import coercion_rows
+from core.diagram import graph_dot
+from core.reducers import dump_json
+from core.report import validate_value
+from core.trace import Trace
+
+__all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
+
+_WHY = {
+    "input_invalid": "LangGraph rebuilt the state model before calling {node} and it failed: "
+    "it names {node}, the reader. The write came from {writers}.",
+    "node_error": "{node} raised an exception; the state before it is shown in its row.",
+    "concurrent_update": "Two nodes wrote a field that has no reducer in the same step. "
+    "LangGraph names no node; the writers were {writers}.",
+    "recursion_limit": "The run hit its recursion_limit (a bound we set explicitly).",
+    "trace_timeout": "The run passed its wall-clock budget and was stopped between nodes.",
+    "graph_error": "The graph stopped with an error outside any node.",
+}
+
+
+def trace_table(trace: Trace, *, key: str) -> None:
+    """The node trace table (or the gate errors when the graph did not run), then the error.
+
+    Reusable by any page that records a LangGraph run with `core.trace.run_trace`.
+    """
+    if trace.gate_errors:
+        count = len(trace.gate_errors)
+        st.error(f"Gate closed — {count} error(s) in the payload; the graph did not run.")
+        rows = [error.to_row() for error in trace.gate_errors]
+        st.dataframe(pd.DataFrame(rows), key=f"{key}__gate", hide_index=True)
+        return
+    st.dataframe(
+        pd.DataFrame(trace.rows()),
+        key=f"{key}__table",
+        hide_index=True,
+        column_config={"check": st.column_config.TextColumn("check", width="medium")},
+    )
+    error_panel(trace)
+
+
+def error_panel(trace: Trace) -> None:
+    """What stopped the run (LangGraph's words, the node(s) responsible) and what checks found."""
+    flagged = next((step for step in trace.steps if step.violations), None)
+    error = trace.error
+    if error is None:
+        st.success("LangGraph finished the run without raising.")
+    if flagged is not None:
+        st.warning(
+            f"Check every step: the merged state first broke the model at step {flagged.step}, "
+            f"blamed on {flagged.blame or 'an earlier step'} — LangGraph itself does not check it."
+        )
+    if error is None:
+        return
+    why = _WHY.get(error.code, _WHY["graph_error"])
+    node, writers = error.node or "no node", error.writers or "unknown"
+    st.error(f"Run stopped at step {error.step} [{error.code}] — {error.type}")
+    st.caption(why.format(node=node, writers=writers))
+    st.code(error.message, language=None, wrap_lines=True)
+
+
+def _move(delta: int, last: int) -> None:
+    current = st.session_state.get("step_slider", 0)
+    st.session_state["step_slider"] = min(max(current + delta, 0), last)
+
+
+def stepper(trace: Trace) -> int:
+    """Slider plus Prev / Next over the rows (keys step_slider, prev, next); never re-runs."""
+    last = len(trace.steps) - 1
+    if st.session_state.get("step_slider", 0) > last:
+        st.session_state["step_slider"] = 0
+    left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
+    left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=last < 1)
+    right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=last < 1)
+    with middle:
+        return st.select_slider(
+            "Step",
+            options=list(range(last + 1)),
+            format_func=lambda i: f"{trace.steps[i].step} · {trace.steps[i].node}",
+            key="step_slider",
+        )
+
+
+def step_panels(trace: Trace, index: int, *, key: str) -> None:
+    """Diagram, node input, raw update, merge view and merged state for one row."""
+    step = trace.steps[index]
+    failed = [step.node] if step.error else []
+    if trace.graph is not None:
+        st.graphviz_chart(graph_dot(trace.graph, current=[step.node], failed=failed))
+    where = "the merged state after it" if step.committed else "the state before it (never merged)"
+    st.caption(f"Step {step.step}, node {step.node}; the state shown is {where}.")
+    left, right = st.columns(2)
+    left.markdown("**Input** — the validated model the node was called with")
+    left.code(dump_json(step.input, indent=2), language="json")
+    right.markdown("**Update** — exactly what the node returned")
+    right.code(dump_json(step.update, indent=2), language="json")
+    st.markdown("**Merge** — per written field: before, update, reducer, after")
+    merges = step.merges()
+    if merges:
+        st.dataframe(pd.DataFrame(merges), key=f"{key}__merge", hide_index=True)
+    else:
+        st.caption("This node wrote nothing LangGraph merged.")
+    if step.violations:
+        st.markdown(f"**Violations in the merged state** — blamed on: {step.blame or 'earlier'}")
+        rows = [error.to_row() for error in step.violations]
+        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", hide_index=True)
+    with st.expander("Whole state at this step"):
+        st.code(dump_json(step.state, indent=2), language="json")
+
+
+def output_panel(trace: Trace, *, key: str) -> None:
+    """What `invoke` returns (raw channel values) next to the model built from it."""
+    if trace.output is None:
+        st.caption("invoke would have raised (see the error above): there is no output.")
+        return
+    raw = json.loads(dump_json(trace.output))
+    model = trace.options.model
+    left, right = st.columns(2)
+    left.markdown("**invoke() returns** — raw channel values, defaults never written missing")
+    left.code(dump_json(trace.output, indent=2), language="json")
+    if model is None:
+        right.caption("The graph's state is not a Pydantic model: there is nothing to coerce.")
+        return
+    report = validate_value(trace.output, model)
+    right.markdown(f'`{model.__name__}(**result)` — the coerced model (`version="v2"`)')
+    if not report.ok:
+        right.error("The raw output does not even validate: the last node's bad write escaped.")
+        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", hide_index=True)
+        return
+    right.code(dump_json(report.value, indent=2), language="json")
+    rows = [vars(row) for row in coercion_rows(raw, report.value) if row.changed]
+    st.markdown("**Differences** — raw value vs the coerced model, leaf by leaf")
+    st.dataframe(pd.DataFrame(rows), key=f"{key}__diff", hide_index=True)
