@@ -1,0 +1,256 @@
+"""The retry loop as a LangGraph StateGraph: generate -> validate -> feedback -> retry or end."""
+
+from __future__ import annotations
+
+import json
+import operator
+from dataclasses import replace
+from typing import Annotated, Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel, Field
+
+from core.retry.answer import full_errors
+from core.retry.script import MAX_CALLS, search, turn_at
+from core.retry.timeline import (
+    VERDICT_EXHAUSTED,
+    VERDICT_RETRY,
+    VERDICT_TOOL,
+    VERDICT_VALID,
+    Attempt,
+    RetryRun,
+    RunError,
+    json_text,
+    left_out,
+)
+from core.trace import run_trace
+
+__all__ = [
+    "OUTPUT_TOOL",
+    "RECURSION_LIMIT",
+    "RetryLoopState",
+    "build_retry_graph",
+    "run_with_langgraph",
+]
+
+OUTPUT_TOOL = "final_result"
+# At most three nodes per model call (generate, validate, feedback) plus the entry.
+RECURSION_LIMIT = 3 * MAX_CALLS + 5
+_SENT_KEYS = ("type", "loc", "msg", "input")
+
+
+class RetryLoopState(BaseModel):
+    """The loop's state; `attempts` and `logs` accumulate, everything else is last-write."""
+
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+    attempts: Annotated[list[dict[str, Any]], operator.add] = Field(default_factory=list)
+    logs: Annotated[list[str], operator.add] = Field(default_factory=list)
+    status: str = "start"
+    calls: int = 0
+    # Two counters because PydanticAI keeps two: the output tool's own retries and the run's.
+    tool_retries: int = 0
+    output_retries: int = 0
+    retries_left: int = 0
+    errors: list[dict[str, Any]] = Field(default_factory=list)
+    output: dict[str, Any] | None = None
+    error: dict[str, str] | None = None
+
+
+def build_retry_graph(
+    script: list[dict[str, Any]], *, retries: int, model: type[BaseModel]
+) -> CompiledStateGraph:
+    """Compile the loop for one script, budget and output model.
+
+    Example:
+        >>> from core.retry.answer import Answer
+        >>> sorted(build_retry_graph([{"text": "x"}], retries=1, model=Answer).nodes)
+        ['__start__', 'feedback', 'generate', 'search', 'validate']
+    """
+
+    def generate(state: RetryLoopState) -> dict[str, Any]:
+        if state.calls >= MAX_CALLS:
+            message = f"The next request would exceed the request_limit of {MAX_CALLS}"
+            return {"status": "stopped", "error": {"type": "CallLimitExceeded", "message": message}}
+        number = state.calls + 1
+        return {
+            "messages": [_model_turn(turn_at(script, state.calls), number)],
+            "calls": number,
+            "status": "generated",
+            "logs": [f"call {number}"],
+        }
+
+    def run_search(state: RetryLoopState) -> dict[str, Any]:
+        call = state.messages[-1].tool_calls[0]
+        content = json.dumps(search(**call["args"]), ensure_ascii=False, separators=(",", ":"))
+        reply = ToolMessage(
+            content, tool_call_id=call["id"], name="search", id=f"tool-{state.calls}"
+        )
+        part = "ToolMessage (name=search, status=success)"
+        row = Attempt(
+            state.calls,
+            _returned(state.messages[-1]),
+            VERDICT_TOOL,
+            sent_back=content,
+            part=part,
+            retries_left=state.retries_left,
+        )
+        return {"messages": [reply], "attempts": [row.to_row()], "status": "searched"}
+
+    def validate(state: RetryLoopState) -> dict[str, Any]:
+        raw, is_text = _raw_output(state.messages[-1])
+        errors = full_errors(model, raw, as_json_text=is_text)
+        if errors:
+            return {"errors": errors, "status": "invalid", "logs": [f"{len(errors)} errors"]}
+        value = model.model_validate_json(raw) if is_text else model.model_validate(raw)
+        row = Attempt(
+            state.calls,
+            _returned(state.messages[-1]),
+            VERDICT_VALID,
+            retries_left=state.retries_left,
+        )
+        return {
+            "errors": [],
+            "output": value.model_dump(mode="json"),
+            "status": "valid",
+            "attempts": [row.to_row()],
+        }
+
+    def feedback(state: RetryLoopState) -> dict[str, Any]:
+        last = state.messages[-1]
+        sent = [{k: e[k] for k in _SENT_KEYS if k in e} for e in state.errors]
+        # PydanticAI charges an output-tool call to that tool's budget and plain text to the
+        # run's; both count towards the run's, which is checked on the text path only.
+        used = {"output_retries": state.output_retries + 1}
+        if last.tool_calls:
+            used["tool_retries"] = state.tool_retries + 1
+        left = retries - used.get("tool_retries", used["output_retries"])
+        row = Attempt(
+            state.calls,
+            _returned(last),
+            VERDICT_RETRY,
+            json_text(sent),
+            left_out=left_out(sent, state.errors),
+            retries_left=max(left, 0),
+        )
+        if left < 0:
+            message = f"Exceeded maximum output retries ({retries})"
+            row = replace(row, verdict=VERDICT_EXHAUSTED)
+            return {
+                **used,
+                "retries_left": 0,
+                "status": "exhausted",
+                "attempts": [row.to_row()],
+                "error": {"type": "OutputRetriesExceeded", "message": message},
+            }
+        reply, part = _feedback_message(last, sent, f"fb-{state.calls}")
+        row = replace(row, sent_back=reply.content, part=part)
+        return {
+            **used,
+            "retries_left": left,
+            "status": "retrying",
+            "messages": [reply],
+            "attempts": [row.to_row()],
+        }
+
+    graph = StateGraph(RetryLoopState)
+    graph.add_node("generate", generate)
+    graph.add_node("search", run_search)
+    graph.add_node("validate", validate)
+    graph.add_node("feedback", feedback)
+    graph.add_edge(START, "generate")
+    graph.add_conditional_edges("generate", _after_generate, ["search", "validate", END])
+    graph.add_edge("search", "generate")
+    graph.add_conditional_edges(
+        "validate", lambda s: "feedback" if s.errors else END, ["feedback", END]
+    )
+    graph.add_conditional_edges(
+        "feedback", lambda s: END if s.error else "generate", ["generate", END]
+    )
+    return graph.compile()
+
+
+def run_with_langgraph(
+    script: list[dict[str, Any]], *, retries: int, model: type[BaseModel]
+) -> RetryRun:
+    """Run `script` through the LangGraph loop; the timeline is what its nodes wrote.
+
+    Example:
+        >>> from core.retry.answer import Answer
+        >>> run_with_langgraph([{"answer": {"answer": "x"}}], retries=1, model=Answer).calls
+        2
+    """
+    graph = build_retry_graph(script, retries=retries, model=model)
+    start = {
+        "messages": [
+            SystemMessage("先检索再回答，回答必须带可回溯引用。", id="system"),
+            HumanMessage("用的哪个 Postgres？", id="user"),
+        ],
+        "retries_left": retries,
+    }
+    # One real run, recorded step by step by the Trace page's machinery (its own checkpointer).
+    trace = run_trace(graph, start, recursion_limit=RECURSION_LIMIT)
+    final = trace.output or {}
+    error = final.get("error")
+    if trace.error is not None:
+        error = {"type": trace.error.type, "message": trace.error.message}
+    return RetryRun(
+        engine="langgraph",
+        retries=retries,
+        calls=final.get("calls", 0),
+        attempts=[Attempt(**row) for row in final.get("attempts", [])],
+        output=None if final.get("output") is None else model.model_validate(final["output"]),
+        error=RunError(error["type"], error["message"]) if error else None,
+        messages=[_message_dict(m) for m in final.get("messages", [])],
+        trace=trace,
+    )
+
+
+def _after_generate(state: RetryLoopState) -> str:
+    if state.error:
+        return END
+    calls = state.messages[-1].tool_calls
+    return "search" if calls and calls[0]["name"] == "search" else "validate"
+
+
+def _model_turn(turn: dict[str, Any], number: int) -> AIMessage:
+    if "text" in turn:
+        return AIMessage(turn["text"], id=f"ai-{number}")
+    name, args = (turn["tool"], turn["args"]) if "tool" in turn else (OUTPUT_TOOL, turn["answer"])
+    return AIMessage(
+        "", tool_calls=[{"name": name, "args": args, "id": f"call-{number}"}], id=f"ai-{number}"
+    )
+
+
+def _feedback_message(last: AnyMessage, sent: list[dict[str, Any]], id_: str) -> tuple[Any, str]:
+    """The message carrying the errors back: the output tool's result, or a user turn for text."""
+    if last.tool_calls:
+        text = json.dumps({"error": sent}, ensure_ascii=False, separators=(",", ":"))
+        call_id = last.tool_calls[0]["id"]
+        reply = ToolMessage(text, tool_call_id=call_id, name=OUTPUT_TOOL, status="error", id=id_)
+        return reply, f"ToolMessage (name={OUTPUT_TOOL}, status=error)"
+    text = f"Validation errors:\n{json.dumps(sent, ensure_ascii=False)}\nFix them and answer again."
+    return HumanMessage(text, id=id_), "HumanMessage"
+
+
+def _raw_output(message: AnyMessage) -> tuple[Any, bool]:
+    if message.tool_calls:
+        return message.tool_calls[0]["args"], False
+    return message.content, True
+
+
+def _returned(message: AnyMessage) -> str:
+    if message.tool_calls:
+        call = message.tool_calls[0]
+        return json_text({"tool": call["name"], "args": call["args"]})
+    return json_text({"text": message.content})
+
+
+def _message_dict(message: AnyMessage) -> dict[str, Any]:
+    shown = {"type": message.type, "content": message.content}
+    for extra in ("tool_calls", "tool_call_id", "name", "status"):
+        if getattr(message, extra, None):
+            shown[extra] = getattr(message, extra)
+    return shown

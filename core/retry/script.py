@@ -1,0 +1,214 @@
+"""Model scripts for the retry lab: the turn format, its checks, and the presets."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "MAX_CALLS",
+    "MAX_RETRIES",
+    "MAX_SCRIPT_BYTES",
+    "MAX_TURNS",
+    "PRESETS",
+    "SEARCH_RESULT",
+    "Preset",
+    "RetryInputError",
+    "check_script",
+    "load_script",
+    "search",
+    "turn_at",
+]
+
+MAX_TURNS = 20
+MAX_RETRIES = 5
+# Both engines stop asking the model after this many calls (a script of searches never ends).
+MAX_CALLS = 10
+MAX_SCRIPT_BYTES = 20_000
+SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
+
+
+class RetryInputError(ValueError):
+    """Input the lab cannot run (script, budget, constraints); `code` is stable, line/col point
+    into the script's JSON text."""
+
+    def __init__(self, code: str, message: str, line: int | None = None, col: int | None = None):
+        super().__init__(message)
+        self.code, self.message, self.line, self.col = code, message, line, col
+
+
+@dataclass(frozen=True)
+class Preset:
+    title: str
+    summary: str
+    script: list[dict[str, Any]]
+    retries: int = 1
+
+
+def search(query: str) -> list[str]:
+    """The article's fake retriever: every query finds the same chunk.
+
+    Example:
+        >>> search("postgres")
+        ['[pg] ResearchCopilot 使用 PostgreSQL 17.11。']
+    """
+    return list(SEARCH_RESULT)
+
+
+def turn_at(script: list[dict[str, Any]], call: int) -> dict[str, Any]:
+    """The turn for model call `call` (0-based); the last turn repeats when the script runs out.
+
+    Example:
+        >>> turn_at([{"text": "a"}, {"text": "b"}], 5)
+        {'text': 'b'}
+    """
+    return script[min(call, len(script) - 1)]
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON; write a number such as 0.5")
+
+
+def load_script(text: str) -> list[dict[str, Any]]:
+    """Parse and check a script written as JSON text.
+
+    Raises:
+        RetryInputError: `retry.script.json` with the line and column of a syntax error, or a
+            shape error from `check_script`.
+
+    Example:
+        >>> load_script('[{"text": "hi"}]')
+        [{'text': 'hi'}]
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SCRIPT_BYTES:
+        raise RetryInputError(
+            "retry.script.size", f"the script is over {MAX_SCRIPT_BYTES} bytes; shorten it"
+        )
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise RetryInputError(
+            "retry.script.json",
+            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            exc.lineno,
+            exc.colno,
+        ) from exc
+    except (ValueError, RecursionError) as exc:
+        raise RetryInputError("retry.script.json", f"invalid JSON: {exc}") from exc
+    return check_script(value)
+
+
+def check_script(value: Any) -> list[dict[str, Any]]:
+    """Check that `value` is a list of turns in the format DESIGN.md fixes; return it.
+
+    Raises:
+        RetryInputError: `retry.script.shape` naming the turn and how to fix it.
+
+    Example:
+        >>> check_script([{"tool": "search", "args": {"query": "pg"}}])[0]["tool"]
+        'search'
+    """
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_TURNS:
+        raise RetryInputError(
+            "retry.script.shape",
+            f"the script must be a JSON list of 1 to {MAX_TURNS} turns",
+        )
+    for number, turn in enumerate(value, start=1):
+        problem = _turn_problem(turn)
+        if problem:
+            raise RetryInputError("retry.script.shape", f"turn {number}: {problem}")
+    return value
+
+
+def _turn_problem(turn: Any) -> str | None:
+    shapes = (
+        'use {"tool": "search", "args": {"query": "..."}}, {"answer": {...}} or {"text": "..."}'
+    )
+    if not isinstance(turn, dict):
+        return f"a turn is a JSON object; {shapes}"
+    keys = sorted(turn)
+    if keys == ["answer"]:
+        if not isinstance(turn["answer"], dict):
+            return "answer must be a JSON object (the final_result tool's arguments)"
+        return _number_problem(turn["answer"])
+    if keys == ["text"]:
+        return None if isinstance(turn["text"], str) else "text must be a string"
+    if keys == ["args", "tool"]:
+        if turn["tool"] != "search":
+            return 'the only tool is "search"'
+        args = turn["args"]
+        if not (
+            isinstance(args, dict) and list(args) == ["query"] and isinstance(args["query"], str)
+        ):
+            # A bad search call would draw on the separate tool budget; keep to output retries.
+            return 'search args must be {"query": "<text>"}'
+        return None
+    return f"unexpected keys {keys}; {shapes}"
+
+
+def _number_problem(value: Any) -> str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "numbers must be finite"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**15:
+        return "numbers must be at most 10**15 in size"
+    children = (
+        value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    )
+    return next((p for p in map(_number_problem, children) if p), None)
+
+
+_VALID = {
+    "answer": "PostgreSQL 17.11",
+    "citations": [{"source": "pg", "quote": "ResearchCopilot 使用 PostgreSQL 17.11。"}],
+    "confidence": 0.8,
+}
+_EMPTY_CITATIONS = {"answer": "17.11", "citations": [], "confidence": 0.9}
+
+PRESETS: dict[str, Preset] = {
+    "article": Preset(
+        "The article's three-step script",
+        "Call search, answer with empty citations, then answer validly: 3 model calls.",
+        [
+            {"tool": "search", "args": {"query": "postgres"}},
+            {"answer": _EMPTY_CITATIONS},
+            {"answer": _VALID},
+        ],
+    ),
+    "always_invalid": Preset(
+        "Always invalid",
+        "Every answer has empty citations and no confidence; the budget runs out.",
+        [{"answer": {"answer": "x", "citations": []}}],
+    ),
+    "two_retries": Preset(
+        "Invalid, invalid, then valid (2 retries allowed)",
+        "Two bad answers need a budget of 2; with the default 1 the run fails.",
+        [
+            {"answer": _EMPTY_CITATIONS},
+            {"answer": {**_VALID, "confidence": 1.7}},
+            {"answer": _VALID},
+        ],
+        retries=2,
+    ),
+    "plain_text": Preset(
+        "Plain text instead of a tool call",
+        "The model writes prose instead of calling final_result, then answers properly.",
+        [{"text": "It uses PostgreSQL 17.11."}, {"answer": _VALID}],
+    ),
+    "confidence": Preset(
+        "Confidence 1.7",
+        "confidence is outside [0, 1]; the second answer is valid.",
+        [{"answer": {**_VALID, "confidence": 1.7}}, {"answer": _VALID}],
+    ),
+    "empty_citations": Preset(
+        "Empty citations",
+        "citations is an empty list (min_length=1); the second answer is valid.",
+        [{"answer": _EMPTY_CITATIONS}, {"answer": _VALID}],
+    ),
+    "wrong_types": Preset(
+        "Wrong field types",
+        "answer is a number, citations a string, confidence a word; then a valid answer.",
+        [{"answer": {"answer": 42, "citations": "pg", "confidence": "high"}}, {"answer": _VALID}],
+    ),
+}

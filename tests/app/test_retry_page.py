@@ -1,0 +1,192 @@
+"""pages/retry.py with AppTest: presets, budget changes, constraints, bad scripts, both engines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.retry import PRESETS
+
+PAGE = str(Path(__file__).parents[2] / "pages" / "retry.py")
+EXHAUSTED_1 = [
+    "UnexpectedModelBehavior: Exceeded maximum output retries (1)",
+    "OutputRetriesExceeded: Exceeded maximum output retries (1)",
+]
+
+
+def _page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    return at
+
+
+def _metrics(at: AppTest) -> list[tuple[str, str]]:
+    return [(m.label, m.value) for m in at.metric]
+
+
+def _verdicts(at: AppTest) -> list[list[str]]:
+    # The two timelines come first (PydanticAI, then LangGraph); the LangGraph trace follows.
+    return [list(at.dataframe[i].value["verdict"]) for i in (0, 1)]
+
+
+def _outcomes(at: AppTest) -> list[str]:
+    return [c.value for c in at.code if c.language != "python"]
+
+
+def test_page_opens_on_the_article_run_on_both_engines():
+    at = _page()
+
+    assert at.selectbox(key="retry_preset").value == "article"
+    assert json.loads(at.text_area(key="retry_script").value) == PRESETS["article"].script
+    assert at.number_input(key="retries").value == 1
+    assert (
+        _metrics(at) == [("model calls", "3"), ("retries used", "1"), ("feedback words", "11")] * 2
+    )
+    assert (
+        _verdicts(at)
+        == [["tool call: search ran", "invalid: feedback sent, retry", "valid: output accepted"]]
+        * 2
+    )
+    answer = {
+        "answer": "PostgreSQL 17.11",
+        "citations": [{"source": "pg", "quote": "ResearchCopilot 使用 PostgreSQL 17.11。"}],
+        "confidence": 0.8,
+    }
+    assert [json.loads(j.value) for j in at.json if "answer" in json.loads(j.value)] == [answer] * 2
+    assert [i.value for i in at.info][0] == (
+        "The article reads the validation feedback from a 'retry-prompt' part; on pydantic-ai "
+        "2.68.0 this run carried it in: tool-return."
+    )
+    assert list(at.dataframe[0].value["message part"]) == [
+        "tool-return (tool_name=search, outcome=success)",
+        "tool-return (tool_name=final_result, outcome=retried)",
+        "tool-return (tool_name=final_result, outcome=success)",
+    ]
+    assert list(at.dataframe[2].value["node"]) == [
+        "__start__", "generate", "search", "generate",
+        "validate", "feedback", "generate", "validate",
+    ]  # fmt: skip
+
+
+# preset -> model calls and outcome text on each engine (None: a valid Answer).
+EXPECTED = {
+    "article": (3, []),
+    "always_invalid": (2, EXHAUSTED_1),
+    "two_retries": (3, []),
+    "plain_text": (2, []),
+    "confidence": (2, []),
+    "empty_citations": (2, []),
+    "wrong_types": (2, []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_choosing_a_preset_loads_its_script_and_budget_and_runs_both_engines(name):
+    at = _page()
+    at.selectbox(key="retry_preset").set_value(name).run()
+
+    preset = PRESETS[name]
+    assert not at.exception
+    assert json.loads(at.text_area(key="retry_script").value) == preset.script
+    assert at.number_input(key="retries").value == preset.retries
+    calls, outcomes = EXPECTED[name]
+    assert [v for label, v in _metrics(at) if label == "model calls"] == [str(calls)] * 2
+    assert _outcomes(at) == outcomes
+
+
+def test_lowering_the_budget_makes_the_two_retry_preset_fail_and_raising_it_recovers():
+    at = _page()
+    at.selectbox(key="retry_preset").set_value("two_retries").run()
+    at.number_input(key="retries").set_value(1).run()
+    assert _metrics(at)[0] == ("model calls", "3")  # nothing re-runs until Run is pressed
+
+    at.button(key="run_retry").click().run()
+    assert _outcomes(at) == EXHAUSTED_1
+    assert [list(at.dataframe[i].value["retries left"]) for i in (0, 1)] == [[0, 0]] * 2
+
+    at.number_input(key="retries").set_value(2).run()
+    at.button(key="run_retry").click().run()
+    assert _outcomes(at) == []
+    assert (
+        _metrics(at) == [("model calls", "3"), ("retries used", "2"), ("feedback words", "20")] * 2
+    )
+
+
+def test_a_zero_budget_fails_on_the_first_bad_answer():
+    at = _page()
+    at.number_input(key="retries").set_value(0).run()
+    at.button(key="run_retry").click().run()
+
+    assert _outcomes(at) == [
+        "UnexpectedModelBehavior: Exceeded maximum output retries (0)",
+        "OutputRetriesExceeded: Exceeded maximum output retries (0)",
+    ]
+    assert [v for label, v in _metrics(at) if label == "model calls"] == ["2", "2"]
+
+
+def test_tighter_constraints_reject_the_article_answer_on_both_engines():
+    at = _page()
+    at.number_input(key="retry_min_citations").set_value(2).run()
+    at.button(key="run_retry").click().run()
+
+    assert _outcomes(at) == EXHAUSTED_1
+    assert "citations: list[Citation] = Field(min_length=2)" in at.code[0].value
+
+
+def test_invalid_json_shows_line_and_column_and_keeps_the_text():
+    at = _page()
+    broken = '[{"text": "hi"},\n  oops]'
+    at.text_area(key="retry_script").set_value(broken).run()
+    at.button(key="run_retry").click().run()
+
+    assert not at.exception
+    assert at.text_area(key="retry_script").value == broken
+    assert [e.value for e in at.error] == [
+        "The script was not run (retry.script.json) at line 2, column 3. Your text is kept; "
+        "fix it and press Run."
+    ]
+    assert "invalid JSON at line 2, column 3: Expecting value" in _outcomes(at)
+    assert at.dataframe.len == 0
+
+
+def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
+    at = _page()
+    at.text_area(key="retry_script").set_value('[{"**bold** <b>x</b>": 1}]').run()
+
+    assert [e.value for e in at.error] == [
+        "The script was not run (retry.script.shape). Your text is kept; fix it and press Run."
+    ]
+    assert any("**bold** <b>x</b>" in c for c in _outcomes(at))
+
+
+def test_confidence_bounds_the_wrong_way_round_are_reported_with_a_code():
+    at = _page()
+    at.number_input(key="retry_confidence_min").set_value(2.0).run()
+    at.button(key="run_retry").click().run()
+
+    assert [e.value for e in at.error] == [
+        "The script was not run (retry.constraints). Your text is kept; fix it and press Run."
+    ]
+    assert "confidence ge must not be above le; lower ge or raise le" in _outcomes(at)
+
+
+def test_the_validate_page_and_core_retry_run_without_importing_pydantic_ai():
+    root = Path(__file__).parents[2]
+    code = (
+        "import sys\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "import core.retry\n"
+        f"at = AppTest.from_file({str(root / 'pages' / 'validate.py')!r}, default_timeout=60)\n"
+        "at.run()\n"
+        "print(bool(at.exception), 'pydantic_ai' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+
+    assert done.stdout.split() == ["False", "False"]

@@ -1,0 +1,545 @@
+"""core.retry: both engines on the article's scripts, compared as whole attempt timelines."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.retry import (
+    PRESETS,
+    Answer,
+    AnswerConstraints,
+    Citation,
+    RetryInputError,
+    RunError,
+    load_script,
+    run_script,
+)
+from core.retry.timeline import left_out
+
+
+def _js(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+QUOTE = "ResearchCopilot 使用 PostgreSQL 17.11。"
+VALID = {
+    "answer": "PostgreSQL 17.11",
+    "citations": [{"source": "pg", "quote": QUOTE}],
+    "confidence": 0.8,
+}
+EMPTY = {"answer": "17.11", "citations": [], "confidence": 0.9}
+TOO_SHORT = {
+    "type": "too_short",
+    "loc": ["citations"],
+    "msg": "List should have at least 1 item after validation, not 0",
+    "input": [],
+}
+TOO_SHORT_EXTRA = {
+    "ctx": {"field_type": "List", "min_length": 1, "actual_length": 0},
+    "url": "https://errors.pydantic.dev/2.14/v/too_short",
+}
+MISSING_CONFIDENCE = {
+    "type": "missing",
+    "loc": ["confidence"],
+    "msg": "Field required",
+    "input": {"answer": "x", "citations": []},
+}
+ANSWER_OBJECT = Answer(
+    answer="PostgreSQL 17.11", citations=[Citation(source="pg", quote=QUOTE)], confidence=0.8
+)
+# The columns both engines must agree on; sent_back and part are each engine's own wire format.
+SHARED = ("attempt", "returned", "verdict", "errors", "left_out", "retries_left")
+
+
+def _row(attempt, returned, verdict, errors="", sent_back="", part="", left="", retries_left=0):
+    return {
+        "attempt": attempt,
+        "returned": returned,
+        "verdict": verdict,
+        "errors": errors,
+        "sent_back": sent_back,
+        "part": part,
+        "left_out": left,
+        "retries_left": retries_left,
+    }
+
+
+def _shared(run):
+    return [{k: row[k] for k in SHARED} for row in run.rows()]
+
+
+def test_article_script_makes_three_calls_and_returns_an_answer_on_pydantic_ai():
+    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+
+    assert (run.calls, run.output, run.error) == (3, ANSWER_OBJECT, None)
+    assert run.rows() == [
+        _row(
+            1,
+            _js({"tool": "search", "args": {"query": "postgres"}}),
+            "tool call: search ran",
+            sent_back=_compact([QUOTE_CHUNK]),
+            part="tool-return (tool_name=search, outcome=success)",
+            retries_left=1,
+        ),
+        _row(
+            2,
+            _js({"tool": "final_result", "args": EMPTY}),
+            "invalid: feedback sent, retry",
+            errors=_js([TOO_SHORT]),
+            sent_back=_compact({"error": [TOO_SHORT]}),
+            part="tool-return (tool_name=final_result, outcome=retried)",
+            left=_js({"citations.too_short": TOO_SHORT_EXTRA}),
+            retries_left=0,
+        ),
+        _row(
+            3,
+            _js({"tool": "final_result", "args": VALID}),
+            "valid: output accepted",
+            sent_back="Final result processed.",
+            part="tool-return (tool_name=final_result, outcome=success)",
+            retries_left=0,
+        ),
+    ]
+    assert (run.retries_used, run.feedback_words) == (1, 11)
+
+
+QUOTE_CHUNK = "[pg] " + QUOTE
+
+
+def test_article_script_makes_three_calls_and_returns_an_answer_on_langgraph():
+    run = run_script(PRESETS["article"].script, engine="langgraph")
+
+    assert (run.calls, run.output, run.error) == (3, ANSWER_OBJECT, None)
+    assert run.rows() == [
+        _row(
+            1,
+            _js({"tool": "search", "args": {"query": "postgres"}}),
+            "tool call: search ran",
+            sent_back=_compact([QUOTE_CHUNK]),
+            part="ToolMessage (name=search, status=success)",
+            retries_left=1,
+        ),
+        _row(
+            2,
+            _js({"tool": "final_result", "args": EMPTY}),
+            "invalid: feedback sent, retry",
+            errors=_js([TOO_SHORT]),
+            sent_back=_compact({"error": [TOO_SHORT]}),
+            part="ToolMessage (name=final_result, status=error)",
+            left=_js({"citations.too_short": TOO_SHORT_EXTRA}),
+            retries_left=0,
+        ),
+        _row(3, _js({"tool": "final_result", "args": VALID}), "valid: output accepted"),
+    ]
+    assert [s.node for s in run.trace.steps] == [
+        "__start__",
+        "generate",
+        "search",
+        "generate",
+        "validate",
+        "feedback",
+        "generate",
+        "validate",
+    ]
+
+
+def test_always_invalid_exhausts_the_default_budget_after_two_calls_on_both_engines():
+    script = PRESETS["always_invalid"].script
+    pydantic_ai = run_script(script, engine="pydantic_ai")
+    langgraph = run_script(script, engine="langgraph")
+
+    errors = [TOO_SHORT, MISSING_CONFIDENCE]
+    left = _js(
+        {
+            "citations.too_short": TOO_SHORT_EXTRA,
+            "confidence.missing": {"url": "https://errors.pydantic.dev/2.14/v/missing"},
+        }
+    )
+    returned = _js({"tool": "final_result", "args": {"answer": "x", "citations": []}})
+    assert pydantic_ai.rows() == [
+        _row(
+            1,
+            returned,
+            "invalid: feedback sent, retry",
+            _js(errors),
+            _compact({"error": errors}),
+            "tool-return (tool_name=final_result, outcome=retried)",
+            left,
+            0,
+        ),
+        _row(2, returned, "invalid: budget exhausted, run ends", _js(errors), left=left),
+    ]
+    assert langgraph.rows() == [
+        _row(
+            1,
+            returned,
+            "invalid: feedback sent, retry",
+            _js(errors),
+            _compact({"error": errors}),
+            "ToolMessage (name=final_result, status=error)",
+            left,
+            0,
+        ),
+        _row(2, returned, "invalid: budget exhausted, run ends", _js(errors), left=left),
+    ]
+    message = "Exceeded maximum output retries (1)"
+    assert (pydantic_ai.calls, pydantic_ai.output, pydantic_ai.error) == (
+        2,
+        None,
+        RunError("UnexpectedModelBehavior", message),
+    )
+    assert (langgraph.calls, langgraph.output, langgraph.error) == (
+        2,
+        None,
+        RunError("OutputRetriesExceeded", message),
+    )
+
+
+# preset -> (model calls, valid Answer?, error message) with the preset's own budget.
+OUTCOMES = {
+    "article": (3, True, None),
+    "always_invalid": (2, False, "Exceeded maximum output retries (1)"),
+    "two_retries": (3, True, None),
+    "plain_text": (2, True, None),
+    "confidence": (2, True, None),
+    "empty_citations": (2, True, None),
+    "wrong_types": (2, True, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_gives_the_same_timeline_on_both_engines(name):
+    preset = PRESETS[name]
+    pydantic_ai = run_script(preset.script, engine="pydantic_ai", retries=preset.retries)
+    langgraph = run_script(preset.script, engine="langgraph", retries=preset.retries)
+
+    assert _shared(pydantic_ai) == _shared(langgraph)
+    calls, valid, message = OUTCOMES[name]
+    for run in (pydantic_ai, langgraph):
+        assert (run.calls, run.output == ANSWER_OBJECT, run.error and run.error.message) == (
+            calls,
+            valid,
+            message,
+        )
+
+
+def test_wrong_field_types_report_one_error_per_field_with_only_the_url_left_out():
+    run = run_script(PRESETS["wrong_types"].script, engine="pydantic_ai")
+
+    errors = [
+        {
+            "type": "string_type",
+            "loc": ["answer"],
+            "msg": "Input should be a valid string",
+            "input": 42,
+        },
+        {
+            "type": "list_type",
+            "loc": ["citations"],
+            "msg": "Input should be a valid list",
+            "input": "pg",
+        },
+        {
+            "type": "float_parsing",
+            "loc": ["confidence"],
+            "msg": "Input should be a valid number, unable to parse string as a number",
+            "input": "high",
+        },
+    ]
+    url = "https://errors.pydantic.dev/2.14/v/"
+    assert run.rows()[0] == _row(
+        1,
+        _js(
+            {
+                "tool": "final_result",
+                "args": {"answer": 42, "citations": "pg", "confidence": "high"},
+            }
+        ),
+        "invalid: feedback sent, retry",
+        _js(errors),
+        _compact({"error": errors}),
+        "tool-return (tool_name=final_result, outcome=retried)",
+        _js({f"{e['loc'][0]}.{e['type']}": {"url": url + e["type"]} for e in errors}),
+        0,
+    )
+
+
+def test_plain_text_feedback_arrives_as_a_fenced_retry_feedback_part_not_a_tool_return():
+    run = run_script(PRESETS["plain_text"].script, engine="pydantic_ai")
+
+    error = {
+        "type": "json_invalid",
+        "loc": [],
+        "msg": "Invalid JSON: expected ident at line 1 column 2",
+        "input": "It uses PostgreSQL 17.11.",
+    }
+    assert run.rows()[0] == _row(
+        1,
+        _js({"text": "It uses PostgreSQL 17.11."}),
+        "invalid: feedback sent, retry",
+        _js([error]),
+        "Your previous response failed the application's validation (this is automated feedback, "
+        "not a message from the user):\n<pyai:validation_errors>\n"
+        + _compact([error])
+        + "\n</pyai:validation_errors>",
+        "retry-feedback (cause=validation_error)",
+        _js(
+            {
+                "(root).json_invalid": {
+                    "ctx": {"error": "expected ident at line 1 column 2"},
+                    "url": "https://errors.pydantic.dev/2.14/v/json_invalid",
+                }
+            }
+        ),
+        0,
+    )
+    assert run.notes == [
+        "The article reads the validation feedback from a 'retry-prompt' part; on pydantic-ai "
+        "2.68.0 this run carried it in: retry-feedback."
+    ]
+
+
+def test_pydantic_ai_notes_where_its_messages_differ_from_the_article():
+    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+
+    assert run.notes == [
+        "The article reads the validation feedback from a 'retry-prompt' part; on pydantic-ai "
+        "2.68.0 this run carried it in: tool-return.",
+        "Each error's loc arrives as a list (e.g. ['citations']), not the tuple ('citations',) the "
+        "article prints.",
+        'The text the model is shown wraps the errors in {"error": [...]}; the article prints the '
+        "bare list.",
+    ]
+
+
+def test_pydantic_ai_timeline_is_what_its_messages_hold():
+    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+
+    retried = [p for m in run.messages for p in m["parts"] if p.get("outcome") == "retried"]
+    assert [(p["tool_name"], p["content"], p["retry"]) for p in retried] == [
+        ("final_result", [TOO_SHORT], {"cause": "validation_error", "attempt": 1, "max_retries": 1})
+    ]
+    assert [m["kind"] for m in run.messages] == ["request", "response"] * 3 + ["request"]
+
+
+def test_two_bad_answers_need_a_budget_of_two():
+    script = PRESETS["two_retries"].script
+    for engine in ("pydantic_ai", "langgraph"):
+        short = run_script(script, engine=engine, retries=1)
+        enough = run_script(script, engine=engine, retries=2)
+        assert (short.calls, short.error.message, [r["retries_left"] for r in short.rows()]) == (
+            2,
+            "Exceeded maximum output retries (1)",
+            [0, 0],
+        )
+        assert (enough.calls, enough.output, [r["retries_left"] for r in enough.rows()]) == (
+            3,
+            ANSWER_OBJECT,
+            [1, 0, 0],
+        )
+
+
+def test_text_after_a_bad_tool_answer_draws_on_the_run_budget_the_tool_call_already_spent():
+    script = [{"answer": EMPTY}, {"text": "hello"}, {"answer": VALID}]
+    runs = [run_script(script, engine=e) for e in ("pydantic_ai", "langgraph")]
+
+    assert _shared(runs[0]) == _shared(runs[1])
+    assert [(r.calls, r.error.message, [a["verdict"] for a in r.rows()]) for r in runs] == [
+        (
+            2,
+            "Exceeded maximum output retries (1)",
+            ["invalid: feedback sent, retry", "invalid: budget exhausted, run ends"],
+        )
+    ] * 2
+
+
+def test_zero_budget_fails_on_the_first_bad_answer():
+    runs = [
+        run_script([{"answer": EMPTY}], engine=e, retries=0) for e in ("pydantic_ai", "langgraph")
+    ]
+
+    assert [(r.calls, r.error.message, r.retries_used) for r in runs] == [
+        (1, "Exceeded maximum output retries (0)", 0)
+    ] * 2
+
+
+def test_a_script_that_only_searches_stops_at_the_call_limit():
+    script = [{"tool": "search", "args": {"query": "pg"}}]
+    pydantic_ai = run_script(script, engine="pydantic_ai")
+    langgraph = run_script(script, engine="langgraph")
+
+    assert _shared(pydantic_ai) == _shared(langgraph)
+    assert (pydantic_ai.calls, pydantic_ai.error.type) == (10, "UsageLimitExceeded")
+    assert pydantic_ai.error.message.startswith(
+        "The next request would exceed the request_limit of 10"
+    )
+    assert (langgraph.calls, langgraph.error) == (
+        10,
+        RunError("CallLimitExceeded", "The next request would exceed the request_limit of 10"),
+    )
+
+
+def test_text_holding_valid_answer_json_is_accepted_as_the_output():
+    script = [{"text": json.dumps(VALID)}]
+    runs = [run_script(script, engine=e) for e in ("pydantic_ai", "langgraph")]
+
+    assert [(r.calls, r.output, _shared(r)[0]["verdict"]) for r in runs] == [
+        (1, ANSWER_OBJECT, "valid: output accepted")
+    ] * 2
+
+
+def test_tighter_constraints_reject_the_article_answer_and_name_the_new_bound():
+    tight = AnswerConstraints(min_citations=2, confidence_max=0.5)
+    runs = [
+        run_script([{"answer": VALID}], engine=e, constraints=tight)
+        for e in ("pydantic_ai", "langgraph")
+    ]
+
+    assert _shared(runs[0]) == _shared(runs[1])
+    assert [json.loads(r["errors"]) for r in runs[0].rows()] == [
+        [
+            {
+                "type": "too_short",
+                "loc": ["citations"],
+                "msg": "List should have at least 2 items after validation, not 1",
+                "input": VALID["citations"],
+            },
+            {
+                "type": "less_than_equal",
+                "loc": ["confidence"],
+                "msg": "Input should be less than or equal to 0.5",
+                "input": 0.8,
+            },
+        ]
+    ] * 2
+
+
+def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
+    sent = [{"type": "missing", "loc": ["a"], "msg": "Field required"}]
+    full = [{**sent[0], "url": "u"}, {"type": "too_long", "loc": [], "ctx": {"max_length": 1}}]
+
+    assert left_out(sent, full) == _js(
+        {
+            "a.missing": {"url": "u"},
+            "(root).too_long": {"type": "too_long", "loc": [], "ctx": {"max_length": 1}},
+        }
+    )
+    assert left_out(sent, sent) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "line", "col", "message"),
+    [
+        (
+            '[{"text": "a"},\n  oops]',
+            "retry.script.json",
+            2,
+            3,
+            "invalid JSON at line 2, column 3: Expecting value",
+        ),
+        (
+            '{"text": "a"}',
+            "retry.script.shape",
+            None,
+            None,
+            "the script must be a JSON list of 1 to 20 turns",
+        ),
+        (
+            '[{"tool": "delete", "args": {}}]',
+            "retry.script.shape",
+            None,
+            None,
+            'turn 1: the only tool is "search"',
+        ),
+        (
+            '[{"text": "a"}, {"answer": {"confidence": NaN}}]',
+            "retry.script.json",
+            None,
+            None,
+            "invalid JSON: NaN is not JSON; write a number such as 0.5",
+        ),
+        (
+            '[{"text": "a", "answer": {}}]',
+            "retry.script.shape",
+            None,
+            None,
+            'turn 1: unexpected keys [\'answer\', \'text\']; use {"tool": "search", "args": '
+            '{"query": "..."}}, {"answer": {...}} or {"text": "..."}',
+        ),
+    ],
+)
+def test_bad_scripts_are_rejected_with_a_code_and_position(text, code, line, col, message):
+    with pytest.raises(RetryInputError) as caught:
+        load_script(text)
+
+    assert (caught.value.code, caught.value.line, caught.value.col, caught.value.message) == (
+        code,
+        line,
+        col,
+        message,
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"engine": "openai"}, "retry.engine"),
+        ({"engine": "langgraph", "retries": 6}, "retry.budget"),
+        (
+            {"engine": "langgraph", "constraints": AnswerConstraints(confidence_min=2)},
+            "retry.constraints",
+        ),
+    ],
+)
+def test_bad_run_options_are_rejected_with_a_stable_code(kwargs, code):
+    with pytest.raises(RetryInputError) as caught:
+        run_script([{"text": "x"}], **kwargs)
+
+    assert caught.value.code == code
+
+
+def test_importing_core_retry_and_running_langgraph_does_not_import_pydantic_ai():
+    code = (
+        "import sys, core.retry, core.retry.pydantic_ai_engine\n"
+        "core.retry.run_script([{'text': 'x'}], engine='langgraph')\n"
+        "print('pydantic_ai' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    )
+
+    assert done.stdout.strip() == "False"
+
+
+def test_pydantic_ai_engine_runs_with_the_network_blocked():
+    code = (
+        "import socket\n"
+        "def blocked(*args, **kwargs):\n"
+        "    raise OSError('network disabled by the test')\n"
+        "socket.socket.connect = socket.create_connection = socket.getaddrinfo = blocked\n"
+        "from core.retry import PRESETS, run_script\n"
+        "run = run_script(PRESETS['article'].script, engine='pydantic_ai')\n"
+        "print(run.calls, type(run.output).__name__, run.error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    )
+
+    assert done.stdout.split() == ["3", "Answer", "None"]
