@@ -14,12 +14,15 @@ __all__ = ["annotated_text", "error_table", "exports", "syntax_error_view", "ver
 MAX_ANNOTATED_LINES = 400
 
 
-def verdict(report: Report) -> None:
+OPEN = "Gate open — the payload is valid; the graph would run."
+
+
+def verdict(report: Report, *, valid_text: str = OPEN) -> None:
     """Gate open / gate closed banner (fixed text and counts only)."""
     if report.syntax_error is not None:
         st.error("Gate closed — the text is not a payload we can validate; fix it as shown.")
     elif report.ok:
-        st.success("Gate open — the payload is valid; the graph would run.")
+        st.success(valid_text)
     else:
         count = len(report.errors)
         st.error(
@@ -41,9 +44,9 @@ def syntax_error_view(report: Report) -> None:
         st.code(f"{line[start : start + 120]}\n{pointer}", language=None)
 
 
-def error_table(report: Report, *, key: str) -> None:
+def error_table(report: Report, *, key: str, valid_text: str = OPEN) -> None:
     """Verdict plus one row per error: path, pointer, line:col, type, message, input, ctx, docs."""
-    verdict(report)
+    verdict(report, valid_text=valid_text)
     syntax_error_view(report)
     if not report.errors:
         return

@@ -1,0 +1,182 @@
+"""Tools page: Pydantic models as LLM tool parameters, their traps and their schemas."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+import streamlit as st
+
+from core.presets import to_text
+from core.report import Report, validate_text
+from core.tools import SCENARIOS, Scenario
+from core.tools.provider_schema import PROVIDERS, SchemaViews, schema_views
+from core.tools.roundtrip import round_trip
+from core.tools.schema_lint import lint_model
+from ui.errors import error_table
+from ui.payload import payload_editor, set_payload_text
+
+EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
+REWRITE_MEANINGS = {
+    "title_dropped": "titles removed",
+    "additional_properties_closed": "closed to undeclared keys (additionalProperties: false)",
+    "additional_properties_dropped": "additionalProperties removed: extra keys are not described",
+    "required_added": "optional fields made required: the model must always send them",
+    "default_dropped": "default removed: the model no longer sees what omitting a field means",
+    "discriminator_dropped": "discriminator removed: the model is not told which key decides",
+    "oneOf_to_anyOf": "oneOf rewritten as anyOf",
+    "constraint_to_description": "moved into the description: the provider no longer enforces it",
+    "constraint_dropped": "constraint removed: only Pydantic still enforces it",
+    "const_to_enum": "const rewritten as a one-value enum",
+    "ref_inlined": "$ref replaced by a copy of its definition",
+    "defs_inlined": "$defs removed after inlining",
+    "ref_wrapped": "$ref moved into anyOf because it had sibling keywords",
+    "ref_to_root": "$ref to the root rewritten as '#'",
+    "nullable": "anyOf [X, null] rewritten as X with nullable: true",
+    "refused": "the transformer refused the schema",
+    "properties_added": "empty properties added (OpenAI drops an object without them)",
+}
+
+
+def _scenario() -> Scenario:
+    return SCENARIOS[st.session_state.get("scenario") or next(iter(SCENARIOS))]
+
+
+def _load_preset() -> None:
+    scenario = _scenario()
+    set_payload_text(to_text(scenario.presets[st.session_state["tool_preset"]]), key=EDITOR_KEY)
+
+
+def _switch_scenario() -> None:
+    st.session_state["tool_preset"] = next(iter(_scenario().presets))
+    st.session_state["schema_model"] = _scenario().model.__name__
+    _load_preset()
+
+
+def _preset_label(scenario: Scenario, name: str) -> str:
+    if name in scenario.valid:
+        return f"valid · {name}"
+    expected = ", ".join(f"{kind} at {path}" for kind, path in scenario.expected[name])
+    return f"invalid · {name} (expects {expected})"
+
+
+@st.cache_data(show_spinner=False)
+def _views(scenario_id: str, label: str) -> SchemaViews:
+    return schema_views(SCENARIOS[scenario_id].schema_models[label])
+
+
+def _frame(rows: list[object]) -> pd.DataFrame:
+    """Dataclass rows as text columns; a column that is empty in every row is left out."""
+    frame = pd.DataFrame([vars(row) for row in rows]).astype(str)
+    return frame.loc[:, (frame != "").any()] if not frame.empty else frame
+
+
+def _round_trip_section(report: Report) -> None:
+    st.subheader("Round trip")
+    if not report.ok or report.value is None:
+        st.info("The round trip starts from a valid value: fix the errors above first.")
+        return
+    trip = round_trip(report.value)
+    if trip.survived:
+        st.success("Survived: model_dump and model_dump_json both validate back to an equal value.")
+    else:
+        st.error("Did not survive: a dump failed, did not validate again, or came back different.")
+    st.dataframe(_frame(trip.stages), key="trip_stages", hide_index=True)
+    if trip.differences:
+        st.dataframe(_frame(trip.differences), key="trip_differences", hide_index=True)
+    if trip.json_text is not None:
+        st.caption("What model_dump_json wrote")
+        st.code(trip.json_text, language="json")
+
+
+def _schema_section(scenario_id: str, scenario: Scenario) -> None:
+    st.subheader("JSON Schema and what each provider receives")
+    label = st.selectbox(
+        "Model",
+        list(scenario.schema_models),
+        key="schema_model",
+        help="The tool model, or one of the flawed models this scenario contrasts it with.",
+    )
+    with st.spinner("Running PydanticAI's schema transformers…"):
+        views = _views(scenario_id, label)
+    tabs = st.tabs(["Pydantic", *PROVIDERS.values()])
+    with tabs[0]:
+        if views.pydantic is None:
+            st.error("Pydantic cannot generate a JSON Schema for this model.")
+            st.code(views.error or "", language=None)
+        else:
+            st.json(views.pydantic, expanded=2)
+    for tab, provider in zip(tabs[1:], PROVIDERS, strict=True):
+        with tab:
+            _provider_tab(views, provider)
+    st.subheader("Lint")
+    findings = lint_model(scenario.schema_models[label])
+    if findings:
+        st.dataframe(_frame(findings), key="lint_findings", hide_index=True)
+    else:
+        st.success("No findings.")
+
+
+def _provider_tab(views: SchemaViews, provider: str) -> None:
+    sent = views.providers.get(provider)
+    if sent is None:
+        st.info("There is no Pydantic schema to transform.")
+        return
+    counts = Counter(rewrite.kind for rewrite in sent.rewrites)
+    summary = pd.DataFrame(
+        {
+            "rewrite": list(counts),
+            "count": [int(n) for n in counts.values()],
+            "meaning": [REWRITE_MEANINGS.get(kind, "") for kind in counts],
+        }
+    )
+    if sent.error is not None:
+        st.error("PydanticAI's transformer refused this schema: the tool cannot be sent.")
+        st.code(sent.error, language=None)
+    elif not sent.rewrites:
+        st.success("Sent exactly as Pydantic wrote it.")
+    st.dataframe(summary, key=f"rewrites_summary_{provider}", hide_index=True)
+    if sent.rewrites:
+        # Dropped titles are the bulk and the least interesting: list them last.
+        ordered = sorted(sent.rewrites, key=lambda rewrite: rewrite.kind == "title_dropped")
+        st.dataframe(_frame(ordered), key=f"rewrites_{provider}", hide_index=True)
+    if sent.schema is not None:
+        st.json(sent.schema, expanded=2)
+
+
+st.title("Tool parameters")
+st.caption(
+    "Pydantic models as LLM tool parameters: validate a payload, round-trip it, and see the "
+    "JSON Schema each provider really receives after PydanticAI rewrites it. Offline."
+)
+scenario_id = st.selectbox(
+    "Scenario",
+    list(SCENARIOS),
+    key="scenario",
+    format_func=lambda sid: SCENARIOS[sid].title,
+    on_change=_switch_scenario,
+)
+scenario = SCENARIOS[scenario_id]
+st.caption(scenario.summary)
+preset = st.selectbox(
+    "Preset",
+    list(scenario.presets),
+    key="tool_preset",
+    format_func=lambda name: _preset_label(scenario, name),
+    on_change=_load_preset,
+)
+
+edit, result = st.columns([5, 6], gap="large")
+with edit:
+    text = payload_editor(EDITOR_KEY, to_text(scenario.presets[preset]), height=360)
+report = validate_text(text, model=scenario.model)
+with result:
+    error_table(report, key="tool_errors", valid_text="Valid — the tool would receive this value.")
+
+_round_trip_section(report)
+if scenario.observe is not None:
+    st.subheader("What the real run shows")
+    st.dataframe(_frame(scenario.observe(report.input)), key="observations", hide_index=True)
+with st.expander("Model source", expanded=False):
+    st.code(scenario.source, language="python")
+_schema_section(scenario_id, scenario)

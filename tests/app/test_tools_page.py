@@ -1,0 +1,176 @@
+"""pages/tools.py with AppTest: scenario switch, presets, editing, round trip, schema tabs, lint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic_ai.profiles.google import GoogleJsonSchemaTransformer
+from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+from streamlit.testing.v1 import AppTest
+
+from core.presets import to_text
+from core.tools import SCENARIOS
+from core.tools.loose_strict import LooseTool
+
+PAGE = str(Path(__file__).parents[2] / "pages" / "tools.py")
+TABS = ["Pydantic", "OpenAI (strict)", "Google Gemini", "Google Live (OpenAPI subset)"]
+
+
+def _page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    return at
+
+
+def _errors(at: AppTest) -> list[tuple[str, str]]:
+    tables = [d.value for d in at.dataframe if "pointer" in d.value.columns]
+    return [] if not tables else list(zip(tables[0]["type"], tables[0]["path"], strict=True))
+
+
+def _tab(at: AppTest, label: str):
+    return next(tab for tab in at.tabs if tab.label == label)
+
+
+def _lint(at: AppTest) -> list[tuple[str, str]]:
+    table = next(d.value for d in at.dataframe if "fix" in d.value.columns)
+    return list(zip(table["code"], table["where"], strict=True))
+
+
+def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
+    at = _page()
+    scenario = SCENARIOS["loose_strict"]
+    assert at.selectbox(key="scenario").value == "loose_strict"
+    assert at.selectbox(key="tool_preset").options == [
+        "valid · typed config",
+        "invalid · words for numbers (expects int_parsing at params.extra_config.iterations, "
+        "bool_parsing at params.extra_config.verbose)",
+        "invalid · the article's payload (expects int_parsing at params.extra_config.iterations)",
+        "invalid · unknown mode, zero iterations (expects literal_error at "
+        "params.extra_config.mode, greater_than_equal at params.extra_config.iterations)",
+    ]
+    assert at.text_area(key="tool_payload").value == to_text(scenario.valid["typed config"])
+    assert _errors(at) == []
+    assert _lint(at) == [
+        ("missing_description", "/properties/params"),
+        ("missing_description", "/$defs/StrictToolParams/properties/extra_config"),
+    ]
+    assert "Survived: model_dump and model_dump_json both validate back to an equal value." in [
+        s.value for s in at.success
+    ]
+    assert [c.value for c in at.code if c.language == "python"] == [scenario.source]
+
+
+def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
+    at = _page()
+    at.selectbox(key="tool_preset").set_value("words for numbers").run()
+    assert at.text_area(key="tool_payload").value == to_text(
+        SCENARIOS["loose_strict"].invalid["words for numbers"]
+    )
+    assert _errors(at) == SCENARIOS["loose_strict"].expected["words for numbers"]
+    assert "The round trip starts from a valid value: fix the errors above first." in [
+        i.value for i in at.info
+    ]
+    observed = next(d.value for d in at.dataframe if "outcome" in d.value.columns)
+    assert list(observed["outcome"]) == ["accepts", "unchecked"]
+
+
+def test_switching_scenario_resets_preset_payload_and_schema_model():
+    at = _page()
+    at.selectbox(key="schema_model").set_value("LooseTool").run()
+    at.selectbox(key="scenario").set_value("unions").run()
+    assert not at.exception
+    assert at.selectbox(key="tool_preset").value == "text input"
+    assert at.selectbox(key="schema_model").value == "MixedInputToolDisc"
+    assert at.text_area(key="tool_payload").value == to_text(
+        SCENARIOS["unions"].valid["text input"]
+    )
+    at.selectbox(key="tool_preset").set_value("unknown kind").run()
+    assert _errors(at) == [("union_tag_invalid", "params.input_source")]
+
+
+def test_editing_the_payload_revalidates_without_touching_the_order_payload():
+    at = _page()
+    config = '{"mode": "fast", "iterations": 1, "verbose": true}'
+    text = f'{{"name": "x", "params": {{"threshold": NaN, "extra_config": {config}}}}}'
+    at.text_area(key="tool_payload").set_value(text).run()
+    assert _errors(at) == []
+    assert "Did not survive: a dump failed, did not validate again, or came back different." in [
+        e.value for e in at.error
+    ]
+    stages = next(d.value for d in at.dataframe if "name" in d.value.columns)
+    assert list(stages["ok"]) == ["True", "True", "True", "False"]
+    assert "payload_text" not in at.session_state
+    at.text_area(key="tool_payload").set_value('{"name": 1').run()
+    assert not at.exception
+    assert at.text_area(key="tool_payload").value == '{"name": 1'
+
+
+def test_schema_tabs_show_pydantic_and_the_transformers_real_output():
+    at = _page()
+    assert [tab.label for tab in at.tabs] == TABS
+    schema = SCENARIOS["loose_strict"].model.model_json_schema()
+    assert json.loads(_tab(at, "Pydantic").json[0].value) == schema
+    assert json.loads(_tab(at, "OpenAI (strict)").json[0].value) == (
+        OpenAIJsonSchemaTransformer(schema, strict=True).walk()
+    )
+    assert json.loads(_tab(at, "Google Gemini").json[0].value) == (
+        GoogleJsonSchemaTransformer(schema).walk()
+    )
+    summary = _tab(at, "OpenAI (strict)").dataframe[0].value
+    assert dict(zip(summary["rewrite"], summary["count"], strict=True)) == {
+        "title_dropped": 8,
+        "additional_properties_closed": 3,
+    }
+
+
+def test_contrast_model_shows_its_own_schema_rewrites_and_lint():
+    at = _page()
+    at.selectbox(key="schema_model").set_value("LooseTool").run()
+    assert json.loads(_tab(at, "Pydantic").json[0].value) == LooseTool.model_json_schema()
+    rewrites = _tab(at, "OpenAI (strict)").dataframe[1].value
+    closed = rewrites[rewrites["where"] == "/$defs/LooseToolParams/properties/extra_config"]
+    assert list(closed["kind"]) == [
+        "additional_properties_closed",
+        "properties_added",
+        "required_added",
+        "title_dropped",
+    ]
+    assert ("open_additional_properties", "/$defs/LooseToolParams/properties/extra_config") in (
+        _lint(at)
+    )
+
+
+def test_recursive_model_is_refused_by_google_live_on_the_page():
+    at = _page()
+    at.selectbox(key="scenario").set_value("recursive").run()
+    live = _tab(at, "Google Live (OpenAPI subset)")
+    assert [e.value for e in live.error] == [
+        "PydanticAI's transformer refused this schema: the tool cannot be sent."
+    ]
+    assert [c.value for c in live.code] == [
+        "UserError: Recursive `$ref`s in JSON Schema are not supported by Gemini: #/$defs/MenuItem"
+    ]
+    assert ("recursive_model", "/$defs/MenuItem") in _lint(at)
+
+
+def test_a_model_without_json_schema_says_so_in_every_tab():
+    at = _page()
+    at.selectbox(key="scenario").set_value("custom_type").run()
+    at.selectbox(key="schema_model").set_value("DrawingToolNoHook (no hooks)").run()
+    assert not at.exception
+    assert [e.value for e in _tab(at, "Pydantic").error] == [
+        "Pydantic cannot generate a JSON Schema for this model."
+    ]
+    assert [i.value for i in _tab(at, "OpenAI (strict)").info] == [
+        "There is no Pydantic schema to transform."
+    ]
+    assert _lint(at) == [("no_json_schema", "(model)")]
+
+
+def test_v1_scenario_lists_every_spelling_with_its_replacement():
+    at = _page()
+    at.selectbox(key="scenario").set_value("v1_v2").run()
+    observed = next(d.value for d in at.dataframe if "instead" in d.value.columns)
+    assert len(observed) == 19
+    assert set(observed["outcome"]) == {"runs", "warns", "fails"}
