@@ -111,8 +111,8 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     """Download buttons: errors() JSON, FastAPI's 422 body, CSV."""
     if report.ok or report.syntax_error is not None and report.text is None:
         return
-    cols = st.columns(3)
-    cols[0].download_button(
+    row = st.container(horizontal=True)
+    row.download_button(
         "Errors (JSON)",
         json.dumps(report.to_errors(), indent=2, ensure_ascii=False),
         file_name=f"{basename}.json",
@@ -120,14 +120,14 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
         key=f"{key}__json",
         disabled=not report.errors,
     )
-    cols[1].download_button(
+    row.download_button(
         "FastAPI 422 body",
         json.dumps(report.to_fastapi(), ensure_ascii=False, default=str),
         file_name=f"{basename}-fastapi-422.json",
         mime="application/json",
         key=f"{key}__fastapi",
     )
-    cols[2].download_button(
+    row.download_button(
         "Errors (CSV)",
         report.to_csv(),
         file_name=f"{basename}.csv",

@@ -63,9 +63,9 @@ def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
         args=(key,),
         help="Paste or edit a JSON object. Press Ctrl+Enter to validate.",
     )
-    left, right, _ = st.columns([1, 1, 3])
-    left.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
-    right.button("Reset", key=f"{key}__reset", on_click=_reset, args=(key, default_text))
+    with st.container(horizontal=True):
+        st.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
+        st.button("Reset", key=f"{key}__reset", on_click=_reset, args=(key, default_text))
     notice = st.session_state.pop(f"{key}__notice", None)
     if notice:
         st.warning("Format JSON left the text as it is: it is not valid JSON yet.")
