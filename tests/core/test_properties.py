@@ -1,13 +1,15 @@
-"""Hypothesis: no text or JSON value makes validate_text, validate_value or decode_share fail."""
+"""Hypothesis: no text or JSON value makes validation, the trace gate or share links fail."""
 
 import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.order import build_order_graph
 from core.payload import PayloadError
 from core.report import Report, validate_text, validate_value
 from core.share import ShareError, decode_share, encode_share
+from core.trace import Trace, run_trace
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -86,3 +88,14 @@ def test_share_round_trip(state):
     except (ShareError, ValueError):  # NaN inside containers is not JSON; too large for a URL
         return
     assert decode_share(token) == state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order_like)
+def test_run_trace_gate_never_raises_and_a_closed_gate_runs_no_node(value):
+    trace = run_trace(build_order_graph(), value)
+    assert isinstance(trace, Trace)
+    if trace.gate_errors:
+        assert trace.steps == [] and trace.output is None
+    else:
+        assert [step.node for step in trace.steps] == ["__start__", "validate_order", "confirm"]
