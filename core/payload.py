@@ -27,6 +27,8 @@ MAX_DEPTH = 201
 MAX_NUMBER_DIGITS = 400
 
 _WS = re.compile(r"[ \t\n\r]*")
+_MEMBER = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*', re.S)  # "key" :
+_AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")  # the gap and comma after a value
 _LONG_NUMBER = re.compile(rf"-?\d{{{MAX_NUMBER_DIGITS + 1},}}")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
@@ -238,28 +240,26 @@ class SourceMap:
         children: dict[str | int, int] = {}
         text = self.text
         opener = text[offset : offset + 1]
-        # Hot loop (thousands of errors): bind the C functions once.
-        skip_ws, skip_value, scanstring = _WS.match, self._decoder.raw_decode, _scanstring
+        # Hot loop (thousands of errors): one regex per key, one C decode per value.
+        member, after, skip_value = _MEMBER.match, _AFTER.match, self._decoder.scan_once
         try:
             if opener == "{":
-                pos = skip_ws(text, offset + 1).end()
-                while text[pos] == '"':
-                    key, pos = scanstring(text, pos + 1)
-                    value_at = skip_ws(text, skip_ws(text, pos).end() + 1).end()
+                pos = _WS.match(text, offset + 1).end()
+                while (found := member(text, pos)) is not None:
+                    key = found.group(1)
+                    if "\\" in key:
+                        key = _scanstring(text, found.start() + 1)[0]
+                    value_at = found.end()
                     children[key] = value_at
-                    pos = skip_ws(text, skip_value(text, value_at)[1]).end()
-                    if text[pos] == ",":
-                        pos = skip_ws(text, pos + 1).end()
+                    pos = after(text, skip_value(text, value_at)[1]).end()
             elif opener == "[":
-                pos = skip_ws(text, offset + 1).end()
+                pos = _WS.match(text, offset + 1).end()
                 index = 0
                 while text[pos] != "]":
                     children[index] = pos
                     index += 1
-                    pos = skip_ws(text, skip_value(text, pos)[1]).end()
-                    if text[pos] == ",":
-                        pos = skip_ws(text, pos + 1).end()
-        except (ValueError, IndexError):
+                    pos = after(text, skip_value(text, pos)[1]).end()
+        except (ValueError, IndexError, StopIteration):
             pass  # text that does not parse has no deeper positions; keep what we found
         self._children[offset] = children
         return children
