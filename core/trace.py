@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import itertools
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
-from uuid import UUID
 
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.errors import EmptyChannelError, GraphRecursionError, InvalidUpdateError
+from langgraph.errors import GraphRecursionError, InvalidUpdateError
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
 from pydantic import BaseModel, ValidationError
 
-from core.reducers import DROPPED, dump_json, graph_reducers, merge_rows, reducer_for
+from core.reducers import dump_json
 from core.report import FieldError, validate_value
+from core.trace_steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
 
 __all__ = [
     "RunOptions",
@@ -38,12 +36,6 @@ __all__ = [
 _NAMED = re.compile(r"^(Before|During) task with name '([^']*)'")
 
 
-class TraceTimeout(TimeoutError):
-    """The run passed its wall-clock budget (code: trace_timeout)."""
-
-    code = "trace_timeout"
-
-
 @dataclass(frozen=True)
 class RunOptions:
     """How a run is bounded and checked; a fork reuses its trace's options."""
@@ -53,32 +45,6 @@ class RunOptions:
     message_ids: Callable[[int], str] | None = None  # n -> id; None keeps LangGraph's uuid4s
     recursion_limit: int = 25
     timeout_s: float = 10.0
-
-
-@dataclass
-class Step:
-    """One node execution and the merged state of its super-step (shared by parallel nodes)."""
-
-    step: int
-    node: str
-    status: Any = None  # status, logs, message_count: read from `state` as a node sees it
-    logs: Any = None
-    message_count: int = 0
-    update: Any = None  # what the node returned (the input payload for `__start__`)
-    state: dict[str, Any] = field(default_factory=dict)  # after the reducers (else `before`)
-    changed: list[str] = field(default_factory=list)
-    reducers: dict[str, str] = field(default_factory=dict)  # field -> reducer ("dropped" too)
-    violations: list[FieldError] = field(default_factory=list)
-    blame: str = ""
-    input: Any = None  # the validated model the node was called with
-    before: dict[str, Any] = field(default_factory=dict)
-    error: str = ""
-    committed: bool = True  # False: the run stopped before LangGraph merged this step
-    checkpoint: dict[str, Any] | None = None  # the config of the checkpoint holding `state`
-
-    def merges(self) -> list[dict[str, str]]:
-        """Per written field: before, update, reducer, after (see `merge_rows`)."""
-        return merge_rows(self.before, self.update, self.state, self.reducers)
 
 
 @dataclass(frozen=True)
@@ -131,41 +97,6 @@ class Trace:
         return buffer.getvalue()
 
 
-class _TaskLog(BaseCallbackHandler):
-    """Sees each node call: the input it got and the raw dict it returned (undeclared keys too)."""
-
-    raise_error = True  # so the deadline check really stops the run
-
-    def __init__(self, deadline: float) -> None:
-        self.deadline, self.root = deadline, None
-        self.runs: dict[UUID, str] = {}
-        self.tasks: dict[str, tuple[int, str, Any]] = {}  # task id -> (step, node, input)
-        self.outputs: dict[str, Any] = {}
-        self.errors: dict[str, str] = {}
-
-    def check_deadline(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise TraceTimeout(f"[{TraceTimeout.code}] the run passed its time budget")
-
-    def on_chain_start(self, serialized: Any, inputs: Any, *, run_id: UUID, **kw: Any) -> None:
-        meta = kw.get("metadata") or {}
-        if self.root is None:
-            self.root = run_id
-        elif kw.get("parent_run_id") == self.root and "langgraph_checkpoint_ns" in meta:
-            self.check_deadline()
-            task = str(meta["langgraph_checkpoint_ns"]).rsplit(":", 1)[-1]
-            self.runs[run_id] = task
-            self.tasks[task] = (meta["langgraph_step"], meta["langgraph_node"], inputs)
-
-    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kw: Any) -> None:
-        if run_id in self.runs:
-            self.outputs[self.runs[run_id]] = outputs
-
-    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kw: Any) -> None:
-        if run_id in self.runs:
-            self.errors[self.runs[run_id]] = f"{type(error).__name__}: {error}"
-
-
 def run_trace(
     graph: CompiledStateGraph, payload: Any, *, check_each_step: bool = True, **options: Any
 ) -> Trace:
@@ -211,7 +142,7 @@ def record_run(
         >>> [step.node for step in trace.steps]
         ['__start__', 'validate_order', 'confirm']
     """
-    log = _TaskLog(time.monotonic() + opts.timeout_s)
+    log = TaskLog(time.monotonic() + opts.timeout_s)
     output, error = None, None
     try:
         # One worker thread: starting pool threads for the checkpoint saves cost more than the
@@ -223,12 +154,8 @@ def record_run(
     except Exception as exc:  # noqa: BLE001 - a node may raise anything; the trace shows it
         output, error = None, exc
     stop = lead.checkpoint["configurable"]["checkpoint_id"] if lead and lead.checkpoint else None
-    if lead is not None:
-        lead.status, lead.logs, lead.message_count = _summary(lead.state, opts.model)
-        if opts.check_each_step and opts.model is not None:
-            _check([lead], opts.model)
-    chain = _chain(run.checkpointer, config["configurable"]["thread_id"], stop)
-    steps = ([lead] if lead else []) + _steps(chain, log, run, payload, opts)
+    chain = walk_chain(run.checkpointer, config["configurable"]["thread_id"], stop)
+    steps = build_steps(chain, log, run, payload, opts.model, opts.check_each_step, lead)
     trace = Trace(steps=steps, output=output, options=opts, graph=run)
     if error is not None:
         trace.error = _trace_error(error, steps, chain[-1].metadata["step"] + 1)
@@ -238,114 +165,6 @@ def record_run(
     if opts.message_ids is not None:
         _rename_ids(trace, opts.message_ids, payload if lead is None else lead.update)
     return trace
-
-
-def _chain(saver: Any, thread: str, stop: str | None) -> list[Any]:
-    points = {p.config["configurable"]["checkpoint_id"]: p for p in saver.list(_thread(thread))}
-    chain, point = [], next(iter(points.values()))  # newest first: the head of this run
-    while point is not None:
-        chain.append(point)
-        if point.config["configurable"]["checkpoint_id"] == stop or point.parent_config is None:
-            break
-        point = points.get(point.parent_config["configurable"]["checkpoint_id"])
-    return chain[::-1]
-
-
-def _thread(thread: str) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread}}
-
-
-def _steps(
-    chain: list, log: _TaskLog, run: CompiledStateGraph, payload: Any, opts: RunOptions
-) -> list[Step]:
-    steps: list[Step] = []
-    reducers = graph_reducers(run)
-    for point, after in zip(chain, [*chain[1:], None], strict=True):
-        number = point.metadata["step"] + 1
-        writes: dict[str, list[tuple[str, Any]]] = {}
-        for task, channel, value in point.pending_writes or []:
-            writes.setdefault(task, []).append((channel, value))
-        for task, (step, _, _) in log.tasks.items():
-            if step == number:
-                writes.setdefault(task, [])  # a node that raised before writing anything
-        before = checkpoint_values(run, point.checkpoint)
-        base = Step(
-            number,
-            "__start__",
-            update=payload,
-            before=before,
-            state=checkpoint_values(run, after.checkpoint) if after else before,
-            committed=after is not None,
-            checkpoint=after.config if after else None,
-        )
-        rows = [_row(base, log, task, written, reducers) for task, written in writes.items()]
-        rows.sort(key=lambda row: row.node)  # the order LangGraph applies a step's writes in
-        if after is not None and opts.check_each_step and opts.model is not None:
-            _check(rows, opts.model)
-        for row in rows:
-            row.status, row.logs, row.message_count = _summary(row.state, opts.model)
-        steps.extend(rows)
-    return steps
-
-
-def _row(base: Step, log: _TaskLog, task: str, written: list, reducers: dict[str, str]) -> Step:
-    # Tasks the callbacks never saw are LangGraph's own input task.
-    _, node, seen = log.tasks.get(task, (base.step, "__start__", None))
-    update = base.update if node == "__start__" else log.outputs.get(task)
-    touched = {channel: value for channel, value in written if channel in reducers}
-    dropped = [key for key in update if key not in reducers] if isinstance(update, dict) else []
-    merged = {ch: reducer_for(reducers, ch, value) for ch, value in touched.items()}
-    return replace(
-        base,
-        node=node,
-        input=seen,
-        update=update,
-        changed=list(touched),
-        reducers=merged | dict.fromkeys(dropped, DROPPED),
-        error=log.errors.get(task, ""),
-    )
-
-
-def checkpoint_values(graph: CompiledStateGraph, checkpoint: dict[str, Any]) -> dict[str, Any]:
-    """The state LangGraph reads from a checkpoint, as `stream(stream_mode="values")` emits it.
-
-    A checkpoint stores only written channels; a reducer channel never written still reads
-    as its initial value (`logs: []`), a last-value channel never written is absent.
-
-    Example:
-        >>> from core.order import build_order_graph
-        >>> checkpoint_values(build_order_graph(), {"channel_values": {"amount": 1}})
-        {'amount': 1, 'logs': [], 'messages': []}
-    """
-    stored, out = checkpoint["channel_values"], {}
-    for key in graph.stream_channels_list:
-        if key in stored:
-            out[key] = stored[key]
-            continue
-        with contextlib.suppress(EmptyChannelError):
-            out[key] = graph.channels[key].copy().get()
-    return out
-
-
-def _summary(state: dict[str, Any], model: type[BaseModel] | None) -> tuple[Any, Any, int]:
-    fields = model.model_fields if model else {}
-
-    def read(name: str, fallback: Any) -> Any:
-        if name in state or name not in fields or fields[name].is_required():
-            return state.get(name, fallback)
-        return fields[name].get_default(call_default_factory=True)  # what a node would see
-
-    messages = read("messages", [])
-    count = len(messages) if isinstance(messages, list) else 0
-    return read("status", None), read("logs", []), count
-
-
-def _check(rows: list[Step], model: type[BaseModel]) -> None:
-    violations = validate_value(rows[0].state, model).errors if rows else []
-    fields = {str(e.loc[0]) for e in violations if e.loc}
-    blame = ", ".join(sorted({row.node for row in rows if fields & set(row.changed)}))
-    for row in rows:
-        row.violations, row.blame = violations, blame
 
 
 def _trace_error(exc: BaseException, steps: list[Step], step: int) -> TraceError:
