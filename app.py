@@ -7,6 +7,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.project import active_project, project_sidebar
+
 st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
 
 _PAGES = [
@@ -26,6 +28,7 @@ pages = [
 navigation = st.navigation(pages)
 
 with st.sidebar:
+    project_sidebar(active_project())
     st.caption("Installed versions (every behaviour shown is observed on these)")
     st.dataframe(
         {

@@ -1,12 +1,14 @@
-"""Command line: `python -m core validate FILE|-` and `python -m core trace FILE|-`."""
+"""Command line: `python -m core validate [--model M] FILE|-`, `trace [--graph G] FILE|-`."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
+from core.project import Project, explain_run_error, load_project
 from core.report import Report, validate_text
 
 __all__ = ["main"]
@@ -53,19 +55,27 @@ def _print_report(report: Report, as_json: bool) -> int:
     return EXIT_OK if report.ok else EXIT_GATE_CLOSED
 
 
-def _trace(text: str, faults: list[str], as_json: bool) -> int:
-    from core.order import UnknownFaultError, build_order_graph
+def _trace(text: str, faults: list[str], as_json: bool, project: Project) -> int:
+    from core.order import AgentState, UnknownFaultError, build_order_graph
     from core.trace import run_trace
 
-    report = validate_text(text)
+    model = project.model or AgentState
+    report = validate_text(text, model)
     if report.syntax_error is not None:
         return _print_report(report, as_json)
+    if project.graph is None and not project.seed_model:
+        print("[no_graph] trace runs your model only through your graph: pass --graph too",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_UNREADABLE
+    if project.graph is not None and faults:
+        print("[faults_seed_only] --fault applies to the seed order graph only", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
-        graph = build_order_graph(faults)
+        graph = project.graph if project.graph is not None else build_order_graph(faults)
     except UnknownFaultError as exc:
         print(exc, file=sys.stderr)
         return EXIT_UNREADABLE
-    trace = run_trace(graph, report.input)
+    trace = run_trace(graph, report.input, model=project.model if project.graph else None)
     rows = trace.rows()
     if as_json:
         print(trace.to_json())
@@ -75,28 +85,61 @@ def _trace(text: str, faults: list[str], as_json: bool) -> int:
         print(_table([{k: str(v) for k, v in row.items()} for row in rows], list(rows[0])))
         if trace.error:
             print(f"run stopped: {trace.error}")
+            hint = explain_run_error(str(trace.error))
+            if hint:
+                print(f"hint: {hint}")
     return EXIT_GATE_CLOSED if trace.gate_errors else EXIT_OK
 
 
+def _project(args: argparse.Namespace) -> Project | None:
+    """The model and graph as the app resolves them (flag, playground.toml, env); None: error."""
+    chosen = {name: getattr(args, name, None) for name in ("model", "graph")}
+    flags = [part for name, spec in chosen.items() if spec for part in (f"--{name}", spec)]
+    project = load_project(flags, os.environ, os.getcwd())
+    for error in project.errors:
+        print(error, file=sys.stderr)
+    for note in project.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return None if project.errors else project
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 gate closed, 2 unreadable)."""
+    """Run the command line; returns the exit code (0 ok, 1 gate closed, 2 unreadable).
+
+    The model and graph resolve as in the app: `--model/--graph`, then playground.toml in
+    the working directory, then PLAYGROUND_MODEL / PLAYGROUND_GRAPH; else the seed order.
+    A project that does not load exits 2 with its error codes on standard error.
+    """
     parser = argparse.ArgumentParser(prog="python -m core", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    validate = commands.add_parser("validate", help="validate a payload against the order model")
-    trace = commands.add_parser("trace", help="run the order graph and print one row per step")
+    validate = commands.add_parser(
+        "validate", help="validate a payload against the order model (or --model)"
+    )
+    trace = commands.add_parser(
+        "trace", help="run the order graph (or --graph) and print one row per step"
+    )
     for command in (validate, trace):
         command.add_argument("file", help="a JSON file, or - for standard input")
         command.add_argument("--json", action="store_true", help="machine-readable output")
     trace.add_argument("--fault", action="append", default=[], help="a fault id (repeatable)")
+    for command in (validate, trace):
+        command.add_argument("--model", help="your Pydantic model, as package.module:Class")
+        command.add_argument("--graph", help="your StateGraph, compiled graph or factory")
     args = parser.parse_args(argv)
     try:
         text = _read(args.file)
     except (OSError, UnicodeDecodeError) as exc:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
+    project = _project(args)
+    if project is None:
+        return EXIT_UNREADABLE
     if args.command == "trace":
-        return _trace(text, args.fault, args.json)
-    return _print_report(validate_text(text), args.json)
+        return _trace(text, args.fault, args.json, project)
+    if project.model is None:
+        print("[no_model] the graph's state is not a Pydantic model: pass --model", file=sys.stderr)
+        return EXIT_UNREADABLE
+    return _print_report(validate_text(text, project.model), args.json)
 
 
 if __name__ == "__main__":

@@ -7,16 +7,17 @@ from typing import Any
 import streamlit as st
 
 from core.fork import ForkError, fork_trace
-from core.order import FAULTS, build_fanout_graph, build_order_graph
+from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
 from core.payload import PayloadError, parse
-from core.presets import PRESETS
+from core.project import explain_run_error
 from core.reducers import dump_json
 from core.trace import Trace, run_trace
 from ui.payload import current_payload_text, set_payload_text
+from ui.project import active_project, gallery, init_payload
 from ui.share import share_button, shared_state
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
 
-GRAPHS = {"seed": "Seed order graph", "fanout": "Fan-out graph (parallel notifiers)"}
+SEED_GRAPHS = {"seed": "Seed order graph", "fanout": "Fan-out graph (parallel notifiers)"}
 MODES = {"checked": "Check every step", "native": "LangGraph native"}
 
 
@@ -24,10 +25,10 @@ def _message_id(n: int) -> str:
     return f"msg-{n}"  # stable ids instead of uuid4s, so runs and exports compare exactly
 
 
-def _load_preset() -> None:
+def _load_preset(presets: dict[str, tuple[str, str]]) -> None:
     name = st.session_state.get("trace_preset")
-    if name in PRESETS:
-        set_payload_text(PRESETS[name].text)
+    if name in presets:
+        set_payload_text(presets[name][1])
 
 
 def _restore_share() -> None:
@@ -68,7 +69,10 @@ def _run(settings: dict[str, Any]) -> None:
     except PayloadError as exc:
         st.session_state["trace_result"] = {"settings": settings, "syntax": str(exc)}
         return
-    if settings["graph"] == "seed":
+    model = None
+    if settings["graph"] == "project" and project.graph is not None:
+        graph, model = project.graph, project.model  # None: the graph's own Pydantic state
+    elif settings["graph"] == "seed":
         graph = build_order_graph(settings["faults"])
     else:
         graph = build_fanout_graph()
@@ -77,6 +81,7 @@ def _run(settings: dict[str, Any]) -> None:
         payload,
         check_each_step=settings["mode"] == "checked",
         message_ids=_message_id,
+        model=model,
     )
     st.session_state["trace_result"] = {"settings": settings, "trace": trace}
 
@@ -117,23 +122,29 @@ def _fork_section(trace: Trace, index: int) -> None:
 
 st.title("Trace")
 st.caption(
-    "Run the payload through a real LangGraph StateGraph whose state is the Pydantic order "
-    "model, then walk every node: what it saw, what it returned, what each reducer merged."
+    "Run the payload through a real LangGraph StateGraph (the seed order's, or yours), "
+    "then walk every node: what it saw, what it returned, what each reducer merged."
 )
+project = active_project()
+init_payload(project.model)
+GRAPHS = ({"project": "Your graph"} if project.graph is not None else {}) | SEED_GRAPHS
 _restore_share()
-st.session_state.setdefault("trace_graph", "seed")
+if st.session_state.get("trace_graph") not in GRAPHS:
+    st.session_state["trace_graph"] = next(iter(GRAPHS))
 st.session_state.setdefault("trace_faults", [])
 st.session_state.setdefault("trace_mode", "checked")
 
+presets = gallery(project.model or AgentState)
 with st.expander("Payload (edit it on the Validate page)", expanded=False):
     st.selectbox(
         "Preset",
-        list(PRESETS),
-        format_func=lambda name: f"{PRESETS[name].title} — {PRESETS[name].summary}",
+        list(presets),
+        format_func=lambda name: presets[name][0],
         key="trace_preset",
         index=None,
         placeholder="Replace the payload with a preset…",
         on_change=_load_preset,
+        args=(presets,),
     )
     st.code(current_payload_text(), language="json")
 
@@ -147,6 +158,11 @@ fault_col.multiselect(
     disabled=st.session_state["trace_graph"] != "seed",
 )
 mode_col.radio("Mode", list(MODES), format_func=MODES.get, key="trace_mode")
+if st.session_state["trace_graph"] == "project":
+    st.caption("Your graph, as configured (faults apply to the seed graph only):")
+    st.code(str(project.spec.graph), language=None)
+    for note in project.notes:
+        st.code(str(note), language=None, wrap_lines=True)
 st.caption(
     "LangGraph native: only what LangGraph itself does and reports. Check every step: we also "
     "validate the merged state after each step and blame the node whose write broke it."
@@ -168,6 +184,9 @@ if "syntax" in result:
 trace = result["trace"]
 st.subheader("Node trace")
 trace_table(trace, key="trace")
+hint = explain_run_error(str(trace.error)) if trace.error else None
+if hint:
+    st.info(hint)
 if trace.steps:
     st.subheader("Step through the run")
     index = stepper(trace)

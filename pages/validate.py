@@ -2,33 +2,64 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import pandas as pd
 import streamlit as st
+from pydantic import BaseModel
 
 from core.coercion import coercion_rows
 from core.entry import compare_entry
-from core.presets import PRESETS, SEED_TEXT
+from core.order import AgentState
+from core.presets import SEED_TEXT
 from core.report import validate_text
 from core.schema_options import SchemaOptions, build_model, model_source
 from ui.errors import annotated_text, error_table, exports
+from ui.model_form import model_form
 from ui.payload import payload_editor, set_payload_text
 from ui.payload_form import order_form
+from ui.project import active_project, gallery, init_payload
 from ui.schema_form import schema_options_form
 from ui.share import share_button, shared_state
 
+MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 
-def _load_preset() -> None:
+
+def _load_preset(presets: dict[str, tuple[str, str]]) -> None:
     name = st.session_state["preset"]
-    if name in PRESETS:
-        set_payload_text(PRESETS[name].text)
+    if name in presets:
+        set_payload_text(presets[name][1])
+
+
+def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
+    """The project's model when one is configured (the seed order stays one click away)."""
+    if project_model is None or project_model is AgentState:
+        return AgentState
+    st.radio(
+        "Validate against",
+        list(MODELS),
+        format_func=MODELS.get,
+        key="validate_model",
+        horizontal=True,
+    )
+    st.caption("Your model, as configured (its module and class):")
+    st.code(f"{project_model.__module__}:{project_model.__qualname__}", language=None)
+    return project_model if st.session_state["validate_model"] == "project" else AgentState
+
+
+def _source(model: type[BaseModel]) -> str:
+    try:
+        return inspect.getsource(model)
+    except (OSError, TypeError):  # built with create_model, or no source file on the server
+        return f"# The source of {model.__qualname__} is not available; see the JSON Schema tab."
 
 
 def _restore_share() -> None:
     state = shared_state("validate")
     if state is None:
         return
+    st.session_state["validate_model"] = "project" if state.get("model") == "project" else "seed"
     payload = state.get("payload")
     if isinstance(payload, str):
         set_payload_text(payload)
@@ -43,36 +74,63 @@ def _restore_share() -> None:
 
 st.title("Validate")
 st.caption(
-    "Paste an order payload (or pick a preset). Every field Pydantic rejects is listed with "
+    "Paste a payload (or pick a preset). Every field Pydantic rejects is listed with "
     "its path, its line:col in your text, the rule and the value — before LangGraph runs."
 )
+project = active_project()
+default_text = init_payload(project.model)
+st.session_state.setdefault("validate_model", "project")
 _restore_share()
-
+if project.model is None:
+    st.info(
+        "The configured graph's state is not a Pydantic model and no --model was given, so "
+        "there is no model of yours to validate against: the seed order model is used here."
+    )
+chosen = _choose_model(project.model)
+for note in project.notes if chosen is project.model else ():
+    if note.code == "state_not_pydantic":
+        st.info("What is checked here: your graph's state is not a Pydantic model.")
+        st.code(str(note), language=None, wrap_lines=True)
+presets = gallery(chosen)
+if chosen is not AgentState and not presets:
+    st.warning("No example payload could be built for this model; add json_schema_extra examples.")
 st.selectbox(
     "Preset",
-    list(PRESETS),
-    format_func=lambda name: f"{PRESETS[name].title} — {PRESETS[name].summary}",
+    list(presets),
+    format_func=lambda name: presets[name][0],
     key="preset",
     index=None,
     placeholder="Load a preset payload…",
     on_change=_load_preset,
+    args=(presets,),
 )
-options = schema_options_form()
-model = build_model(options)
+if chosen is AgentState:
+    options = schema_options_form()
+    model = build_model(options)
+else:
+    st.caption("Schema options apply to the seed order model only; your model is used as written.")
+    options, model = SchemaOptions(), chosen
 
 edit, result = st.columns([5, 6], gap="large")
 with edit:
     json_tab, form_tab = st.tabs(["JSON", "Form"])
     with json_tab:
-        text = payload_editor("payload", SEED_TEXT, height=420)
+        reset_text = SEED_TEXT if chosen is AgentState else default_text
+        text = payload_editor("payload", reset_text, height=420)
     with form_tab:
-        order_form(text)
+        if chosen is AgentState:
+            order_form(text)
+        else:
+            model_form(text, model)
 
 report = validate_text(text, model)
 with result:
     error_table(report, key="errors")
     exports(report, key="export")
-    share_button("validate", {"payload": text, "options": options.to_dict()}, key="share")
+    shared = {"payload": text, "options": options.to_dict()}
+    if chosen is not AgentState:
+        shared["model"] = "project"  # a name, never a module path: links cannot load code
+    share_button("validate", shared, key="share")
 
 annotated, lens, entry, source, schema = st.tabs(
     ["Annotated text", "Coercion lens", "What LangGraph would do", "Model source", "JSON Schema"]
@@ -105,6 +163,6 @@ with entry:
     else:
         st.info("LangGraph's entry needs a JSON object; fix the text first.")
 with source:
-    st.code(model_source(options), language="python")
+    st.code(model_source(options) if chosen is AgentState else _source(model), language="python")
 with schema:
     st.json(json.dumps(model.model_json_schema()), expanded=2)

@@ -1,0 +1,221 @@
+"""Example payloads for any model: its own `json_schema_extra` examples, else a generated one."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from re import _parser as sre  # the stdlib's own regex parser: walks a pattern to sample it
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+__all__ = ["Example", "ExampleError", "example_payload", "model_examples"]
+
+_MAX_DEPTH = 6  # recursive models: below this, optional fields are left out
+_FORMATS = {
+    "uuid": "550e8400-e29b-41d4-a716-446655440000",
+    "date": "2024-01-31",
+    "date-time": "2024-01-31T12:00:00Z",
+    "time": "12:00:00",
+    "duration": "P1D",
+    "email": "user@example.com",
+    "uri": "https://example.com/",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+}
+
+
+class ExampleError(ValueError):
+    """No valid example could be built for a model (code: no_example)."""
+
+    code = "no_example"
+
+
+@dataclass(frozen=True)
+class Example:
+    """One preset for a model's gallery: where it came from and its payload."""
+
+    title: str
+    summary: str
+    payload: Any
+
+
+def model_examples(model: type[BaseModel]) -> dict[str, Example]:
+    """The model's own `examples` (from `json_schema_extra`), else one generated example.
+
+    Example:
+        >>> from core.order import LineItem
+        >>> model_examples(LineItem)["generated"].payload
+        {'sku': 'AAA', 'qty': 1, 'unit_price': 1}
+    """
+    schema = model.model_json_schema()
+    given = schema.get("examples")
+    if isinstance(given, list) and given:
+        return {
+            f"example_{n}": Example(f"Example {n}", f"from {model.__name__}'s examples", value)
+            for n, value in enumerate(given, start=1)
+        }
+    payload = example_payload(model)
+    return {"generated": Example("Generated example", "built from the JSON Schema", payload)}
+
+
+def example_payload(model: type[BaseModel]) -> dict[str, Any]:
+    """A payload `model` accepts, built from its JSON Schema and checked against the model.
+
+    Required fields always; each optional field only when the payload still validates with it.
+
+    Raises:
+        ExampleError: even the required fields could not be filled validly.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> sorted(example_payload(AgentState))
+        ['amount', 'items', 'logs', 'status', 'user_id']
+    """
+    schema = model.model_json_schema()
+    top = _resolve(schema, schema)  # a recursive model's schema is a $ref into $defs
+    props = top.get("properties", {})
+    required = set(top.get("required", []))
+    payload = {k: _value(v, schema, 0) for k, v in props.items() if k in required}
+    if not _valid(model, payload):
+        raise ExampleError(
+            f"[{ExampleError.code}] could not build a valid example for {model.__name__}; add "
+            'model_config = ConfigDict(json_schema_extra={"examples": [...]}) to the model.'
+        )
+    for key, sub in props.items():
+        if key not in required and not sub.get("readOnly"):
+            trial = payload | {key: _value(sub, schema, 0)}
+            if _valid(model, trial):
+                payload = trial
+    return payload
+
+
+def _valid(model: type[BaseModel], payload: dict[str, Any]) -> bool:
+    try:
+        model.model_validate_json(json.dumps(payload))  # the editor holds JSON text
+    except (ValidationError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = root.get("$defs", {}).get(node["$ref"].rsplit("/", 1)[-1], {})
+    return node
+
+
+def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
+    if node.get("default") is not None:  # the model's own choice beats a made-up value
+        return node["default"]
+    node = _resolve(node, root)
+    for key in ("examples", "enum"):
+        if isinstance(node.get(key), list) and node[key]:
+            return node[key][0]
+    if "const" in node:
+        return node["const"]
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in node:
+            branches = [b for b in node[key] if _resolve(b, root).get("type") != "null"]
+            return _value((branches or node[key])[0], root, depth)
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object" or "properties" in node:
+        return _object(node, root, depth)
+    if kind == "array":
+        return _array(node, root, depth)
+    if kind in ("integer", "number"):
+        return _number(node, kind == "integer")
+    if kind == "string":
+        return _string(node)
+    if kind == "boolean":
+        return True
+    if kind == "null":
+        return None
+    return node.get("default", "example")
+
+
+def _object(node: dict[str, Any], root: dict[str, Any], depth: int) -> dict[str, Any]:
+    required = set(node.get("required", []))
+    props = node.get("properties", {})
+    keep = [k for k in props if k in required or depth < _MAX_DEPTH]
+    return {k: _value(props[k], root, depth + 1) for k in keep}
+
+
+def _array(node: dict[str, Any], root: dict[str, Any], depth: int) -> list[Any]:
+    if "prefixItems" in node:
+        return [_value(item, root, depth + 1) for item in node["prefixItems"]]
+    count = node.get("minItems", 1 if depth < _MAX_DEPTH else 0)
+    count = min(max(count, 0), node.get("maxItems", count))
+    return [_value(node.get("items", {}), root, depth + 1) for _ in range(count)]
+
+
+def _number(node: dict[str, Any], integer: bool) -> int | float:
+    step = 1 if integer else 0.5
+    low = node.get("minimum", node.get("exclusiveMinimum", None))
+    value: float = 1
+    if low is not None:
+        value = max(value, low + (step if "exclusiveMinimum" in node else 0))
+    high = node.get("maximum", node.get("exclusiveMaximum", None))
+    if high is not None and value > high - (step if "exclusiveMaximum" in node else 0):
+        value = high - (step if "exclusiveMaximum" in node else 0)
+    multiple = node.get("multipleOf")
+    if multiple:
+        value = -(-value // multiple) * multiple
+    return int(value) if integer or float(value).is_integer() else value
+
+
+def _string(node: dict[str, Any]) -> str:
+    if node.get("format") in _FORMATS:
+        return _FORMATS[node["format"]]
+    low, high = node.get("minLength", 0), node.get("maxLength", 64)
+    if "pattern" in node:
+        sampled = _sample(node["pattern"], low)
+        if sampled is not None and low <= len(sampled) <= high:
+            return sampled
+    text = "example"
+    return (text * (low // len(text) + 1))[: max(low, min(len(text), high))]
+
+
+def _sample(pattern: str, low: int) -> str | None:
+    try:
+        parsed = sre.parse(pattern)
+        text = _emit(parsed, low)
+    except (re.error, ValueError, TypeError, KeyError, IndexError):
+        return None
+    return text if re.search(pattern, text) else None
+
+
+def _emit(items: Any, low: int) -> str:
+    out = []
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            out.append(chr(arg))
+        elif name == "IN":
+            out.append(_first_char(arg))
+        elif name == "ANY":
+            out.append("a")
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            least, most, sub = arg
+            count = max(least, min(most, low)) if least == 0 or low > least else least
+            out.append(_emit(sub, 0) * count)
+        elif name == "SUBPATTERN":
+            out.append(_emit(arg[-1], low))
+        elif name == "BRANCH":
+            out.append(_emit(arg[1][0], low))
+        elif name not in ("AT",):
+            raise ValueError(name)  # lookarounds, backreferences: not simple
+    return "".join(out)
+
+
+def _first_char(ranges: list[tuple[Any, Any]]) -> str:
+    op, arg = ranges[0]
+    if str(op) == "NEGATE":
+        return "a" if len(ranges) > 1 and _first_char(ranges[1:]) != "a" else "b"
+    if str(op) == "LITERAL":
+        return chr(arg)
+    if str(op) == "RANGE":
+        return chr(arg[0])
+    return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(arg), "a")

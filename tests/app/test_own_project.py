@@ -1,0 +1,251 @@
+"""Your own model and graph under AppTest: configured by flag, playground.toml or environment."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.presets import PRESETS, SEED_TEXT
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+VALIDATE, TRACE, APP = (str(ROOT / p) for p in ("pages/validate.py", "pages/trace.py", "app.py"))
+PROJECTS = {
+    "shop": ("shop.state:ShopState", "shop.graph:builder"),
+    "typed": (None, "typed_state.graph:make_graph"),
+    "reducer": (None, "custom_reducer.graph:graph"),
+}
+# Each fixture through a different way; every way is used (tests/core covers all nine).
+ROTATION = [("shop", "flag"), ("typed", "toml"), ("reducer", "env")]
+OPEN = "Gate open — the payload is valid; the graph would run."
+
+
+def configure(monkeypatch, tmp_path, way: str, model: str | None, graph: str | None) -> None:
+    monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
+    monkeypatch.delenv("PLAYGROUND_GRAPH", raising=False)
+    monkeypatch.setattr(sys, "argv", ["app.py"])
+    entries = {"model": model, "graph": graph}
+    if way == "flag":
+        flags = [part for name, spec in entries.items() if spec for part in (f"--{name}", spec)]
+        monkeypatch.setattr(sys, "argv", ["app.py", *flags])
+        monkeypatch.chdir(FIXTURES)
+    elif way == "toml":
+        lines = [f'{name} = "{spec}"' for name, spec in entries.items() if spec]
+        (tmp_path / "playground.toml").write_text("[playground]\n" + "\n".join(lines) + "\n")
+        monkeypatch.syspath_prepend(str(FIXTURES))
+        monkeypatch.chdir(tmp_path)
+    else:
+        for name, spec in entries.items():
+            if spec:
+                monkeypatch.setenv(f"PLAYGROUND_{name.upper()}", spec)
+        monkeypatch.chdir(FIXTURES)
+
+
+@pytest.fixture
+def project(monkeypatch, tmp_path):
+    def use(name: str, way: str = "env") -> None:
+        configure(monkeypatch, tmp_path, way, *PROJECTS[name])
+
+    return use
+
+
+def _open(page: str) -> AppTest:
+    return AppTest.from_file(page, default_timeout=30).run()
+
+
+def _banners(at):
+    return [e.value for e in at.error] + [s.value for s in at.success]
+
+
+def _error_rows(at):
+    frames = [d.value for d in at.dataframe if "pointer" in d.value.columns]
+    return frames[0][["path", "type"]].values.tolist()
+
+
+def _payload(at):
+    return json.loads(at.text_area(key="payload").value)
+
+
+@pytest.mark.parametrize(("name", "way"), ROTATION)
+def test_validate_page_uses_your_model_and_its_examples(project, name, way):
+    project(name, way)
+    at = _open(VALIDATE)
+
+    assert not at.exception
+    assert _banners(at) == [OPEN]
+    assert at.radio(key="validate_model").value == "project"
+    expected = (
+        ["Example 1 — from TagState's examples", "Example 2 — from TagState's examples"]
+        if name == "reducer"
+        else ["Generated example — built from the JSON Schema"]
+    )
+    assert at.selectbox(key="preset").options == expected
+    assert "Schema options apply to the seed order model only; your model is used as written." in [
+        c.value for c in at.caption
+    ]
+    assert [t.key for t in at.toggle] == []  # the seed model's schema options are hidden
+
+
+def test_nested_form_field_edits_rewrite_the_json(project):
+    project("shop")
+    at = _open(VALIDATE)
+
+    at.text_input(key="mform__customer__address__postcode").input("12").run()
+    assert _payload(at)["customer"]["address"]["postcode"] == "12"
+    assert _error_rows(at) == [["customer.address.postcode", "string_pattern_mismatch"]]
+
+    at.selectbox(key="mform__priority").select("high").run()
+    at.text_input(key="mform__coupon").input("").run()
+    payload = _payload(at)
+    assert (payload["priority"], "coupon" in payload) == ("high", False)
+    assert at.selectbox(key="mform__customer__tier").options == ["basic", "gold", "(unset)"]
+
+
+def test_json_edits_refresh_the_generated_form(project):
+    project("shop")
+    at = _open(VALIDATE)
+    payload = _payload(at) | {"priority": "urgent", "placed_on": "2024-02-30"}
+    at.text_area(key="payload").input(json.dumps(payload)).run()
+
+    assert at.selectbox(key="mform__priority").value == "urgent"
+    assert at.text_input(key="mform__placed_on").value == "2024-02-30"
+    assert _error_rows(at) == [
+        ["placed_on", "date_from_datetime_parsing"],
+        ["priority", "literal_error"],
+    ]
+
+
+def test_model_examples_are_the_preset_gallery(project):
+    project("reducer")
+    at = _open(VALIDATE)
+    at.selectbox(key="preset").select("example_2").run()
+
+    assert _payload(at) == {"tags": [], "text": "hi"}
+    assert _error_rows(at) == [["text", "string_too_short"]]
+
+
+def test_the_seed_order_stays_one_click_away(project):
+    project("shop")
+    at = _open(VALIDATE)
+    at.radio(key="validate_model").set_value("seed").run()
+    at.button(key="payload__reset").click().run()
+
+    assert at.selectbox(key="preset").options == [
+        f"{p.title} — {p.summary}" for p in PRESETS.values()
+    ]
+    assert at.text_area(key="payload").value == SEED_TEXT
+    assert _banners(at) == [OPEN]
+    assert at.toggle(key="opt_strict").value is False
+
+
+def test_typeddict_state_says_what_is_checked(project):
+    project("typed")
+    at = _open(VALIDATE)
+
+    assert [i.value for i in at.info] == [
+        "What is checked here: your graph's state is not a Pydantic model."
+    ]
+    assert [c.value for c in at.code][:2] == [
+        "typed_state.graph:TicketIn",
+        "[state_not_pydantic] the graph's state TicketState is a TypedDict: LangGraph validates "
+        "nothing between nodes. The gate and the per-step checks validate TicketIn's fields only.",
+    ]
+
+
+TRACES = {
+    "shop": [(0, "__start__", "✓"), (1, "price", "✓"), (2, "ship", "✓")],
+    "typed": [(0, "__start__", "✓"), (1, "triage", "✓")],
+    "reducer": [(0, "__start__", "✓"), (1, "tag_mood", "✓"), (1, "tag_topic", "✓"), (2, "summarise", "✓")],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "way"), ROTATION)
+def test_trace_page_runs_your_graph(project, name, way):
+    project(name, way)
+    at = _open(TRACE)
+    assert at.radio(key="trace_graph").options == [
+        "Your graph", "Seed order graph", "Fan-out graph (parallel notifiers)"
+    ]  # fmt: skip
+    assert at.multiselect(key="trace_faults").proto.disabled
+    at.button(key="run").click().run()
+
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table[["step", "node", "check"]].itertuples(index=False, name=None)) == TRACES[name]
+    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+
+
+def test_trace_draws_the_conditional_branch_taken(project):
+    project("shop")
+    at = _open(TRACE)
+    payload = json.loads(at.session_state["payload_text"])
+    payload["lines"] = [{"sku": "KET-001", "qty": 5, "price": "30.00"}]
+    at.session_state["payload_text"] = json.dumps(payload)
+    at.button(key="run").click().run()
+    at.select_slider(key="step_slider").set_value(2).run()
+
+    assert [row[1] for row in at.dataframe[0].value.itertuples(index=False)] == [
+        "__start__", "price", "review"
+    ]  # fmt: skip
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert '  "price" -> "review" [style=dashed];' in dot.splitlines()
+    assert [line.split(" [")[0].strip() for line in dot.splitlines() if "#ff4b4b" in line] == [
+        '"review"'
+    ]
+
+
+def test_custom_reducer_merges_are_shown_by_name(project):
+    project("reducer")
+    at = _open(TRACE)
+    at.button(key="run").click().run()
+    at.select_slider(key="step_slider").set_value(1).run()
+
+    merge = [d.value for d in at.dataframe if "reducer" in d.value.columns][0]
+    assert merge.to_dict("records") == [
+        {
+            "field": "tags",
+            "before": '["support"]',
+            "update": '["refund"]',
+            "reducer": "custom_reducer.graph.union_tags",
+            "after": '["kettle", "refund", "support"]',
+        }
+    ]
+
+
+@pytest.mark.parametrize("way", ["flag", "toml", "env"])
+def test_sidebar_says_what_is_loaded_and_from_where(project, way):
+    project("shop", way)
+    at = _open(APP)
+    source = {"flag": "flag", "toml": "playground.toml", "env": "environment"}[way]
+
+    assert not at.exception
+    assert at.sidebar.dataframe[0].value.to_dict("records") == [
+        {"entry": "model", "requested": "shop.state:ShopState", "from": source, "loaded": "shop.state:ShopState"},
+        {"entry": "graph", "requested": "shop.graph:builder", "from": source, "loaded": "shop.graph:builder"},
+    ]  # fmt: skip
+    assert [e.value for e in at.sidebar.error] == []
+
+
+def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeypatch, tmp_path):
+    configure(monkeypatch, tmp_path, "env", "broken.raises:State", "broken.kinds:settings")
+    at = _open(APP)
+
+    assert [e.value for e in at.sidebar.error] == [
+        "The configured project did not load; the seed order is used instead."
+    ]
+    assert [c.value for c in at.sidebar.code] == [
+        "[module_import_failed] model module 'broken.raises' raised RuntimeError on import: "
+        "DATABASE_URL is not set. Fix the module so that importing it succeeds."
+    ]
+    assert [e.value for e in at.main.error] + [s.value for s in at.main.success] == [OPEN]
+    at.switch_page("pages/trace.py").run()
+    assert at.radio(key="trace_graph").options == [
+        "Seed order graph", "Fan-out graph (parallel notifiers)"
+    ]  # fmt: skip
+    at.button(key="run").click().run()
+    table = at.dataframe[0].value
+    assert list(table["node"]) == ["__start__", "validate_order", "confirm"]

@@ -1,0 +1,120 @@
+"""python -m core with your own model and graph: flags, playground.toml, env, load errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.__main__ import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+TAGS = {"text": "refund for a broken kettle", "tags": ["support"]}
+
+
+@pytest.fixture
+def in_fixtures(monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+    monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
+    monkeypatch.delenv("PLAYGROUND_GRAPH", raising=False)
+
+
+def _write(tmp_path, value):
+    path = tmp_path / "payload.json"
+    path.write_text(value if isinstance(value, str) else json.dumps(value), encoding="utf-8")
+    return str(path)
+
+
+def _rows(out):
+    return [line.split()[:2] for line in out.splitlines()[1:]]
+
+
+def test_validate_with_model_flag_reports_nested_paths(in_fixtures, tmp_path, capsys):
+    payload = {"order_id": "x", "placed_on": "2024-01-31", "lines": []}
+    assert main(["validate", "--model", "shop.state:ShopState", _write(tmp_path, payload)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "gate closed: 3 error(s), the graph would not run",
+        "line:col  path      type          message                                                       input                                                    ",
+        '1:14      order_id  uuid_parsing  Input should be a valid UUID, invalid character: found `x` a  "x"                                                      ',
+        '1:1       customer  missing       Field required                                                {"order_id": "x", "placed_on": "2024-01-31", "lines": []}',
+        "1:55      lines     too_short     List should have at least 1 item after validation, not 0      []                                                       ",
+    ]
+
+
+def test_trace_with_graph_flag_runs_the_custom_reducer_graph(in_fixtures, tmp_path, capsys):
+    assert main(["trace", "--graph", "custom_reducer.graph:graph", _write(tmp_path, TAGS)]) == 0
+    out = capsys.readouterr().out
+    assert _rows(out) == [
+        ["0", "__start__"],
+        ["1", "tag_mood"],
+        ["1", "tag_topic"],
+        ["2", "summarise"],
+    ]
+    assert "tags: custom_reducer.graph.union_tags" in out.splitlines()[2]
+
+
+def test_trace_json_with_a_typeddict_graph_and_its_input_schema(in_fixtures, tmp_path, capsys):
+    path = _write(tmp_path, {"title": "disk full", "severity": "high"})
+    assert main(["trace", "--json", "--graph", "typed_state.graph:make_graph", path]) == 0
+    captured = capsys.readouterr()
+    steps = json.loads(captured.out)["steps"]
+    assert [(s["node"], s["state"]) for s in steps] == [
+        ("__start__", {"title": "disk full", "severity": "high"}),  # a TypedDict: no defaults
+        ("triage", {"title": "disk full", "severity": "high", "queue": "oncall"}),
+    ]
+    assert captured.err.startswith("note: [state_not_pydantic] the graph's state TicketState")
+
+
+def test_trace_gate_closed_for_your_model_exits_1(in_fixtures, tmp_path, capsys):
+    path = _write(tmp_path, {"text": "hi"})
+    assert main(["trace", "--graph", "custom_reducer.graph:graph", path]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "gate closed: 1 error(s), the graph would not run"
+    )
+
+
+def test_playground_toml_and_environment_configure_the_cli(tmp_path, monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
+    (tmp_path / "playground.toml").write_text(
+        '[playground]\ngraph = "custom_reducer.graph:graph"\n'
+    )
+    monkeypatch.setenv("PLAYGROUND_MODEL", "custom_reducer.graph:TagState")
+    path = _write(tmp_path, TAGS)
+
+    assert main(["validate", path]) == 0  # the model from the environment
+    assert main(["trace", path]) == 0  # the graph from the file
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "gate open: the payload is valid"
+    assert _rows("\n".join(out.splitlines()[1:])) == [
+        ["0", "__start__"], ["1", "tag_mood"], ["1", "tag_topic"], ["2", "summarise"]
+    ]  # fmt: skip
+
+
+ERRORS = [
+    (["validate", "--model", "broken.raises:X"],
+     "[module_import_failed] model module 'broken.raises' raised RuntimeError on import: "
+     "DATABASE_URL is not set. Fix the module so that importing it succeeds.\n"),
+    (["trace", "--graph", "broken.kinds:settings"],
+     "[not_a_graph] graph 'broken.kinds:settings' is a dict value; point --graph at a "
+     "StateGraph builder, a compiled graph, or a zero-argument function returning one.\n"),
+    (["trace", "--graph", "custom_reducer.graph:graph", "--fault", "node_exception"],
+     "[faults_seed_only] --fault applies to the seed order graph only\n"),
+    (["trace", "--model", "custom_reducer.graph:TagState"],
+     "[no_graph] trace runs your model only through your graph: pass --graph too\n"),
+    (["validate", "--graph", "broken.kinds:plain_graph"],
+     "note: [state_not_pydantic] the graph's state Plain is a TypedDict: LangGraph validates "
+     "nothing between nodes. No Pydantic model is checked: pass --model (or an input_schema) "
+     "to validate.\n[no_model] the graph's state is not a Pydantic model: pass --model\n"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "err"), ERRORS)
+def test_configuration_errors_exit_2_with_the_code_on_stderr(
+    in_fixtures, tmp_path, capsys, argv, err
+):
+    assert main([*argv, _write(tmp_path, TAGS)]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", err)

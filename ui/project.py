@@ -1,0 +1,97 @@
+"""The project's model and graph: loaded once per process from server configuration, shown."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+from pydantic import BaseModel
+
+from core.examples import Example, ExampleError, model_examples
+from core.order import AgentState
+from core.presets import PRESETS, SEED_TEXT, to_text
+from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
+from ui.payload import SHARED_KEY
+
+__all__ = ["active_project", "gallery", "init_payload", "project_sidebar"]
+
+
+@st.cache_resource(show_spinner="Loading the configured model and graph…")
+def _load(argv: tuple[str, ...], model_env: str, graph_env: str, cwd: str, stamp: int) -> Project:
+    # Server configuration only (argv, environment, the working directory's file): the same
+    # for every session, so caching it per process shares nothing user-specific.
+    env = {MODEL_ENV: model_env, GRAPH_ENV: graph_env}
+    return load_project(argv, env, cwd)
+
+
+def active_project() -> Project:
+    """The model and graph configured by `--model/--graph`, playground.toml or the env vars."""
+    cwd = Path.cwd()
+    config = cwd / CONFIG_FILE
+    stamp = config.stat().st_mtime_ns if config.is_file() else 0  # an edited file reloads
+    return _load(
+        tuple(sys.argv[1:]),
+        os.environ.get(MODEL_ENV, ""),
+        os.environ.get(GRAPH_ENV, ""),
+        str(cwd),
+        stamp,
+    )
+
+
+@st.cache_resource(show_spinner=False)
+def _examples(name: str, _model: type[BaseModel]) -> dict[str, Example] | str:
+    try:
+        return model_examples(_model)
+    except ExampleError as exc:
+        return str(exc)
+
+
+def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
+    """Preset name -> (label, JSON text): the seed presets, or the model's own examples."""
+    if model is AgentState:
+        return {k: (f"{p.title} — {p.summary}", p.text) for k, p in PRESETS.items()}
+    examples = _examples(f"{model.__module__}.{model.__qualname__}:{id(model)}", model)
+    if isinstance(examples, str):
+        return {}
+    return {k: (f"{e.title} — {e.summary}", to_text(e.payload)) for k, e in examples.items()}
+
+
+def init_payload(model: type[BaseModel] | None) -> str:
+    """The editor's default text for `model`; a new session starts from it."""
+    if model is None or model is AgentState:
+        return SEED_TEXT
+    texts = [text for _, text in gallery(model).values()]
+    default = texts[0] if texts else "{}"
+    st.session_state.setdefault(SHARED_KEY, default)
+    return default
+
+
+def _name(model: type[BaseModel] | None) -> str:
+    return "(none)" if model is None else f"{model.__module__}:{model.__qualname__}"
+
+
+def project_sidebar(project: Project) -> None:
+    """Which model and graph are loaded and from where; load errors and caveats as code."""
+    spec = project.spec
+    st.caption("Model and graph (from the server's configuration)")
+    graph = spec.graph if project.graph is not None else "seed order graphs"
+    frame = pd.DataFrame(
+        {
+            "entry": ["model", "graph"],
+            "requested": [spec.model or "", spec.graph or ""],
+            "from": [spec.model_from, spec.graph_from],
+            "loaded": [_name(project.model), graph],
+        }
+    )
+    st.dataframe(frame, hide_index=True, key="project_table")
+    if project.errors:
+        st.error("The configured project did not load; the seed order is used instead.")
+        for error in project.errors:
+            st.code(str(error), language=None, wrap_lines=True)
+    if project.notes:
+        st.warning("Loaded, with caveats:")
+        for note in project.notes:
+            st.code(str(note), language=None, wrap_lines=True)
