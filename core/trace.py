@@ -18,7 +18,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
 from pydantic import BaseModel, ValidationError
 
-from core.reducers import dump_json
+from core.reducers import dump_json, graph_reducers
 from core.report import FieldError, validate_value
 from core.trace_steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
 
@@ -78,8 +78,17 @@ class Trace:
     graph: CompiledStateGraph | None = None  # the run's copy, holding its checkpointer
 
     def rows(self) -> list[dict[str, Any]]:
-        """The trace table: one flat row per step (nested values as JSON text)."""
-        return [_table_row(step, self.options.check_each_step) for step in self.steps]
+        """The trace table: one flat row per step (nested values as JSON text).
+
+        The status / logs / messages summary columns appear only for states that have
+        those fields (the order state does; a user's own graph may not).
+        """
+        rows = [_table_row(step, self.options.check_each_step) for step in self.steps]
+        channels = set(graph_reducers(self.graph)) if self.graph is not None else set()
+        absent = {"status", "logs", "messages"} - channels
+        if self.graph is None or not absent:
+            return rows
+        return [{k: v for k, v in row.items() if k not in absent} for row in rows]
 
     def to_json(self) -> str:
         """Everything recorded, as JSON text (the graph object left out)."""
