@@ -1,0 +1,178 @@
+"""Import the user's model and graph, check what they are, and name the caveats to state."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import Any, is_typeddict
+
+from langgraph.graph import StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
+
+__all__ = ["ProjectError", "graph_caveats", "is_model", "load_graph", "load_model"]
+
+
+class ProjectError(Exception):
+    """A model or graph the playground could not use (or a caveat about one), with a code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+        super().__init__(f"[{code}] {message}")
+
+
+def is_model(value: Any) -> bool:
+    """Whether `value` is a Pydantic model class (not an instance, not a TypedDict).
+
+    Example:
+        >>> from core.order import AgentState
+        >>> is_model(AgentState), is_model(dict)
+        (True, False)
+    """
+    return isinstance(value, type) and issubclass(value, BaseModel)
+
+
+def load_model(spec: str) -> type[BaseModel]:
+    """Import the "pkg.mod:Attr" `spec` and check it is a Pydantic model class.
+
+    Example:
+        >>> load_model("core.order:LineItem").__name__
+        'LineItem'
+    """
+    target = _import(spec, "model")
+    if is_model(target):
+        return target
+    what = "a TypedDict" if is_typeddict(target) else f"{_kind(target)}"
+    raise ProjectError(
+        "not_a_model",
+        f"model {spec!r} is {what}, not a Pydantic BaseModel subclass; point --model at a "
+        "class that subclasses pydantic.BaseModel.",
+    )
+
+
+def load_graph(spec: str) -> CompiledStateGraph:
+    """Import the "pkg.mod:Attr" `spec`: a compiled graph, a builder, or a factory of either.
+
+    Example:
+        >>> load_graph("core.order:build_fanout_graph").builder.state_schema.__name__
+        'AgentState'
+    """
+    target = _import(spec, "graph")
+    if callable(target) and not isinstance(target, StateGraph | CompiledStateGraph | type):
+        try:
+            target = target()
+        except Exception as exc:  # noqa: BLE001 - the user's factory may raise anything
+            raise ProjectError(
+                "graph_factory_failed",
+                f"graph factory {spec!r} raised {type(exc).__name__}: {exc}. A factory must "
+                "take no arguments and return a StateGraph or a compiled graph.",
+            ) from exc
+    if isinstance(target, StateGraph):
+        try:
+            target = target.compile()
+        except Exception as exc:  # noqa: BLE001 - e.g. a builder with no entry point
+            raise ProjectError(
+                "graph_compile_failed",
+                f"graph {spec!r} did not compile: {type(exc).__name__}: {exc}. Fix the builder.",
+            ) from exc
+    if not isinstance(target, CompiledStateGraph):
+        raise ProjectError(
+            "not_a_graph",
+            f"graph {spec!r} is {_kind(target)}; point --graph at a StateGraph builder, a "
+            "compiled graph, or a zero-argument function returning one.",
+        )
+    return target
+
+
+def graph_caveats(graph: CompiledStateGraph, model: type[BaseModel] | None) -> list[ProjectError]:
+    """What a run here does differently from the user's own: state, checkpointer, config, stops.
+
+    `model` is the model the pages validate against (None: no Pydantic model is checked).
+
+    Example:
+        >>> from typing import TypedDict
+        >>> class Counter(TypedDict):
+        ...     n: int
+        >>> builder = StateGraph(Counter).add_node("inc", lambda s: s).set_entry_point("inc")
+        >>> [note.code for note in graph_caveats(builder.compile(), None)]
+        ['state_not_pydantic']
+    """
+    state = graph.builder.state_schema
+    notes = [] if is_model(state) else [_state_note(state, model)]
+    context = getattr(graph.builder.context_schema, "__name__", None)
+    readers = [
+        name
+        for name, node in graph.builder.nodes.items()
+        if {"config", "runtime"} & set(getattr(node.runnable, "func_accepts", {}))
+    ]
+    stops = ", ".join(map(str, [*graph.interrupt_before_nodes, *graph.interrupt_after_nodes]))
+    checks = [
+        (graph.checkpointer not in (None, False), "graph_checkpointer_replaced",
+         "the graph was compiled with a checkpointer; every run here uses its own fresh "
+         "in-memory checkpointer instead, so your store is never read or written."),
+        (context is not None, "graph_needs_context",
+         f"the graph declares context_schema {context}; runs here pass no context, so nodes "
+         "reading runtime.context get None."),
+        (bool(readers), "graph_reads_config",
+         f"node(s) {', '.join(readers)} take config or runtime; runs here pass only a "
+         "thread_id and no context, so keys your nodes expect there are missing."),
+        (bool(stops), "graph_interrupts",
+         f"the graph interrupts at {stops}; a run here stops there and is not resumed. "
+         "Compile a variant without interrupt_before/after."),
+    ]  # fmt: skip
+    return notes + [ProjectError(code, message) for hit, code, message in checks if hit]
+
+
+def _state_note(state: Any, model: type[BaseModel] | None) -> ProjectError:
+    checked = (
+        f"The gate and the per-step checks validate {model.__name__}'s fields only."
+        if model
+        else "No Pydantic model is checked: pass --model (or an input_schema) to validate."
+    )
+    kind = "a TypedDict" if is_typeddict(state) else _kind(state).removeprefix("the ")
+    if dataclasses.is_dataclass(state):
+        kind = "a dataclass"
+    return ProjectError(
+        "state_not_pydantic",
+        f"the graph's state {state.__name__} is {kind}: LangGraph validates nothing "
+        f"between nodes. {checked}",
+    )
+
+
+def _import(spec: str, kind: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and f"{module_name}.".startswith(f"{exc.name}."):
+            raise ProjectError(
+                "module_not_found",
+                f"{kind} module {module_name!r} was not found. Run the playground from the "
+                "directory that holds it (or install it), and check the spelling.",
+            ) from exc
+        raise _import_failed(module_name, kind, exc) from exc
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module may raise anything
+        raise _import_failed(module_name, kind, exc) from exc
+    for part in attr.split("."):
+        if not hasattr(target, part):
+            raise ProjectError(
+                "attribute_missing",
+                f"{kind} module {module_name!r} has no attribute {part!r}; "
+                "check the name after the colon.",
+            )
+        target = getattr(target, part)
+    return target
+
+
+def _import_failed(module_name: str, kind: str, exc: BaseException) -> ProjectError:
+    return ProjectError(
+        "module_import_failed",
+        f"{kind} module {module_name!r} raised {type(exc).__name__} on import: {exc}. "
+        "Fix the module so that importing it succeeds.",
+    )
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, type):
+        return f"the class {value.__qualname__}"
+    return f"a {type(value).__name__} value"
