@@ -25,15 +25,15 @@ def fastapi_422_body(model: type[BaseModel], payload: Any) -> dict[str, Any]:
     if isinstance(payload, str):
         try:
             payload = json.loads(payload)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, digit limit, depth
             return {
                 "detail": [
                     {
                         "type": "json_invalid",
-                        "loc": ["body", exc.pos],
+                        "loc": ["body", getattr(exc, "pos", 0)],
                         "msg": "JSON decode error",
                         "input": {},
-                        "ctx": {"error": exc.msg},
+                        "ctx": {"error": getattr(exc, "msg", str(exc))},
                     }
                 ]
             }

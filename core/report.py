@@ -38,7 +38,7 @@ def format_path(segments: Sequence[str | int]) -> str:
         >>> format_path(("items", 0, "sku"))
         'items[0].sku'
     """
-    out = "".join([_piece(s) for s in segments])
+    out = "".join([_piece(s) if _cacheable(s) else _piece.__wrapped__(s) for s in segments])
     return out[1:] if out.startswith(".") else out or "(root)"
 
 
@@ -58,7 +58,13 @@ def format_pointer(segments: Sequence[str | int]) -> str:
         >>> format_pointer(("items", 0, "a/b"))
         '/items/0/a~1b'
     """
-    return "".join([_token(s) for s in segments])
+    return "".join([_token(s) if _cacheable(s) else _token.__wrapped__(s) for s in segments])
+
+
+def _cacheable(segment: str | int) -> bool:
+    # Field names and indexes recur; a user's long unknown keys must not pile up in a
+    # process-wide cache shared by every session.
+    return isinstance(segment, int) or len(segment) <= 64
 
 
 @lru_cache(maxsize=4096)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
@@ -36,6 +37,8 @@ class SchemaOptions:
             raise ValueError(f"[bad_option] extra must be one of {', '.join(_EXTRA)}")
         if not 0 <= self.items_max <= 100_000:
             raise ValueError("[bad_option] items_max must be between 0 and 100,000")
+        if not (math.isfinite(self.amount_ge) and math.isfinite(self.amount_le)):
+            raise ValueError("[bad_option] amount bounds must be finite numbers")
         if self.amount_ge > self.amount_le:
             raise ValueError("[bad_option] amount_ge must not exceed amount_le")
 
@@ -54,7 +57,10 @@ class SchemaOptions:
             kind = {"bool": bool, "str": str, "int": int, "float": (int, float)}[str(spec.type)]
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ValueError(f"[bad_option] {spec.name} has the wrong type")
-            kwargs[spec.name] = float(value) if spec.type == "float" else value
+            try:
+                kwargs[spec.name] = float(value) if spec.type == "float" else value
+            except OverflowError:
+                raise ValueError(f"[bad_option] {spec.name} is too large") from None
         return cls(**kwargs)
 
     def to_dict(self) -> dict[str, Any]:
@@ -112,7 +118,8 @@ def model_source(options: SchemaOptions) -> str:
     """
     item_config = _config(strip=options.strip_item, strict=options.strict)
     state_config = _config(extra=options.extra, strip=options.strip_state, strict=options.strict)
-    return f"""import operator
+    return f"""import math
+import operator
 from typing import Annotated, Literal
 from uuid import UUID
 

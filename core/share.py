@@ -24,6 +24,10 @@ class ShareError(ValueError):
         self.message = message
 
 
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")  # NaN / Infinity never come from encode_share
+
+
 def encode_share(state: dict[str, Any]) -> str:
     """Encode playground state as a URL-safe token.
 
@@ -70,8 +74,8 @@ def decode_share(token: str) -> dict[str, Any]:
     if not inflater.eof:
         raise ShareError("share_corrupt", "This share link is truncated; copy the whole link.")
     try:
-        state = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        state = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: digit limit too
         raise ShareError("share_corrupt", "This share link does not hold valid state.") from None
     if not isinstance(state, dict):
         raise ShareError("share_corrupt", "This share link does not hold valid state.")

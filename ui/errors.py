@@ -109,12 +109,12 @@ def _lines_to_show(total: int, marked: list[int]) -> list[int]:
 
 def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     """Download buttons: errors() JSON, FastAPI's 422 body, CSV."""
-    if report.ok or report.syntax_error is not None and report.text is None:
-        return
+    if report.ok or report.syntax_error is not None:
+        return  # unreadable text has no field errors to export; the message above says why
     row = st.container(horizontal=True)
     row.download_button(
         "Errors (JSON)",
-        json.dumps(report.to_errors(), indent=2, ensure_ascii=False),
+        json.dumps(report.to_errors(), indent=2),
         file_name=f"{basename}.json",
         mime="application/json",
         key=f"{key}__json",
@@ -122,7 +122,7 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     )
     row.download_button(
         "FastAPI 422 body",
-        json.dumps(report.to_fastapi(), ensure_ascii=False, default=str),
+        json.dumps(report.to_fastapi(), default=str),
         file_name=f"{basename}-fastapi-422.json",
         mime="application/json",
         key=f"{key}__fastapi",

@@ -89,8 +89,13 @@ def order_form(text: str) -> None:
         for item in items
     ]
     frame = pd.DataFrame(rows, columns=_ITEM_COLUMNS).astype("string")
-    # A new key per content: the editor's pending edits are applied once, then start afresh.
-    editor_key = f"form_items_{abs(hash(to_text(items))) % 10**12}"
+    # The editor's state is its pending edits against `frame`: once they are in the JSON
+    # (or the JSON changed by other means) they must start afresh, under the same key.
+    editor_key = "form_items"
+    source = to_text(items)
+    if st.session_state.get("form_items__source") != source:
+        st.session_state.pop(editor_key, None)
+        st.session_state["form_items__source"] = source
     st.data_editor(
         frame,
         key=editor_key,

@@ -65,6 +65,8 @@ def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
     assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]
     at.selectbox(key="preset").select("wrong_status").run()
     assert at.selectbox(key="form_status").value == "shipped"
+    items = at.data_editor(key="form_items").value
+    assert items.values.tolist() == [["SKU-01", "2", "49.5"]]
 
 
 def test_schema_options_change_the_model_and_its_source(at):
@@ -106,3 +108,22 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token):
     assert not at.exception
     assert at.error[0].value.startswith("The share link could not be opened [share_")
     assert at.text_area(key="payload").value == SEED_TEXT
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ('{"status": "\\ud800"}', "lone_surrogate"),
+        ('{"amount": 1' + "0" * 5000 + "}", "number_too_long"),
+        ('{"a": ' + "[" * 300 + "]" * 300 + "}", "too_deep"),
+    ],
+    ids=["lone-surrogate", "5000-digits", "too-deep"],
+)
+def test_limit_breaking_text_gets_a_coded_message_and_is_kept(at, text, code):
+    at.text_area(key="payload").input(text).run()
+    assert not at.exception
+    assert at.text_area(key="payload").value == text
+    assert any(f"[{code}]" in c.value for c in at.code)
+    assert [e.value for e in at.error] == [
+        "Gate closed — the text is not a payload we can validate; fix it as shown."
+    ]

@@ -66,3 +66,13 @@ def test_options_change_what_is_rejected():
 def test_hostile_option_dicts_are_refused_with_a_code(data):
     with pytest.raises(ValueError, match=r"\[bad_option\]"):
         SchemaOptions.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"amount_ge": float("nan")}, {"amount_le": float("inf")}, {"amount_ge": 10**400}],
+    ids=["nan", "infinity", "overflow"],
+)
+def test_non_finite_or_huge_bounds_are_refused(data):
+    with pytest.raises(ValueError, match=r"\[bad_option\]"):
+        SchemaOptions.from_dict(data)
