@@ -9,7 +9,9 @@ from langgraph.graph.state import CompiledStateGraph
 
 __all__ = ["CURRENT_FILL", "FAILED_FILL", "graph_dot"]
 
-CURRENT_FILL = "#ff4b4b"  # Streamlit's primary red: reads on light and dark themes
+# Streamlit's default primaryColor red, not this app's theme primaryColor (#2563eb): white
+# labels on it reach 3.3:1 contrast, and it stands 5.7:1 off the dark theme's background.
+CURRENT_FILL = "#ff4b4b"
 FAILED_FILL = "#7d353b"
 _INK = "#808495"  # mid grey lines and labels: visible on both theme backgrounds
 _PLAIN_FILL = "#f0f2f6"

@@ -36,7 +36,12 @@ def encode_share(state: dict[str, Any]) -> str:
         {'page': 'validate', 'payload': '{}'}
     """
     raw = json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    packed = zlib.compress(raw.encode("utf-8"), 9)
+    try:
+        packed = zlib.compress(raw.encode("utf-8"), 9)
+    except UnicodeEncodeError:
+        raise ShareError(
+            "share_encoding", "The state holds a lone surrogate character; remove it to share."
+        ) from None
     token = PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(

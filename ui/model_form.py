@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pandas as pd
@@ -12,11 +13,16 @@ from pydantic import BaseModel
 from core.payload import PayloadError, parse
 from core.presets import to_text
 from ui.payload import set_payload_text
+from ui.text import plain
 
 __all__ = ["model_form"]
 
 _UNSET = "(unset)"
 Path = tuple[str, ...]
+_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+# Bumped whenever the JSON text changes; only the table editors' keys carry it. The text's
+# hash (compared within one server process only) stands for the text, saving a second copy.
+_VERSION, _SEEN = "mform_version", "mform_seen_hash"
 
 
 def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
@@ -62,8 +68,20 @@ def _typed(text: Any, kind: str) -> Any:
         return text  # kept as typed: the error table says what is wrong with it
 
 
-def _key(path: Path) -> str:
-    return "mform__" + "__".join(path)
+def _percent(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
+
+
+def _key(path: Path, kind: str = "field") -> str:
+    """A stable widget key per field path, distinct for every path and every `kind`.
+
+    Each segment keeps letters, digits and `_`; any other character (the `-` separator
+    included) becomes its UTF-8 bytes as `%XX`, so `("a__b",)`, `("a", "b")` and
+    `("a-b",)` never share a key. The kind ("field", "box", "table") prefixes it, so a
+    container never takes a field's key. Tests and Playwright can spell keys from paths.
+    """
+    escaped = (_KEY_UNSAFE.sub(_percent, segment) for segment in path)
+    return f"mform_{kind}-" + "-".join(escaped)
 
 
 def _edit(path: Path, value: Any, drop: bool = False) -> None:
@@ -117,12 +135,12 @@ def _field(
 ) -> None:
     kind, node = _kind(sub, root)
     name, key = path[-1], _key(path)
-    label = name if required else f"{name} (optional)"
+    label = plain(name) if required else f"{plain(name)} (optional)"
     present = name in parent
     current = parent.get(name)
     if kind == "object" and (isinstance(current, dict) or not present):
-        with st.container(border=True, key=f"{key}__box"):
-            st.caption(f"{label}: nested model {node.get('title', '')}")
+        with st.container(border=True, key=_key(path, "box")):
+            st.caption(f"{label}: nested model {plain(str(node.get('title', '')))}")
             _fields(node, root, current or {}, path)
         return
     if kind == "table" and (isinstance(current, list) or not present):
@@ -157,9 +175,10 @@ def _table(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Pa
         ],
         columns=list(columns),
     ).astype("string")
-    st.caption(f"{label}: a list of {item.get('title', 'objects')} (one row each)")
-    # A new key per content: the editor's pending edits are applied once, then start afresh.
-    editor_key = f"{_key(path)}__{abs(hash(to_text(rows))) % 10**12}"
+    st.caption(f"{label}: a list of {plain(str(item.get('title', 'objects')))} (one row each)")
+    # The editor keeps its edits as a diff against the frame it was given: a new key per JSON
+    # version applies them once, then starts afresh on the rewritten rows.
+    editor_key = f"{_key(path, 'table')}-v{st.session_state[_VERSION]}"
     st.data_editor(
         frame,
         key=editor_key,
@@ -170,7 +189,13 @@ def _table(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Pa
 
 
 def model_form(text: str, model: type[BaseModel]) -> None:
-    """Widgets for every field of `model`; each edit rewrites the JSON text (key `payload`)."""
+    """Widgets for every field of `model`; each edit rewrites the JSON text (key `payload`).
+
+    Widget keys depend on the field path only: `mform_field-<path>` (see `_key`). A list of
+    objects is a data editor keyed `mform_table-<path>-v<N>`, N being
+    `st.session_state["mform_version"]`: 0 for the first text, bumped whenever the JSON
+    text changes, so applied edits are never replayed onto the rewritten rows.
+    """
     try:
         payload = parse(text)
     except PayloadError as exc:
@@ -184,5 +209,8 @@ def model_form(text: str, model: type[BaseModel]) -> None:
         "Generated from the model's JSON Schema. Text fields stay strings; other fields are "
         "read as JSON (numbers, true/false, lists). Leave an optional field empty to leave it out."
     )
+    ss = st.session_state
+    if ss.get(_SEEN) != hash(text):
+        ss[_VERSION], ss[_SEEN] = ss.get(_VERSION, -1) + 1, hash(text)
     schema = model.model_json_schema()
     _fields(schema, schema, payload, ())

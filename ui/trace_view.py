@@ -10,21 +10,11 @@ import streamlit as st
 from core.coercion import coercion_rows
 from core.diagram import graph_dot
 from core.reducers import dump_json
-from core.report import validate_value
-from core.trace import Trace
+from core.report import Report, validate_value
+from core.trace import Trace, TraceError
+from ui.text import plain
 
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
-
-_WHY = {
-    "input_invalid": "LangGraph rebuilt the state model before calling {node} and it failed: "
-    "it names {node}, the reader. The write came from {writers}.",
-    "node_error": "{node} raised an exception; the state before it is shown in its row.",
-    "concurrent_update": "Two nodes wrote a field that has no reducer in the same step. "
-    "LangGraph names no node; the writers were {writers}.",
-    "recursion_limit": "The run hit its recursion_limit (a bound we set explicitly).",
-    "trace_timeout": "The run passed its wall-clock budget and was stopped between nodes.",
-    "graph_error": "The graph stopped with an error outside any node.",
-}
 
 
 def trace_table(trace: Trace, *, key: str) -> None:
@@ -56,15 +46,37 @@ def error_panel(trace: Trace) -> None:
     if flagged is not None:
         st.warning(
             f"Check every step: the merged state first broke the model at step {flagged.step}, "
-            f"blamed on {flagged.blame or 'an earlier step'} — LangGraph itself does not check it."
+            f"blamed on {plain(flagged.blame or 'an earlier step')} — LangGraph itself does not "
+            "check it."
         )
     if error is None:
         return
-    why = _WHY.get(error.code, _WHY["graph_error"])
-    node, writers = error.node or "no node", error.writers or "unknown"
-    st.error(f"Run stopped at step {error.step} [{error.code}] — {error.type}")
-    st.caption(why.format(node=node, writers=writers))
+    st.error(f"Run stopped at step {error.step} [{error.code}] — {plain(error.type)}")
+    st.caption(_why(error))
     st.code(error.message, language=None, wrap_lines=True)
+
+
+def _why(error: TraceError) -> str:
+    # Every claim about what LangGraph named is read from the error core.trace recorded:
+    # `node` is set only when LangGraph attached a "Before/During task with name" note.
+    node, writers = plain(error.node), plain(error.writers)
+    named = f"its note names {node}" if error.node else "LangGraph's error carries no node name"
+    wrote = f"The write came from {writers}." if error.writers else "No recorded write matches."
+    if error.code == "input_invalid":
+        return (
+            f"LangGraph rebuilt the state model before calling {node} and it failed: {named}, "
+            f"the reader. {wrote}"
+        )
+    if error.code == "node_error":
+        return f"{node} raised an exception; the state before it is shown in its row."
+    if error.code == "concurrent_update":
+        found = f"the writers, read from the checkpoint, were {writers}." if error.writers else ""
+        return f"Nodes of one step wrote a field that has no reducer; {named}; {found or wrote}"
+    if error.code == "recursion_limit":
+        return "The run hit its recursion_limit (a bound we set explicitly)."
+    if error.code == "trace_timeout":
+        return "The run passed its wall-clock budget and was stopped between nodes."
+    return f"The graph stopped with an error; {named}."
 
 
 def _move(delta: int, last: int) -> None:
@@ -81,6 +93,7 @@ def stepper(trace: Trace) -> int:
     left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=last < 1)
     right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=last < 1)
     with middle:
+        # Option labels are plain text (only the widget label is Markdown): no escaping here.
         return st.select_slider(
             "Step",
             options=list(range(last + 1)),
@@ -96,7 +109,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     if trace.graph is not None:
         st.graphviz_chart(graph_dot(trace.graph, current=[step.node], failed=failed))
     where = "the merged state after it" if step.committed else "the state before it (never merged)"
-    st.caption(f"Step {step.step}, node {step.node}; the state shown is {where}.")
+    st.caption(f"Step {step.step}, node {plain(step.node)}; the state shown is {where}.")
     left, right = st.columns(2)
     left.markdown("**Input** — the validated model the node was called with")
     left.code(dump_json(step.input, indent=2), language="json")
@@ -109,7 +122,8 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     else:
         st.caption("This node wrote nothing LangGraph merged.")
     if step.violations:
-        st.markdown(f"**Violations in the merged state** — blamed on: {step.blame or 'earlier'}")
+        blame = plain(step.blame or "earlier")
+        st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
         st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", hide_index=True)
     with st.expander("Whole state at this step"):
@@ -117,9 +131,10 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
 
 
 def output_panel(trace: Trace, *, key: str) -> None:
-    """What `invoke` returns (raw channel values) next to the model built from it."""
+    """What `invoke` returns (raw channel values) next to that value validated with the model."""
     if trace.output is None:
-        st.caption("invoke would have raised (see the error above): there is no output.")
+        reason = "the run raised (see the error above)" if trace.error else "no state was streamed"
+        st.caption(f"There is no output: {reason}.")
         return
     raw = json.loads(dump_json(trace.output))
     model = trace.options.model
@@ -129,13 +144,30 @@ def output_panel(trace: Trace, *, key: str) -> None:
     if model is None:
         right.caption("The graph's state is not a Pydantic model: there is nothing to coerce.")
         return
+    # The run recorded only the raw values, so this is our validation, not LangGraph's v2 output.
     report = validate_value(trace.output, model)
-    right.markdown(f'`{model.__name__}(**result)` — the coerced model (`version="v2"`)')
+    right.markdown(f"**Validated with the state model** — {plain(model.__name__)}")
     if not report.ok:
-        right.error("The raw output does not even validate: the last node's bad write escaped.")
+        right.error(_invalid_output(trace, report))
         right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", hide_index=True)
         return
     right.code(dump_json(report.value, indent=2), language="json")
     rows = [vars(row) for row in coercion_rows(raw, report.value) if row.changed]
-    st.markdown("**Differences** — raw value vs the coerced model, leaf by leaf")
+    st.markdown("**Differences** — raw value vs the validated model, leaf by leaf")
     st.dataframe(pd.DataFrame(rows), key=f"{key}__diff", hide_index=True)
+
+
+def _invalid_output(trace: Trace, report: Report) -> str:
+    fields = {str(error.loc[0]) for error in report.errors if error.loc}
+    writes = [s for s in trace.steps if s.committed and fields & set(s.changed)]
+    if trace.error is not None or not writes:
+        return "The raw output does not validate with the state model."
+    last = max(step.step for step in writes)
+    names = ", ".join(sorted({step.node for step in writes if step.step == last}))
+    after = any(step.step > last for step in trace.steps)
+    tail = "." if after else ", and no node ran after it, so LangGraph never rebuilt the model."
+    return (
+        "LangGraph finished without raising, yet the raw output does not validate with the "
+        f"state model: the last write to the failing field(s) came from {plain(names)} "
+        f"(step {last}){tail}"
+    )

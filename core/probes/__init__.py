@@ -115,7 +115,7 @@ def run_probe(probe_id: str) -> ProbeResult:
 
 
 def run_all(*, include_on_demand: bool = False) -> list[ProbeResult]:
-    """Run every registered probe; on-demand ones (the ~1 s timing probe) only if asked.
+    """Run every registered probe; on-demand ones (the timing probe) only if asked.
 
     Example:
         >>> {result.verdict for result in run_all()} <= set(VERDICTS)

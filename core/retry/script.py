@@ -7,6 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from core.payload import PayloadError, check_limits
+
 __all__ = [
     "MAX_CALLS",
     "MAX_RETRIES",
@@ -75,8 +77,9 @@ def load_script(text: str) -> list[dict[str, Any]]:
     """Parse and check a script written as JSON text.
 
     Raises:
-        RetryInputError: `retry.script.json` with the line and column of a syntax error, or a
-            shape error from `check_script`.
+        RetryInputError: `retry.script.json` with the line and column of a syntax error,
+            `retry.script.surrogate` with those of a lone UTF-16 surrogate (neither engine can
+            encode one), or a shape error from `check_script`.
 
     Example:
         >>> load_script('[{"text": "hi"}]')
@@ -97,7 +100,13 @@ def load_script(text: str) -> list[dict[str, Any]]:
         ) from exc
     except (ValueError, RecursionError) as exc:
         raise RetryInputError("retry.script.json", f"invalid JSON: {exc}") from exc
-    return check_script(value)
+    check_script(value)
+    try:
+        check_limits(text)  # after the shape check, only depth and surrogates can still fail
+    except PayloadError as exc:
+        kind = "surrogate" if exc.code == "lone_surrogate" else "shape"
+        raise RetryInputError(f"retry.script.{kind}", exc.message, exc.line, exc.col) from exc
+    return value
 
 
 def check_script(value: Any) -> list[dict[str, Any]]:

@@ -7,7 +7,15 @@ from typing import Any
 
 from pydantic import BaseModel, PydanticInvalidForJsonSchema
 
-__all__ = ["PROVIDERS", "ProviderSchema", "Rewrite", "SchemaViews", "diff_schemas", "schema_views"]
+__all__ = [
+    "PROVIDERS",
+    "REWRITE_MEANINGS",
+    "ProviderSchema",
+    "Rewrite",
+    "SchemaViews",
+    "diff_schemas",
+    "schema_views",
+]
 
 JsonSchema = dict[str, Any]
 
@@ -15,6 +23,27 @@ PROVIDERS: dict[str, str] = {
     "openai_strict": "OpenAI (strict)",
     "google": "Google Gemini",
     "google_openapi": "Google Live (OpenAPI subset)",
+}
+# What each `Rewrite.kind` does to the schema the model sees; it states only the change,
+# which tests/core/test_provider_schema.py checks against the transformers' real output.
+REWRITE_MEANINGS: dict[str, str] = {
+    "title_dropped": "titles removed",
+    "additional_properties_closed": "closed to undeclared keys (additionalProperties: false)",
+    "additional_properties_dropped": "additionalProperties removed: extra keys are not described",
+    "required_added": "optional fields made required: the model must always send them",
+    "default_dropped": "default removed: the model no longer sees what omitting a field means",
+    "discriminator_dropped": "discriminator removed: the model is not told which key decides",
+    "oneOf_to_anyOf": "oneOf rewritten as anyOf",
+    "constraint_to_description": "moved into the description: the provider no longer enforces it",
+    "constraint_dropped": "constraint removed: only Pydantic still enforces it",
+    "const_to_enum": "const rewritten as a one-value enum",
+    "ref_inlined": "$ref replaced by a copy of its definition",
+    "defs_inlined": "$defs removed after inlining",
+    "ref_wrapped": "$ref moved into anyOf because it had sibling keywords",
+    "ref_to_root": "$ref to the root rewritten as '#'",
+    "nullable": "anyOf [X, null] rewritten as X with nullable: true",
+    "refused": "the transformer refused the schema",
+    "properties_added": "an empty properties object added to an object that declared none",
 }
 _CONSTRAINTS = frozenset(
     "minLength maxLength pattern format minimum maximum exclusiveMinimum exclusiveMaximum "

@@ -1,4 +1,4 @@
-"""Behaviour lab page: table, filters, detail view, re-run, timing on demand, exports."""
+"""Behaviour lab page: table, filters, detail view, re-run, timing on demand, exports, share."""
 
 import json
 from pathlib import Path
@@ -10,8 +10,9 @@ from streamlit.testing.v1 import AppTest
 
 from core.probes import probe_source, results_to_json, results_to_markdown
 from core.probes._model import ARTICLE_TOOLS
+from core.share import encode_share
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "behaviour.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "behaviour.py")
 TIMEOUT = 60  # the first run imports LangGraph and runs every probe
 
 
@@ -102,3 +103,79 @@ def test_exports_hold_the_shown_table_as_markdown_and_json(page):
     }
     assert [row["id"] for row in json.loads(stored["behaviour-lab.json"])] == [r.id for r in shown]
     assert [b.key for b in page.download_button] == ["export_md", "export_json"]
+
+
+def test_timing_shows_its_measured_duration_not_a_written_one(page):
+    assert page.button(key="run_timing").label == "Measure state kinds (timing probe)"
+    page.button(key="run_timing").click().run()
+    seconds = page.session_state["probe_timing"].seconds
+
+    assert f"The timing probe's last run took {seconds:.2f} s." in [c.value for c in page.caption]
+
+
+def _view(at: AppTest) -> dict:
+    return {
+        "verdicts": at.multiselect(key="verdict_filter").value,
+        "sources": at.multiselect(key="source_filter").value,
+        "ids": _table(at)["id"].tolist(),
+        "probe": at.selectbox(key="probe").value,
+        "warnings": [w.value for w in at.warning],
+    }
+
+
+def _opened(token: str) -> AppTest:
+    fresh = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    fresh.query_params["s"] = token
+    return fresh.run()
+
+
+def test_share_link_reopens_the_filters_the_timing_row_and_the_selected_probe(page):
+    page.multiselect(key="verdict_filter").set_value(["holds", "partly"]).run()
+    page.button(key="run_timing").click().run()
+    page.selectbox(key="probe").set_value("basemodel_state_is_slower").run()
+    page.button(key="share").click().run()
+    token = page.query_params["s"]
+    fresh = _opened(token[0] if isinstance(token, list) else token)
+
+    assert not fresh.exception
+    timing = fresh.session_state["probe_timing"]  # measured again on opening
+    expected = _view(page)
+    if timing.verdict not in ("holds", "partly"):  # a timing verdict can change between runs
+        expected["ids"].remove("basemodel_state_is_slower")
+        expected["probe"] = expected["ids"][0]
+    assert _view(fresh) == expected
+    assert _view(fresh)["verdicts"] == ["holds", "partly"]
+
+
+def test_share_link_reopens_a_narrowed_source_filter_and_probe(page):
+    page.multiselect(key="source_filter").set_value([ARTICLE_TOOLS]).run()
+    ids = page.selectbox(key="probe").options
+    page.selectbox(key="probe").set_value(ids[-1]).run()
+    page.button(key="share").click().run()
+    token = page.query_params["s"]
+    fresh = _opened(token[0] if isinstance(token, list) else token)
+
+    assert not fresh.exception
+    assert _view(fresh) == _view(page)
+    assert (_view(fresh)["sources"], _view(fresh)["probe"]) == ([ARTICLE_TOOLS], ids[-1])
+    assert "probe_timing" not in fresh.session_state
+
+
+def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_defaults(page):
+    state = {
+        "page": "behaviour",
+        "verdicts": "holds",
+        "sources": [1, "**x**"],
+        "probe": "<img src=x onerror=alert(1)>",
+        "timing": "yes",
+    }
+    at = _opened(encode_share(state))
+
+    assert not at.exception
+    assert _view(at)["warnings"] == [
+        "The share link's `timing` was ignored: it must be true or false.",
+        "The share link's `verdicts` was ignored: it must be a list of the filter's names.",
+        "The share link's `sources` was ignored: it must be a list of the filter's names.",
+        "The share link's `probe` was ignored: it must be a probe the filters show.",
+    ]
+    assert _view(at) | {"warnings": []} == _view(page)

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.diagram import CURRENT_FILL
 from core.presets import PRESETS, SEED_TEXT
+from ui.text import plain
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-VALIDATE, TRACE, APP = (str(ROOT / p) for p in ("pages/validate.py", "pages/trace.py", "app.py"))
+VALIDATE, TRACE, APP = (str(ROOT / p) for p in ("views/validate.py", "views/trace.py", "app.py"))
 PROJECTS = {
     "shop": ("shop.state:ShopState", "shop.graph:builder"),
     "typed": (None, "typed_state.graph:make_graph"),
@@ -94,15 +96,15 @@ def test_nested_form_field_edits_rewrite_the_json(project):
     project("shop")
     at = _open(VALIDATE)
 
-    at.text_input(key="mform__customer__address__postcode").input("12").run()
+    at.text_input(key="mform_field-customer-address-postcode").input("12").run()
     assert _payload(at)["customer"]["address"]["postcode"] == "12"
     assert _error_rows(at) == [["customer.address.postcode", "string_pattern_mismatch"]]
 
-    at.selectbox(key="mform__priority").select("high").run()
-    at.text_input(key="mform__coupon").input("").run()
+    at.selectbox(key="mform_field-priority").select("high").run()
+    at.text_input(key="mform_field-coupon").input("").run()
     payload = _payload(at)
     assert (payload["priority"], "coupon" in payload) == ("high", False)
-    assert at.selectbox(key="mform__customer__tier").options == ["basic", "gold", "(unset)"]
+    assert at.selectbox(key="mform_field-customer-tier").options == ["basic", "gold", "(unset)"]
 
 
 def test_json_edits_refresh_the_generated_form(project):
@@ -111,8 +113,8 @@ def test_json_edits_refresh_the_generated_form(project):
     payload = _payload(at) | {"priority": "urgent", "placed_on": "2024-02-30"}
     at.text_area(key="payload").input(json.dumps(payload)).run()
 
-    assert at.selectbox(key="mform__priority").value == "urgent"
-    assert at.text_input(key="mform__placed_on").value == "2024-02-30"
+    assert at.selectbox(key="mform_field-priority").value == "urgent"
+    assert at.text_input(key="mform_field-placed_on").value == "2024-02-30"
     assert _error_rows(at) == [
         ["placed_on", "date_from_datetime_parsing"],
         ["priority", "literal_error"],
@@ -193,7 +195,7 @@ def test_trace_draws_the_conditional_branch_taken(project):
     ]  # fmt: skip
     dot = at.get("graphviz_chart")[0].proto.spec
     assert '  "price" -> "review" [style=dashed];' in dot.splitlines()
-    assert [line.split(" [")[0].strip() for line in dot.splitlines() if "#ff4b4b" in line] == [
+    assert [line.split(" [")[0].strip() for line in dot.splitlines() if CURRENT_FILL in line] == [
         '"review"'
     ]
 
@@ -242,10 +244,97 @@ def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeyp
         "DATABASE_URL is not set. Fix the module so that importing it succeeds."
     ]
     assert [e.value for e in at.main.error] + [s.value for s in at.main.success] == [OPEN]
-    at.switch_page("pages/trace.py").run()
+    at.switch_page("views/trace.py").run()
     assert at.radio(key="trace_graph").options == [
         "Seed order graph", "Fan-out graph (parallel notifiers)"
     ]  # fmt: skip
     at.button(key="run").click().run()
-    table = at.dataframe[0].value
+    table = at.main.dataframe[0].value
     assert list(table["node"]) == ["__start__", "validate_order", "confirm"]
+
+
+TRAPS = """
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Inner(BaseModel):
+    model_config = ConfigDict(title="Inner [link](http://x) *t*")
+    b: str = "nested"
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(title="Row_**x**")
+    c: str = "r"
+
+
+class Traps(BaseModel):
+    a__b: str = "flat"
+    a: Inner = Inner()
+    odd: str = Field("", alias="**bold** <b>x</b>\\n# heading")
+    rows: list[Row] = [Row()]
+"""
+
+
+@pytest.fixture
+def traps(monkeypatch, tmp_path):
+    (tmp_path / "form_traps.py").write_text(TRAPS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    configure(monkeypatch, tmp_path, "env", "form_traps:Traps", None)
+    at = _open(VALIDATE)
+    assert not at.exception
+    return at
+
+
+def test_plain_escapes_every_markdown_special_and_collapses_newlines():
+    specials = "\\`*_{}[]()#+-.!|<>$~"
+    assert plain(f"a{specials}z") == "a" + "".join("\\" + char for char in specials) + "z"
+    assert plain("one\r\n\n  two\nthree") == "one two three"
+    assert plain("plain words, digits 42 and 中文") == "plain words, digits 42 and 中文"
+
+
+def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collides(traps):
+    assert [w.key for w in traps.text_input] == [
+        "mform_field-a__b",
+        "mform_field-a-b",
+        "mform_field-%2A%2Abold%2A%2A%20%3Cb%3Ex%3C%2Fb%3E%0A%23%20heading",
+    ]
+    traps.text_input(key="mform_field-a__b").input("flat edit").run()
+    traps.text_input(key="mform_field-a-b").input("nested edit").run()
+
+    assert not traps.exception
+    assert {k: v for k, v in _payload(traps).items() if k.startswith("a")} == {
+        "a__b": "flat edit",
+        "a": {"b": "nested edit"},
+    }
+
+
+def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
+    assert [w.label for w in traps.text_input] == [
+        r"a\_\_b (optional)",
+        "b (optional)",
+        r"\*\*bold\*\* \<b\>x\</b\> \# heading (optional)",
+    ]
+    captions = [c.value for c in traps.caption]
+    assert r"a (optional): nested model Inner \[link\]\(http://x\) \*t\*" in captions
+    assert r"rows (optional): a list of Row\_\*\*x\*\* (one row each)" in captions
+
+
+def test_the_table_editor_key_moves_to_a_new_version_only_when_the_json_changes(traps):
+    def editor_keys(at):
+        return [k for k in ("mform_table-rows-v0", "mform_table-rows-v1") if k in at.session_state]
+
+    assert (traps.session_state["mform_version"], editor_keys(traps)) == (
+        0,
+        ["mform_table-rows-v0"],
+    )
+    traps.run()
+    assert (traps.session_state["mform_version"], editor_keys(traps)) == (
+        0,
+        ["mform_table-rows-v0"],
+    )
+    traps.text_input(key="mform_field-a__b").input("changed").run()
+
+    assert (traps.session_state["mform_version"], editor_keys(traps)) == (
+        1,
+        ["mform_table-rows-v1"],
+    )

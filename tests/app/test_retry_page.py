@@ -1,10 +1,12 @@
-"""pages/retry.py with AppTest: presets, budget changes, constraints, bad scripts, both engines."""
+"""views/retry.py with AppTest: presets, budgets, constraints, bad scripts, share links."""
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.retry import PRESETS
 
-PAGE = str(Path(__file__).parents[2] / "pages" / "retry.py")
+PAGE = str(Path(__file__).parents[2] / "views" / "retry.py")
 EXHAUSTED_1 = [
     "UnexpectedModelBehavior: Exceeded maximum output retries (1)",
     "OutputRetriesExceeded: Exceeded maximum output retries (1)",
@@ -181,7 +183,7 @@ def test_the_validate_page_and_core_retry_run_without_importing_pydantic_ai():
         "import sys\n"
         "from streamlit.testing.v1 import AppTest\n"
         "import core.retry\n"
-        f"at = AppTest.from_file({str(root / 'pages' / 'validate.py')!r}, default_timeout=60)\n"
+        f"at = AppTest.from_file({str(root / 'views' / 'validate.py')!r}, default_timeout=60)\n"
         "at.run()\n"
         "print(bool(at.exception), 'pydantic_ai' in sys.modules)\n"
     )
@@ -190,3 +192,91 @@ def test_the_validate_page_and_core_retry_run_without_importing_pydantic_ai():
     )
 
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
+    at = _page()
+    text = '[{"text": "ok"},\n {"text": "\\ud800"}]'
+    at.text_area(key="retry_script").set_value(text).run()
+    at.button(key="run_retry").click().run()
+
+    assert not at.exception
+    assert at.text_area(key="retry_script").value == text
+    assert [e.value for e in at.error] == [
+        "The script was not run (retry.script.surrogate) at line 2, column 12. Your text is "
+        "kept; fix it and press Run."
+    ]
+    assert _outcomes(at) == [
+        "A lone UTF-16 surrogate (\\ud800-\\udfff without its pair) is not a character; remove "
+        "it or complete the surrogate pair."
+    ]
+    assert at.dataframe.len == 0
+
+
+def _token(at: AppTest) -> str:
+    token = at.query_params["s"]
+    return token[0] if isinstance(token, list) else token
+
+
+def _opened(token: str) -> AppTest:
+    fresh = AppTest.from_file(PAGE, default_timeout=60)
+    fresh.query_params["s"] = token
+    return fresh.run()
+
+
+def _view(at: AppTest) -> dict:
+    widgets = ["retry_preset", "retry_script", "retries", "retry_min_citations"]
+    widgets += ["retry_confidence_min", "retry_confidence_max"]
+    return {
+        "widgets": [at.session_state[key] for key in widgets],
+        "metrics": _metrics(at),
+        "verdicts": _verdicts(at),
+        "outcomes": [c for c in _outcomes(at) if not c.startswith("?s=")],
+        "model": [c.value for c in at.code if c.language == "python"],
+        "warnings": [w.value for w in at.warning],
+    }
+
+
+def test_share_link_reopens_the_inputs_and_the_run_shown_even_with_unsubmitted_edits():
+    at = _page()
+    at.selectbox(key="retry_preset").set_value("two_retries").run()
+    at.number_input(key="retries").set_value(1).run()
+    at.number_input(key="retry_confidence_max").set_value(0.9).run()
+    at.button(key="run_retry").click().run()
+    at.text_area(key="retry_script").set_value('[{"text": "not run yet"}]').run()
+    at.number_input(key="retry_min_citations").set_value(2).run()
+    at.button(key="share").click().run()
+    fresh = _opened(_token(at))
+
+    assert not fresh.exception
+    assert _view(fresh) == _view(at)
+    assert _view(fresh)["widgets"] == ["two_retries", '[{"text": "not run yet"}]', 1, 2, 0.0, 0.9]
+    assert _view(fresh)["outcomes"] == EXHAUSTED_1  # the submitted two_retries run, budget 1
+
+
+def _raw_token(raw: str) -> str:
+    """A token our encoder would refuse to make (1e400 is read back as infinity)."""
+    packed = base64.urlsafe_b64encode(zlib.compress(raw.encode("ascii"))).rstrip(b"=")
+    return "v1." + packed.decode("ascii")
+
+
+def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults():
+    raw = (
+        '{"page": "retry", "preset": ["**x**"], "script": "\\ud800", "retries": 99, '
+        '"min_citations": true, "confidence_min": -1e400, "confidence_max": 1e400, '
+        '"submitted": {"retries": "<b>3</b>", "script": 7}}'
+    )
+    at = _opened(_raw_token(raw))
+
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "The share link's `preset` was ignored: it must be one of this lab's presets.",
+        "The share link's `script` was ignored: it must be text without lone surrogates.",
+        "The share link's `retries` was ignored: it must be a whole number from 0 to 5.",
+        "The share link's `min_citations` was ignored: it must be a whole number from 0 to 5.",
+        "The share link's `confidence_min` was ignored: it must be a finite number.",
+        "The share link's `confidence_max` was ignored: it must be a finite number.",
+        "The share link's `submitted.script` was ignored: it must be text without lone surrogates.",
+        "The share link's `submitted.retries` was ignored: it must be a whole number from 0 to 5.",
+    ]
+    assert _view(at) | {"warnings": []} == _view(_page())

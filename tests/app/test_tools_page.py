@@ -1,10 +1,13 @@
-"""pages/tools.py with AppTest: scenario switch, presets, editing, round trip, schema tabs, lint."""
+"""views/tools.py with AppTest: scenarios, presets, editing, round trip, schemas, lint, share."""
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from pathlib import Path
 
+import pytest
 from pydantic_ai.profiles.google import GoogleJsonSchemaTransformer
 from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 from streamlit.testing.v1 import AppTest
@@ -12,8 +15,9 @@ from streamlit.testing.v1 import AppTest
 from core.presets import to_text
 from core.tools import SCENARIOS
 from core.tools.loose_strict import LooseTool
+from core.tools.provider_schema import REWRITE_MEANINGS
 
-PAGE = str(Path(__file__).parents[2] / "pages" / "tools.py")
+PAGE = str(Path(__file__).parents[2] / "views" / "tools.py")
 TABS = ["Pydantic", "OpenAI (strict)", "Google Gemini", "Google Live (OpenAPI subset)"]
 
 
@@ -174,3 +178,83 @@ def test_v1_scenario_lists_every_spelling_with_its_replacement():
     observed = next(d.value for d in at.dataframe if "instead" in d.value.columns)
     assert len(observed) == 19
     assert set(observed["outcome"]) == {"runs", "warns", "fails"}
+
+
+def test_rewrite_meanings_come_from_core_for_every_kind_shown():
+    at = _page()
+    at.selectbox(key="schema_model").set_value("LooseTool").run()
+    summary = _tab(at, "OpenAI (strict)").dataframe[0].value
+
+    assert dict(zip(summary["rewrite"], summary["meaning"], strict=True)) == {
+        kind: REWRITE_MEANINGS[kind] for kind in summary["rewrite"]
+    }
+    assert "properties_added" in set(summary["rewrite"])
+
+
+def _view(at: AppTest) -> dict:
+    return {
+        "widgets": [at.selectbox(key=k).value for k in ("scenario", "tool_preset", "schema_model")],
+        "payload": at.text_area(key="tool_payload").value,
+        "tab": at.session_state["schema_tab"],
+        "errors": _errors(at),
+        "lint": _lint(at),
+        "warnings": [w.value for w in at.warning],
+    }
+
+
+def _opened(token: str) -> AppTest:
+    fresh = AppTest.from_file(PAGE, default_timeout=60)
+    fresh.query_params["s"] = token
+    return fresh.run()
+
+
+def test_share_link_reopens_scenario_preset_edited_payload_schema_model_and_tab():
+    at = _page()
+    at.selectbox(key="scenario").set_value("unions").run()
+    at.selectbox(key="tool_preset").set_value("unknown kind").run()
+    edited = at.text_area(key="tool_payload").value.replace("{", '{"extra": 1, ', 1)
+    at.text_area(key="tool_payload").set_value(edited).run()
+    at.selectbox(key="schema_model").set_value("MixedInputTool (no discriminator)").run()
+    at.session_state["schema_tab"] = "Google Gemini"  # AppTest cannot click a tab
+    at.run()
+    at.button(key="share").click().run()
+    token = at.query_params["s"]
+    fresh = _opened(token[0] if isinstance(token, list) else token)
+
+    assert not fresh.exception
+    assert _view(fresh) == _view(at)
+    assert _view(fresh)["widgets"] == [
+        "unions",
+        "unknown kind",
+        "MixedInputTool (no discriminator)",
+    ]
+    assert (_view(fresh)["payload"], _view(fresh)["tab"]) == (edited, "Google Gemini")
+
+
+def _raw_token(state: dict) -> str:
+    """Like encode_share, but ASCII JSON, so a lone surrogate survives as a \\ud800 escape."""
+    packed = zlib.compress(json.dumps(state).encode("ascii"))
+    return "v1." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+
+
+@pytest.mark.parametrize("payload", [{"<b>": 1}, '{"name": "\ud800"}'])
+def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_defaults(payload):
+    state = {
+        "page": "tools",
+        "scenario": "**nope**",
+        "preset": ["typed config"],
+        "payload": payload,
+        "schema_model": 7,
+        "schema_tab": "<img src=x onerror=alert(1)>",
+    }
+    at = _opened(_raw_token(state))
+
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "The share link's `scenario` was ignored: it must be a scenario of this page.",
+        "The share link's `preset` was ignored: it must be a preset of the scenario.",
+        "The share link's `schema_model` was ignored: it must be a model of the scenario.",
+        "The share link's `schema_tab` was ignored: it must be one of the schema tabs.",
+        "The share link's `payload` was ignored: it must be text without lone surrogates, at most 2,000,000 characters.",
+    ]
+    assert _view(at) | {"warnings": []} == _view(_page())

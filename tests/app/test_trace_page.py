@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from core.diagram import CURRENT_FILL
 from core.presets import PRESETS, SEED_TEXT
-from core.share import encode_share
+from core.reducers import dump_json
+from core.share import decode_share, encode_share
+from ui.text import plain
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "trace.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")
 
 
 @pytest.fixture
@@ -94,8 +97,9 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
                           (1, "validate_order", "validated", "not checked", "")]  # fmt: skip
     assert [w.value for w in at.warning] == []
     assert (
-        "LangGraph rebuilt the state model before calling confirm and it failed: it names "
-        "confirm, the reader. The write came from validate_order." in [c.value for c in at.caption]
+        "LangGraph rebuilt the state model before calling confirm and it failed: its note names "
+        "confirm, the reader. The write came from validate\\_order."
+        in [c.value for c in at.caption]
     )
 
 
@@ -106,7 +110,7 @@ def test_checked_mode_blames_the_writer_as_well(at):
     assert _table(at)[1] == (1, "validate_order", "validated", "amount: greater_than_equal", "")
     assert [w.value for w in at.warning] == [
         "Check every step: the merged state first broke the model at step 1, blamed on "
-        "validate_order — LangGraph itself does not check it."
+        "validate\\_order — LangGraph itself does not check it."
     ]
 
 
@@ -181,3 +185,224 @@ def test_exports_offer_json_and_csv(at):
 
     labels = [button.proto.label for button in at.get("download_button")]
     assert labels == ["Trace (JSON)", "Trace (CSV)"]
+
+
+SEED_SETTINGS = {"payload": SEED_TEXT, "graph": "seed", "faults": [], "mode": "checked"}
+SHARE_FIELD = (
+    "[share_field] These fields of the share link have the wrong type or value and were "
+    "ignored; their defaults are used. Make a fresh link with Share link."
+)
+
+
+def _open_shared(state: dict) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["s"] = encode_share({"page": "trace", **state})
+    return at.run()
+
+
+def _shared_link(at: AppTest) -> dict:
+    at.button(key="share").click().run()
+    return decode_share(at.query_params["s"])
+
+
+@pytest.mark.parametrize(
+    ("hostile", "ignored"),
+    [
+        ({"graph": ["seed"]}, "graph"),
+        ({"graph": {"seed": 1}}, "graph"),
+        ({"graph": "nowhere"}, "graph"),
+        ({"mode": ["native"]}, "mode"),
+        ({"mode": {"native": True}}, "mode"),
+        ({"faults": 5}, "faults"),
+        ({"faults": True}, "faults"),
+        ({"faults": None}, "faults"),
+        ({"faults": {"negative_amount": 1}}, "faults"),
+        ({"faults": "negative_amount"}, "faults"),
+        ({"faults": ["negative_amount", 3]}, "faults"),
+        ({"payload": 5}, "payload"),
+        ({"payload": {"amount": 1}}, "payload"),
+        ({"step": "1"}, "step"),
+        ({"step": True}, "step"),
+        ({"step": -1}, "step"),
+    ],
+)
+def test_share_fields_of_the_wrong_type_are_named_dropped_and_defaulted(hostile, ignored):
+    at = _open_shared(SEED_SETTINGS | {"mode": "native"} | hostile)
+
+    assert not at.exception
+    assert [w.value for w in at.warning] == [SHARE_FIELD]
+    assert ignored in [code.value for code in at.code]
+    assert at.session_state["trace_result"]["settings"] == SEED_SETTINGS | {
+        "mode": "checked" if ignored == "mode" else "native"
+    }
+    assert _table(at)[-1][:2] == (2, "confirm")
+
+
+def test_every_ignored_share_field_is_named_once_without_its_value():
+    hostile = {"payload": ["x"], "graph": 1, "mode": 2.5, "faults": "negative_amount", "step": {}}
+    at = _open_shared(hostile)
+
+    assert [w.value for w in at.warning] == [SHARE_FIELD]
+    assert "payload, graph, mode, faults, step" in [code.value for code in at.code]
+    assert not [c.value for c in at.code if "negative_amount" in c.value]
+    assert at.session_state["trace_result"]["settings"] == SEED_SETTINGS
+
+
+def test_shared_project_graph_without_a_configured_graph_says_so():
+    at = _open_shared(SEED_SETTINGS | {"graph": "project"})
+
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "[share_no_project] The share link runs the server's own graph, but this server has no "
+        "project graph configured, so the first graph listed is used. Configure one with "
+        "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
+    ]
+    assert at.radio(key="trace_graph").value == "seed"
+
+
+def test_share_link_reopens_the_selected_step():
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    link = _shared_link(at)
+    assert link == {"page": "trace", **SEED_SETTINGS, "faults": ["bad_status_last"], "step": 1}
+
+    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert not reopened.exception
+    assert reopened.select_slider(key="step_slider").value == 1
+    assert _highlighted(reopened) == ['"validate_order"']
+
+
+def test_shared_step_beyond_the_run_says_so_and_shows_the_first_row():
+    at = _open_shared(SEED_SETTINGS | {"step": 9})
+
+    assert [w.value for w in at.warning] == [
+        "[share_step] The share link selects a row this run does not have (the payload or graph "
+        "differs from the shared run); the first row is shown."
+    ]
+    assert at.select_slider(key="step_slider").value == 0
+
+
+def test_share_is_offered_before_any_run_with_the_settings(at):
+    at.radio(key="trace_mode").set_value("native").run()
+
+    assert _shared_link(at) == {"page": "trace", **SEED_SETTINGS, "mode": "native"}
+    assert "trace_result" not in at.session_state
+
+
+def test_share_is_offered_after_a_syntax_error_run(at):
+    at.session_state["payload_text"] = '{"amount": '
+    _run(at)
+
+    assert at.error[0].value.startswith("The payload is not valid JSON, so nothing ran.")
+    assert _shared_link(at) == {"page": "trace", **SEED_SETTINGS, "payload": '{"amount": '}
+    assert [b.proto.label for b in at.get("download_button")] == []
+
+
+def test_fork_editor_follows_the_run_even_when_python_reuses_an_object_id(at):
+    _run(at)
+    at.text_area(key="fork_text").set_value('{"edited": true}').run()
+    result = at.session_state["trace_result"]
+    # A later run whose trace lands at the old trace's address: same id(), new run number.
+    at.session_state["trace_result"] = result | {"run": result["run"] + 1}
+    at.run()
+
+    fresh = dump_json(result["trace"].steps[0].state, indent=2)
+    assert at.text_area(key="fork_text").value == fresh
+
+
+def test_runs_are_numbered_per_session(at):
+    _run(at)
+    _run(at)
+
+    assert (at.session_state["trace_runs"], at.session_state["trace_result"]["run"]) == (2, 2)
+
+
+def test_output_escaping_a_check_is_said_only_when_the_run_did_not_raise(at):
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    at.radio(key="trace_mode").set_value("native")
+    _run(at)
+
+    assert [e.value for e in at.error] == [
+        "LangGraph finished without raising, yet the raw output does not validate with the "
+        "state model: the last write to the failing field(s) came from confirm (step 2), and "
+        "no node ran after it, so LangGraph never rebuilt the model."
+    ]
+    assert "**Validated with the state model** — AgentState" in [m.value for m in at.markdown]
+    assert not [m.value for m in at.markdown if "v2" in m.value]
+
+
+def test_a_valid_output_claims_no_escape(at):
+    _run(at)
+
+    assert [e.value for e in at.error] == []
+    assert "**Validated with the state model** — AgentState" in [m.value for m in at.markdown]
+
+
+def test_a_concurrent_update_says_langgraph_named_no_node_because_its_error_has_no_note(at):
+    at.multiselect(key="trace_faults").set_value(["parallel_status"])
+    _run(at)
+
+    error = at.session_state["trace_result"]["trace"].error
+    assert (error.code, error.node) == ("concurrent_update", "")
+    assert (
+        "Nodes of one step wrote a field that has no reducer; LangGraph's error carries no "
+        f"node name; the writers, read from the checkpoint, were {plain(error.writers)}."
+        in [c.value for c in at.caption]
+    )
+
+
+NODE = "**bold**_x_ [link](e.test) <b>#$x$ `c` \\ {a} +-.!~\nline"
+EVIL_GRAPH = f"""
+from langgraph.graph import END, START, StateGraph
+from pydantic import BaseModel, Field
+
+NODE = {NODE!r}
+
+
+class Evil_State_(BaseModel):
+    n: int = Field(default=0, ge=0)
+
+
+def write(state: Evil_State_) -> dict:
+    return {{"n": -1}}
+
+
+builder = StateGraph(Evil_State_)
+builder.add_node(NODE, write)
+builder.add_edge(START, NODE)
+builder.add_edge(NODE, END)
+graph = builder.compile()
+"""
+
+
+def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path):
+    (tmp_path / "evil_names_graph.py").write_text(EVIL_GRAPH)
+    monkeypatch.setattr(sys, "argv", ["app.py"])
+    monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
+    monkeypatch.setenv("PLAYGROUND_GRAPH", "evil_names_graph:graph")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at.session_state["payload_text"] = '{"n": 1}'
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "Check every step: the merged state first broke the model at step 1, blamed on "
+        f"{plain(NODE)} — LangGraph itself does not check it."
+    ]
+    assert [e.value for e in at.error] == [
+        "LangGraph finished without raising, yet the raw output does not validate with the "
+        f"state model: the last write to the failing field(s) came from {plain(NODE)} "
+        "(step 1), and no node ran after it, so LangGraph never rebuilt the model."
+    ]
+    captions = [c.value for c in at.caption]
+    assert f"Step 1, node {plain(NODE)}; the state shown is the merged state after it." in captions
+    markdown = [m.value for m in at.markdown]
+    assert f"**Violations in the merged state** — blamed on: {plain(NODE)}" in markdown
+    assert "**Validated with the state model** — Evil\\_State\\_" in markdown
+    shown = captions + markdown + [a.value for a in (*at.warning, *at.error, *at.info)]
+    assert not [text for text in shown if "**bold**" in text or "\n" in text]

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from core.presets import PRESETS, SEED_TEXT
 from core.share import encode_share
 
-PAGE = str(Path(__file__).parents[2] / "pages" / "validate.py")
+PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")
 
 
 @pytest.fixture

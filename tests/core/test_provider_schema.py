@@ -9,7 +9,13 @@ from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 from core.tools import SCENARIOS
 from core.tools.custom_type import DrawingToolNoHook
 from core.tools.loose_strict import LooseTool
-from core.tools.provider_schema import PROVIDERS, Rewrite, diff_schemas, schema_views
+from core.tools.provider_schema import (
+    PROVIDERS,
+    REWRITE_MEANINGS,
+    Rewrite,
+    diff_schemas,
+    schema_views,
+)
 
 MODELS = {
     f"{scenario_id}:{label}": model
@@ -17,25 +23,7 @@ MODELS = {
     for label, model in scenario.schema_models.items()
     if model is not DrawingToolNoHook and "NoJsonSchema" not in model.__name__
 }
-NAMED_KINDS = {
-    "title_dropped",
-    "additional_properties_closed",
-    "additional_properties_dropped",
-    "required_added",
-    "default_dropped",
-    "discriminator_dropped",
-    "oneOf_to_anyOf",
-    "constraint_to_description",
-    "constraint_dropped",
-    "const_to_enum",
-    "ref_inlined",
-    "defs_inlined",
-    "ref_wrapped",
-    "ref_to_root",
-    "nullable",
-    "refused",
-    "properties_added",
-}
+NAMED_KINDS = set(REWRITE_MEANINGS)  # every kind the page shows has a meaning
 
 
 def _node(schema, pointer):

@@ -489,6 +489,53 @@ def test_bad_scripts_are_rejected_with_a_code_and_position(text, code, line, col
     )
 
 
+SURROGATE = (
+    "A lone UTF-16 surrogate (\\ud800-\\udfff without its pair) is not a character; remove it "
+    "or complete the surrogate pair."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col"),
+    [
+        ('[{"text": "\\ud800"}]', 1, 12),  # the JSON escape, as typed
+        ('[{"answer": {"answer": "x\\udc00", "citations": []}}]', 1, 26),
+        ('[{"text": "ok"},\n {"tool": "search", "args": {"query": "a\udc00"}}]', 2, 41),  # raw
+    ],
+)
+def test_a_lone_surrogate_is_rejected_with_its_position_before_any_engine_runs(text, line, col):
+    # Unchecked, PydanticAI raised PydanticSerializationError and LangGraph UnicodeEncodeError.
+    with pytest.raises(RetryInputError) as caught:
+        load_script(text)
+
+    assert (caught.value.code, caught.value.line, caught.value.col, caught.value.message) == (
+        "retry.script.surrogate",
+        line,
+        col,
+        SURROGATE,
+    )
+
+
+def test_a_complete_surrogate_pair_is_a_character_and_runs_on_both_engines():
+    pair = "\\ud83d\\ude00"
+    text = (
+        f'[{{"text": "{pair}"}}, {{"answer": {{"answer": "{pair}", '
+        '"citations": [{"source": "pg", "quote": "q"}], "confidence": 0.5}}]'
+    )
+    script = load_script(text)
+    runs = [run_script(script, engine=engine) for engine in ("pydantic_ai", "langgraph")]
+
+    assert script[0] == {"text": "\U0001f600"}
+    assert [(run.calls, run.output) for run in runs] == [
+        (
+            2,
+            Answer(
+                answer="\U0001f600", citations=[Citation(source="pg", quote="q")], confidence=0.5
+            ),
+        )
+    ] * 2
+
+
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [

@@ -81,10 +81,21 @@ def test_state_too_big_for_a_url_is_refused_when_encoding():
 
 @pytest.mark.parametrize(
     "raw",
-    [b'{"x": 1' + b"1" * 5000 + b"}", b'{"x": NaN}', b'{"x": -Infinity}', b"[" * 5000 + b"]" * 5000],
+    [
+        b'{"x": 1' + b"1" * 5000 + b"}",
+        b'{"x": NaN}',
+        b'{"x": -Infinity}',
+        b"[" * 5000 + b"]" * 5000,
+    ],
     ids=["5000-digit-int", "nan", "infinity", "deep"],
 )
 def test_tokens_that_json_loads_chokes_on_are_share_errors(raw):
     with pytest.raises(ShareError) as caught:
         decode_share(_token(raw))
     assert caught.value.code == "share_corrupt"
+
+
+def test_a_lone_surrogate_in_the_state_is_a_share_error_when_encoding():
+    with pytest.raises(ShareError) as caught:
+        encode_share({"payload": "\ud800"})
+    assert caught.value.code == "share_encoding"

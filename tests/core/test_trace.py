@@ -6,16 +6,20 @@ import json
 import operator
 import re
 import time
+import tomllib
+from pathlib import Path
 from typing import Annotated, TypedDict
 
 import pytest
 from langgraph.graph import END, START, StateGraph
 
+from core.diagram import CURRENT_FILL
 from core.fork import ForkError, fork_trace
 from core.order import SEED_PAYLOAD, AgentState, build_fanout_graph, build_order_graph
 from core.reducers import dump_json
 from core.trace import TraceError, run_trace
 
+ROOT = Path(__file__).resolve().parents[2]
 START_ROW = {
     "step": 0, "node": "__start__", "status": "pending", "logs": "[]", "messages": 1,
     "changed": "user_id, amount, items, messages",
@@ -384,3 +388,21 @@ def test_summary_columns_appear_only_for_states_that_have_those_fields():
         "error",
     ]
     assert [row["node"] for row in rows] == ["__start__", "tick", "tick"]
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return round((high + 0.05) / (low + 0.05), 1)
+
+
+def test_current_node_fill_is_streamlits_default_red_not_the_theme_primary():
+    theme = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["theme"]
+    # The diagram's comment states these numbers: white labels, then the dark background.
+    assert (CURRENT_FILL, theme["primaryColor"]) == ("#ff4b4b", "#2563eb")
+    assert (_contrast(CURRENT_FILL, "#ffffff"), _contrast(CURRENT_FILL, "#0e1117")) == (3.3, 5.7)

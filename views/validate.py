@@ -17,7 +17,6 @@ from core.report import validate_text
 from core.schema_options import SchemaOptions, build_model, model_source
 from ui.errors import annotated_text, error_table, exports
 from ui.model_form import model_form
-from ui.navigation import inside_app
 from ui.payload import payload_editor, set_payload_text
 from ui.payload_form import order_form
 from ui.project import active_project, gallery, init_payload
@@ -73,7 +72,6 @@ def _restore_share() -> None:
     st.session_state["schema_options"] = options.to_dict()
 
 
-inside_app()
 st.title("Validate")
 st.caption(
     "Paste a payload (or pick a preset). Every field Pydantic rejects is listed with "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 # core.probes is light to import: its probe families (and LangGraph) load on the first run.
@@ -15,6 +17,7 @@ from core.probes import (
     run_probe,
 )
 from ui.probe_view import probe_detail, results_frame, verdict_counts
+from ui.share import share_button, shared_state
 
 _TIMING_ID = "basemodel_state_is_slower"
 
@@ -39,6 +42,43 @@ def _measure() -> None:
     st.session_state["probe_timing_requested"] = True
 
 
+def _shared_subset(state: dict[str, Any], name: str, options: list[str]) -> list[str] | None:
+    """`state[name]` when it is a list of known names; a bad one is named, never echoed."""
+    value = state.get(name)
+    if isinstance(value, list) and all(isinstance(v, str) and v in options for v in value):
+        return value
+    if name in state:
+        st.warning(
+            f"The share link's `{name}` was ignored: it must be a list of the filter's names."
+        )
+    return None
+
+
+def _restore_filters(state: dict[str, Any], articles: list[str]) -> None:
+    for name, key, options in (
+        ("verdicts", "verdict_filter", list(VERDICTS)),
+        ("sources", "source_filter", articles),
+    ):
+        chosen = _shared_subset(state, name, options)
+        if chosen is not None:
+            st.session_state[key] = chosen
+
+
+def _restore_probe(state: dict[str, Any], shown: list[str]) -> None:
+    probe = state.get("probe")
+    if isinstance(probe, str) and probe in shown:
+        st.session_state["probe"] = probe
+    elif "probe" in state:
+        st.warning("The share link's `probe` was ignored: it must be a probe the filters show.")
+
+
+# A share link (page "behaviour") is applied in steps: each before the widgets it sets.
+shared = shared_state("behaviour") or {}
+if shared.get("timing") is True or shared.get("probe") == _TIMING_ID:
+    st.session_state["probe_timing_requested"] = True
+elif "timing" in shared and not isinstance(shared["timing"], bool):
+    st.warning("The share link's `timing` was ignored: it must be true or false.")
+
 st.title("Behaviour lab")
 st.caption(
     "Each row is a claim from the source articles, checked live against the installed "
@@ -46,17 +86,24 @@ st.caption(
 )
 left, right = st.columns(2)
 left.button("Re-run all probes", key="rerun", on_click=_rerun)
-right.button("Measure state kinds (~1 s timing probe)", key="run_timing", on_click=_measure)
+right.button("Measure state kinds (timing probe)", key="run_timing", on_click=_measure)
 
 with st.spinner("Running probes…"):
     results = _results()
 frame = results_frame(results)
-if "probe_timing" not in st.session_state:
+timing = st.session_state.get("probe_timing")
+if timing is None:
     st.caption("The timing probe (BaseModel vs TypedDict vs dataclass state) runs on demand.")
+else:
+    st.caption(f"The timing probe's last run took {timing.seconds:.2f} s.")
 
-verdicts = st.multiselect("Verdict", VERDICTS, default=list(VERDICTS), key="verdict_filter")
 articles = sorted(frame["article"].unique())
-chosen = st.multiselect("Source article", articles, default=articles, key="source_filter")
+_restore_filters(shared, articles)
+# Defaults through session state, not `default=`, so a share link can set them first.
+st.session_state.setdefault("verdict_filter", list(VERDICTS))
+st.session_state.setdefault("source_filter", articles)
+verdicts = st.multiselect("Verdict", VERDICTS, key="verdict_filter")
+chosen = st.multiselect("Source article", articles, key="source_filter")
 keep = frame["verdict"].isin(verdicts) & frame["article"].isin(chosen)
 shown = [r for r, kept in zip(results, keep, strict=True) if kept]
 st.caption(verdict_counts(shown))
@@ -87,7 +134,11 @@ json_col.download_button(
 
 if shown:
     by_id = {r.id: r for r in shown}
+    _restore_probe(shared, list(by_id))
     picked = st.selectbox("Probe", list(by_id), key="probe")
     probe_detail(by_id[picked], probe_source(picked))
 else:
+    picked = None
     st.info("No probe matches these filters. Widen the verdict or source filter.")
+view = {"verdicts": verdicts, "sources": chosen, "timing": "probe_timing" in st.session_state}
+share_button("behaviour", view | ({"probe": picked} if picked else {}), key="share")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -10,32 +11,15 @@ import streamlit as st
 from core.presets import to_text
 from core.report import Report, validate_text
 from core.tools import SCENARIOS, Scenario
-from core.tools.provider_schema import PROVIDERS, SchemaViews, schema_views
+from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews, schema_views
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from ui.errors import error_table
-from ui.payload import payload_editor, set_payload_text
+from ui.payload import MAX_CHARS, payload_editor, set_payload_text
+from ui.share import share_button, shared_state
 
 EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
-REWRITE_MEANINGS = {
-    "title_dropped": "titles removed",
-    "additional_properties_closed": "closed to undeclared keys (additionalProperties: false)",
-    "additional_properties_dropped": "additionalProperties removed: extra keys are not described",
-    "required_added": "optional fields made required: the model must always send them",
-    "default_dropped": "default removed: the model no longer sees what omitting a field means",
-    "discriminator_dropped": "discriminator removed: the model is not told which key decides",
-    "oneOf_to_anyOf": "oneOf rewritten as anyOf",
-    "constraint_to_description": "moved into the description: the provider no longer enforces it",
-    "constraint_dropped": "constraint removed: only Pydantic still enforces it",
-    "const_to_enum": "const rewritten as a one-value enum",
-    "ref_inlined": "$ref replaced by a copy of its definition",
-    "defs_inlined": "$defs removed after inlining",
-    "ref_wrapped": "$ref moved into anyOf because it had sibling keywords",
-    "ref_to_root": "$ref to the root rewritten as '#'",
-    "nullable": "anyOf [X, null] rewritten as X with nullable: true",
-    "refused": "the transformer refused the schema",
-    "properties_added": "empty properties added (OpenAI drops an object without them)",
-}
+TABS = ["Pydantic", *PROVIDERS.values()]
 
 
 def _scenario() -> Scenario:
@@ -51,6 +35,53 @@ def _switch_scenario() -> None:
     st.session_state["tool_preset"] = next(iter(_scenario().presets))
     st.session_state["schema_model"] = _scenario().model.__name__
     _load_preset()
+
+
+def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) -> str | None:
+    """`state[name]` when it is one of `options`; a bad value is named, never echoed."""
+    value = state.get(name)
+    if isinstance(value, str) and value in options:
+        return value
+    if name in state:
+        st.warning(f"The share link's `{name}` was ignored: it must be {what}.")
+    return None
+
+
+def _shared_text(state: dict[str, Any]) -> str | None:
+    text = state.get("payload")
+    try:  # a lone surrogate cannot reach the browser; the editor refuses longer text
+        if isinstance(text, str) and len(text) <= MAX_CHARS and text.encode("utf-8") is not None:
+            return text
+    except UnicodeEncodeError:
+        pass
+    if "payload" in state:
+        st.warning(
+            "The share link's `payload` was ignored: it must be text without lone surrogates, "
+            f"at most {MAX_CHARS:,} characters."
+        )
+    return None
+
+
+def _restore_share() -> None:
+    """Scenario, preset, payload text, schema model and tab from a `?s=` link (page "tools")."""
+    state = shared_state("tools")
+    if state is None:
+        return
+    ss = st.session_state
+    ss["scenario"] = _shared_choice(state, "scenario", SCENARIOS, "a scenario of this page") or (
+        ss.get("scenario") or next(iter(SCENARIOS))
+    )
+    scenario = _scenario()
+    presets, models = scenario.presets, scenario.schema_models
+    preset = _shared_choice(state, "preset", presets, "a preset of the scenario")
+    ss["tool_preset"] = preset or next(iter(presets))
+    model = _shared_choice(state, "schema_model", models, "a model of the scenario")
+    ss["schema_model"] = model or scenario.model.__name__
+    ss["schema_tab"] = (
+        _shared_choice(state, "schema_tab", TABS, "one of the schema tabs") or TABS[0]
+    )
+    text = _shared_text(state)
+    set_payload_text(to_text(presets[ss["tool_preset"]]) if text is None else text, key=EDITOR_KEY)
 
 
 def _preset_label(scenario: Scenario, name: str) -> str:
@@ -99,7 +130,8 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
     )
     with st.spinner("Running PydanticAI's schema transformers…"):
         views = _views(scenario_id, label)
-    tabs = st.tabs(["Pydantic", *PROVIDERS.values()])
+    # A widget (key + rerun) so the chosen tab is state a share link can carry.
+    tabs = st.tabs(TABS, key="schema_tab", on_change="rerun")
     with tabs[0]:
         if views.pydantic is None:
             st.error("Pydantic cannot generate a JSON Schema for this model.")
@@ -144,6 +176,7 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
         st.json(sent.schema, expanded=2)
 
 
+_restore_share()
 st.title("Tool parameters")
 st.caption(
     "Pydantic models as LLM tool parameters: validate a payload, round-trip it, and see the "
@@ -172,6 +205,14 @@ with edit:
 report = validate_text(text, model=scenario.model)
 with result:
     error_table(report, key="tool_errors", valid_text="Valid — the tool would receive this value.")
+    # The schema widgets render below; a click reruns, so they already hold what is shown.
+    schema_model = st.session_state.get("schema_model") or scenario.model.__name__
+    shared = {"scenario": scenario_id, "preset": preset, "payload": text}
+    shared |= {
+        "schema_model": schema_model,
+        "schema_tab": st.session_state.get("schema_tab") or TABS[0],
+    }
+    share_button("tools", shared, key="share")
 
 _round_trip_section(report)
 if scenario.observe is not None:

@@ -14,7 +14,8 @@ from core.reducers import dump_json
 from core.trace import Trace, run_trace
 from ui.payload import current_payload_text, set_payload_text
 from ui.project import active_project, gallery, init_payload
-from ui.share import share_button, shared_state
+from ui.text import plain
+from ui.trace_share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
 
 SEED_GRAPHS = {"seed": "Seed order graph", "fanout": "Fan-out graph (parallel notifiers)"}
@@ -31,26 +32,6 @@ def _load_preset(presets: dict[str, tuple[str, str]]) -> None:
         set_payload_text(presets[name][1])
 
 
-def _restore_share() -> None:
-    state = shared_state("trace")
-    if state is None:
-        return
-    if isinstance(state.get("payload"), str):
-        set_payload_text(state["payload"])
-    st.session_state["trace_graph"] = state.get("graph") if state.get("graph") in GRAPHS else "seed"
-    st.session_state["trace_mode"] = state.get("mode") if state.get("mode") in MODES else "checked"
-    faults = [str(f) for f in state.get("faults") or [] if isinstance(f, str | int)]
-    unknown = [f for f in faults if f not in FAULTS]
-    if unknown:
-        st.error(
-            "[unknown_fault] The share link names fault ids this version does not define; "
-            "they were left out. Pick faults from the list instead."
-        )
-        st.code(", ".join(unknown), language=None)
-    st.session_state["trace_faults"] = [f for f in faults if f in FAULTS]
-    st.session_state["trace_autorun"] = True
-
-
 def _settings() -> dict[str, Any]:
     faults = st.session_state["trace_faults"] if st.session_state["trace_graph"] == "seed" else []
     return {
@@ -61,14 +42,17 @@ def _settings() -> dict[str, Any]:
     }
 
 
-def _run(settings: dict[str, Any]) -> None:
+def _run(settings: dict[str, Any]) -> dict[str, Any]:
     st.session_state.pop("trace_fork", None)
     st.session_state["step_slider"] = 0
+    # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
+    run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
+    result: dict[str, Any] = {"settings": settings, "run": run}
     try:
         payload = parse(settings["payload"])
     except PayloadError as exc:
-        st.session_state["trace_result"] = {"settings": settings, "syntax": str(exc)}
-        return
+        st.session_state["trace_result"] = result | {"syntax": str(exc)}
+        return st.session_state["trace_result"]
     model = None
     if settings["graph"] == "project" and project.graph is not None:
         graph, model = project.graph, project.model  # None: the graph's own Pydantic state
@@ -83,21 +67,22 @@ def _run(settings: dict[str, Any]) -> None:
         message_ids=_message_id,
         model=model,
     )
-    st.session_state["trace_result"] = {"settings": settings, "trace": trace}
+    st.session_state["trace_result"] = result | {"trace": trace}
+    return st.session_state["trace_result"]
 
 
-def _fork_section(trace: Trace, index: int) -> None:
+def _fork_section(trace: Trace, index: int, run: int) -> None:
     step = trace.steps[index]
     st.subheader("Fork from this step")
     if not step.committed or step.node not in trace.graph.nodes:
         st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
         return
-    marker = (id(trace), index)
+    marker = (run, index)
     if st.session_state.get("fork_for") != marker:
         st.session_state["fork_for"] = marker
         st.session_state["fork_text"] = dump_json(step.state, indent=2)
     st.caption(
-        f"Edit the state after step {step.step} ({step.node}); it is validated first, then "
+        f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
     )
     st.text_area("State (JSON)", key="fork_text", height=260)
@@ -120,6 +105,28 @@ def _fork_section(trace: Trace, index: int) -> None:
             trace_table(fork, key="fork_branch")
 
 
+def _show(result: dict[str, Any]) -> None:
+    if result["settings"] != _settings():
+        st.warning("The settings or payload changed since this run; press Run to see them.")
+    if "syntax" in result:
+        st.error("The payload is not valid JSON, so nothing ran. Fix it on the Validate page:")
+        st.code(result["syntax"], language=None)
+        return
+    trace = result["trace"]
+    st.subheader("Node trace")
+    trace_table(trace, key="trace")
+    hint = explain_run_error(str(trace.error)) if trace.error else None
+    if hint:
+        st.info(hint)
+    if trace.steps:
+        st.subheader("Step through the run")
+        index = stepper(trace)
+        step_panels(trace, index, key="step")
+        st.subheader("Final output")
+        output_panel(trace, key="output")
+        _fork_section(trace, index, result["run"])
+
+
 st.title("Trace")
 st.caption(
     "Run the payload through a real LangGraph StateGraph (the seed order's, or yours), "
@@ -128,7 +135,7 @@ st.caption(
 project = active_project()
 init_payload(project.model)
 GRAPHS = ({"project": "Your graph"} if project.graph is not None else {}) | SEED_GRAPHS
-_restore_share()
+shared_step = restore_trace_share(GRAPHS, MODES, FAULTS)
 if st.session_state.get("trace_graph") not in GRAPHS:
     st.session_state["trace_graph"] = next(iter(GRAPHS))
 st.session_state.setdefault("trace_faults", [])
@@ -167,39 +174,12 @@ st.caption(
     "LangGraph native: only what LangGraph itself does and reports. Check every step: we also "
     "validate the merged state after each step and blame the node whose write broke it."
 )
-if st.button("Run", key="run", type="primary") or st.session_state.pop("trace_autorun", False):
-    _run(_settings())
+if st.button("Run", key="run", type="primary") or shared_step is not None:
+    select_shared_step(_run(_settings()), shared_step or 0)
 
 result = st.session_state.get("trace_result")
 if result is None:
     st.info("Pick a graph and faults, then press Run.")
-    st.stop()
-if result["settings"] != _settings():
-    st.warning("The settings or payload changed since this run; press Run to see them.")
-if "syntax" in result:
-    st.error("The payload is not valid JSON, so nothing ran. Fix it on the Validate page:")
-    st.code(result["syntax"], language=None)
-    st.stop()
-
-trace = result["trace"]
-st.subheader("Node trace")
-trace_table(trace, key="trace")
-hint = explain_run_error(str(trace.error)) if trace.error else None
-if hint:
-    st.info(hint)
-if trace.steps:
-    st.subheader("Step through the run")
-    index = stepper(trace)
-    step_panels(trace, index, key="step")
-    st.subheader("Final output")
-    output_panel(trace, key="output")
-    _fork_section(trace, index)
-
-st.subheader("Export and share")
-json_col, csv_col, share_col = st.columns(3)
-json_col.download_button(
-    "Trace (JSON)", trace.to_json(), "trace.json", "application/json", key="export_json"
-)
-csv_col.download_button("Trace (CSV)", trace.to_csv(), "trace.csv", "text/csv", key="export_csv")
-with share_col:
-    share_button("trace", result["settings"], key="share")
+else:
+    _show(result)
+share_section(result, _settings())

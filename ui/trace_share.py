@@ -1,0 +1,120 @@
+"""Trace share links: every `?s=` field type-checked on the way in; settings and step out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from ui.payload import set_payload_text
+from ui.share import share_button, shared_state
+
+__all__ = ["restore_trace_share", "select_shared_step", "share_section"]
+
+_SHOWN_IDS, _ID_CHARS = 20, 80  # unknown fault ids echoed back, bounded: a link can be 64 kB
+
+
+def restore_trace_share(
+    graphs: dict[str, str], modes: dict[str, str], faults: dict[str, str]
+) -> int | None:
+    """Apply a Trace `?s=` token to the widget state; the step to select after its run.
+
+    Returns None when there is no new token for this page. `graph` and `mode` must be strings
+    among `graphs` / `modes`, `faults` a list of strings, `payload` a string and `step` a row
+    number; any other field value is dropped with one warning naming the fields (never their
+    values) and the default is used instead.
+
+    Example:
+        step = restore_trace_share(GRAPHS, MODES, FAULTS)  # before the widgets render
+        if st.button("Run", key="run") or step is not None: ...
+    """
+    state = shared_state("trace")
+    if state is None:
+        return None
+    ignored: list[str] = []
+    payload = state.get("payload")
+    if isinstance(payload, str):
+        set_payload_text(payload)
+    elif "payload" in state:
+        ignored.append("payload")
+    if state.get("graph") == "project" and "project" not in graphs:
+        st.warning(
+            "[share_no_project] The share link runs the server's own graph, but this server has "
+            "no project graph configured, so the first graph listed is used. Configure one with "
+            "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
+        )
+        state = {k: v for k, v in state.items() if k != "graph"}
+    st.session_state["trace_graph"] = _choice(state, "graph", graphs, ignored)
+    st.session_state["trace_mode"] = _choice(state, "mode", modes, ignored)
+    st.session_state["trace_faults"] = _faults(state, faults, ignored)
+    step = state.get("step", 0)
+    if type(step) is not int or step < 0:  # bool is an int subclass; True is no row number
+        ignored.append("step")
+        step = 0
+    if ignored:
+        st.warning(
+            "[share_field] These fields of the share link have the wrong type or value and "
+            "were ignored; their defaults are used. Make a fresh link with Share link."
+        )
+        st.code(", ".join(ignored), language=None)
+    return step
+
+
+def _choice(state: dict[str, Any], name: str, allowed: dict[str, str], ignored: list[str]) -> str:
+    value = state.get(name)
+    if isinstance(value, str) and value in allowed:
+        return value
+    if name in state:
+        ignored.append(name)
+    return next(iter(allowed))
+
+
+def _faults(state: dict[str, Any], known: dict[str, str], ignored: list[str]) -> list[str]:
+    value = state.get("faults", [])
+    if not isinstance(value, list) or not all(isinstance(fault, str) for fault in value):
+        ignored.append("faults")
+        return []
+    unknown = [fault for fault in value if fault not in known]
+    if unknown:
+        st.error(
+            "[unknown_fault] The share link names fault ids this version does not define; "
+            "they were left out. Pick faults from the list instead."
+        )
+        st.code(", ".join(fault[:_ID_CHARS] for fault in unknown[:_SHOWN_IDS]), language=None)
+    return [fault for fault in value if fault in known]
+
+
+def select_shared_step(result: dict[str, Any], step: int) -> None:
+    """Select the shared link's row in a fresh run (a run without that row says so)."""
+    trace = result.get("trace")
+    if trace is None or step == 0:
+        return
+    if step < len(trace.steps):
+        st.session_state["step_slider"] = step
+        return
+    st.warning(
+        "[share_step] The share link selects a row this run does not have (the payload or "
+        "graph differs from the shared run); the first row is shown."
+    )
+
+
+def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> None:
+    """Exports of the shown run, and a share link reopening exactly what is on screen.
+
+    Before any run (or after one that did not parse) the link carries the settings alone.
+    """
+    st.subheader("Export and share")
+    json_col, csv_col, share_col = st.columns(3)
+    trace = result.get("trace") if result else None
+    state = result["settings"] if result else settings
+    if trace is not None:
+        json_col.download_button(
+            "Trace (JSON)", trace.to_json(), "trace.json", "application/json", key="export_json"
+        )
+        csv_col.download_button(
+            "Trace (CSV)", trace.to_csv(), "trace.csv", "text/csv", key="export_csv"
+        )
+        if trace.steps:
+            state = state | {"step": st.session_state.get("step_slider", 0)}
+    with share_col:
+        share_button("trace", state, key="share")
