@@ -1,0 +1,189 @@
+"""Many users: 20 browser contexts x 10 validations each against one server, checked for leaks.
+
+Run from the repository root: `python -m bench.load`. One Chromium, one context (its own
+Streamlit session) per simulated user, driven concurrently with Playwright's asyncio API.
+Every payload carries a key only that user and round use; the result must show exactly that
+key as its error row. Prints latency, errors and leaks; never asserts. Bounded: fixed loops
+and a timeout on every wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import async_playwright
+
+from core.order import SEED_PAYLOAD
+from core.presets import to_text
+from tests.e2e._browser import CHROMIUM, CHROMIUM_ARGS, IDLE_AFTER_RUNS, RUN_COUNTER_SCRIPT
+from tests.e2e._server import Server, cpu_seconds, machine_load, streamlit_server
+
+__all__ = ["main"]
+
+USERS = 20
+ROUNDS = 10
+TIMEOUT_MS = 30_000
+OPEN_TIMEOUT_MS = 180_000  # 20 first visits at once queue behind each other's first run
+OPENING_AT_ONCE = 2
+GIVE_UP_AFTER = 2  # consecutive failed rounds: the user's remaining rounds count as errors
+MARKER = re.compile(r"leak_u\d\d_r\d\d")
+ROW_SHOWN = """(marker) => [...document.querySelectorAll(
+  "[data-testid='stDataFrame'] [role='gridcell']")].some((cell) => cell.textContent === marker)"""
+# The run is over and the annotated text (rendered after the table) shows this payload.
+SETTLED = """(marker) => document.querySelector(
+  "[data-testid='stApp'][data-test-script-state='notRunning']") !== null
+  && [...document.querySelectorAll("[data-testid='stCode']")]
+    .some((code) => code.textContent.includes(marker))"""
+SHOWN_MARKERS = """() => [...document.querySelectorAll(
+  "[data-testid='stDataFrame'] [role='gridcell'], [data-testid='stCode']")]
+  .map((element) => element.textContent).join("\\n")"""
+
+
+@dataclass
+class Tally:
+    """What the simulated users saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    opens: list[float] = field(default_factory=list)  # goto -> editor usable
+    errors: list[str] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)  # another user's payload, or editor changed
+    stale: list[str] = field(default_factory=list)  # this user's own earlier payload still shown
+    validations: int = 0
+
+
+async def _user(
+    browser: Any, url: str, user: int, tally: Tally, ready: asyncio.Barrier, door: asyncio.Semaphore
+) -> None:
+    context = await browser.new_context()
+    opened = False
+    try:
+        await context.add_init_script(RUN_COUNTER_SCRIPT)
+        page = await context.new_page()
+        async with door:
+            start = time.perf_counter()
+            await page.goto(url, wait_until="commit", timeout=OPEN_TIMEOUT_MS)
+            await page.wait_for_function(
+                IDLE_AFTER_RUNS, arg=[1, None, 0], polling=20, timeout=OPEN_TIMEOUT_MS
+            )
+            area = page.locator(".st-key-payload textarea")
+            await area.wait_for(timeout=OPEN_TIMEOUT_MS)  # lazy-loaded widget code under load
+            tally.opens.append(time.perf_counter() - start)
+        opened = True
+        # Everyone starts validating together: page opens do not pollute the latencies.
+        await ready.wait()
+        failed = 0
+        for n in range(ROUNDS):
+            if failed >= GIVE_UP_AFTER:
+                tally.errors.append(f"user {user} round {n}: skipped after {failed} failures")
+                continue
+            marker = f"leak_u{user:02d}_r{n:02d}"
+            text = to_text({**SEED_PAYLOAD, marker: 1})
+            try:
+                await area.fill(text, timeout=TIMEOUT_MS)
+                start = time.perf_counter()
+                await area.press("Control+Enter")
+                await page.wait_for_function(ROW_SHOWN, arg=marker, polling=20, timeout=TIMEOUT_MS)
+                tally.latencies.append(time.perf_counter() - start)
+                tally.validations += 1
+                failed = 0
+                # Check once the run is over: mid-run, later elements still show the last run.
+                await page.wait_for_function(SETTLED, arg=marker, polling=20, timeout=TIMEOUT_MS)
+                seen = set(MARKER.findall(await page.evaluate(SHOWN_MARKERS)))
+                foreign = sorted(m for m in seen if not m.startswith(f"leak_u{user:02d}_"))
+                if foreign or await area.input_value() != text:
+                    tally.leaks.append(f"user {user} round {n}: saw {sorted(seen)}")
+                elif seen != {marker}:  # its own earlier payload: late, not leaked
+                    tally.stale.append(f"user {user} round {n}: saw {sorted(seen)}")
+                if await page.locator("[data-testid='stException']").count():
+                    tally.errors.append(f"user {user} round {n}: exception element")
+            except Exception as exc:  # noqa: BLE001 -- a benchmark counts failures, it does not stop
+                tally.errors.append(f"user {user} round {n}: {type(exc).__name__}: {exc}"[:300])
+                failed += 1
+    except Exception as exc:  # noqa: BLE001 -- the page never opened: all rounds failed
+        tally.errors.append(f"user {user}: {type(exc).__name__}: {exc}"[:300])
+        if not opened:
+            await ready.wait()
+    finally:
+        await context.close()
+
+
+async def _run(server: Server, users: int) -> tuple[Tally, float, float]:
+    """(tally, wall seconds of the validation phase, server CPU seconds in that phase)."""
+    tally = Tally()
+    ready = asyncio.Barrier(users + 1)
+    # Opening 20 pages at once only measures Chromium starving itself on a small machine;
+    # opens go a few at a time, and the measured validations start together afterwards.
+    door = asyncio.Semaphore(OPENING_AT_ONCE)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        crowd = asyncio.gather(
+            *(_user(browser, server.url, user, tally, ready, door) for user in range(users))
+        )
+        await ready.wait()
+        start, cpu = time.perf_counter(), cpu_seconds(server.process.pid)
+        await crowd
+        wall, cpu = time.perf_counter() - start, cpu_seconds(server.process.pid) - cpu
+        await browser.close()
+    return tally, wall, cpu
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return (
+        ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
+    )
+
+
+def _report(name: str, tally: Tally, wall: float, cpu: float) -> None:
+    ms = [v * 1000 for v in tally.latencies]
+    print(
+        f"  {name:<22} validations {tally.validations:>3}  errors {len(tally.errors)}  "
+        f"leaks {len(tally.leaks)}  stale {len(tally.stale)}"
+    )
+    print(
+        f"  {'':<22} latency p50 {_p(ms, 0.5):.0f} ms, p95 {_p(ms, 0.95):.0f} ms, "
+        f"mean {statistics.fmean(ms) if ms else float('nan'):.0f} ms; wall {wall:.1f} s"
+    )
+    opens = [v * 1000 for v in tally.opens]
+    per_validation = cpu / tally.validations if tally.validations else float("nan")
+    print(
+        f"  {'':<22} server CPU {cpu:.1f} s ({cpu / wall:.0%} of one core), "
+        f"{per_validation * 1000:.0f} ms per validation"
+    )
+    print(
+        f"  {'':<22} page opens ({OPENING_AT_ONCE} at a time, before the clock): "
+        f"p50 {_p(opens, 0.5):.0f} ms, p95 {_p(opens, 0.95):.0f} ms"
+    )
+    for line in tally.leaks[:5] + tally.stale[:3] + tally.errors[:3]:
+        print(f"    {line}")
+
+
+def main() -> None:
+    """Single-session baseline, then USERS concurrent sessions, on one server."""
+    with streamlit_server() as server:
+        single, single_wall, single_cpu = asyncio.run(_run(server, 1))
+        crowd, crowd_wall, crowd_cpu = asyncio.run(_run(server, USERS))
+    print(f"load: {USERS} concurrent browser contexts x {ROUNDS} validations, one server")
+    _report("single session", single, single_wall, single_cpu)
+    _report(f"{USERS} concurrent sessions", crowd, crowd_wall, crowd_cpu)
+    ratio = _p(crowd.latencies, 0.95) / _p(single.latencies, 0.95)
+    print(f"  p95 ratio concurrent/single: {ratio:.2f}x (target <= 3)")
+    print(f"  throughput: {crowd.validations / crowd_wall:.1f} validations/s with {USERS} users")
+    # One Streamlit process runs scripts under one GIL: users submitting back to back each
+    # wait for everyone's turn, whatever the browsers do.
+    per_validation = crowd_cpu / crowd.validations if crowd.validations else float("nan")
+    print(
+        f"  server-bound floor: {USERS} users x {per_validation * 1000:.0f} ms server CPU = "
+        f"{USERS * per_validation:.1f} s per round for back-to-back users on one process "
+        f"(= {USERS * per_validation / _p(single.latencies, 0.95):.1f}x the single p95)"
+    )
+    print(f"  {machine_load()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Two AppTest sessions in one process never see each other's payload, report or trace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.order import SEED_PAYLOAD
+from core.presets import SEED_TEXT, to_text
+
+VIEWS = Path(__file__).parents[2] / "views"
+# Each session's payload carries a key only it uses, so a leak shows up as a foreign path.
+TEXT_A = to_text({**SEED_PAYLOAD, "amount": -1, "only_in_a": 1})
+TEXT_B = to_text({**SEED_PAYLOAD, "only_in_b": 2})
+
+
+def _session(page: str) -> AppTest:
+    at = AppTest.from_file(str(VIEWS / page), default_timeout=60).run()
+    assert not at.exception
+    return at
+
+
+def _error_rows(at: AppTest) -> list[tuple[str, str, str]]:
+    tables = [d.value for d in at.dataframe if "line:col" in d.value.columns]
+    assert len(tables) == 1
+    return list(tables[0][["path", "line:col", "type"]].itertuples(index=False, name=None))
+
+
+def _codes(at: AppTest) -> str:
+    return "\n".join(code.value for code in at.code)
+
+
+def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
+    a, b = _session("validate.py"), _session("validate.py")
+    a.text_area(key="payload").set_value(TEXT_A).run()
+    b.text_area(key="payload").set_value(TEXT_B).run()
+    a.run()  # a rerun after the other session changed must still show a's own state
+
+    assert (a.text_area(key="payload").value, a.session_state["payload_text"]) == (TEXT_A, TEXT_A)
+    assert (b.text_area(key="payload").value, b.session_state["payload_text"]) == (TEXT_B, TEXT_B)
+    assert _error_rows(a) == [
+        ("amount", "3:13", "greater_than_equal"),
+        ("only_in_a", "1:1", "extra_forbidden"),
+    ]
+    assert _error_rows(b) == [("only_in_b", "1:1", "extra_forbidden")]
+    assert "only_in_b" not in _codes(a) and "only_in_a" not in _codes(b)
+
+    fresh = _session("validate.py")
+    assert fresh.text_area(key="payload").value == SEED_TEXT
+
+
+def test_trace_sessions_run_their_own_payload() -> None:
+    a, b = _session("trace.py"), _session("trace.py")
+    a.session_state["payload_text"] = TEXT_A
+    a.button(key="run").click().run()
+    b.button(key="run").click().run()
+    a.run()
+
+    trace_a = a.session_state["trace_result"]["trace"]
+    trace_b = b.session_state["trace_result"]["trace"]
+    assert a.session_state["trace_result"]["settings"]["payload"] == TEXT_A
+    assert b.session_state["trace_result"]["settings"]["payload"] == SEED_TEXT
+    assert [(e.path, e.type) for e in trace_a.gate_errors] == [
+        ("amount", "greater_than_equal"),
+        ("only_in_a", "extra_forbidden"),
+    ]
+    assert trace_a.steps == []
+    assert trace_b.gate_errors == []
+    assert [(s.node, s.status) for s in trace_b.steps] == [
+        ("__start__", "pending"),
+        ("validate_order", "validated"),
+        ("confirm", "confirmed"),
+    ]
+    assert "only_in_a" not in _codes(b)

@@ -1,0 +1,122 @@
+"""Drive the app in Debian's Chromium: launch it, open pages, wait for Streamlit's script runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "IDLE_AFTER_RUNS",
+    "RUN_COUNTER_SCRIPT",
+    "goto_app",
+    "launch_chromium",
+    "new_context",
+    "open_app",
+    "rerun",
+    "submit_payload",
+    "wait_for_runs",
+]
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package; never a Playwright browser download
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # the container runs as root
+    "--headless=new",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Chromium's own background traffic would muddy the "no foreign request" checks.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RUN_TIMEOUT_MS = 30_000
+QUIET_MS = 1_500
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Debian's Chromium through Playwright's sync API (`playwright.chromium.launch`)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+# Counts finished script runs: Streamlit flips `data-test-script-state` on its root element
+# initial -> running -> notRunning on every run. A counter (rather than polling for
+# "notRunning") is not fooled by the state left over from the previous run.
+RUN_COUNTER_SCRIPT = """
+window.__stRuns = 0;
+new MutationObserver((records) => {
+  for (const record of records) {
+    const now = record.target.getAttribute("data-test-script-state");
+    if (now === "notRunning" && record.oldValue !== "notRunning") window.__stRuns += 1;
+  }
+}).observe(document, {
+  subtree: true, attributes: true, attributeOldValue: true,
+  attributeFilter: ["data-test-script-state"],
+});
+"""
+# arg: [runs, since, quiet_ms]. React may commit "running" and "notRunning" in one render on
+# a busy machine, so a run can pass unseen: given `since` (performance.now() at the
+# interaction), an idle page with no stale element `quiet_ms` after it also counts as settled.
+IDLE_AFTER_RUNS = """
+([count, since, quietMs]) => {
+  const idle = document.querySelector("[data-testid='stApp']"
+    + "[data-test-connection-state='CONNECTED'][data-test-script-state='notRunning']") !== null;
+  if (!idle) return false;
+  if (window.__stRuns >= count) return true;
+  return since !== null && performance.now() - since > quietMs
+    && document.querySelector("[data-stale='true']") === null;
+}
+"""
+
+
+def new_context(browser: Any, **options: Any) -> Any:
+    """A browser context (its own cookies, so its own Streamlit session) that counts runs."""
+    context = browser.new_context(**options)
+    context.add_init_script(RUN_COUNTER_SCRIPT)
+    return context
+
+
+def open_app(context: Any, url: str) -> Any:
+    """Open `url` in a new page of `context` and wait until the first script run has finished."""
+    return goto_app(context.new_page(), url)
+
+
+def goto_app(page: Any, url: str, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Any:
+    """Load `url` in `page` (of a `new_context`) and wait until the first script run finished."""
+    page.goto(url, timeout=timeout_ms)
+    wait_for_runs(page, 1, timeout_ms=timeout_ms)
+    return page
+
+
+def wait_for_runs(
+    page: Any, count: int, *, since: float | None = None, timeout_ms: int = RUN_TIMEOUT_MS
+) -> None:
+    """Block until `count` script runs have finished in this page and the app is idle.
+
+    `since` (the page's `performance.now()` when the interaction happened) allows the
+    quiet-page fallback of IDLE_AFTER_RUNS.
+    """
+    page.wait_for_function(IDLE_AFTER_RUNS, arg=[count, since, QUIET_MS], timeout=timeout_ms)
+
+
+@contextmanager
+def rerun(page: Any, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[None]:
+    """Wait, on leaving the block, for the script run that the block's interaction caused.
+
+    Example:
+        >>> with rerun(page):  # doctest: +SKIP
+        ...     page.locator(".st-key-share").get_by_role("button").click()
+    """
+    before, since = page.evaluate("[window.__stRuns, performance.now()]")
+    yield
+    wait_for_runs(page, before + 1, since=since, timeout_ms=timeout_ms)
+
+
+def submit_payload(page: Any, text: str, *, key: str = "payload") -> None:
+    """Replace a text area's content, submit it as a user does (Ctrl+Enter), wait for the run."""
+    area = page.locator(f".st-key-{key} textarea")
+    area.fill(text)
+    with rerun(page):
+        area.press("Control+Enter")

@@ -1,0 +1,80 @@
+"""Validate page in Chromium: error rows with line:col, and share links across browser contexts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from core.order import SEED_PAYLOAD
+from core.presets import PRESETS, SEED_TEXT, to_text
+from tests.e2e._browser import rerun, submit_payload
+
+pytestmark = pytest.mark.e2e
+
+# The error table is a canvas grid; its accessible grid DOM carries the cell text. Columns
+# are virtualised horizontally: at the fixture's viewport the first five exist.
+ERROR_GRID = "[data-testid='stDataFrame']:has([role='columnheader']:text-is('line:col'))"
+NEGATIVE_AMOUNT_ROW = [
+    "amount", "/amount", "3:13", "greater_than_equal", "Input should be greater than or equal to 0",
+]  # fmt: skip
+
+
+def _expect_error_rows(page: Any, rows: list[list[str]]) -> None:
+    grid = page.locator(ERROR_GRID)
+    expect(grid.locator("[role='columnheader']")).to_have_text(
+        ["path", "pointer", "line:col", "type", "message"]
+    )
+    expect(grid.locator("[role='gridcell']")).to_have_text([cell for row in rows for cell in row])
+
+
+def _expect_verdict(page: Any, text: str) -> None:
+    expect(page.locator("[data-testid='stAlert']").filter(has_text="Gate ")).to_have_text(text)
+
+
+def test_negative_amount_shows_its_error_row_and_caret_at_line_3_col_13(new_page) -> None:
+    page = new_page()
+    expect(page.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
+    _expect_verdict(page, "Gate open — the payload is valid; the graph would run.")
+
+    submit_payload(page, PRESETS["negative_amount"].text)
+
+    _expect_verdict(page, "Gate closed — 1 error, the graph would not run.")
+    _expect_error_rows(page, [NEGATIVE_AMOUNT_ROW])
+    annotated = page.locator("[data-testid='stCode']").filter(has_text="│")
+    expect(annotated).to_contain_text("^ greater_than_equal at amount")
+    assert annotated.inner_text().splitlines()[1:4] == [
+        '  2 │   "user_id": "550e8400-e29b-41d4-a716-446655440000",',
+        '▶ 3 │   "amount": -1,',
+        "    │             ^ greater_than_equal at amount: "
+        "Input should be greater than or equal to 0",
+    ]
+
+
+def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_server) -> None:
+    # A payload no other test uses, so the restored text can only come from the link.
+    text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE-E2E"})
+    page = new_page()
+    submit_payload(page, text)
+    with rerun(page):
+        page.locator(".st-key-share").get_by_role("button").click()
+    link = page.locator("[data-testid='stCode']").filter(has_text="?s=v1.")
+    expect(link).to_have_count(1)
+    url = link.inner_text().strip()
+    assert url.startswith(f"{app_server.url}?s=v1.")
+
+    restored = new_page(url=url)
+    expect(restored.locator(".st-key-payload textarea")).to_have_value(text)
+    _expect_verdict(restored, "Gate closed — 2 errors, the graph would not run.")
+    _expect_error_rows(
+        restored,
+        [
+            NEGATIVE_AMOUNT_ROW,
+            ["coupon", "/coupon", "1:1", "extra_forbidden", "Extra inputs are not permitted"],
+        ],
+    )
+
+    # A third context without the link is a separate session: it sees the seed order.
+    fresh = new_page()
+    expect(fresh.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
