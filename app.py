@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import metadata
 
 import streamlit as st
 
 from ui.project import active_project, project_sidebar
+
+
+@cache  # installed versions do not change while the server runs
+def _versions() -> list[str]:
+    return [
+        metadata.version(name) for name in ("pydantic", "langgraph", "langchain-core", "streamlit")
+    ]
+
 
 st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
 
@@ -30,10 +39,7 @@ with st.sidebar:
     st.dataframe(
         {
             "package": ["pydantic", "langgraph", "langchain-core", "streamlit"],
-            "version": [
-                metadata.version(name)
-                for name in ("pydantic", "langgraph", "langchain-core", "streamlit")
-            ],
+            "version": _versions(),
         },
         hide_index=True,
         key="versions",

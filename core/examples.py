@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.json_schema import json_schema
+
 __all__ = ["Example", "ExampleError", "example_payload", "model_examples"]
 
 _MAX_DEPTH = 6  # recursive models: below this, optional fields are left out
@@ -49,7 +51,7 @@ def model_examples(model: type[BaseModel]) -> dict[str, Example]:
         >>> model_examples(LineItem)["generated"].payload
         {'sku': 'AAA', 'qty': 1, 'unit_price': 1}
     """
-    schema = model.model_json_schema()
+    schema = json_schema(model)
     given = schema.get("examples")
     if isinstance(given, list) and given:
         return {
@@ -73,7 +75,7 @@ def example_payload(model: type[BaseModel]) -> dict[str, Any]:
         >>> sorted(example_payload(AgentState))
         ['amount', 'items', 'logs', 'status', 'user_id']
     """
-    schema = model.model_json_schema()
+    schema = json_schema(model)
     top = _resolve(schema, schema)  # a recursive model's schema is a $ref into $defs
     props = top.get("properties", {})
     required = set(top.get("required", []))

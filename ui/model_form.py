@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
+from core.json_schema import json_schema
 from core.payload import PayloadError, parse
 from core.presets import to_text
 from ui.payload import set_payload_text
@@ -212,5 +213,5 @@ def model_form(text: str, model: type[BaseModel]) -> None:
     ss = st.session_state
     if ss.get(_SEEN) != hash(text):
         ss[_VERSION], ss[_SEEN] = ss.get(_VERSION, -1) + 1, hash(text)
-    schema = model.model_json_schema()
+    schema = json_schema(model)
     _fields(schema, schema, payload, ())

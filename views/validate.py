@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 
 import pandas as pd
 import streamlit as st
@@ -11,6 +10,7 @@ from pydantic import BaseModel
 
 from core.coercion import coercion_rows
 from core.entry import compare_entry
+from core.json_schema import json_schema_text
 from core.order import AgentState
 from core.presets import SEED_TEXT
 from core.report import validate_text
@@ -165,4 +165,9 @@ with entry:
 with source:
     st.code(model_source(options) if chosen is AgentState else _source(model), language="python")
 with schema:
-    st.json(json.dumps(model.model_json_schema()), expanded=2)
+    schema_text = json_schema_text(model)
+    st.download_button(
+        "Download JSON Schema", schema_text, file_name="schema.json", key="schema_download"
+    )
+    if st.toggle("Show the schema here", key="schema_show", help="It is long: about 20 kB."):
+        st.json(schema_text, expanded=2)
