@@ -89,7 +89,9 @@ def test_validate_page_uses_your_model_and_its_examples(project, name, way):
     assert "Schema options apply to the seed order model only; your model is used as written." in [
         c.value for c in at.caption
     ]
-    assert [t.key for t in at.toggle] == ["schema_show"]  # the seed model's schema options are hidden
+    assert [t.key for t in at.toggle] == [
+        "schema_show"
+    ]  # the seed model's schema options are hidden
 
 
 def test_nested_form_field_edits_rewrite_the_json(project):
