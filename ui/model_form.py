@@ -11,9 +11,9 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.json_schema import json_schema
-from core.payload import PayloadError, parse
+from core.payload import parse
 from core.presets import to_text
-from ui.payload import set_payload_text
+from ui.payload import form_payload, set_payload_text
 from ui.text import plain
 
 __all__ = ["model_form"]
@@ -197,14 +197,8 @@ def model_form(text: str, model: type[BaseModel]) -> None:
     `st.session_state["mform_version"]`: 0 for the first text, bumped whenever the JSON
     text changes, so applied edits are never replayed onto the rewritten rows.
     """
-    try:
-        payload = parse(text)
-    except PayloadError as exc:
-        st.info("The form needs valid JSON; fix the text in the JSON tab first.")
-        st.code(str(exc), language=None)
-        return
-    if not isinstance(payload, dict):
-        st.info("The form needs a JSON object at the top level.")
+    payload = form_payload(text)
+    if payload is None:
         return
     st.caption(
         "Generated from the model's JSON Schema. Text fields stay strings; other fields are "

@@ -9,7 +9,7 @@ import streamlit as st
 from core.payload import MAX_PAYLOAD_BYTES, PayloadError, parse
 from core.presets import SEED_TEXT
 
-__all__ = ["current_payload_text", "payload_editor", "set_payload_text"]
+__all__ = ["current_payload_text", "form_payload", "payload_editor", "set_payload_text"]
 
 SHARED_KEY = "payload_text"  # not a widget key: survives page switches
 MAX_CHARS = MAX_PAYLOAD_BYTES  # a character is at least one byte, so the byte limit still binds
@@ -18,6 +18,20 @@ MAX_CHARS = MAX_PAYLOAD_BYTES  # a character is at least one byte, so the byte l
 def current_payload_text() -> str:
     """The payload text shared by the pages of this session (the seed order by default)."""
     return st.session_state.get(SHARED_KEY, SEED_TEXT)
+
+
+def form_payload(text: str) -> dict | None:
+    """The payload as a JSON object for a form view, or None after saying why there is none."""
+    try:
+        payload = parse(text)
+    except PayloadError as exc:
+        st.info("The form needs valid JSON; fix the text in the JSON tab first.")
+        st.code(str(exc), language=None)
+        return None
+    if not isinstance(payload, dict):
+        st.info("The form needs a JSON object at the top level.")
+        return None
+    return payload
 
 
 def set_payload_text(text: str, *, key: str = "payload") -> None:

@@ -8,9 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.payload import PayloadError, parse
+from core.payload import parse
 from core.presets import to_text
-from ui.payload import set_payload_text
+from ui.payload import form_payload, set_payload_text
 
 __all__ = ["order_form"]
 
@@ -58,14 +58,8 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
 
 def order_form(text: str) -> None:
     """user_id, amount, status and an items table; each edit rewrites the JSON text."""
-    try:
-        payload = parse(text)
-    except PayloadError as exc:
-        st.info("The form needs valid JSON; fix the text in the JSON tab first.")
-        st.code(str(exc), language=None)
-        return
-    if not isinstance(payload, dict):
-        st.info("The form needs a JSON object at the top level.")
+    payload = form_payload(text)
+    if payload is None:
         return
     st.caption('Numbers typed here become JSON numbers; use the JSON tab for strings like "42".')
     for field in ("user_id", "amount"):
