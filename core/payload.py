@@ -28,6 +28,9 @@ MAX_NUMBER_DIGITS = 400
 
 _WS = re.compile(r"[ \t\n\r]*")
 _MEMBER = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*', re.S)  # "key" :
+_TOKEN = re.compile(  # brackets, commas and strings (keys with their colon); scalars are skipped
+    r'"((?:[^"\\]|\\.)*)"([ \t\n\r]*:[ \t\n\r]*)?|[{\[][ \t\n\r]*|,[ \t\n\r]*|[}\]]', re.S
+)
 _AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")  # the gap and comma after a value
 _LONG_NUMBER = re.compile(rf"-?\d{{{MAX_NUMBER_DIGITS + 1},}}")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
@@ -235,6 +238,36 @@ class SourceMap:
                 offset = children[key]
                 path.append(segment)
         return tuple(path), offset
+
+    def index_all(self) -> None:
+        """Index every container in one pass over the tokens (for many lookups at once).
+
+        Lazy `_index` calls re-decode each container they skip; with thousands of errors
+        one C-speed token scan plus a stack is cheaper. Only for text that is valid JSON.
+        """
+        text, children = self.text, self._children
+        stack: list[list] = []  # [offset, children, is_array, next index]
+        for match in _TOKEN.finditer(text):
+            char = text[match.start()]
+            if char == "{" or char == "[":
+                frame = [match.start(), {}, char == "[", 0]
+                if char == "[" and text[match.end() : match.end() + 1] != "]":
+                    frame[1][0], frame[3] = match.end(), 1
+                stack.append(frame)
+            elif char == ",":
+                frame = stack[-1]
+                if frame[2]:
+                    frame[1][frame[3]] = match.end()
+                    frame[3] += 1
+            elif char == '"':
+                if match.group(2) is not None:  # a key: the value starts after the colon
+                    key = match.group(1)
+                    if "\\" in key:
+                        key = _scanstring(text, match.start() + 1)[0]
+                    stack[-1][1][key] = match.end()
+            else:
+                frame = stack.pop()
+                children[frame[0]] = frame[1]
 
     def _index(self, offset: int) -> dict[str | int, int]:
         children: dict[str | int, int] = {}

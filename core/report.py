@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -28,6 +28,7 @@ __all__ = [
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
+_EAGER_AFTER = 50  # errors; beyond this one full token pass beats lazy per-container decoding
 _KEY_TYPES = _MISSING_TYPES | {"extra_forbidden", "unexpected_keyword_argument"}
 
 
@@ -263,23 +264,28 @@ def _field_error(
     segments: tuple[str | int, ...],
     line: int | None = None,
     col: int | None = None,
+    names: Callable[[tuple[str | int, ...]], tuple[str, str]] | None = None,
 ) -> FieldError:
+    path, pointer = names(segments) if names else (format_path(segments), format_pointer(segments))
+    get = err.get  # positional, in field order: thousands are built per report
     return FieldError(
-        loc=tuple(err["loc"]),
-        path=format_path(segments),
-        pointer=format_pointer(segments),
-        type=err["type"],
-        msg=err["msg"],
-        input=err.get("input"),
-        ctx=err.get("ctx"),
-        url=err.get("url"),
-        line=line,
-        col=col,
+        tuple(err["loc"]),
+        path,
+        pointer,
+        err["type"],
+        err["msg"],
+        get("input"),
+        get("ctx"),
+        get("url"),
+        line,
+        col,
     )
 
 
 def _position(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
     source = SourceMap(text)
+    if len(raw) > _EAGER_AFTER:
+        source.index_all()
     located = []
     for err in raw:
         loc = err["loc"]
@@ -289,10 +295,28 @@ def _position(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
             found, offset = source.locate(found[:-1])  # the enclosing object, as documented
         located.append((segments, offset))
     positions = source.line_col([offset for _, offset in located])
+    names = _PathNames()
     return [
-        _field_error(err, segments, line, col)
+        _field_error(err, segments, line, col, names)
         for err, (segments, _), (line, col) in zip(raw, located, positions, strict=True)
     ]
+
+
+class _PathNames(dict):
+    """segments -> (path, pointer), built from the parent's names (errors share prefixes)."""
+
+    def __call__(self, segments: tuple[str | int, ...]) -> tuple[str, str]:
+        names = self.get(segments)
+        if names is None:
+            if not segments:
+                return "(root)", ""
+            path, pointer = self(segments[:-1]) if len(segments) > 1 else ("", "")
+            last = segments[-1]
+            piece = _piece(last) if _cacheable(last) else _piece.__wrapped__(last)
+            path = (path + piece).removeprefix(".")
+            token = _token(last) if _cacheable(last) else _token.__wrapped__(last)
+            names = self[segments] = (path, pointer + token)
+        return names
 
 
 def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str | int, ...]:

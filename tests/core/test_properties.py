@@ -6,8 +6,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.order import build_order_graph
-from core.payload import PayloadError
-from core.report import Report, validate_text, validate_value
+from core.payload import PayloadError, SourceMap
+from core.report import (
+    Report,
+    _PathNames,
+    format_path,
+    format_pointer,
+    validate_text,
+    validate_value,
+)
 from core.share import ShareError, decode_share, encode_share
 from core.trace import Trace, run_trace
 
@@ -99,3 +106,20 @@ def test_run_trace_gate_never_raises_and_a_closed_gate_runs_no_node(value):
         assert trace.steps == [] and trace.output is None
     else:
         assert [step.node for step in trace.steps] == ["__start__", "validate_order", "confirm"]
+
+
+@FAST
+@given(json_values, st.booleans())
+def test_one_pass_index_finds_what_lazy_indexing_finds(value, indent):
+    text = json.dumps(value, indent=1 if indent else None)
+    lazy, eager = SourceMap(text), SourceMap(text)
+    eager.index_all()
+    for offset, children in eager._children.items():
+        assert lazy._index(offset) == children
+
+
+@FAST
+@given(st.lists(st.one_of(st.text(max_size=6), st.integers(0, 30)), max_size=5))
+def test_path_names_built_from_prefixes_equal_format_path(segments):
+    segments = tuple(segments)
+    assert _PathNames()(segments) == (format_path(segments), format_pointer(segments))
