@@ -108,13 +108,17 @@ def _lines_to_show(total: int, marked: list[int]) -> list[int]:
 
 
 def exports(report: Report, *, key: str, basename: str = "errors") -> None:
-    """Download buttons: errors() JSON, FastAPI's 422 body, CSV."""
+    """Download buttons: errors() JSON, FastAPI's 422 body, CSV.
+
+    The files are built when a button is pressed, not on every rerun (the FastAPI body
+    re-validates the whole payload in Python mode).
+    """
     if report.ok or report.syntax_error is not None:
         return  # unreadable text has no field errors to export; the message above says why
     row = st.container(horizontal=True)
     row.download_button(
         "Errors (JSON)",
-        json.dumps(report.to_errors(), indent=2),
+        lambda: json.dumps(report.to_errors(), indent=2),
         file_name=f"{basename}.json",
         mime="application/json",
         key=f"{key}__json",
@@ -122,14 +126,14 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     )
     row.download_button(
         "FastAPI 422 body",
-        json.dumps(report.to_fastapi(), default=str),
+        lambda: json.dumps(report.to_fastapi(), default=str),
         file_name=f"{basename}-fastapi-422.json",
         mime="application/json",
         key=f"{key}__fastapi",
     )
     row.download_button(
         "Errors (CSV)",
-        report.to_csv(),
+        report.to_csv,
         file_name=f"{basename}.csv",
         mime="text/csv",
         key=f"{key}__csv",

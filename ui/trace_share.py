@@ -109,10 +109,10 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
     state = result["settings"] if result else settings
     if trace is not None:
         json_col.download_button(
-            "Trace (JSON)", trace.to_json(), "trace.json", "application/json", key="export_json"
+            "Trace (JSON)", trace.to_json, "trace.json", "application/json", key="export_json"
         )
         csv_col.download_button(
-            "Trace (CSV)", trace.to_csv(), "trace.csv", "text/csv", key="export_csv"
+            "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key="export_csv"
         )
         if trace.steps:
             state = state | {"step": st.session_state.get("step_slider", 0)}
