@@ -148,8 +148,14 @@ with lens:
         st.info("The coercion lens needs a payload that validates; fix the errors first.")
 with entry:
     if report.syntax_error is None and isinstance(report.input, dict):
-        with st.spinner("Running LangGraph's entry…"):
-            comparison = compare_entry(report)
+        # A real graph run: keep it for reruns that change neither the text nor the model.
+        kept = st.session_state.get("entry_comparison")
+        if kept is not None and kept[0] == (text, model):
+            comparison = kept[1]
+        else:
+            with st.spinner("Running LangGraph's entry…"):
+                comparison = compare_entry(report)
+            st.session_state["entry_comparison"] = ((text, model), comparison)
         verdict = (
             "runs the first node" if comparison.langgraph_accepted else "raises before any node"
         )
