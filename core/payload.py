@@ -28,9 +28,21 @@ MAX_NUMBER_DIGITS = 400
 
 _WS = re.compile(r"[ \t\n\r]*")
 _MEMBER = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*', re.S)  # "key" :
-_TOKEN = re.compile(  # brackets, commas and strings (keys with their colon); scalars are skipped
-    r'"((?:[^"\\]|\\.)*)"([ \t\n\r]*:[ \t\n\r]*)?|[{\[][ \t\n\r]*|,[ \t\n\r]*|[}\]]', re.S
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'  # unrolled: one C loop per run of plain characters
+# An object holding no container: one C-speed match, its members indexed only when needed.
+_FLAT_OBJECT = rf'\{{(?:[^{{}}\[\]"]++|{_STRING})*+\}}'
+_TOKEN = re.compile(  # flat objects, brackets, commas and strings (keys with their colon)
+    rf'({_FLAT_OBJECT})|"([^"\\]*+(?:\\.[^"\\]*+)*+)"([ \t\n\r]*:[ \t\n\r]*)?'
+    r"|[{\[][ \t\n\r]*|,[ \t\n\r]*|[}\]]",
+    re.S,
 )
+_FLAT_MATCH = re.compile(_FLAT_OBJECT, re.S).match
+# "key": value inside a flat object; strings are matched whole, so members never misalign.
+_FLAT_MEMBER = re.compile(
+    rf'"([^"\\]*+(?:\\.[^"\\]*+)*+)"[ \t\n\r]*:[ \t\n\r]*({_STRING}|[^,}}"]*+)[^"]*+',
+    re.S,
+)
+_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*").match
 _AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")  # the gap and comma after a value
 _LONG_NUMBER = re.compile(rf"-?\d{{{MAX_NUMBER_DIGITS + 1},}}")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
@@ -219,6 +231,7 @@ class SourceMap:
         self.text = text
         self._decoder = json.JSONDecoder()
         self._children: dict[int, dict[str | int, int]] = {}
+        self._flat: dict[int, int] = {}  # offset -> end of objects holding no container
         self._root = _WS.match(text, 0).end()
 
     def locate(self, loc: Sequence[str | int]) -> tuple[tuple[str | int, ...], int]:
@@ -232,6 +245,13 @@ class SourceMap:
         for segment in loc:
             children = self._children.get(offset)
             if children is None:
+                end = self._flat.get(offset)
+                if end is not None and type(segment) is str:
+                    value_at = self._flat_key(offset, end, segment)
+                    if value_at is not None:
+                        offset = value_at
+                        path.append(segment)
+                        continue
                 children = self._index(offset)
             key = segment if not isinstance(segment, bool) else None
             if key is not None and key in children:
@@ -248,6 +268,16 @@ class SourceMap:
         text, children = self.text, self._children
         stack: list[list] = []  # [offset, children, is_array, next index]
         for match in _TOKEN.finditer(text):
+            kind = match.lastindex  # 1 flat object, 2 string, 3 key; None for punctuation
+            if kind is not None:
+                if kind == 3:  # a key: the value starts after the colon
+                    key = match.group(2)
+                    if "\\" in key:
+                        key = _scanstring(text, match.start() + 1)[0]
+                    stack[-1][1][key] = match.end()
+                elif kind == 1:  # members are found when a path enters it
+                    self._flat[match.start()] = match.end()
+                continue
             char = text[match.start()]
             if char == "{" or char == "[":
                 frame = [match.start(), {}, char == "[", 0]
@@ -259,15 +289,28 @@ class SourceMap:
                 if frame[2]:
                     frame[1][frame[3]] = match.end()
                     frame[3] += 1
-            elif char == '"':
-                if match.group(2) is not None:  # a key: the value starts after the colon
-                    key = match.group(1)
-                    if "\\" in key:
-                        key = _scanstring(text, match.start() + 1)[0]
-                    stack[-1][1][key] = match.end()
             else:
                 frame = stack.pop()
                 children[frame[0]] = frame[1]
+
+    def _flat_key(self, offset: int, end: int, key: str) -> int | None:
+        """Where `key`'s value starts in the flat object at offset..end, by substring search.
+
+        In valid JSON an unescaped `"key"` followed by a colon can only be a member name
+        (a value is followed by `,` or `}`, a quote inside a string is escaped), and the
+        last one wins as in `json.loads`. Keys written with escapes fall back to `_index`.
+        """
+        if '"' in key or "\\" in key:
+            return None
+        needle, text = f'"{key}"', self.text
+        at = text.rfind(needle, offset, end)
+        while at != -1:
+            if text[at - 1] != "\\":
+                colon = _COLON(text, at + len(needle))
+                if colon is not None:
+                    return colon.end()
+            at = text.rfind(needle, offset, at)
+        return None
 
     def _index(self, offset: int) -> dict[str | int, int]:
         children: dict[str | int, int] = {}
@@ -275,6 +318,15 @@ class SourceMap:
         opener = text[offset : offset + 1]
         # Hot loop (thousands of errors): one regex per key, one C decode per value.
         member, after, skip_value = _MEMBER.match, _AFTER.match, self._decoder.scan_once
+        flat = _FLAT_MATCH(text, offset) if opener == "{" else None
+        if flat is not None:
+            for found in _FLAT_MEMBER.finditer(text, offset + 1, flat.end() - 1):
+                key = found.group(1)
+                if "\\" in key:
+                    key = _scanstring(text, found.start() + 1)[0]
+                children[key] = found.start(2)
+            self._children[offset] = children
+            return children
         try:
             if opener == "{":
                 pos = _WS.match(text, offset + 1).end()

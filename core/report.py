@@ -266,7 +266,10 @@ def _field_error(
     col: int | None = None,
     names: Callable[[tuple[str | int, ...]], tuple[str, str]] | None = None,
 ) -> FieldError:
-    path, pointer = names(segments) if names else (format_path(segments), format_pointer(segments))
+    if names is None:
+        path, pointer = format_path(segments), format_pointer(segments)
+    else:
+        path, pointer = names(segments)
     get = err.get  # positional, in field order: thousands are built per report
     return FieldError(
         tuple(err["loc"]),
@@ -303,20 +306,19 @@ def _position(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
 
 
 class _PathNames(dict):
-    """segments -> (path, pointer), built from the parent's names (errors share prefixes)."""
+    """segments -> (path, pointer), from a per-report memo of each segment's two pieces."""
 
     def __call__(self, segments: tuple[str | int, ...]) -> tuple[str, str]:
-        names = self.get(segments)
-        if names is None:
-            if not segments:
-                return "(root)", ""
-            path, pointer = self(segments[:-1]) if len(segments) > 1 else ("", "")
-            last = segments[-1]
-            piece = _piece(last) if _cacheable(last) else _piece.__wrapped__(last)
-            path = (path + piece).removeprefix(".")
-            token = _token(last) if _cacheable(last) else _token.__wrapped__(last)
-            names = self[segments] = (path, pointer + token)
-        return names
+        if not segments:
+            return "(root)", ""
+        path = pointer = ""
+        for segment in segments:
+            pieces = self.get(segment)
+            if pieces is None:
+                pieces = self[segment] = (_piece.__wrapped__(segment), _token.__wrapped__(segment))
+            path += pieces[0]
+            pointer += pieces[1]
+        return path.removeprefix("."), pointer
 
 
 def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str | int, ...]:

@@ -118,6 +118,42 @@ def test_one_pass_index_finds_what_lazy_indexing_finds(value, indent):
         assert lazy._index(offset) == children
 
 
+tricky_keys = st.text(alphabet='"\\ :,{}[]abé', max_size=5)
+nested = st.recursive(
+    st.none() | st.integers() | st.text(alphabet='"\\ :,{}[]a', max_size=5),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(tricky_keys, children, max_size=3)
+    ),
+    max_leaves=15,
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix, value
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, child in items:
+        yield from _paths(child, (*prefix, key))
+
+
+@FAST
+@given(nested, st.booleans(), st.booleans(), st.booleans())
+def test_every_path_points_at_its_own_value(value, indent, ascii_only, eager):
+    text = json.dumps(value, indent=1 if indent else None, ensure_ascii=ascii_only)
+    source = SourceMap(text)
+    if eager:
+        source.index_all()
+    decode = json.JSONDecoder().raw_decode
+    for path, expected in _paths(value):
+        found, offset = source.locate(path)
+        assert found == path and decode(text, offset)[0] == expected
+
+
 @FAST
 @given(st.lists(st.one_of(st.text(max_size=6), st.integers(0, 30)), max_size=5))
 def test_path_names_built_from_prefixes_equal_format_path(segments):
