@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import metadata
-
 import streamlit as st
 
 from ui.project import active_project, project_sidebar
-
-
-@cache  # installed versions do not change while the server runs
-def _versions() -> list[str]:
-    return [
-        metadata.version(name) for name in ("pydantic", "langgraph", "langchain-core", "streamlit")
-    ]
-
+from ui.versions import versions_table
 
 st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
 
@@ -35,14 +25,6 @@ navigation = st.navigation(pages)
 
 with st.sidebar:
     project_sidebar(active_project())
-    st.caption("Installed versions (every behaviour shown is observed on these)")
-    st.dataframe(
-        {
-            "package": ["pydantic", "langgraph", "langchain-core", "streamlit"],
-            "version": _versions(),
-        },
-        hide_index=True,
-        key="versions",
-    )
+    versions_table()
 
 navigation.run()

@@ -13,7 +13,7 @@ from core.entry import compare_entry
 from core.json_schema import json_schema_text
 from core.order import AgentState
 from core.presets import SEED_TEXT
-from core.report import validate_text
+from core.report import Report, validate_text
 from core.schema_options import SchemaOptions, build_model, model_source
 from ui.errors import annotated_text, error_table, exports
 from ui.model_form import model_form
@@ -111,69 +111,102 @@ else:
     st.caption("Schema options apply to the seed order model only; your model is used as written.")
     options, model = SchemaOptions(), chosen
 
-edit, result = st.columns([5, 6], gap="large")
-with edit:
-    json_tab, form_tab = st.tabs(["JSON", "Form"])
-    with json_tab:
-        reset_text = SEED_TEXT if chosen is AgentState else default_text
-        text = payload_editor("payload", reset_text, height=420)
-    with form_tab:
-        if chosen is AgentState:
-            order_form(text)
+VIEWS = [
+    "Annotated text",
+    "Coercion lens",
+    "What LangGraph would do",
+    "Model source",
+    "JSON Schema",
+]
+
+
+@st.fragment  # typing in the editor reruns only this part, not the sidebar and options above
+def _workbench(
+    chosen: type[BaseModel], options: SchemaOptions, model: type[BaseModel], default_text: str
+) -> None:
+    edit, result = st.columns([5, 6], gap="large")
+    with edit:
+        # Stateful tabs: a hidden tab's content is not computed (`.open` is False).
+        json_tab, form_tab = st.tabs(["JSON", "Form"], key="editor_view", on_change="rerun")
+        with json_tab:
+            reset_text = SEED_TEXT if chosen is AgentState else default_text
+            text = payload_editor("payload", reset_text, height=420)
+        if form_tab.open:
+            with form_tab:
+                if chosen is AgentState:
+                    order_form(text)
+                else:
+                    model_form(text, model)
+
+    report = validate_text(text, model)
+    with result:
+        error_table(report, key="errors")
+        exports(report, key="export")
+        shared = {"payload": text, "options": options.to_dict()}
+        if chosen is not AgentState:
+            shared["model"] = "project"  # a name, never a module path: links cannot load code
+        share_button("validate", shared, key="share")
+
+    tabs = dict(zip(VIEWS, st.tabs(VIEWS, key="validate_view", on_change="rerun"), strict=True))
+    view = next(name for name, tab in tabs.items() if tab.open)
+    with tabs[view]:
+        if view == "Annotated text":
+            _annotated(report)
+        elif view == "Coercion lens":
+            _lens(report)
+        elif view == "What LangGraph would do":
+            _entry(report, text, model)
+        elif view == "Model source":
+            source = model_source(options) if chosen is AgentState else _source(model)
+            st.code(source, language="python")
         else:
-            model_form(text, model)
+            _json_schema(model)
 
-report = validate_text(text, model)
-with result:
-    error_table(report, key="errors")
-    exports(report, key="export")
-    shared = {"payload": text, "options": options.to_dict()}
-    if chosen is not AgentState:
-        shared["model"] = "project"  # a name, never a module path: links cannot load code
-    share_button("validate", shared, key="share")
 
-annotated, lens, entry, source, schema = st.tabs(
-    ["Annotated text", "Coercion lens", "What LangGraph would do", "Model source", "JSON Schema"]
-)
-with annotated:
+def _annotated(report: Report) -> None:
     if report.ok:
         st.caption("No error positions to mark.")
     st.code(annotated_text(report), language=None)
-with lens:
+
+
+def _lens(report: Report) -> None:
     if report.ok and report.value is not None:
         rows = [row.__dict__ for row in coercion_rows(report.input, report.value)]
         st.caption("Each input leaf next to what the model holds after validation.")
         st.dataframe(pd.DataFrame(rows), key="lens", hide_index=True)
     else:
         st.info("The coercion lens needs a payload that validates; fix the errors first.")
-with entry:
-    if report.syntax_error is None and isinstance(report.input, dict):
-        # A real graph run: keep it for reruns that change neither the text nor the model.
-        kept = st.session_state.get("entry_comparison")
-        if kept is not None and kept[0] == (text, model):
-            comparison = kept[1]
-        else:
-            with st.spinner("Running LangGraph's entry…"):
-                comparison = compare_entry(report)
-            st.session_state["entry_comparison"] = ((text, model), comparison)
-        verdict = (
-            "runs the first node" if comparison.langgraph_accepted else "raises before any node"
-        )
-        st.caption(f"A real one-node StateGraph over this model: LangGraph {verdict}.")
-        if comparison.langgraph_error:
-            st.code(comparison.langgraph_error, language=None)
-        if comparison.differences:
-            st.dataframe(pd.DataFrame(comparison.differences), key="entry_diff", hide_index=True)
-        else:
-            st.caption("LangGraph and our gate agree on this payload.")
-    else:
+
+
+def _entry(report: Report, text: str, model: type[BaseModel]) -> None:
+    if report.syntax_error is not None or not isinstance(report.input, dict):
         st.info("LangGraph's entry needs a JSON object; fix the text first.")
-with source:
-    st.code(model_source(options) if chosen is AgentState else _source(model), language="python")
-with schema:
+        return
+    # A real graph run: keep it for reruns that change neither the text nor the model.
+    kept = st.session_state.get("entry_comparison")
+    if kept is not None and kept[0] == (text, model):
+        comparison = kept[1]
+    else:
+        with st.spinner("Running LangGraph's entry…"):
+            comparison = compare_entry(report)
+        st.session_state["entry_comparison"] = ((text, model), comparison)
+    verdict = "runs the first node" if comparison.langgraph_accepted else "raises before any node"
+    st.caption(f"A real one-node StateGraph over this model: LangGraph {verdict}.")
+    if comparison.langgraph_error:
+        st.code(comparison.langgraph_error, language=None)
+    if comparison.differences:
+        st.dataframe(pd.DataFrame(comparison.differences), key="entry_diff", hide_index=True)
+    else:
+        st.caption("LangGraph and our gate agree on this payload.")
+
+
+def _json_schema(model: type[BaseModel]) -> None:
     schema_text = json_schema_text(model)
     st.download_button(
         "Download JSON Schema", schema_text, file_name="schema.json", key="schema_download"
     )
     if st.toggle("Show the schema here", key="schema_show", help="It is long: about 20 kB."):
         st.json(schema_text, expanded=2)
+
+
+_workbench(chosen, options, model, default_text)

@@ -59,7 +59,34 @@ def test_format_and_reset_rewrite_the_text(at):
     assert at.text_area(key="payload").value == SEED_TEXT
 
 
+def _show(at, tabs_key, label):
+    """Open a tab: stateful tabs compute only the open tab's content."""
+    at.session_state[tabs_key] = label
+    return at.run()
+
+
+def test_hidden_tabs_compute_nothing_until_opened(at):
+    assert [t.label for t in at.tabs] == [
+        "JSON",
+        "Form",
+        "Annotated text",
+        "Coercion lens",
+        "What LangGraph would do",
+        "Model source",
+        "JSON Schema",
+    ]
+    assert [w.key for w in at.text_input] == [] and list(at.dataframe) == []
+    _show(at, "validate_view", "Coercion lens")
+    assert [list(d.value.columns) for d in at.dataframe] == [
+        ["path", "input", "input_type", "output", "output_type", "change"]
+    ]
+    assert [c.language for c in at.code] == []  # the annotated text went with its tab
+    _show(at, "editor_view", "Form")
+    assert [w.key for w in at.text_input] == ["form_user_id", "form_amount"]
+
+
 def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
+    _show(at, "editor_view", "Form")
     at.text_input(key="form_amount").input("-5").run()
     assert json.loads(at.text_area(key="payload").value)["amount"] == -5
     assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]
@@ -74,6 +101,7 @@ def test_schema_options_change_the_model_and_its_source(at):
     assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
     at.toggle(key="opt_strip_item").set_value(True).run()
     assert _banners(at) == ["Gate open — the payload is valid; the graph would run."]
+    _show(at, "validate_view", "Model source")
     source = [c.value for c in at.code if c.language == "python"][0]
     assert "model_config = ConfigDict(str_strip_whitespace=True)" in source
 
@@ -126,4 +154,44 @@ def test_limit_breaking_text_gets_a_coded_message_and_is_kept(at, text, code):
     assert any(f"[{code}]" in c.value for c in at.code)
     assert [e.value for e in at.error] == [
         "Gate closed — the text is not a payload we can validate; fix it as shown."
+    ]
+
+
+def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
+    at.selectbox(key="preset").select("unknown_key").run()
+    _show(at, "validate_view", "What LangGraph would do")
+    rows = [d.value for d in at.dataframe if "aspect" in d.value.columns][0]
+    assert rows[["aspect", "our gate"]].values.tolist() == [
+        ["verdict", "closed (1 error(s))"],
+        ["unknown key coupon", "rejected (extra_forbidden)"],
+        ["amount in the channels", "validated value 99.0"],
+        [
+            "messages in the channels",
+            'validates the input as sent: [{"type": "human", "content": "下单"}]',
+        ],
+    ]
+    assert rows["LangGraph"].tolist()[:3] == [
+        "runs the first node",
+        "silently dropped: the key never reaches a channel",
+        "keeps the raw input 99; nodes see the coerced value, invoke() returns the raw one",
+    ]
+    assert "A real one-node StateGraph over this model: LangGraph runs the first node." in [
+        c.value for c in at.caption
+    ]
+
+
+def test_coercion_lens_flags_every_changed_leaf(at):
+    at.selectbox(key="preset").select("coerced_strings").run()
+    _show(at, "validate_view", "Coercion lens")
+    lens = at.dataframe[0].value
+    assert lens[["path", "input_type", "output_type", "change"]].values.tolist() == [
+        ["user_id", "str", "UUID", "converted"],
+        ["amount", "str", "float", "coerced"],
+        ["items[0].sku", "str", "str", "same"],
+        ["items[0].qty", "str", "int", "coerced"],
+        ["items[0].unit_price", "str", "float", "coerced"],
+        ["messages[0].type", "str", "str", "same"],
+        ["messages[0].content", "str", "str", "same"],
+        ["status", "", "str", "default"],
+        ["logs", "", "list", "default"],
     ]
