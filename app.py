@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.project import active_project, project_sidebar
-from ui.versions import versions_table
+from ui.versions import versions_view
 
 st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
 
@@ -25,6 +25,6 @@ navigation = st.navigation(pages)
 
 with st.sidebar:
     project_sidebar(active_project())
-    versions_table()
+    versions_view()
 
 navigation.run()

@@ -1,4 +1,4 @@
-"""The sidebar's table of installed versions (every behaviour shown is observed on these)."""
+"""The sidebar's installed versions (every behaviour shown is observed on these)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from importlib import metadata
 
 import streamlit as st
 
-__all__ = ["PACKAGES", "installed_versions", "versions_table"]
+__all__ = ["PACKAGES", "installed_versions", "versions_text", "versions_view"]
 
 PACKAGES = ("pydantic", "langgraph", "langchain-core", "streamlit")
 
@@ -18,11 +18,18 @@ def installed_versions() -> tuple[str, ...]:
     return tuple(metadata.version(name) for name in PACKAGES)
 
 
-def versions_table() -> None:
-    """Caption and a two-column table of PACKAGES and their versions."""
-    st.caption("Installed versions (every behaviour shown is observed on these)")
-    st.dataframe(
-        {"package": list(PACKAGES), "version": list(installed_versions())},
-        hide_index=True,
-        key="versions",
+def versions_text() -> str:
+    """One aligned `package version` line per package."""
+    return "\n".join(
+        f"{name:<15}{version}" for name, version in zip(PACKAGES, installed_versions(), strict=True)
     )
+
+
+def versions_view() -> None:
+    """Caption and the versions as plain text.
+
+    Text, not a table: a second data grid on every page cost the browser about 30 ms on
+    each Validate rerun (bench/browser_roundtrip.py, 2026-12-02).
+    """
+    st.caption("Installed versions (every behaviour shown is observed on these)")
+    st.code(versions_text(), language=None)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
+from streamlit.delta_generator import DeltaGenerator
 
 from core.coercion import coercion_rows
 from core.entry import compare_entry
@@ -120,26 +122,37 @@ VIEWS = [
 ]
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """Containers made by the full run; a fragment rerun refills them, it does not rebuild them."""
+
+    editor: DeltaGenerator
+    form: DeltaGenerator | None  # None while the Form tab is closed: nothing to compute
+    result: DeltaGenerator
+    view_name: str
+    view: DeltaGenerator
+
+
 @st.fragment  # typing in the editor reruns only this part, not the sidebar and options above
 def _workbench(
-    chosen: type[BaseModel], options: SchemaOptions, model: type[BaseModel], default_text: str
+    chosen: type[BaseModel],
+    options: SchemaOptions,
+    model: type[BaseModel],
+    default_text: str,
+    layout: _Layout,
 ) -> None:
-    edit, result = st.columns([5, 6], gap="large")
-    with edit:
-        # Stateful tabs: a hidden tab's content is not computed (`.open` is False).
-        json_tab, form_tab = st.tabs(["JSON", "Form"], key="editor_view", on_change="rerun")
-        with json_tab:
-            reset_text = SEED_TEXT if chosen is AgentState else default_text
-            text = payload_editor("payload", reset_text, height=420)
-        if form_tab.open:
-            with form_tab:
-                if chosen is AgentState:
-                    order_form(text)
-                else:
-                    model_form(text, model)
+    with layout.editor:
+        reset_text = SEED_TEXT if chosen is AgentState else default_text
+        text = payload_editor("payload", reset_text, height=420)
+    if layout.form is not None:
+        with layout.form:
+            if chosen is AgentState:
+                order_form(text)
+            else:
+                model_form(text, model)
 
     report = validate_text(text, model)
-    with result:
+    with layout.result:
         error_table(report, key="errors")
         exports(report, key="export")
         shared = {"payload": text, "options": options.to_dict()}
@@ -147,20 +160,30 @@ def _workbench(
             shared["model"] = "project"  # a name, never a module path: links cannot load code
         share_button("validate", shared, key="share")
 
-    tabs = dict(zip(VIEWS, st.tabs(VIEWS, key="validate_view", on_change="rerun"), strict=True))
-    view = next(name for name, tab in tabs.items() if tab.open)
-    with tabs[view]:
-        if view == "Annotated text":
+    with layout.view:
+        if layout.view_name == "Annotated text":
             _annotated(report)
-        elif view == "Coercion lens":
+        elif layout.view_name == "Coercion lens":
             _lens(report)
-        elif view == "What LangGraph would do":
+        elif layout.view_name == "What LangGraph would do":
             _entry(report, text, model)
-        elif view == "Model source":
+        elif layout.view_name == "Model source":
             source = model_source(options) if chosen is AgentState else _source(model)
             st.code(source, language="python")
         else:
             _json_schema(model)
+
+
+def _layout() -> _Layout:
+    """Columns and tabs; stateful tabs report which one is open, so hidden ones compute nothing."""
+    edit, result = st.columns([5, 6], gap="large")
+    with edit:
+        json_tab, form_tab = st.tabs(["JSON", "Form"], key="editor_view", on_change="rerun")
+    views = dict(zip(VIEWS, st.tabs(VIEWS, key="validate_view", on_change="rerun"), strict=True))
+    view_name = next(name for name, tab in views.items() if tab.open)
+    return _Layout(
+        json_tab, form_tab if form_tab.open else None, result, view_name, views[view_name]
+    )
 
 
 def _annotated(report: Report) -> None:
@@ -209,4 +232,4 @@ def _json_schema(model: type[BaseModel]) -> None:
         st.json(schema_text, expanded=2)
 
 
-_workbench(chosen, options, model, default_text)
+_workbench(chosen, options, model, default_text, _layout())

@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui.versions import versions_text
+
 ROOT = Path(__file__).parents[2]
 PAGES = ["validate", "trace", "behaviour", "tools", "retry"]
 
@@ -14,8 +16,14 @@ def test_every_page_opens_inside_the_app_without_an_exception(page):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.switch_page(f"views/{page}.py").run()
     assert not at.exception
-    versions = [d.value for d in at.sidebar.dataframe if "package" in d.value.columns][0]
-    assert versions["package"].tolist() == ["pydantic", "langgraph", "langchain-core", "streamlit"]
+    versions = [c.value for c in at.sidebar.code if c.value.startswith("pydantic")]
+    assert [line.split()[0] for line in versions[0].splitlines()] == [
+        "pydantic",
+        "langgraph",
+        "langchain-core",
+        "streamlit",
+    ]
+    assert versions[0] == versions_text()
 
 
 def test_no_pages_folder_so_streamlit_never_runs_a_page_without_app_py():
