@@ -1,7 +1,10 @@
 """Many users: 20 browser contexts x 10 validations each against one server, checked for leaks.
 
-Run from the repository root: `python -m bench.load`. One Chromium, one context (its own
-Streamlit session) per simulated user, driven concurrently with Playwright's asyncio API.
+Run from the repository root: `python -m bench.load` (add `--think 0` for back-to-back
+validations). One Chromium, one context (its own Streamlit session) per simulated user,
+driven concurrently with Playwright's asyncio API. Like a person editing a payload, each
+user waits a think time (seeded, uniform in THINK_S) before each validation; the single-
+session baseline waits the same way, and latencies never include the wait.
 Every payload carries a key only that user and round use; the result must show exactly that
 key as its error row. Prints latency, errors and leaks; never asserts. Bounded: fixed loops
 and a timeout on every wait.
@@ -9,7 +12,9 @@ and a timeout on every wait.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import random
 import re
 import statistics
 import time
@@ -30,6 +35,7 @@ ROUNDS = 10
 TIMEOUT_MS = 30_000
 OPEN_TIMEOUT_MS = 180_000  # 20 first visits at once queue behind each other's first run
 OPENING_AT_ONCE = 2
+THINK_S = (1.0, 3.0)  # seconds before each validation: reading the result, editing the text
 GIVE_UP_AFTER = 2  # consecutive failed rounds: the user's remaining rounds count as errors
 MARKER = re.compile(r"leak_u\d\d_r\d\d")
 ROW_SHOWN = """(marker) => [...document.querySelectorAll(
@@ -39,6 +45,24 @@ SETTLED = """(marker) => document.querySelector(
   "[data-testid='stApp'][data-test-script-state='notRunning']") !== null
   && [...document.querySelectorAll("[data-testid='stCode']")]
     .some((code) => code.textContent.includes(marker))"""
+
+
+def _when(condition: str) -> str:
+    """A page function that resolves once `condition(marker)` holds: checked on DOM changes
+    (a MutationObserver), not by polling, so 20 waiting pages cost the browser nothing."""
+    return f"""(marker) => new Promise((resolve, reject) => {{
+  const holds = {condition};
+  if (holds(marker)) {{ resolve(true); return; }}
+  const timer = setTimeout(() => {{ observer.disconnect(); reject(new Error("timed out")); }},
+    {TIMEOUT_MS});
+  const observer = new MutationObserver(() => {{
+    if (holds(marker)) {{ observer.disconnect(); clearTimeout(timer); resolve(true); }}
+  }});
+  observer.observe(document, {{subtree: true, childList: true, characterData: true,
+    attributes: true, attributeFilter: ["data-test-script-state"]}});
+}})"""
+
+
 SHOWN_MARKERS = """() => [...document.querySelectorAll(
   "[data-testid='stDataFrame'] [role='gridcell'], [data-testid='stCode']")]
   .map((element) => element.textContent).join("\\n")"""
@@ -57,8 +81,15 @@ class Tally:
 
 
 async def _user(
-    browser: Any, url: str, user: int, tally: Tally, ready: asyncio.Barrier, door: asyncio.Semaphore
+    browser: Any,
+    url: str,
+    user: int,
+    tally: Tally,
+    ready: asyncio.Barrier,
+    door: asyncio.Semaphore,
+    think: tuple[float, float],
 ) -> None:
+    pause = random.Random(user).uniform  # the same waits in every run
     context = await browser.new_context()
     opened = False
     try:
@@ -83,16 +114,17 @@ async def _user(
                 continue
             marker = f"leak_u{user:02d}_r{n:02d}"
             text = to_text({**SEED_PAYLOAD, marker: 1})
+            await asyncio.sleep(pause(*think))
             try:
                 await area.fill(text, timeout=TIMEOUT_MS)
                 start = time.perf_counter()
                 await area.press("Control+Enter")
-                await page.wait_for_function(ROW_SHOWN, arg=marker, polling=20, timeout=TIMEOUT_MS)
+                await page.evaluate(_when(ROW_SHOWN), marker)
                 tally.latencies.append(time.perf_counter() - start)
                 tally.validations += 1
                 failed = 0
                 # Check once the run is over: mid-run, later elements still show the last run.
-                await page.wait_for_function(SETTLED, arg=marker, polling=20, timeout=TIMEOUT_MS)
+                await page.evaluate(_when(SETTLED), marker)
                 seen = set(MARKER.findall(await page.evaluate(SHOWN_MARKERS)))
                 foreign = sorted(m for m in seen if not m.startswith(f"leak_u{user:02d}_"))
                 if foreign or await area.input_value() != text:
@@ -112,7 +144,9 @@ async def _user(
         await context.close()
 
 
-async def _run(server: Server, users: int) -> tuple[Tally, float, float]:
+async def _run(
+    server: Server, users: int, think: tuple[float, float]
+) -> tuple[Tally, float, float]:
     """(tally, wall seconds of the validation phase, server CPU seconds in that phase)."""
     tally = Tally()
     ready = asyncio.Barrier(users + 1)
@@ -122,7 +156,7 @@ async def _run(server: Server, users: int) -> tuple[Tally, float, float]:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         crowd = asyncio.gather(
-            *(_user(browser, server.url, user, tally, ready, door) for user in range(users))
+            *(_user(browser, server.url, user, tally, ready, door, think) for user in range(users))
         )
         await ready.wait()
         start, cpu = time.perf_counter(), cpu_seconds(server.process.pid)
@@ -165,10 +199,24 @@ def _report(name: str, tally: Tally, wall: float, cpu: float) -> None:
 
 def main() -> None:
     """Single-session baseline, then USERS concurrent sessions, on one server."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs="*",
+        default=list(THINK_S),
+        help="think time before each validation: MIN MAX seconds, or 0 for back to back",
+    )
+    args = parser.parse_args()
+    think = (args.think[0], args.think[-1]) if args.think else (0.0, 0.0)
     with streamlit_server() as server:
-        single, single_wall, single_cpu = asyncio.run(_run(server, 1))
-        crowd, crowd_wall, crowd_cpu = asyncio.run(_run(server, USERS))
+        single, single_wall, single_cpu = asyncio.run(_run(server, 1, think))
+        crowd, crowd_wall, crowd_cpu = asyncio.run(_run(server, USERS, think))
     print(f"load: {USERS} concurrent browser contexts x {ROUNDS} validations, one server")
+    print(
+        f"  think time before each validation: {think[0]:g}-{think[1]:g} s"
+        + (" (back to back)" if think[1] == 0 else "")
+    )
     _report("single session", single, single_wall, single_cpu)
     _report(f"{USERS} concurrent sessions", crowd, crowd_wall, crowd_cpu)
     ratio = _p(crowd.latencies, 0.95) / _p(single.latencies, 0.95)

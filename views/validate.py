@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
-from streamlit.delta_generator import DeltaGenerator
 
 from core.coercion import coercion_rows
 from core.entry import compare_entry
@@ -19,13 +17,20 @@ from core.report import Report, validate_text
 from core.schema_options import SchemaOptions, build_model, model_source
 from ui.errors import annotated_text, error_table, exports
 from ui.model_form import model_form
-from ui.payload import payload_editor, set_payload_text
+from ui.payload import current_payload_text, payload_editor, set_payload_text
 from ui.payload_form import order_form
 from ui.project import active_project, gallery, init_payload
 from ui.schema_form import schema_options_form
 from ui.share import share_button, shared_state
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
+VIEWS = [
+    "Annotated text",
+    "Coercion lens",
+    "What LangGraph would do",
+    "Model source",
+    "JSON Schema",
+]
 
 
 def _load_preset(presets: dict[str, tuple[str, str]]) -> None:
@@ -54,7 +59,7 @@ def _source(model: type[BaseModel]) -> str:
     try:
         return inspect.getsource(model)
     except (OSError, TypeError):  # built with create_model, or no source file on the server
-        return f"# The source of {model.__qualname__} is not available; see the JSON Schema tab."
+        return f"# The source of {model.__qualname__} is not available; see the JSON Schema view."
 
 
 def _restore_share() -> None:
@@ -72,6 +77,8 @@ def _restore_share() -> None:
         st.code(str(exc), language=None)
         options = SchemaOptions()
     st.session_state["schema_options"] = options.to_dict()
+    if state.get("view") in VIEWS:
+        st.session_state["validate_view"] = state["view"]
 
 
 st.title("Validate")
@@ -113,77 +120,52 @@ else:
     st.caption("Schema options apply to the seed order model only; your model is used as written.")
     options, model = SchemaOptions(), chosen
 
-VIEWS = [
-    "Annotated text",
-    "Coercion lens",
-    "What LangGraph would do",
-    "Model source",
-    "JSON Schema",
-]
 
-
-@dataclass(frozen=True)
-class _Layout:
-    """Containers made by the full run; a fragment rerun refills them, it does not rebuild them."""
-
-    editor: DeltaGenerator
-    form: DeltaGenerator | None  # None while the Form tab is closed: nothing to compute
-    result: DeltaGenerator
-    view_name: str
-    view: DeltaGenerator
+EDITORS = ["JSON", "Form"]
 
 
 @st.fragment  # typing in the editor reruns only this part, not the sidebar and options above
 def _workbench(
-    chosen: type[BaseModel],
-    options: SchemaOptions,
-    model: type[BaseModel],
-    default_text: str,
-    layout: _Layout,
+    chosen: type[BaseModel], options: SchemaOptions, model: type[BaseModel], default_text: str
 ) -> None:
-    with layout.editor:
-        reset_text = SEED_TEXT if chosen is AgentState else default_text
-        text = payload_editor("payload", reset_text, height=420)
-    if layout.form is not None:
-        with layout.form:
+    # Segmented controls, not st.tabs: only the chosen view is computed, and the browser
+    # renders a Validate rerun with about 115 ms less CPU than with two stateful tab sets.
+    edit, result = st.columns([5, 6], gap="large")
+    with edit:
+        st.session_state.setdefault("editor_view", EDITORS[0])  # a share link may set these
+        editor = st.segmented_control("Edit as", EDITORS, required=True, key="editor_view")
+        if editor == "Form":  # the form above the text it rewrites: both stay in view
+            text = current_payload_text()
             if chosen is AgentState:
                 order_form(text)
             else:
                 model_form(text, model)
+        reset_text = SEED_TEXT if chosen is AgentState else default_text
+        text = payload_editor("payload", reset_text, height=420)
 
     report = validate_text(text, model)
-    with layout.result:
+    with result:
         error_table(report, key="errors")
         exports(report, key="export")
-        shared = {"payload": text, "options": options.to_dict()}
+        view = st.session_state.get("validate_view") or VIEWS[0]
+        shared = {"payload": text, "options": options.to_dict(), "view": view}
         if chosen is not AgentState:
             shared["model"] = "project"  # a name, never a module path: links cannot load code
         share_button("validate", shared, key="share")
 
-    with layout.view:
-        if layout.view_name == "Annotated text":
-            _annotated(report)
-        elif layout.view_name == "Coercion lens":
-            _lens(report)
-        elif layout.view_name == "What LangGraph would do":
-            _entry(report, text, model)
-        elif layout.view_name == "Model source":
-            source = model_source(options) if chosen is AgentState else _source(model)
-            st.code(source, language="python")
-        else:
-            _json_schema(model)
-
-
-def _layout() -> _Layout:
-    """Columns and tabs; stateful tabs report which one is open, so hidden ones compute nothing."""
-    edit, result = st.columns([5, 6], gap="large")
-    with edit:
-        json_tab, form_tab = st.tabs(["JSON", "Form"], key="editor_view", on_change="rerun")
-    views = dict(zip(VIEWS, st.tabs(VIEWS, key="validate_view", on_change="rerun"), strict=True))
-    view_name = next(name for name, tab in views.items() if tab.open)
-    return _Layout(
-        json_tab, form_tab if form_tab.open else None, result, view_name, views[view_name]
-    )
+    st.session_state.setdefault("validate_view", VIEWS[0])
+    view = st.segmented_control("View", VIEWS, required=True, key="validate_view")
+    if view == "Annotated text":
+        _annotated(report)
+    elif view == "Coercion lens":
+        _lens(report)
+    elif view == "What LangGraph would do":
+        _entry(report, text, model)
+    elif view == "Model source":
+        source = model_source(options) if chosen is AgentState else _source(model)
+        st.code(source, language="python")
+    else:
+        _json_schema(model)
 
 
 def _annotated(report: Report) -> None:
@@ -232,4 +214,4 @@ def _json_schema(model: type[BaseModel]) -> None:
         st.json(schema_text, expanded=2)
 
 
-_workbench(chosen, options, model, default_text, _layout())
+_workbench(chosen, options, model, default_text)

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.diagram import CURRENT_FILL
 from core.presets import PRESETS, SEED_TEXT
 from ui.text import plain
+from ui.versions import versions_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -244,7 +245,8 @@ def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeyp
     ]
     assert [c.value for c in at.sidebar.code] == [
         "[module_import_failed] model module 'broken.raises' raised RuntimeError on import: "
-        "DATABASE_URL is not set. Fix the module so that importing it succeeds."
+        "DATABASE_URL is not set. Fix the module so that importing it succeeds.",
+        versions_text(),
     ]
     assert [e.value for e in at.main.error] + [s.value for s in at.main.success] == [OPEN]
     at.switch_page("views/trace.py").run()

@@ -59,28 +59,33 @@ def test_format_and_reset_rewrite_the_text(at):
     assert at.text_area(key="payload").value == SEED_TEXT
 
 
-def _show(at, tabs_key, label):
-    """Open a tab: stateful tabs compute only the open tab's content."""
-    at.session_state[tabs_key] = label
+def _show(at, key, label):
+    """Pick a view in a segmented control: only the chosen view is computed."""
+    at.button_group(key=key).set_value(label)
     return at.run()
 
 
-def test_hidden_tabs_compute_nothing_until_opened(at):
-    assert [t.label for t in at.tabs] == [
-        "JSON",
-        "Form",
-        "Annotated text",
-        "Coercion lens",
-        "What LangGraph would do",
-        "Model source",
-        "JSON Schema",
+def test_views_not_chosen_compute_nothing(at):
+    assert [(w.key, w.options, w.value) for w in at.button_group] == [
+        ("editor_view", ["JSON", "Form"], "JSON"),
+        (
+            "validate_view",
+            [
+                "Annotated text",
+                "Coercion lens",
+                "What LangGraph would do",
+                "Model source",
+                "JSON Schema",
+            ],
+            "Annotated text",
+        ),
     ]
     assert [w.key for w in at.text_input] == [] and list(at.dataframe) == []
     _show(at, "validate_view", "Coercion lens")
     assert [list(d.value.columns) for d in at.dataframe] == [
         ["path", "input", "input_type", "output", "output_type", "change"]
     ]
-    assert [c.language for c in at.code] == []  # the annotated text went with its tab
+    assert [c.language for c in at.code] == []  # the annotated text went with its view
     _show(at, "editor_view", "Form")
     assert [w.key for w in at.text_input] == ["form_user_id", "form_amount"]
 
@@ -113,9 +118,10 @@ def test_hostile_strings_are_shown_as_text_only(at):
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
 
 
-def test_share_link_reopens_the_same_payload_and_options(at):
+def test_share_link_reopens_the_same_payload_options_and_view(at):
     at.selectbox(key="preset").select("negative_amount").run()
     at.toggle(key="opt_strict").set_value(True).run()
+    _show(at, "validate_view", "Model source")
     at.button(key="share").click().run()
     token = (
         at.query_params["s"][0] if isinstance(at.query_params["s"], list) else at.query_params["s"]
@@ -126,6 +132,9 @@ def test_share_link_reopens_the_same_payload_and_options(at):
     assert fresh.text_area(key="payload").value == PRESETS["negative_amount"].text
     assert fresh.toggle(key="opt_strict").value is True
     assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
+    assert fresh.button_group(key="validate_view").value == "Model source"
+    assert "model_config = ConfigDict(strict=True" in fresh.code[-1].value
+    assert not fresh.warning
 
 
 @pytest.mark.parametrize("token", ["v1.garbage", "v1." + "A" * 10, "nope", encode_share([1])[:-3]])

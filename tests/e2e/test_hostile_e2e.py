@@ -131,7 +131,8 @@ def test_hostile_json_text_is_shown_as_text_on_validate_and_trace(guarded: Guard
 
 def test_hostile_form_inputs_are_shown_as_text(guarded: Guard) -> None:
     page = guarded.page
-    page.get_by_role("tab", name="Form").click()
+    with rerun(page):
+        page.locator(".st-key-editor_view").get_by_role("radio", name="Form").click()
     for text in HOSTILE:
         for key in ("form_user_id", "form_amount"):
             field_input = page.locator(f".st-key-{key} input")
