@@ -25,7 +25,7 @@ def form_payload(text: str) -> dict | None:
     try:
         payload = parse(text)
     except PayloadError as exc:
-        st.info("The form needs valid JSON; fix the text in the JSON tab first.")
+        st.info("The form needs valid JSON; fix the JSON text first.")
         st.code(str(exc), language=None)
         return None
     if not isinstance(payload, dict):

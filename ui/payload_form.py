@@ -61,7 +61,7 @@ def order_form(text: str) -> None:
     payload = form_payload(text)
     if payload is None:
         return
-    st.caption('Numbers typed here become JSON numbers; use the JSON tab for strings like "42".')
+    st.caption('Numbers typed here become JSON numbers; type strings like "42" in the JSON text.')
     for field in ("user_id", "amount"):
         key = f"form_{field}"
         st.session_state[key] = _shown(payload.get(field, ""))
@@ -74,7 +74,7 @@ def order_form(text: str) -> None:
     )
     items = payload.get("items", [])
     if not isinstance(items, list):
-        st.info("items is not a list; edit it in the JSON tab.")
+        st.info("items is not a list; edit it in the JSON text.")
         return
     rows = [
         {c: _shown(item.get(c, "")) for c in _ITEM_COLUMNS}
