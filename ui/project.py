@@ -14,9 +14,9 @@ from core.examples import Example, ExampleError, model_examples
 from core.order import AgentState
 from core.presets import PRESETS, SEED_TEXT, to_text
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
-from ui.payload import SHARED_KEY
+from ui.payload import SHARED_KEY, set_payload_text
 
-__all__ = ["active_project", "gallery", "init_payload", "project_sidebar"]
+__all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
 
 
 @st.cache_resource(show_spinner="Loading the configured model and graph…")
@@ -57,6 +57,26 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
     if isinstance(examples, str):
         return {}
     return {k: (f"{e.title} — {e.summary}", to_text(e.payload)) for k, e in examples.items()}
+
+
+def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder: str) -> None:
+    """A select box over `presets` (from `gallery`); picking one replaces the shared payload."""
+    st.selectbox(
+        "Preset",
+        list(presets),
+        format_func=lambda name: presets[name][0],
+        key=key,
+        index=None,
+        placeholder=placeholder,
+        on_change=_load_preset,
+        args=(presets, key),
+    )
+
+
+def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
+    name = st.session_state.get(key)
+    if name in presets:
+        set_payload_text(presets[name][1])
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

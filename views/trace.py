@@ -12,8 +12,8 @@ from core.payload import PayloadError, parse
 from core.project import explain_run_error
 from core.reducers import dump_json
 from core.trace import Trace, run_trace
-from ui.payload import current_payload_text, set_payload_text
-from ui.project import active_project, gallery, init_payload
+from ui.payload import current_payload_text
+from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.text import plain
 from ui.trace_share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
@@ -24,12 +24,6 @@ MODES = {"checked": "Check every step", "native": "LangGraph native"}
 
 def _message_id(n: int) -> str:
     return f"msg-{n}"  # stable ids instead of uuid4s, so runs and exports compare exactly
-
-
-def _load_preset(presets: dict[str, tuple[str, str]]) -> None:
-    name = st.session_state.get("trace_preset")
-    if name in presets:
-        set_payload_text(presets[name][1])
 
 
 def _settings() -> dict[str, Any]:
@@ -143,16 +137,7 @@ st.session_state.setdefault("trace_mode", "checked")
 
 presets = gallery(project.model or AgentState)
 with st.expander("Payload (edit it on the Validate page)", expanded=False):
-    st.selectbox(
-        "Preset",
-        list(presets),
-        format_func=lambda name: presets[name][0],
-        key="trace_preset",
-        index=None,
-        placeholder="Replace the payload with a preset…",
-        on_change=_load_preset,
-        args=(presets,),
-    )
+    preset_picker(presets, key="trace_preset", placeholder="Replace the payload with a preset…")
     st.code(current_payload_text(), language="json")
 
 graph_col, fault_col, mode_col = st.columns([2, 4, 2])

@@ -19,7 +19,7 @@ from ui.errors import annotated_text, error_table, exports
 from ui.model_form import model_form
 from ui.payload import current_payload_text, payload_editor, set_payload_text
 from ui.payload_form import order_form
-from ui.project import active_project, gallery, init_payload
+from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import schema_options_form
 from ui.share import share_button, shared_state
 
@@ -31,12 +31,6 @@ VIEWS = [
     "Model source",
     "JSON Schema",
 ]
-
-
-def _load_preset(presets: dict[str, tuple[str, str]]) -> None:
-    name = st.session_state["preset"]
-    if name in presets:
-        set_payload_text(presets[name][1])
 
 
 def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
@@ -103,16 +97,7 @@ for note in project.notes if chosen is project.model else ():
 presets = gallery(chosen)
 if chosen is not AgentState and not presets:
     st.warning("No example payload could be built for this model; add json_schema_extra examples.")
-st.selectbox(
-    "Preset",
-    list(presets),
-    format_func=lambda name: presets[name][0],
-    key="preset",
-    index=None,
-    placeholder="Load a preset payload…",
-    on_change=_load_preset,
-    args=(presets,),
-)
+preset_picker(presets, key="preset", placeholder="Load a preset payload…")
 if chosen is AgentState:
     options = schema_options_form()
     model = build_model(options)
