@@ -318,9 +318,12 @@ class SourceMap:
         opener = text[offset : offset + 1]
         # Hot loop (thousands of errors): one regex per key, one C decode per value.
         member, after, skip_value = _MEMBER.match, _AFTER.match, self._decoder.scan_once
-        flat = _FLAT_MATCH(text, offset) if opener == "{" else None
-        if flat is not None:
-            for found in _FLAT_MEMBER.finditer(text, offset + 1, flat.end() - 1):
+        end = self._flat.get(offset)  # known from index_all, else matched here once
+        if end is None and opener == "{":
+            flat = _FLAT_MATCH(text, offset)
+            end = flat.end() if flat is not None else None
+        if end is not None:
+            for found in _FLAT_MEMBER.finditer(text, offset + 1, end - 1):
                 key = found.group(1)
                 if "\\" in key:
                     key = _scanstring(text, found.start() + 1)[0]
