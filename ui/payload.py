@@ -9,7 +9,13 @@ import streamlit as st
 from core.payload import MAX_PAYLOAD_BYTES, PayloadError, parse
 from core.presets import SEED_TEXT
 
-__all__ = ["current_payload_text", "form_payload", "payload_editor", "set_payload_text"]
+__all__ = [
+    "current_payload_text",
+    "editor_text",
+    "form_payload",
+    "payload_editor",
+    "set_payload_text",
+]
 
 SHARED_KEY = "payload_text"  # not a widget key: survives page switches
 MAX_CHARS = MAX_PAYLOAD_BYTES  # a character is at least one byte, so the byte limit still binds
@@ -60,14 +66,23 @@ def _typed(key: str) -> None:
         st.session_state[SHARED_KEY] = st.session_state[key]
 
 
+def editor_text(key: str, default_text: str) -> str:
+    """The text the editor `key` holds (and will show), before the editor renders.
+
+    With it a page can validate first and send its results ahead of the editor.
+    """
+    if key not in st.session_state:
+        st.session_state[key] = current_payload_text() if key == "payload" else default_text
+    return st.session_state[key]
+
+
 def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
     """Render the JSON editor with Format JSON and Reset; return the current text.
 
     The text is never changed behind the user's back: bad JSON stays as typed. With
     `key="payload"` the text is the session's shared payload (the Trace page reads it).
     """
-    if key not in st.session_state:
-        st.session_state[key] = current_payload_text() if key == "payload" else default_text
+    editor_text(key, default_text)
     text = st.text_area(
         "Payload (JSON)",
         key=key,
