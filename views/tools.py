@@ -20,6 +20,7 @@ from ui.share import share_button, shared_state
 
 EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
 TABS = ["Pydantic", *PROVIDERS.values()]
+_PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
 
 
 def _scenario() -> Scenario:
@@ -78,7 +79,7 @@ def _restore_share() -> None:
     model = _shared_choice(state, "schema_model", models, "a model of the scenario")
     ss["schema_model"] = model or scenario.model.__name__
     ss["schema_tab"] = (
-        _shared_choice(state, "schema_tab", TABS, "one of the schema tabs") or TABS[0]
+        _shared_choice(state, "schema_tab", TABS, "one of the schema views") or TABS[0]
     )
     text = _shared_text(state)
     set_payload_text(to_text(presets[ss["tool_preset"]]) if text is None else text, key=EDITOR_KEY)
@@ -130,17 +131,18 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
     )
     with st.spinner("Running PydanticAI's schema transformers…"):
         views = _views(scenario_id, label)
-    # A widget (key + rerun) so the chosen tab is state a share link can carry.
-    tabs = st.tabs(TABS, key="schema_tab", on_change="rerun")
-    with tabs[0]:
-        if views.pydantic is None:
+    # A segmented control, not st.tabs: only the chosen schema is drawn (tabs drew all four,
+    # each with its tables, on every rerun), and the choice is state a share link carries.
+    st.session_state.setdefault("schema_tab", TABS[0])
+    shown = st.segmented_control("Schema", TABS, required=True, key="schema_tab")
+    with st.container(key="schema_view"):
+        if shown != TABS[0]:
+            _provider_tab(views, _PROVIDER_OF[shown])
+        elif views.pydantic is None:
             st.error("Pydantic cannot generate a JSON Schema for this model.")
             st.code(views.error or "", language=None)
         else:
             st.json(views.pydantic, expanded=2)
-    for tab, provider in zip(tabs[1:], PROVIDERS, strict=True):
-        with tab:
-            _provider_tab(views, provider)
     st.subheader("Lint")
     findings = lint_model(scenario.schema_models[label])
     if findings:

@@ -33,7 +33,21 @@ def _errors(at: AppTest) -> list[tuple[str, str]]:
 
 
 def _tab(at: AppTest, label: str):
-    return next(tab for tab in at.tabs if tab.label == label)
+    """Choose a schema view (the segmented control) and return the block that shows it."""
+    at.button_group(key="schema_tab").set_value(label).run()
+    assert not at.exception
+    return _block(at.main, "schema_view")
+
+
+def _block(block, key: str):
+    for child in block.children.values():
+        if child.proto.__class__.__name__ == "Block":
+            if child.proto.id.endswith(f"-{key}"):
+                return child
+            found = _block(child, key)
+            if found is not None:
+                return found
+    return None
 
 
 def _lint(at: AppTest) -> list[tuple[str, str]]:
@@ -110,9 +124,10 @@ def test_editing_the_payload_revalidates_without_touching_the_order_payload():
     assert at.text_area(key="tool_payload").value == '{"name": 1'
 
 
-def test_schema_tabs_show_pydantic_and_the_transformers_real_output():
+def test_schema_views_show_pydantic_and_the_transformers_real_output():
     at = _page()
-    assert [tab.label for tab in at.tabs] == TABS
+    assert at.button_group(key="schema_tab").value == TABS[0]
+    assert [option.content for option in at.button_group(key="schema_tab").proto.options] == TABS
     schema = SCENARIOS["loose_strict"].model.model_json_schema()
     assert json.loads(_tab(at, "Pydantic").json[0].value) == schema
     assert json.loads(_tab(at, "OpenAI (strict)").json[0].value) == (
@@ -158,7 +173,7 @@ def test_recursive_model_is_refused_by_google_live_on_the_page():
     assert ("recursive_model", "/$defs/MenuItem") in _lint(at)
 
 
-def test_a_model_without_json_schema_says_so_in_every_tab():
+def test_a_model_without_json_schema_says_so_in_every_view():
     at = _page()
     at.selectbox(key="scenario").set_value("custom_type").run()
     at.selectbox(key="schema_model").set_value("DrawingToolNoHook (no hooks)").run()
@@ -215,8 +230,7 @@ def test_share_link_reopens_scenario_preset_edited_payload_schema_model_and_tab(
     edited = at.text_area(key="tool_payload").value.replace("{", '{"extra": 1, ', 1)
     at.text_area(key="tool_payload").set_value(edited).run()
     at.selectbox(key="schema_model").set_value("MixedInputTool (no discriminator)").run()
-    at.session_state["schema_tab"] = "Google Gemini"  # AppTest cannot click a tab
-    at.run()
+    at.button_group(key="schema_tab").set_value("Google Gemini").run()
     at.button(key="share").click().run()
     token = at.query_params["s"]
     fresh = _opened(token[0] if isinstance(token, list) else token)
@@ -254,7 +268,7 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
         "The share link's `scenario` was ignored: it must be a scenario of this page.",
         "The share link's `preset` was ignored: it must be a preset of the scenario.",
         "The share link's `schema_model` was ignored: it must be a model of the scenario.",
-        "The share link's `schema_tab` was ignored: it must be one of the schema tabs.",
+        "The share link's `schema_tab` was ignored: it must be one of the schema views.",
         "The share link's `payload` was ignored: it must be text without lone surrogates, at most 2,000,000 characters.",
     ]
     assert _view(at) | {"warnings": []} == _view(_page())
