@@ -178,6 +178,31 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
         st.json(sent.schema, expanded=2)
 
 
+@st.fragment  # typing in the editor reruns this part only, not the pickers and the schemas
+def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
+    edit, result = st.columns([5, 6], gap="large")
+    with edit:
+        text = payload_editor(EDITOR_KEY, to_text(scenario.presets[preset]), height=360)
+    report = validate_text(text, model=scenario.model)
+    with result:
+        error_table(
+            report, key="tool_errors", valid_text="Valid — the tool would receive this value."
+        )
+        # The schema widgets are outside this fragment: a click on them reruns the whole
+        # page, so the session state read here always holds what they show.
+        schema_model = st.session_state.get("schema_model") or scenario.model.__name__
+        shared = {"scenario": scenario_id, "preset": preset, "payload": text}
+        shared |= {
+            "schema_model": schema_model,
+            "schema_tab": st.session_state.get("schema_tab") or TABS[0],
+        }
+        share_button("tools", shared, key="share")
+    _round_trip_section(report)
+    if scenario.observe is not None:
+        st.subheader("What the real run shows")
+        st.dataframe(_frame(scenario.observe(report.input)), key="observations", hide_index=True)
+
+
 _restore_share()
 st.title("Tool parameters")
 st.caption(
@@ -200,26 +225,7 @@ preset = st.selectbox(
     format_func=lambda name: _preset_label(scenario, name),
     on_change=_load_preset,
 )
-
-edit, result = st.columns([5, 6], gap="large")
-with edit:
-    text = payload_editor(EDITOR_KEY, to_text(scenario.presets[preset]), height=360)
-report = validate_text(text, model=scenario.model)
-with result:
-    error_table(report, key="tool_errors", valid_text="Valid — the tool would receive this value.")
-    # The schema widgets render below; a click reruns, so they already hold what is shown.
-    schema_model = st.session_state.get("schema_model") or scenario.model.__name__
-    shared = {"scenario": scenario_id, "preset": preset, "payload": text}
-    shared |= {
-        "schema_model": schema_model,
-        "schema_tab": st.session_state.get("schema_tab") or TABS[0],
-    }
-    share_button("tools", shared, key="share")
-
-_round_trip_section(report)
-if scenario.observe is not None:
-    st.subheader("What the real run shows")
-    st.dataframe(_frame(scenario.observe(report.input)), key="observations", hide_index=True)
+_workbench(scenario_id, scenario, preset)
 with st.expander("Model source", expanded=False):
     st.code(scenario.source, language="python")
 _schema_section(scenario_id, scenario)
