@@ -23,8 +23,8 @@ def schema_options_form() -> SchemaOptions:
     changed = any(
         st.session_state[f"opt_{name}"] != value for name, value in defaults.to_dict().items()
     )
-    # A popover, not an expander: a closed expander still draws its seven widgets on every
-    # rerun of the page, a closed popover draws none (bench/browser_roundtrip.py).
+    # A popover, not an expander: a closed expander still draws its seven widgets in the
+    # browser on every rerun of the page (they are in the DOM), a closed popover draws none.
     label = "Schema options" + (" (changed)" if changed else "")
     with st.popover(label, icon=":material/tune:"):
         row = st.columns(4)

@@ -119,7 +119,8 @@ def _workbench(
     st.session_state.setdefault("validate_view", VIEWS[0])  # may have set the view already
     # Validate first and fill the result column before the editor: the error table reaches
     # the browser ahead of the editor's widgets (the editor shows this same text).
-    text = editor_text("payload", SEED_TEXT if chosen is AgentState else default_text)
+    reset_text = SEED_TEXT if chosen is AgentState else default_text
+    text = editor_text("payload", reset_text)
     report = validate_text(text, model)
     edit, result = st.columns([5, 6], gap="large")
     with result:
@@ -137,7 +138,6 @@ def _workbench(
                 order_form(text)
             else:
                 model_form(text, model)
-        reset_text = SEED_TEXT if chosen is AgentState else default_text
         payload_editor("payload", reset_text, height=420)
 
     view = st.segmented_control("View", VIEWS, required=True, key="validate_view")
