@@ -11,6 +11,7 @@ import pytest
 from pydantic_ai.profiles.google import GoogleJsonSchemaTransformer
 from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Block
 
 from core.presets import to_text
 from core.tools import SCENARIOS
@@ -36,13 +37,17 @@ def _tab(at: AppTest, label: str):
     """Choose a schema view (the segmented control) and return the block that shows it."""
     at.button_group(key="schema_tab").set_value(label).run()
     assert not at.exception
-    return _block(at.main, "schema_view")
+    view = _block(at.main, "schema_view")
+    assert view is not None, "no container keyed schema_view on the page"
+    return view
 
 
-def _block(block, key: str):
+def _block(block: Block, key: str) -> Block | None:
+    """The container `st.container(key=key)` inside `block` (its id ends with the key)."""
     for child in block.children.values():
-        if child.proto.__class__.__name__ == "Block":
-            if child.proto.id.endswith(f"-{key}"):
+        if isinstance(child, Block):
+            # Columns and tabs hold their own proto kind, without the block's id.
+            if getattr(child.proto, "id", "").endswith(f"-{key}"):
                 return child
             found = _block(child, key)
             if found is not None:
