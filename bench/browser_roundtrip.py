@@ -1,12 +1,18 @@
-"""Browser round trip: submit a payload -> its error row visible, vs an echo-only control page.
+"""Browser round trip: submit a payload -> its error row visible, vs echo-only control pages.
 
-Run from the repository root: `python -m bench.browser_roundtrip`. Both servers run at once
-and the measurements alternate, so machine load hits both sides alike. Prints; never asserts.
+Two controls, measured in the same run: the issue's one, a bare Streamlit script that only
+echoes a text area (bench/echo_app.py), and an echo page inside this app's own shell, with
+its navigation and shared sidebar (bench/shell_echo_app.py). Their ratio is what the shell
+alone costs each rerun; Validate over the shell's echo is what the Validate page itself adds.
+
+Run from the repository root: `python -m bench.browser_roundtrip`. All servers run at once
+and the measurements alternate, so machine load hits every side alike. Prints; never asserts.
 """
 
 from __future__ import annotations
 
 import statistics
+from contextlib import ExitStack
 from typing import Any
 
 from playwright.sync_api import sync_playwright
@@ -92,53 +98,75 @@ def _round_trip(page: Any, marker: str, *, grid: bool) -> dict[str, float]:
     return {name: ms / 1000 for name, ms in times.items()}
 
 
+CONTROLS = {  # name: (app script, path of the echo page)
+    "echo": (ROOT / "bench" / "echo_app.py", ""),
+    "shell": (ROOT / "bench" / "shell_echo_app.py", "/echo"),
+}
+LABELS = {
+    "validate": "Validate, error table painted",
+    "validate_cells": "Validate, error table's grid cells",
+    "echo": "echo control (bare script), code shown",
+    "shell": "echo page in the app's shell, shown",
+}
+
+
 def main() -> None:
-    """Measure both round trips in one run and print the medians and their ratio."""
-    with (
-        streamlit_server() as app,
-        streamlit_server(ROOT / "bench" / "echo_app.py") as echo,
-        sync_playwright() as playwright,
-    ):
+    """Measure the round trips in one run and print the medians and their ratios."""
+    with ExitStack() as stack, sync_playwright() as playwright:
+        servers = {"validate": stack.enter_context(streamlit_server())}
+        for name, (script, _) in CONTROLS.items():
+            servers[name] = stack.enter_context(streamlit_server(script))
         browser = launch_chromium(playwright)
-        validate = goto_app(new_context(browser).new_page(), app.url, timeout_ms=TIMEOUT_MS)
-        control = goto_app(new_context(browser).new_page(), echo.url, timeout_ms=TIMEOUT_MS)
-        samples: dict[str, list[float]] = {"validate": [], "validate_cells": [], "echo": []}
-        servers = {"validate": app, "echo": echo}
+        pages = {
+            name: goto_app(
+                new_context(browser).new_page(),
+                server.url + CONTROLS.get(name, ("", ""))[1],
+                timeout_ms=TIMEOUT_MS,
+            )
+            for name, server in servers.items()
+        }
+        samples: dict[str, list[float]] = {name: [] for name in LABELS}
         cpu: dict[str, float] = {}
         dispatch: list[float] = []
         for n in range(WARMUP + ROUNDS):
             if n == WARMUP:
                 cpu = {name: cpu_seconds(server.process.pid) for name, server in servers.items()}
-            ours = _round_trip(validate, f"rt_validate_{n:02d}", grid=True)
-            echoed = _round_trip(control, f"rt_echo_{n:02d}", grid=False)
+            order = list(pages) if n % 2 else list(pages)[::-1]
+            times = {
+                name: _round_trip(pages[name], f"rt_{name}_{n:02d}", grid=name == "validate")
+                for name in order
+            }
             if n >= WARMUP:
-                samples["validate"].append(ours["visible"])
-                samples["validate_cells"].append(ours["shown"])
-                samples["echo"].append(echoed["shown"])
-                dispatch += [ours["dispatch"], echoed["dispatch"]]
+                samples["validate"].append(times["validate"]["visible"])
+                samples["validate_cells"].append(times["validate"]["shown"])
+                for name in CONTROLS:
+                    samples[name].append(times[name]["shown"])
+                dispatch += [round_trip["dispatch"] for round_trip in times.values()]
         for name, server in servers.items():
             cpu[name] = (cpu_seconds(server.process.pid) - cpu[name]) / ROUNDS
         browser.close()
+    _report(samples, cpu, dispatch)
 
+
+def _report(samples: dict[str, list[float]], cpu: dict[str, float], dispatch: list[float]) -> None:
     medians = {name: statistics.median(values) for name, values in samples.items()}
     print(f"browser round trip, median of {ROUNDS} (after {WARMUP} warm-up rounds)")
-    labels = {
-        "validate": "Validate, error table painted",
-        "validate_cells": "Validate, error table's grid cells",
-        "echo": "echo control, code shown",
-    }
     for name, values in samples.items():
         spread = ", ".join(f"{v * 1000:.0f}" for v in values)
-        print(f"  {labels[name]:<36} median {medians[name] * 1000:6.1f} ms  samples ms: {spread}")
-    for name in servers:
-        print(f"  server CPU per round, {name}: {cpu[name] * 1000:.0f} ms")
+        print(f"  {LABELS[name]:<40} median {medians[name] * 1000:6.1f} ms  samples ms: {spread}")
+    print("  server CPU per round: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in cpu.items()))
     print(
         "  key press delivery, Playwright -> page (not counted above): "
         f"median {statistics.median(dispatch) * 1000:.1f} ms"
     )
+    ratio = {name: medians["validate"] / medians[name] for name in CONTROLS}
     print(
-        f"  ratio validate/echo: {medians['validate'] / medians['echo']:.2f}x (target <= 2x); "
+        f"  ratio validate/echo: {ratio['echo']:.2f}x (target <= 2x); "
         f"to the grid cells: {medians['validate_cells'] / medians['echo']:.2f}x"
+    )
+    print(
+        f"  ratio validate/echo page in the app's shell: {ratio['shell']:.2f}x; "
+        f"the shell's echo page over the bare echo: {medians['shell'] / medians['echo']:.2f}x"
     )
     print(f"  {machine_load()}")
 
