@@ -1,0 +1,131 @@
+"""Render work per round trip: how many React components the browser re-renders, per page.
+
+A count, not a time, so it does not move with the machine's load: it says why the round trip
+of bench/browser_roundtrip.py costs what it costs. Streamlit 1.67's frontend re-renders the
+page's blocks (sidebar, navigation, columns, popovers) on each message of a rerun
+(new session, deltas, script finished), so the cost of a rerun follows everything the page
+holds, not only what changed.
+
+Counted through React's DevTools hook, installed before the page loads: a component counts
+when its render function ran in a commit (the PerformedWork flag on a fiber that was not in
+the previous commit's tree). Grouped by the nearest part of the page around it.
+Run from the repository root: `python -m bench.render_work`. Prints; never asserts.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from contextlib import ExitStack
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+from bench.browser_roundtrip import CONTROLS, TIMEOUT_MS, _round_trip
+from tests.e2e._browser import goto_app, launch_chromium, new_context
+from tests.e2e._server import streamlit_server
+
+__all__ = ["main"]
+
+ROUNDS = 5
+WARMUP = 2
+LABELS = {
+    "validate": "Validate page",
+    "echo": "echo control (bare script)",
+    "shell": "echo page in the app's shell",
+}
+# Innermost of these around a component names the part of the page it belongs to.
+PARTS = [
+    "stSidebarNav",
+    "stSidebarUserContent",
+    "stSidebar",
+    "stPopover",
+    "stDataFrame",
+    "stTextArea",
+    "stButtonGroup",
+    "stSelectbox",
+    "stButton",
+    "stCode",
+    "stColumn",
+    "stHeader",
+    "stMain",
+]
+HOOK = """(parts) => {
+  let previous = new WeakSet();
+  const wanted = new Set(parts);
+  const part = (fiber) => {
+    for (let f = fiber; f; f = f.return) {
+      const id = f.tag === 5 && f.memoizedProps && f.memoizedProps["data-testid"];
+      if (id && wanted.has(id)) return id;
+    }
+    return "app frame";
+  };
+  window.__commits = [];
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true, renderers: new Map(), inject() { return 1; }, checkDCE() {},
+    onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+    onCommitFiberRoot(id, root) {
+      const seen = new WeakSet(), counts = {}, stack = [root.current];
+      let total = 0;
+      while (stack.length) {
+        const f = stack.pop();
+        seen.add(f);
+        // function, class, forwardRef, memo and simple memo components whose render ran
+        if ([0, 1, 11, 14, 15].includes(f.tag) && (f.flags & 1) && !previous.has(f)) {
+          total += 1;
+          const name = part(f);
+          counts[name] = (counts[name] || 0) + 1;
+        }
+        if (f.sibling) stack.push(f.sibling);
+        if (f.child) stack.push(f.child);
+      }
+      previous = seen;
+      if (window.__recording && total) window.__commits.push({total, counts});
+    },
+  };
+}"""
+
+
+def _record(page: Any, name: str, n: int) -> list[dict[str, Any]]:
+    """The commits of one round trip (key press to the script's finished message)."""
+    page.evaluate("() => { window.__commits = []; window.__recording = true; }")
+    _round_trip(page, f"rw_{name}_{n:02d}", grid=name == "validate")
+    page.wait_for_timeout(500)  # the "script finished" commit comes after the result
+    return page.evaluate("() => { window.__recording = false; return window.__commits; }")
+
+
+def main() -> None:
+    """Count the components each page re-renders per round trip and print the medians."""
+    rounds: dict[str, list[list[dict[str, Any]]]] = {}
+    with ExitStack() as stack, sync_playwright() as playwright:
+        servers = {"validate": stack.enter_context(streamlit_server())}
+        for name, (script, _) in CONTROLS.items():
+            servers[name] = stack.enter_context(streamlit_server(script))
+        browser = launch_chromium(playwright)
+        for name, server in servers.items():
+            context = new_context(browser)
+            context.add_init_script(f"({HOOK})({PARTS!r})")
+            url = server.url + CONTROLS.get(name, ("", ""))[1]
+            page = goto_app(context.new_page(), url, timeout_ms=TIMEOUT_MS)
+            rounds[name] = [_record(page, name, n) for n in range(WARMUP + ROUNDS)][WARMUP:]
+        browser.close()
+
+    print(f"React components re-rendered per round trip, median of {ROUNDS} rounds")
+    for name, commits in rounds.items():
+        totals = [sum(c["total"] for c in round_) for round_ in commits]
+        largest = [max((c["total"] for c in round_), default=0) for round_ in commits]
+        print(
+            f"  {LABELS[name]:<30} {statistics.median(totals):6.0f} in "
+            f"{statistics.median(len(round_) for round_ in commits):.0f} commits "
+            f"(largest commit {statistics.median(largest):.0f})"
+        )
+    for name, commits in rounds.items():
+        parts: Counter[str] = Counter()
+        for commit in commits[-1]:
+            parts.update(commit["counts"])
+        shares = ", ".join(f"{part} {count}" for part, count in parts.most_common())
+        print(f"  by part, last round, {LABELS[name]}: {shares}")
+
+
+if __name__ == "__main__":
+    main()
