@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from core.order import AgentState
-from core.payload import PayloadError, SourceMap, check_shape, parse
+from core.payload import PayloadError, check_shape, parse
+from core.source_map import SourceMap
 
 __all__ = [
     "FieldError",

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.order import build_order_graph
-from core.payload import PayloadError, SourceMap
+from core.payload import PayloadError
 from core.report import (
     Report,
     _PathNames,
@@ -16,6 +16,7 @@ from core.report import (
     validate_value,
 )
 from core.share import ShareError, decode_share, encode_share
+from core.source_map import SourceMap
 from core.trace import Trace, run_trace
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
