@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.report import format_path
+from core.paths import format_path
 
 __all__ = ["CoercionRow", "coercion_rows"]
 

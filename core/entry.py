@@ -9,7 +9,8 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from core.report import Report, truncate
+from core.paths import truncate
+from core.report import Report
 
 __all__ = ["EntryComparison", "compare_entry"]
 

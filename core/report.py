@@ -5,87 +5,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from core.order import AgentState
+from core.paths import PathNames, format_path, format_pointer, truncate
 from core.payload import PayloadError, check_shape, parse
 from core.source_map import SourceMap
 
-__all__ = [
-    "FieldError",
-    "Report",
-    "format_path",
-    "format_pointer",
-    "truncate",
-    "validate_text",
-    "validate_value",
-]
+__all__ = ["FieldError", "Report", "validate_text", "validate_value"]
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
 _EAGER_AFTER = 50  # errors; beyond this one full token pass beats lazy per-container decoding
 _KEY_TYPES = _MISSING_TYPES | {"extra_forbidden", "unexpected_keyword_argument"}
-
-
-def format_path(segments: Sequence[str | int]) -> str:
-    """Python-like path of a location, `(root)` for the top level.
-
-    Example:
-        >>> format_path(("items", 0, "sku"))
-        'items[0].sku'
-    """
-    out = "".join([_piece(s) if _cacheable(s) else _piece.__wrapped__(s) for s in segments])
-    return out[1:] if out.startswith(".") else out or "(root)"
-
-
-@lru_cache(maxsize=4096)  # the same keys and indexes recur across thousands of errors
-def _piece(segment: str | int) -> str:
-    if isinstance(segment, int):
-        return f"[{segment}]"
-    if _IDENTIFIER.match(segment):
-        return f".{segment}"
-    return f"[{json.dumps(segment, ensure_ascii=False)}]"
-
-
-def format_pointer(segments: Sequence[str | int]) -> str:
-    """RFC 6901 JSON pointer of a location.
-
-    Example:
-        >>> format_pointer(("items", 0, "a/b"))
-        '/items/0/a~1b'
-    """
-    return "".join([_token(s) if _cacheable(s) else _token.__wrapped__(s) for s in segments])
-
-
-def _cacheable(segment: str | int) -> bool:
-    # Field names and indexes recur; a user's long unknown keys must not pile up in a
-    # process-wide cache shared by every session.
-    return isinstance(segment, int) or len(segment) <= 64
-
-
-@lru_cache(maxsize=4096)
-def _token(segment: str | int) -> str:
-    return "/" + str(segment).replace("~", "~0").replace("/", "~1")
-
-
-def truncate(value: Any, limit: int = 80) -> str:
-    """Compact JSON text of a value, cut to `limit` characters with an ellipsis.
-
-    Example:
-        >>> truncate("x" * 100, 10)
-        '"xxxxxxxx…'
-    """
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
-    except ValueError:  # circular structures from Python values
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(slots=True)  # not frozen: thousands are built per report and frozen __init__ is slow
@@ -299,27 +235,11 @@ def _position(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
             found, offset = source.locate(found[:-1])  # the enclosing object, as documented
         located.append((segments, offset))
     positions = source.line_col([offset for _, offset in located])
-    names = _PathNames()
+    names = PathNames()
     return [
         _field_error(err, segments, line, col, names)
         for err, (segments, _), (line, col) in zip(raw, located, positions, strict=True)
     ]
-
-
-class _PathNames(dict):
-    """segments -> (path, pointer), from a per-report memo of each segment's two pieces."""
-
-    def __call__(self, segments: tuple[str | int, ...]) -> tuple[str, str]:
-        if not segments:
-            return "(root)", ""
-        path = pointer = ""
-        for segment in segments:
-            pieces = self.get(segment)
-            if pieces is None:
-                pieces = self[segment] = (_piece.__wrapped__(segment), _token.__wrapped__(segment))
-            path += pieces[0]
-            pointer += pieces[1]
-        return path.removeprefix("."), pointer
 
 
 def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str | int, ...]:

@@ -6,15 +6,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.order import build_order_graph
+from core.paths import PathNames, format_path, format_pointer
 from core.payload import PayloadError
-from core.report import (
-    Report,
-    _PathNames,
-    format_path,
-    format_pointer,
-    validate_text,
-    validate_value,
-)
+from core.report import Report, validate_text, validate_value
 from core.share import ShareError, decode_share, encode_share
 from core.source_map import SourceMap
 from core.trace import Trace, run_trace
@@ -159,4 +153,4 @@ def test_every_path_points_at_its_own_value(value, indent, ascii_only, eager):
 @given(st.lists(st.one_of(st.text(max_size=6), st.integers(0, 30)), max_size=5))
 def test_path_names_built_from_prefixes_equal_format_path(segments):
     segments = tuple(segments)
-    assert _PathNames()(segments) == (format_path(segments), format_pointer(segments))
+    assert PathNames()(segments) == (format_path(segments), format_pointer(segments))

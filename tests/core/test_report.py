@@ -4,7 +4,7 @@ import json
 
 from core.order import SEED_PAYLOAD
 from core.presets import PRESETS
-from core.report import FieldError, format_path, format_pointer, validate_text, validate_value
+from core.report import FieldError, validate_text, validate_value
 
 UUID = "550e8400-e29b-41d4-a716-446655440000"
 DOCS = "https://errors.pydantic.dev/2.14/v/"
@@ -218,9 +218,3 @@ def test_exports_have_pydantic_errors_shape_and_csv_header():
         + DOCS
         + "greater_than_equal,3,13",
     ]
-
-
-def test_paths_and_pointers_escape_odd_keys():
-    assert format_path(("a b", 0, "c")) == '["a b"][0].c'
-    assert format_pointer(("a/b", "~x", 3)) == "/a~1b/~0x/3"
-    assert format_path(()) == "(root)"

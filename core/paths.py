@@ -1,0 +1,84 @@
+"""How an error location is named: Python-like path, RFC 6901 pointer, truncated values."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["PathNames", "format_path", "format_pointer", "truncate"]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def format_path(segments: Sequence[str | int]) -> str:
+    """Python-like path of a location, `(root)` for the top level.
+
+    Example:
+        >>> format_path(("items", 0, "sku"))
+        'items[0].sku'
+    """
+    out = "".join([_piece(s) if _cacheable(s) else _piece.__wrapped__(s) for s in segments])
+    return out[1:] if out.startswith(".") else out or "(root)"
+
+
+@lru_cache(maxsize=4096)  # the same keys and indexes recur across thousands of errors
+def _piece(segment: str | int) -> str:
+    if isinstance(segment, int):
+        return f"[{segment}]"
+    if _IDENTIFIER.match(segment):
+        return f".{segment}"
+    return f"[{json.dumps(segment, ensure_ascii=False)}]"
+
+
+def format_pointer(segments: Sequence[str | int]) -> str:
+    """RFC 6901 JSON pointer of a location.
+
+    Example:
+        >>> format_pointer(("items", 0, "a/b"))
+        '/items/0/a~1b'
+    """
+    return "".join([_token(s) if _cacheable(s) else _token.__wrapped__(s) for s in segments])
+
+
+def _cacheable(segment: str | int) -> bool:
+    # Field names and indexes recur; a user's long unknown keys must not pile up in a
+    # process-wide cache shared by every session.
+    return isinstance(segment, int) or len(segment) <= 64
+
+
+@lru_cache(maxsize=4096)
+def _token(segment: str | int) -> str:
+    return "/" + str(segment).replace("~", "~0").replace("/", "~1")
+
+
+def truncate(value: Any, limit: int = 80) -> str:
+    """Compact JSON text of a value, cut to `limit` characters with an ellipsis.
+
+    Example:
+        >>> truncate("x" * 100, 10)
+        '"xxxxxxxx…'
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except ValueError:  # circular structures from Python values
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class PathNames(dict):
+    """segments -> (path, pointer), from a per-report memo of each segment's two pieces."""
+
+    def __call__(self, segments: tuple[str | int, ...]) -> tuple[str, str]:
+        if not segments:
+            return "(root)", ""
+        path = pointer = ""
+        for segment in segments:
+            pieces = self.get(segment)
+            if pieces is None:
+                pieces = self[segment] = (_piece.__wrapped__(segment), _token.__wrapped__(segment))
+            path += pieces[0]
+            pointer += pieces[1]
+        return path.removeprefix("."), pointer
