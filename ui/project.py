@@ -6,7 +6,6 @@ import os
 import sys
 from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
@@ -16,7 +15,14 @@ from core.presets import PRESETS, SEED_TEXT, to_text
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from ui.payload import SHARED_KEY, set_payload_text
 
-__all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
+__all__ = [
+    "active_project",
+    "gallery",
+    "init_payload",
+    "preset_picker",
+    "project_sidebar",
+    "project_text",
+]
 
 
 @st.cache_resource(show_spinner="Loading the configured model and graph…")
@@ -93,20 +99,29 @@ def _name(model: type[BaseModel] | None) -> str:
     return "(none)" if model is None else f"{model.__module__}:{model.__qualname__}"
 
 
+def project_text(project: Project) -> str:
+    """What is loaded for the model and the graph, what was asked for, and from where.
+
+    Text, not a table: in the sidebar's width a table cut the loaded names off.
+    """
+    spec = project.spec
+    graph = spec.graph if project.graph is not None else "seed order graphs"
+    lines: list[str] = []
+    for entry, requested, source, loaded in (
+        ("model", spec.model, spec.model_from, _name(project.model)),
+        ("graph", spec.graph, spec.graph_from, graph),
+    ):
+        lines += [entry, f"  {loaded}"]  # one name a line: the sidebar is narrow
+        if requested and requested != loaded:
+            lines.append(f"  requested {requested}")
+        lines.append(f"  from {source}")
+    return "\n".join(lines)
+
+
 def project_sidebar(project: Project) -> None:
     """Which model and graph are loaded and from where; load errors and caveats as code."""
-    spec = project.spec
     st.caption("Model and graph (from the server's configuration)")
-    graph = spec.graph if project.graph is not None else "seed order graphs"
-    frame = pd.DataFrame(
-        {
-            "entry": ["model", "graph"],
-            "requested": [spec.model or "", spec.graph or ""],
-            "from": [spec.model_from, spec.graph_from],
-            "loaded": [_name(project.model), graph],
-        }
-    )
-    st.dataframe(frame, hide_index=True, key="project_table")
+    st.code(project_text(project), language=None, wrap_lines=True)
     if project.errors:
         st.error("The configured project did not load; the seed order is used instead.")
         for error in project.errors:

@@ -229,9 +229,9 @@ def test_sidebar_says_what_is_loaded_and_from_where(project, way):
     source = {"flag": "flag", "toml": "playground.toml", "env": "environment"}[way]
 
     assert not at.exception
-    assert at.sidebar.dataframe[0].value.to_dict("records") == [
-        {"entry": "model", "requested": "shop.state:ShopState", "from": source, "loaded": "shop.state:ShopState"},
-        {"entry": "graph", "requested": "shop.graph:builder", "from": source, "loaded": "shop.graph:builder"},
+    assert at.sidebar.code[0].value.splitlines() == [
+        "model", "  shop.state:ShopState", f"  from {source}",
+        "graph", "  shop.graph:builder", f"  from {source}",
     ]  # fmt: skip
     assert [e.value for e in at.sidebar.error] == []
 
@@ -244,6 +244,8 @@ def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeyp
         "The configured project did not load; the seed order is used instead."
     ]
     assert [c.value for c in at.sidebar.code] == [
+        "model\n  core.order:AgentState\n  requested broken.raises:State\n  from environment\n"
+        "graph\n  seed order graphs\n  requested broken.kinds:settings\n  from environment",
         "[module_import_failed] model module 'broken.raises' raised RuntimeError on import: "
         "DATABASE_URL is not set. Fix the module so that importing it succeeds.",
         versions_text(),
