@@ -1,7 +1,8 @@
 """Render work per round trip: how many React components the browser re-renders, per page.
 
-A count, not a time, so it does not move with the machine's load: it says why the round trip
-of bench/browser_roundtrip.py costs what it costs. Streamlit 1.67's frontend re-renders the
+Counts, not times: the size of a commit does not move with the machine's load (how many
+commits a round takes can, as messages batch differently). They say why the round trip of
+bench/browser_roundtrip.py costs what it costs. Streamlit 1.67's frontend re-renders the
 page's blocks (sidebar, navigation, columns, popovers) on each message of a rerun
 (new session, deltas, script finished), so the cost of a rerun follows everything the page
 holds, not only what changed.
@@ -111,13 +112,19 @@ def main() -> None:
         browser.close()
 
     print(f"React components re-rendered per round trip, median of {ROUNDS} rounds")
+    print("  (how many commits a round takes depends on how messages batch; the size of a")
+    print("   commit depends only on what the page holds)")
     for name, commits in rounds.items():
+        top = [sorted((c["total"] for c in round_), reverse=True)[:3] for round_ in commits]
+        biggest = " / ".join(
+            f"{statistics.median(sizes[k] for sizes in top if len(sizes) > k):.0f}"
+            for k in range(min(len(sizes) for sizes in top))
+        )
         totals = [sum(c["total"] for c in round_) for round_ in commits]
-        largest = [max((c["total"] for c in round_), default=0) for round_ in commits]
         print(
-            f"  {LABELS[name]:<30} {statistics.median(totals):6.0f} in "
-            f"{statistics.median(len(round_) for round_ in commits):.0f} commits "
-            f"(largest commit {statistics.median(largest):.0f})"
+            f"  {LABELS[name]:<30} three largest commits {biggest:<15} "
+            f"{statistics.median(len(round_) for round_ in commits):.0f} commits, "
+            f"{statistics.median(totals):5.0f} a round"
         )
     for name, commits in rounds.items():
         parts: Counter[str] = Counter()
