@@ -15,14 +15,7 @@ from core.presets import PRESETS, SEED_TEXT, to_text
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from ui.payload import SHARED_KEY, set_payload_text
 
-__all__ = [
-    "active_project",
-    "gallery",
-    "init_payload",
-    "preset_picker",
-    "project_sidebar",
-    "project_text",
-]
+__all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
 
 
 @st.cache_resource(show_spinner="Loading the configured model and graph…")
@@ -99,7 +92,7 @@ def _name(model: type[BaseModel] | None) -> str:
     return "(none)" if model is None else f"{model.__module__}:{model.__qualname__}"
 
 
-def project_text(project: Project) -> str:
+def _project_text(project: Project) -> str:
     """What is loaded for the model and the graph, what was asked for, and from where.
 
     Text, not a table: in the sidebar's width a table cut the loaded names off.
@@ -121,7 +114,7 @@ def project_text(project: Project) -> str:
 def project_sidebar(project: Project) -> None:
     """Which model and graph are loaded and from where; load errors and caveats as code."""
     st.caption("Model and graph (from the server's configuration)")
-    st.code(project_text(project), language=None, wrap_lines=True)
+    st.code(_project_text(project), language=None, wrap_lines=True)
     if project.errors:
         st.error("The configured project did not load; the seed order is used instead.")
         for error in project.errors:
