@@ -15,6 +15,24 @@ MAX_ANNOTATED_LINES = 400
 
 
 OPEN = "Gate open — the payload is valid; the graph would run."
+# The path stays in view while the table scrolls sideways to the message and the input;
+# the headers say what the less obvious columns hold (fixed text, never user data).
+_COLUMNS = {
+    "path": st.column_config.TextColumn(
+        "path", pinned=True, help="The field, as Python spells it."
+    ),
+    "pointer": st.column_config.TextColumn("pointer", help="The same field as a JSON pointer."),
+    "line:col": st.column_config.TextColumn(
+        "line:col",
+        help="Where it is in your text. A missing or unknown key points at its object.",
+    ),
+    "input": st.column_config.TextColumn(
+        "input", help="The value rejected (cut to 80 characters)."
+    ),
+    "ctx": st.column_config.TextColumn("ctx", help="The rule's parameters: a bound, a pattern."),
+    "docs": st.column_config.LinkColumn("docs", display_text="docs ↗"),
+    "message": st.column_config.TextColumn("message", width="large"),
+}
 
 
 def verdict(report: Report, *, valid_text: str = OPEN) -> None:
@@ -56,10 +74,7 @@ def error_table(report: Report, *, key: str, valid_text: str = OPEN) -> None:
         pa.Table.from_pylist(report.to_rows()),
         key=f"{key}__table",
         hide_index=True,
-        column_config={
-            "docs": st.column_config.LinkColumn("docs", display_text="docs ↗"),
-            "message": st.column_config.TextColumn("message", width="large"),
-        },
+        column_config=_COLUMNS,
     )
 
 
