@@ -7,9 +7,14 @@ rerun the same way, so the difference is what the Validate page itself draws.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import streamlit as st
 
-from app import main
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # also under a bare `streamlit run`
+
+from app import main  # noqa: E402
 
 
 @st.fragment
