@@ -15,12 +15,10 @@ MAX_ANNOTATED_LINES = 400
 
 
 OPEN = "Gate open — the payload is valid; the graph would run."
-# The path stays in view while the table scrolls sideways to the message and the input;
-# the headers say what the less obvious columns hold (fixed text, never user data).
+# The headers say what the less obvious columns hold (fixed text, never user data). Not
+# pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
 _COLUMNS = {
-    "path": st.column_config.TextColumn(
-        "path", pinned=True, help="The field, as Python spells it."
-    ),
+    "path": st.column_config.TextColumn("path", help="The field, as Python spells it."),
     "pointer": st.column_config.TextColumn("pointer", help="The same field as a JSON pointer."),
     "line:col": st.column_config.TextColumn(
         "line:col",
