@@ -24,6 +24,7 @@ from ui.schema_form import schema_options_form
 from ui.share import share_button, shared_state
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
+EDITORS = ["JSON", "Form"]
 VIEWS = [
     "Annotated text",
     "Coercion lens",
@@ -73,6 +74,8 @@ def _restore_share() -> None:
     st.session_state["schema_options"] = options.to_dict()
     if state.get("view") in VIEWS:
         st.session_state["validate_view"] = state["view"]
+    if state.get("editor") in EDITORS:
+        st.session_state["editor_view"] = state["editor"]
 
 
 st.title("Validate")
@@ -106,9 +109,6 @@ else:
     options, model = SchemaOptions(), chosen
 
 
-EDITORS = ["JSON", "Form"]
-
-
 @st.fragment  # typing in the editor reruns only this part, not the sidebar and options above
 def _workbench(
     chosen: type[BaseModel], options: SchemaOptions, model: type[BaseModel], default_text: str
@@ -126,8 +126,12 @@ def _workbench(
     with result:
         error_table(report, key="errors")
         exports(report, key="export")
-        view = st.session_state["validate_view"]
-        shared = {"payload": text, "options": options.to_dict(), "view": view}
+        shared = {
+            "payload": text,
+            "options": options.to_dict(),
+            "view": st.session_state["validate_view"],
+            "editor": st.session_state["editor_view"],  # the JSON text or the form, as shown
+        }
         if chosen is not AgentState:
             shared["model"] = "project"  # a name, never a module path: links cannot load code
         share_button("validate", shared, key="share")

@@ -118,10 +118,11 @@ def test_hostile_strings_are_shown_as_text_only(at):
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
 
 
-def test_share_link_reopens_the_same_payload_options_and_view(at):
+def test_share_link_reopens_the_same_payload_options_and_views(at):
     at.selectbox(key="preset").select("negative_amount").run()
     at.toggle(key="opt_strict").set_value(True).run()
     _show(at, "validate_view", "Model source")
+    _show(at, "editor_view", "Form")
     at.button(key="share").click().run()
     token = (
         at.query_params["s"][0] if isinstance(at.query_params["s"], list) else at.query_params["s"]
@@ -133,6 +134,8 @@ def test_share_link_reopens_the_same_payload_options_and_view(at):
     assert fresh.toggle(key="opt_strict").value is True
     assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
     assert fresh.button_group(key="validate_view").value == "Model source"
+    assert fresh.button_group(key="editor_view").value == "Form"
+    assert fresh.text_input(key="form_amount").value == "-1"
     assert "model_config = ConfigDict(strict=True" in fresh.code[-1].value
     assert not fresh.warning
 
