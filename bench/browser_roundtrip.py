@@ -20,9 +20,9 @@ from playwright.sync_api import sync_playwright
 from core.order import SEED_PAYLOAD
 from core.presets import to_text
 from tests.e2e._browser import goto_app, launch_chromium, new_context
-from tests.e2e._server import ROOT, cpu_seconds, machine_load, streamlit_server
+from tests.e2e._server import ROOT, Server, cpu_seconds, machine_load, streamlit_server
 
-__all__ = ["main"]
+__all__ = ["CONTROLS", "main", "open_page", "round_trip", "start_servers"]
 
 ROUNDS = 10
 WARMUP = 2
@@ -85,7 +85,7 @@ ARM = """([marker, grid]) => {
 DONE = "() => window.__roundTrip"
 
 
-def _round_trip(page: Any, marker: str, *, grid: bool) -> dict[str, float]:
+def round_trip(page: Any, marker: str, *, grid: bool) -> dict[str, float]:
     """Seconds from Ctrl+Enter to the result shown (DOM) and visible (painted on screen)."""
     area = page.locator(".st-key-payload textarea")
     area.fill(to_text({**SEED_PAYLOAD, marker: 1}))
@@ -110,21 +110,29 @@ LABELS = {
 }
 
 
+def start_servers(stack: ExitStack) -> dict[str, Server]:
+    """The app (for Validate) and each control's script, running until `stack` closes."""
+    servers = {"validate": stack.enter_context(streamlit_server())}
+    for name, (script, _) in CONTROLS.items():
+        servers[name] = stack.enter_context(streamlit_server(script))
+    return servers
+
+
+def open_page(browser: Any, name: str, server: Server, *, init_script: str = "") -> Any:
+    """A fresh context's page on `name`'s page of `server`, its first script run finished."""
+    context = new_context(browser)
+    if init_script:
+        context.add_init_script(init_script)
+    url = server.url + CONTROLS.get(name, ("", ""))[1]
+    return goto_app(context.new_page(), url, timeout_ms=TIMEOUT_MS)
+
+
 def main() -> None:
     """Measure the round trips in one run and print the medians and their ratios."""
     with ExitStack() as stack, sync_playwright() as playwright:
-        servers = {"validate": stack.enter_context(streamlit_server())}
-        for name, (script, _) in CONTROLS.items():
-            servers[name] = stack.enter_context(streamlit_server(script))
+        servers = start_servers(stack)
         browser = launch_chromium(playwright)
-        pages = {
-            name: goto_app(
-                new_context(browser).new_page(),
-                server.url + CONTROLS.get(name, ("", ""))[1],
-                timeout_ms=TIMEOUT_MS,
-            )
-            for name, server in servers.items()
-        }
+        pages = {name: open_page(browser, name, server) for name, server in servers.items()}
         samples: dict[str, list[float]] = {name: [] for name in LABELS}
         cpu: dict[str, float] = {}
         dispatch: list[float] = []
@@ -133,7 +141,7 @@ def main() -> None:
                 cpu = {name: cpu_seconds(server.process.pid) for name, server in servers.items()}
             order = list(pages) if n % 2 else list(pages)[::-1]
             times = {
-                name: _round_trip(pages[name], f"rt_{name}_{n:02d}", grid=name == "validate")
+                name: round_trip(pages[name], f"rt_{name}_{n:02d}", grid=name == "validate")
                 for name in order
             }
             if n >= WARMUP:

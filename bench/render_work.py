@@ -22,9 +22,8 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench.browser_roundtrip import CONTROLS, TIMEOUT_MS, _round_trip
-from tests.e2e._browser import goto_app, launch_chromium, new_context
-from tests.e2e._server import streamlit_server
+from bench.browser_roundtrip import open_page, round_trip, start_servers
+from tests.e2e._browser import launch_chromium
 
 __all__ = ["main"]
 
@@ -90,7 +89,7 @@ HOOK = """(parts) => {
 def _record(page: Any, name: str, n: int) -> list[dict[str, Any]]:
     """The commits of one round trip (key press to the script's finished message)."""
     page.evaluate("() => { window.__commits = []; window.__recording = true; }")
-    _round_trip(page, f"rw_{name}_{n:02d}", grid=name == "validate")
+    round_trip(page, f"rw_{name}_{n:02d}", grid=name == "validate")
     page.wait_for_timeout(500)  # the "script finished" commit comes after the result
     return page.evaluate("() => { window.__recording = false; return window.__commits; }")
 
@@ -99,15 +98,9 @@ def main() -> None:
     """Count the components each page re-renders per round trip and print the medians."""
     rounds: dict[str, list[list[dict[str, Any]]]] = {}
     with ExitStack() as stack, sync_playwright() as playwright:
-        servers = {"validate": stack.enter_context(streamlit_server())}
-        for name, (script, _) in CONTROLS.items():
-            servers[name] = stack.enter_context(streamlit_server(script))
         browser = launch_chromium(playwright)
-        for name, server in servers.items():
-            context = new_context(browser)
-            context.add_init_script(f"({HOOK})({PARTS!r})")
-            url = server.url + CONTROLS.get(name, ("", ""))[1]
-            page = goto_app(context.new_page(), url, timeout_ms=TIMEOUT_MS)
+        for name, server in start_servers(stack).items():
+            page = open_page(browser, name, server, init_script=f"({HOOK})({PARTS!r})")
             rounds[name] = [_record(page, name, n) for n in range(WARMUP + ROUNDS)][WARMUP:]
         browser.close()
 

@@ -190,10 +190,11 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
         )
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
-        schema_model = st.session_state.get("schema_model") or scenario.model.__name__
-        shared = {"scenario": scenario_id, "preset": preset, "payload": text}
-        shared |= {
-            "schema_model": schema_model,
+        shared = {
+            "scenario": scenario_id,
+            "preset": preset,
+            "payload": text,
+            "schema_model": st.session_state.get("schema_model") or scenario.model.__name__,
             "schema_tab": st.session_state.get("schema_tab") or TABS[0],
         }
         share_button("tools", shared, key="share")
