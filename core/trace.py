@@ -63,7 +63,12 @@ class TraceError:
         blame = (
             f" (written by {self.writers})" if self.writers and self.writers != self.node else ""
         )
-        return f"[{self.code}] {where}{blame}: {self.type}: {self.message.splitlines()[0]}"
+        return f"[{self.code}] {where}{blame}: {self.type}: {self.headline}"
+
+    @property
+    def headline(self) -> str:
+        """The message's first line ("" for an exception raised without one, as `assert`)."""
+        return next(iter(self.message.splitlines()), "")
 
 
 @dataclass
@@ -170,7 +175,7 @@ def record_run(
         trace.error = _trace_error(error, steps, chain[-1].metadata["step"] + 1)
         for step in steps:  # rows LangGraph never merged show what stopped the run
             if not step.committed and not step.error:
-                step.error = f"{trace.error.type}: {trace.error.message.splitlines()[0]}"
+                step.error = f"{trace.error.type}: {trace.error.headline}"
     if opts.message_ids is not None:
         _rename_ids(trace, opts.message_ids, payload if lead is None else lead.update)
     return trace

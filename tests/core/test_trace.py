@@ -238,6 +238,23 @@ def test_node_exception_shows_the_node_the_exception_and_the_state_before_it():
     assert isinstance(step.input, AgentState) and step.input.status == "validated"
 
 
+def test_an_exception_without_a_message_still_makes_a_trace():
+    def check(state: AgentState) -> dict:
+        raise ValueError()  # as a bare `assert` does: str(exc) == ""
+
+    builder = StateGraph(AgentState)
+    builder.add_node("check", check)
+    builder.add_edge(START, "check")
+    builder.add_edge("check", END)
+    trace = run_trace(builder.compile(), SEED_PAYLOAD, message_ids=_ids)
+
+    failed = START_ROW | {"step": 1, "node": "check", "changed": "", "reducers": "",
+                          "check": "not merged", "error": "ValueError: "}  # fmt: skip
+    assert trace.rows() == [START_ROW, failed]
+    assert trace.error == TraceError("node_error", 1, "check", "check", "ValueError", "")
+    assert str(trace.error) == "[node_error] step 1, node check: ValueError: "
+
+
 def test_fanout_merges_two_simultaneous_appends():
     trace = run_trace(build_fanout_graph(), SEED_PAYLOAD, message_ids=_ids)
 
