@@ -6,7 +6,10 @@ import re
 
 __all__ = ["plain"]
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~])")
+# Markdown's specials, plus `&` (entities such as &lt;) and `:` (Streamlit's :emoji: and
+# :red[colour] directives; seen escaped in Chromium). A :material/icon: name is not stopped
+# by an escaped colon.
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:])")
 _NEWLINES = re.compile(r"\s*[\r\n]+\s*")
 
 

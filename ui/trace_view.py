@@ -93,11 +93,11 @@ def stepper(trace: Trace) -> int:
     left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=last < 1)
     right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=last < 1)
     with middle:
-        # Option labels are plain text (only the widget label is Markdown): no escaping here.
+        # The thumb draws its option label as Markdown: node names come from any graph.
         return st.select_slider(
             "Step",
             options=list(range(last + 1)),
-            format_func=lambda i: f"{trace.steps[i].step} · {trace.steps[i].node}",
+            format_func=lambda i: f"{trace.steps[i].step} · {plain(trace.steps[i].node)}",
             key="step_slider",
         )
 

@@ -293,10 +293,11 @@ def traps(monkeypatch, tmp_path):
 
 
 def test_plain_escapes_every_markdown_special_and_collapses_newlines():
-    specials = "\\`*_{}[]()#+-.!|<>$~"
+    specials = "\\`*_{}[]()#+-.!|<>$~&:"
     assert plain(f"a{specials}z") == "a" + "".join("\\" + char for char in specials) + "z"
     assert plain("one\r\n\n  two\nthree") == "one two three"
     assert plain("plain words, digits 42 and 中文") == "plain words, digits 42 and 中文"
+    assert plain(":rocket: a&lt;b :red[x]") == "\\:rocket\\: a\\&lt;b \\:red\\[x\\]"
 
 
 def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collides(traps):
@@ -322,7 +323,7 @@ def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
         r"\*\*bold\*\* \<b\>x\</b\> \# heading (optional)",
     ]
     captions = [c.value for c in traps.caption]
-    assert r"a (optional): nested model Inner \[link\]\(http://x\) \*t\*" in captions
+    assert r"a (optional): nested model Inner \[link\]\(http\://x\) \*t\*" in captions
     assert r"rows (optional): a list of Row\_\*\*x\*\* (one row each)" in captions
 
 

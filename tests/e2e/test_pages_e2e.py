@@ -62,13 +62,13 @@ def test_trace_runs_the_seed_order_and_steps_to_confirm(new_page) -> None:
     _click(page, "run")
     rows = _rows(_grid(page, "changed"), 3)
     assert [row[:6] for row in rows] == SEED_TRACE
+    thumb = page.locator(".st-key-step_slider [data-testid='stSliderThumbValue']")
+    expect(thumb).to_have_text("0 · __start__")  # a node's name as written, not Markdown
 
     _click(page, "next")
     _click(page, "next")
 
-    expect(page.locator(".st-key-step_slider [data-testid='stSliderThumbValue']")).to_have_text(
-        "2 · confirm"
-    )
+    expect(thumb).to_have_text("2 · confirm")
     expect(
         page.get_by_text("Step 2, node confirm; the state shown is the merged state after it.")
     ).to_be_visible()
