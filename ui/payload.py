@@ -18,7 +18,11 @@ __all__ = [
 ]
 
 SHARED_KEY = "payload_text"  # not a widget key: survives page switches
-MAX_CHARS = MAX_PAYLOAD_BYTES  # a character is at least one byte, so the byte limit still binds
+# The editor's own cap sits well above the payload limit: the browser silently drops a paste
+# longer than max_chars (the text area keeps its old text, no message), while a payload over
+# MAX_PAYLOAD_BYTES reaches the page, stays in the editor and gets the too_large message.
+# Four bytes a character at most: the cap still fits the server's websocket message size.
+MAX_CHARS = 4 * MAX_PAYLOAD_BYTES
 
 
 def current_payload_text() -> str:
@@ -90,7 +94,8 @@ def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
         max_chars=MAX_CHARS,
         on_change=_typed,
         args=(key,),
-        help="Paste or edit a JSON object. Press Ctrl+Enter to validate.",
+        help=f"Paste or edit a JSON object (at most {MAX_PAYLOAD_BYTES:,} bytes). "
+        "Press Ctrl+Enter to validate.",
     )
     with st.container(horizontal=True):
         st.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
