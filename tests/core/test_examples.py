@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.examples import ExampleError, example_payload, model_examples
 from core.order import AgentState, LineItem
+from core.report import validate_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from custom_reducer.graph import TagState  # noqa: E402
@@ -61,7 +62,9 @@ MODELS = [ShopState, TicketIn, TagState, AgentState, LineItem, Everything, Node]
 def test_generated_examples_validate_as_json_text(model):
     payload = example_payload(model)
 
-    assert model.model_validate_json(json.dumps(payload)) is not None
+    report = validate_text(json.dumps(payload), model)  # JSON text, as the editor sends it
+
+    assert (report.syntax_error, report.errors) == (None, [])
 
 
 def test_shop_example_fills_nested_models_lists_enums_and_formats():
