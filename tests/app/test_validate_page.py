@@ -141,13 +141,29 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     assert not fresh.warning
 
 
-@pytest.mark.parametrize("token", ["v1.garbage", "v1." + "A" * 10, "nope", encode_share([1])[:-3]])
-def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token):
+DAMAGED = "[share_corrupt]: This share link is damaged or truncated."
+
+
+@pytest.mark.parametrize(
+    ("token", "why"),
+    [
+        ("v1.garbage", DAMAGED),
+        ("v1." + "A" * 10, DAMAGED),
+        ("nope", "[share_version]: This link is not a playground share link (no v1. prefix)."),
+        (
+            encode_share([1])[:-3],
+            "[share_corrupt]: This share link is truncated; copy the whole link.",
+        ),
+    ],
+)
+def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     at = AppTest.from_file(PAGE, default_timeout=30)
     at.query_params["s"] = token
     at.run()
     assert not at.exception
-    assert at.error[0].value.startswith("The share link could not be opened [share_")
+    assert [e.value for e in at.error] == [
+        f"The share link could not be opened {why} The default payload is loaded instead."
+    ]
     assert at.text_area(key="payload").value == SEED_TEXT
 
 
