@@ -24,9 +24,12 @@ MAX_PAYLOAD_BYTES = 2_000_000
 # Containers deep, counting the top-level object: the depth where Pydantic's JSON parser
 # stops too ("recursion limit exceeded"), so both agree on what is too deep.
 MAX_DEPTH = 201
-MAX_NUMBER_DIGITS = 400
+# Digits in an integer: where Pydantic's JSON parser ("number out of range") and Python's
+# int() stop, so the Validate page's fast path and `parse` agree on what is too long.
+# Fractions and exponents of any length parse (to a float) in both, so they are not counted.
+MAX_NUMBER_DIGITS = 4300
 
-_LONG_NUMBER = re.compile(rf"-?\d{{{MAX_NUMBER_DIGITS + 1},}}")
+_LONG_NUMBER = re.compile(rf"(?<![0-9.eE+-])-?[0-9]{{{MAX_NUMBER_DIGITS + 1},}}")
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -90,7 +93,7 @@ def check_limits(text: str) -> None:
 
     Example:
         >>> try:
-        ...     check_limits('{"n": ' + "9" * 500 + "}")
+        ...     check_limits('{"n": ' + "9" * 5000 + "}")
         ... except PayloadError as exc:
         ...     print(exc.code, exc.line, exc.col)
         number_too_long 1 7
@@ -101,8 +104,8 @@ def check_limits(text: str) -> None:
     long_number = _long_number(text)
     if long_number:
         raise PayloadError(
-            f"A number has {len(long_number.group().lstrip('-')):,} digits; the limit is "
-            f"{MAX_NUMBER_DIGITS}. Shorten it or send it as a string.",
+            f"An integer has {len(long_number.group().lstrip('-')):,} digits; the limit is "
+            f"{MAX_NUMBER_DIGITS:,}. Shorten it or send it as a string.",
             *line_col(text, long_number.start()),
             code="number_too_long",
         )

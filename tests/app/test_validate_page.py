@@ -177,8 +177,8 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
         ),
         (
             '{"amount": 1' + "0" * 5000 + "}",
-            "line 1, column 12 [number_too_long]\nA number has 5,001 digits; the limit is 400. "
-            "Shorten it or send it as a string.",
+            "line 1, column 12 [number_too_long]\nAn integer has 5,001 digits; the limit is "
+            "4,300. Shorten it or send it as a string.",
         ),
         (
             '{"a": ' + "[" * 300 + "]" * 300 + "}",

@@ -3,8 +3,10 @@
 import json
 
 import pytest
+from pydantic import BaseModel
 
-from core.payload import MAX_DEPTH, MAX_PAYLOAD_BYTES, PayloadError, parse
+from core.payload import MAX_DEPTH, MAX_NUMBER_DIGITS, MAX_PAYLOAD_BYTES, PayloadError, parse
+from core.report import validate_text
 
 
 def _error(text):
@@ -62,6 +64,36 @@ def test_values_within_limits_parse_including_nan_pairs_and_digits_in_strings():
     value = parse(text)
     assert value["e"] == "😀" and value["b"] == "\\ud800" and value["n"] != value["n"]
     assert parse('{"big": 1e400}') == {"big": float("inf")}
+
+
+class _Number(BaseModel):
+    n: float
+
+
+@pytest.mark.parametrize(
+    ("number", "refused"),
+    [
+        ("9" * MAX_NUMBER_DIGITS, False),
+        ("9" * (MAX_NUMBER_DIGITS + 1), True),
+        ("-" + "9" * (MAX_NUMBER_DIGITS + 1), True),
+        ("1." + "9" * 5000, False),  # a fraction of any length is a float to both parsers
+        ("1e" + "9" * 5000, False),
+        ("1E-" + "9" * 5000, False),
+    ],
+    ids=["int-at-limit", "int-over", "negative-over", "long-fraction", "long-exponent", "neg-exp"],
+)
+def test_the_number_limit_is_where_pydantic_stops_so_both_paths_agree(number, refused):
+    text = '{"n":\n ' + number + "}"
+    report = validate_text(text, _Number)  # Pydantic's own parser first, ours on its error
+    try:
+        parse(text)
+        ours = None
+    except PayloadError as exc:
+        ours = (exc.code, exc.line, exc.col)
+
+    seen = report.syntax_error
+    assert ((seen.code, seen.line, seen.col) if seen else None) == ours
+    assert ours == (("number_too_long", 2, 2) if refused else None)
 
 
 def test_brackets_inside_strings_do_not_count_toward_depth():
