@@ -90,6 +90,7 @@ def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
     text = st.text_area(
         "Payload (JSON)",
         key=key,
+        persist_state="session",  # the text survives a visit to another page
         height=height,
         max_chars=MAX_CHARS,
         on_change=_typed,

@@ -28,14 +28,22 @@ def schema_options_form() -> SchemaOptions:
     label = "Schema options" + (" (changed)" if changed else "")
     with st.popover(label, icon=":material/tune:"):
         row = st.columns(4)
-        strict = row[0].toggle("strict mode", key="opt_strict")
-        extra = row[1].selectbox("extra", ["forbid", "ignore", "allow"], key="opt_extra")
-        strip_state = row[2].toggle("strip whitespace (AgentState)", key="opt_strip_state")
-        strip_item = row[3].toggle("strip whitespace (LineItem)", key="opt_strip_item")
+        strict = row[0].toggle("strict mode", key="opt_strict", persist_state="session")
+        extra = row[1].selectbox(
+            "extra", ["forbid", "ignore", "allow"], key="opt_extra", persist_state="session"
+        )
+        strip_state = row[2].toggle(
+            "strip whitespace (AgentState)", key="opt_strip_state", persist_state="session"
+        )
+        strip_item = row[3].toggle(
+            "strip whitespace (LineItem)", key="opt_strip_item", persist_state="session"
+        )
         row = st.columns(3)
-        items_max = row[0].number_input("items max_length", 0, 100_000, step=1, key="opt_items_max")
-        amount_ge = row[1].number_input("amount ge", key="opt_amount_ge")
-        amount_le = row[2].number_input("amount le", key="opt_amount_le")
+        items_max = row[0].number_input(
+            "items max_length", 0, 100_000, step=1, key="opt_items_max", persist_state="session"
+        )
+        amount_ge = row[1].number_input("amount ge", key="opt_amount_ge", persist_state="session")
+        amount_le = row[2].number_input("amount le", key="opt_amount_le", persist_state="session")
     try:
         return SchemaOptions(
             strict=strict,

@@ -99,6 +99,7 @@ def stepper(trace: Trace) -> int:
             options=list(range(last + 1)),
             format_func=lambda i: f"{trace.steps[i].step} · {plain(trace.steps[i].node)}",
             key="step_slider",
+            persist_state="session",
         )
 
 

@@ -102,8 +102,8 @@ _restore_filters(shared, articles)
 # Defaults through session state, not `default=`, so a share link can set them first.
 st.session_state.setdefault("verdict_filter", list(VERDICTS))
 st.session_state.setdefault("source_filter", articles)
-verdicts = st.multiselect("Verdict", VERDICTS, key="verdict_filter")
-chosen = st.multiselect("Source article", articles, key="source_filter")
+verdicts = st.multiselect("Verdict", VERDICTS, key="verdict_filter", persist_state="session")
+chosen = st.multiselect("Source article", articles, key="source_filter", persist_state="session")
 keep = frame["verdict"].isin(verdicts) & frame["article"].isin(chosen)
 shown = [r for r, kept in zip(results, keep, strict=True) if kept]
 st.caption(verdict_counts(shown))
@@ -135,7 +135,7 @@ json_col.download_button(
 if shown:
     by_id = {r.id: r for r in shown}
     _restore_probe(shared, list(by_id))
-    picked = st.selectbox("Probe", list(by_id), key="probe")
+    picked = st.selectbox("Probe", list(by_id), key="probe", persist_state="session")
     probe_detail(by_id[picked], probe_source(picked))
 else:
     picked = None

@@ -193,12 +193,14 @@ st.selectbox(
     list(PRESETS),
     format_func=lambda name: PRESETS[name].title,
     key="retry_preset",
+    persist_state="session",
     on_change=_load_preset,
 )
 st.caption(PRESETS[st.session_state["retry_preset"]].summary)
 st.text_area(
     "Model script (JSON list of turns; the last turn repeats)",
     key="retry_script",
+    persist_state="session",
     height=260,
     help='Turns: {"tool": "search", "args": {"query": "..."}}, {"answer": {...}} '
     '(a final_result call) or {"text": "..."}.',
@@ -209,13 +211,25 @@ except RetryInputError as exc:
     _show_input_error(exc)
 
 budget, constraints = st.columns([1, 2])
-budget.number_input("Retry budget", min_value=0, max_value=MAX_RETRIES, step=1, key="retries")
+budget.number_input(
+    "Retry budget",
+    min_value=0,
+    max_value=MAX_RETRIES,
+    step=1,
+    key="retries",
+    persist_state="session",
+)
 with constraints.expander("Output model constraints"):
     st.number_input(
-        "citations: min_length", min_value=0, max_value=5, step=1, key="retry_min_citations"
+        "citations: min_length",
+        min_value=0,
+        max_value=5,
+        step=1,
+        key="retry_min_citations",
+        persist_state="session",
     )
-    st.number_input("confidence: ge", step=0.1, key="retry_confidence_min")
-    st.number_input("confidence: le", step=0.1, key="retry_confidence_max")
+    st.number_input("confidence: ge", step=0.1, key="retry_confidence_min", persist_state="session")
+    st.number_input("confidence: le", step=0.1, key="retry_confidence_max", persist_state="session")
 st.button("Run", key="run_retry", type="primary", on_click=_submit)
 share_button("retry", _share_state(), key="share")
 

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.payload import MAX_PAYLOAD_BYTES
 from core.presets import to_text
 from core.report import Report, validate_text
 from core.tools import SCENARIOS, Scenario
@@ -15,7 +16,7 @@ from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews,
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from ui.errors import error_table
-from ui.payload import MAX_CHARS, payload_editor, set_payload_text
+from ui.payload import payload_editor, set_payload_text
 from ui.share import share_button, shared_state
 
 EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
@@ -50,15 +51,15 @@ def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) ->
 
 def _shared_text(state: dict[str, Any]) -> str | None:
     text = state.get("payload")
-    try:  # a lone surrogate cannot reach the browser; the editor refuses longer text
-        if isinstance(text, str) and len(text) <= MAX_CHARS and text.encode("utf-8") is not None:
+    try:  # a lone surrogate cannot reach the browser
+        if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES and text.encode() is not None:
             return text
     except UnicodeEncodeError:
         pass
     if "payload" in state:
         st.warning(
             "The share link's `payload` was ignored: it must be text without lone surrogates, "
-            f"at most {MAX_CHARS:,} characters."
+            f"at most {MAX_PAYLOAD_BYTES:,} characters."
         )
     return None
 
@@ -127,6 +128,7 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
         "Model",
         list(scenario.schema_models),
         key="schema_model",
+        persist_state="session",
         help="The tool model, or one of the flawed models this scenario contrasts it with.",
     )
     with st.spinner("Running PydanticAI's schema transformers…"):
@@ -134,7 +136,9 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
     # A segmented control, not st.tabs: only the chosen schema is drawn (tabs drew all four,
     # each with its tables, on every rerun), and the choice is state a share link carries.
     st.session_state.setdefault("schema_tab", TABS[0])
-    shown = st.segmented_control("Schema", TABS, required=True, key="schema_tab")
+    shown = st.segmented_control(
+        "Schema", TABS, required=True, key="schema_tab", persist_state="session"
+    )
     with st.container(key="schema_view"):
         if shown != TABS[0]:
             _provider_tab(views, _PROVIDER_OF[shown])
@@ -214,6 +218,7 @@ scenario_id = st.selectbox(
     "Scenario",
     list(SCENARIOS),
     key="scenario",
+    persist_state="session",
     format_func=lambda sid: SCENARIOS[sid].title,
     on_change=_switch_scenario,
 )
@@ -223,6 +228,7 @@ preset = st.selectbox(
     "Preset",
     list(scenario.presets),
     key="tool_preset",
+    persist_state="session",
     format_func=lambda name: _preset_label(scenario, name),
     on_change=_load_preset,
 )

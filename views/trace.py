@@ -141,15 +141,20 @@ with st.expander("Payload (edit it on the Validate page)", expanded=False):
     st.code(current_payload_text(), language="json")
 
 graph_col, fault_col, mode_col = st.columns([2, 4, 2])
-graph_col.radio("Graph", list(GRAPHS), format_func=GRAPHS.get, key="trace_graph")
+graph_col.radio(
+    "Graph", list(GRAPHS), format_func=GRAPHS.get, key="trace_graph", persist_state="session"
+)
 fault_col.multiselect(
     "Faults (seed graph)",
     list(FAULTS),
     format_func=lambda fault: f"{fault} — {FAULTS[fault]}",
     key="trace_faults",
+    persist_state="session",
     disabled=st.session_state["trace_graph"] != "seed",
 )
-mode_col.radio("Mode", list(MODES), format_func=MODES.get, key="trace_mode")
+mode_col.radio(
+    "Mode", list(MODES), format_func=MODES.get, key="trace_mode", persist_state="session"
+)
 if st.session_state["trace_graph"] == "project":
     st.caption("Your graph, as configured (faults apply to the seed graph only):")
     st.code(str(project.spec.graph), language=None)

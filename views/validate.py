@@ -43,6 +43,7 @@ def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
         list(MODELS),
         format_func=MODELS.get,
         key="validate_model",
+        persist_state="session",
         horizontal=True,
     )
     st.caption("Your model, as configured (its module and class):")
@@ -136,7 +137,9 @@ def _workbench(
             shared["model"] = "project"  # a name, never a module path: links cannot load code
         share_button("validate", shared, key="share")
     with edit:
-        editor = st.segmented_control("Edit as", EDITORS, required=True, key="editor_view")
+        editor = st.segmented_control(
+            "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
+        )
         if editor == "Form":  # the form above the text it rewrites: both stay in view
             if chosen is AgentState:
                 order_form(text)
@@ -144,7 +147,9 @@ def _workbench(
                 model_form(text, model)
         payload_editor("payload", reset_text, height=420)
 
-    view = st.segmented_control("View", VIEWS, required=True, key="validate_view")
+    view = st.segmented_control(
+        "View", VIEWS, required=True, key="validate_view", persist_state="session"
+    )
     if view == "Annotated text":
         _annotated(report)
     elif view == "Coercion lens":
@@ -200,7 +205,12 @@ def _json_schema(model: type[BaseModel]) -> None:
     st.download_button(
         "Download JSON Schema", schema_text, file_name="schema.json", key="schema_download"
     )
-    if st.toggle("Show the schema here", key="schema_show", help="It is long: about 20 kB."):
+    if st.toggle(
+        "Show the schema here",
+        key="schema_show",
+        persist_state="session",
+        help="It is long: about 20 kB.",
+    ):
         st.json(schema_text, expanded=2)
 
 

@@ -1,0 +1,112 @@
+"""A visit to another page and back keeps every input a page holds, and the shown results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.order import SEED_PAYLOAD
+from core.presets import to_text
+from core.schema_options import SchemaOptions, model_source
+
+APP = str(Path(__file__).parents[2] / "app.py")
+EDITED = to_text({**SEED_PAYLOAD, "amount": -1})
+
+
+def _open(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page(f"views/{page}.py").run()
+    assert not at.exception
+    return at
+
+
+def _away_and_back(at: AppTest, page: str, keys: list[str]) -> tuple[dict, dict]:
+    before = {key: at.session_state[key] for key in keys}
+    at.switch_page("views/behaviour.py" if page != "behaviour" else "views/validate.py").run()
+    at.switch_page(f"views/{page}.py").run()
+    assert not at.exception
+    return before, {key: at.session_state[key] for key in keys}
+
+
+def test_validate_keeps_its_text_view_editor_and_schema_options():
+    at = _open("validate")
+    at.text_area(key="payload").input(EDITED).run()
+    at.button_group(key="validate_view").set_value("Model source").run()
+    at.toggle(key="opt_strict").set_value(True).run()
+    at.number_input(key="opt_amount_le").set_value(500.0).run()
+
+    before, after = _away_and_back(
+        at, "validate", ["payload", "validate_view", "opt_strict", "opt_amount_le"]
+    )
+    assert (
+        before
+        == after
+        == {
+            "payload": EDITED,
+            "validate_view": "Model source",
+            "opt_strict": True,
+            "opt_amount_le": 500.0,
+        }
+    )
+    # the model source shown is the changed model's
+    assert (
+        at.main.code[-1].value == model_source(SchemaOptions(strict=True, amount_le=500.0)).strip()
+    )
+
+
+def test_trace_keeps_its_graph_mode_faults_and_step():
+    at = _open("trace")
+    at.multiselect(key="trace_faults").set_value(["negative_amount"]).run()
+    at.radio(key="trace_mode").set_value("native").run()
+
+    before, after = _away_and_back(at, "trace", ["trace_graph", "trace_faults", "trace_mode"])
+    assert (
+        before
+        == after
+        == {
+            "trace_graph": "seed",
+            "trace_faults": ["negative_amount"],
+            "trace_mode": "native",
+        }
+    )
+
+
+def test_behaviour_keeps_its_filters():
+    at = _open("behaviour")
+    at.multiselect(key="verdict_filter").set_value(["differs"]).run()
+
+    before, after = _away_and_back(at, "behaviour", ["verdict_filter", "source_filter"])
+    assert before == after
+    assert after["verdict_filter"] == ["differs"]
+
+
+def test_tools_keeps_its_scenario_preset_text_and_schema_view():
+    at = _open("tools")
+    at.selectbox(key="scenario").set_value("custom_type").run()
+    at.text_area(key="tool_payload").input('{"my": "edited text"}').run()
+    at.button_group(key="schema_tab").set_value("Google Gemini").run()
+
+    keys = ["scenario", "tool_preset", "tool_payload", "schema_tab"]
+    before, after = _away_and_back(at, "tools", keys)
+    assert before == after
+    assert (after["scenario"], after["tool_payload"], after["schema_tab"]) == (
+        "custom_type",
+        '{"my": "edited text"}',
+        "Google Gemini",
+    )
+
+
+def test_retry_keeps_its_script_budget_and_results_together():
+    at = _open("retry")
+    script = '[{"text": "my edited script"}]'
+    at.text_area(key="retry_script").input(script).run()
+    at.number_input(key="retries").set_value(3).run()
+    at.button(key="run_retry").click().run()
+    shown = [m.value for m in at.metric]
+
+    keys = ["retry_preset", "retry_script", "retries", "retry_confidence_min"]
+    before, after = _away_and_back(at, "retry", keys)
+    assert before == after
+    assert (after["retry_script"], after["retries"]) == (script, 3)
+    assert [m.value for m in at.metric] == shown  # the results still belong to these inputs
