@@ -78,3 +78,21 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
     # A third context without the link is a separate session: it sees the seed order.
     fresh = new_page()
     expect(fresh.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
+
+
+def test_schema_options_keep_their_values_after_a_preset_reruns_the_page(new_page) -> None:
+    # The options popover has never been opened when the preset reruns the whole page: its
+    # widgets first mount afterwards and must show the model's values, not zeros.
+    page = new_page()
+    page.locator(".st-key-preset input").click()
+    with rerun(page):
+        page.get_by_role("option").filter(has_text="Bad UUID").click()
+    page.get_by_role("button", name="Schema options").click()
+
+    body = page.locator("[data-testid='stPopoverBody']")
+    numbers = body.get_by_role("spinbutton")
+    expect(numbers).to_have_count(3)
+    assert [number.input_value() for number in numbers.all()] == ["20", "0.00", "1000000.00"]
+    toggles = body.locator("input[type='checkbox']")
+    assert [toggle.is_checked() for toggle in toggles.all()] == [False, True, False]
+    _expect_verdict(page, "Gate closed — 1 error, the graph would not run.")
