@@ -36,19 +36,32 @@ def shared_state(page: str) -> dict[str, Any] | None:
         return None
     if state.get("page") != page:
         return None
+    st.session_state[f"share__opened__{page}"] = True
     return state
 
 
 def share_button(page: str, state: dict[str, Any], *, key: str) -> None:
-    """A button that shows a URL reopening this page with `state`."""
+    """A button that shows a URL reopening this page with `state`.
+
+    The address bar keeps `?s=` only while it still reopens what is on screen: after an
+    edit it is dropped, so a reload never brings back an older state over the user's work.
+    """
+    shown = {"page": page, **state}
+    held = f"share__held__{page}"
+    if st.session_state.pop(f"share__opened__{page}", False):
+        st.session_state[held] = shown  # the link just opened: this is what it reopens
+    elif st.session_state.get(held, shown) != shown:
+        st.query_params.pop(PARAM, None)
+        del st.session_state[held]
     if st.button("Share link", key=key, help="Make a link that reopens exactly this view."):
         try:
-            token = encode_share({"page": page, **state})
+            token = encode_share(shown)
         except ShareError as exc:
             st.error(f"No share link [{exc.code}]: {exc.message}")
             return
         st.query_params[PARAM] = token
         st.session_state[f"share__applied__{page}"] = token
+        st.session_state[held] = shown
         base = st.context.url or ""
         st.caption("Copy this link (it holds the whole state; nothing is stored on the server):")
         st.code(f"{base}?{PARAM}={token}", language=None, wrap_lines=True)

@@ -141,6 +141,24 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     assert not fresh.warning
 
 
+def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(at):
+    at.button(key="share").click().run()
+    token = at.query_params["s"]
+    at.run()  # nothing changed: the address bar still reopens this view
+    assert at.query_params["s"] == token
+
+    at.text_area(key="payload").input(PRESETS["negative_amount"].text).run()
+    assert "s" not in at.query_params  # a reload would have brought back the older payload
+
+    opened = AppTest.from_file(PAGE, default_timeout=30)
+    opened.query_params["s"] = token
+    opened.run()
+    opened.run()
+    assert opened.query_params["s"] == token
+    _show(opened, "validate_view", "Model source")
+    assert "s" not in opened.query_params
+
+
 DAMAGED = "[share_corrupt]: This share link is damaged or truncated."
 
 
