@@ -148,6 +148,8 @@ def _explain(exc: json.JSONDecodeError) -> str:
         "Unterminated string starting at": "a string is missing its closing quote",
         "Invalid control character at": "control characters must be escaped (\\n, \\t)",
     }.get(exc.msg, "")
+    if exc.msg != "Extra data" and not exc.doc[exc.pos :].strip():
+        hint = "the text ends before the JSON does: complete it or close the open { and ["
     return f"Invalid JSON: {exc.msg}" + (f" — {hint}" if hint else "") + "."
 
 

@@ -46,6 +46,33 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
     assert _error(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"amount": 5,',
+            "Invalid JSON: Expecting property name enclosed in double quotes — the text ends "
+            "before the JSON does: complete it or close the open { and [.",
+        ),
+        (
+            '{"items": [1, \n',
+            "Invalid JSON: Expecting value — the text ends before the JSON does: complete it or "
+            "close the open { and [.",
+        ),
+        (
+            '{"amount": 5,}',
+            "Invalid JSON: Expecting property name enclosed in double quotes — keys need double "
+            "quotes, and a trailing comma before } is not allowed.",
+        ),
+    ],
+    ids=["ends-after-comma", "ends-in-a-list", "trailing-comma"],
+)
+def test_syntax_messages_say_what_to_fix(text, message):
+    with pytest.raises(PayloadError) as caught:
+        parse(text)
+    assert caught.value.message == message
+
+
 def test_oversized_payload_is_refused_with_the_limit_in_the_message():
     with pytest.raises(PayloadError) as caught:
         parse('{"s": "' + "x" * MAX_PAYLOAD_BYTES + '"}')
