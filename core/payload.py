@@ -72,7 +72,7 @@ def check_shape(text: str) -> None:
     """
     if not text.strip():
         raise PayloadError(
-            "The payload is empty: paste a JSON object (Reset restores the seed order).",
+            "The payload is empty: paste a JSON object, or press Reset for the example.",
             code="empty",
         )
     size = (

@@ -3,18 +3,46 @@
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 import pyarrow as pa
 import streamlit as st
 
 from core.report import Report
 
-__all__ = ["annotated_text", "error_table", "exports", "syntax_error_view", "verdict"]
+__all__ = [
+    "GATE",
+    "TOOL_CALL",
+    "Verdicts",
+    "annotated_text",
+    "error_table",
+    "exports",
+    "plural",
+    "syntax_error_view",
+    "verdict",
+]
 
 MAX_ANNOTATED_LINES = 400
 
 
-OPEN = "Gate open — the payload is valid; the graph would run."
+class Verdicts(NamedTuple):
+    """The banner texts of a page: valid, `{count}` field errors, unreadable text."""
+
+    valid: str
+    rejected: str
+    unreadable: str
+
+
+GATE = Verdicts(
+    "Gate open — the payload is valid; the graph would run.",
+    "Gate closed — {count}, the graph would not run.",
+    "Gate closed — the text is not a payload we can validate; fix it as shown.",
+)
+TOOL_CALL = Verdicts(
+    "Valid — the tool would receive this value.",
+    "Invalid — {count}; the tool would not receive this call.",
+    "Invalid — the text is not JSON we can validate; fix it as shown.",
+)
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
 _COLUMNS = {
@@ -33,17 +61,24 @@ _COLUMNS = {
 }
 
 
-def verdict(report: Report, *, valid_text: str = OPEN) -> None:
-    """Gate open / gate closed banner (fixed text and counts only)."""
+def verdict(report: Report, *, texts: Verdicts = GATE) -> None:
+    """Valid / rejected / unreadable banner (fixed text and counts only)."""
     if report.syntax_error is not None:
-        st.error("Gate closed — the text is not a payload we can validate; fix it as shown.")
+        st.error(texts.unreadable)
     elif report.ok:
-        st.success(valid_text)
+        st.success(texts.valid)
     else:
-        count = len(report.errors)
-        st.error(
-            f"Gate closed — {count} error{'s' if count != 1 else ''}, the graph would not run."
-        )
+        st.error(texts.rejected.format(count=plural(len(report.errors), "error")))
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 error`, `2 errors`.
+
+    Example:
+        >>> plural(1, "error"), plural(3, "error")
+        ('1 error', '3 errors')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def syntax_error_view(report: Report) -> None:
@@ -60,9 +95,9 @@ def syntax_error_view(report: Report) -> None:
         st.code(f"{line[start : start + 120]}\n{pointer}", language=None)
 
 
-def error_table(report: Report, *, key: str, valid_text: str = OPEN) -> None:
+def error_table(report: Report, *, key: str, texts: Verdicts = GATE) -> None:
     """Verdict plus one row per error: path, pointer, line:col, type, message, input, ctx, docs."""
-    verdict(report, valid_text=valid_text)
+    verdict(report, texts=texts)
     syntax_error_view(report)
     if not report.errors:
         return

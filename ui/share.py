@@ -31,7 +31,7 @@ def shared_state(page: str) -> dict[str, Any] | None:
     except ShareError as exc:
         st.error(
             f"The share link could not be opened [{exc.code}]: {exc.message} "
-            "The default payload is loaded instead."
+            "The page opens with its defaults instead."
         )
         return None
     if state.get("page") != page:

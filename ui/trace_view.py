@@ -12,6 +12,7 @@ from core.diagram import graph_dot
 from core.reducers import dump_json
 from core.report import Report, validate_value
 from core.trace import Trace, TraceError
+from ui.errors import plural
 from ui.text import plain
 
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
@@ -23,8 +24,8 @@ def trace_table(trace: Trace, *, key: str) -> None:
     Reusable by any page that records a LangGraph run with `core.trace.run_trace`.
     """
     if trace.gate_errors:
-        count = len(trace.gate_errors)
-        st.error(f"Gate closed — {count} error(s) in the payload; the graph did not run.")
+        count = plural(len(trace.gate_errors), "error")
+        st.error(f"Gate closed — {count} in the payload; the graph did not run.")
         rows = [error.to_row() for error in trace.gate_errors]
         st.dataframe(pd.DataFrame(rows), key=f"{key}__gate", hide_index=True)
         return

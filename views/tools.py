@@ -15,7 +15,7 @@ from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews, schema_views
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
-from ui.errors import error_table
+from ui.errors import TOOL_CALL, error_table
 from ui.payload import payload_editor, set_payload_text
 from ui.share import share_button, shared_state
 
@@ -189,9 +189,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
         text = payload_editor(EDITOR_KEY, to_text(scenario.presets[preset]), height=360)
     report = validate_text(text, model=scenario.model)
     with result:
-        error_table(
-            report, key="tool_errors", valid_text="Valid — the tool would receive this value."
-        )
+        error_table(report, key="tool_errors", texts=TOOL_CALL)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
         shared = {

@@ -91,6 +91,7 @@ def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
         SCENARIOS["loose_strict"].invalid["words for numbers"]
     )
     assert _errors(at) == SCENARIOS["loose_strict"].expected["words for numbers"]
+    assert at.error[0].value == "Invalid — 2 errors; the tool would not receive this call."
     assert "The round trip starts from a valid value: fix the errors above first." in [
         i.value for i in at.info
     ]
@@ -127,6 +128,7 @@ def test_editing_the_payload_revalidates_without_touching_the_order_payload():
     at.text_area(key="tool_payload").set_value('{"name": 1').run()
     assert not at.exception
     assert at.text_area(key="tool_payload").value == '{"name": 1'
+    assert at.error[0].value == "Invalid — the text is not JSON we can validate; fix it as shown."
 
 
 def test_schema_views_show_pydantic_and_the_transformers_real_output():

@@ -128,7 +128,7 @@ def test_gate_closed_shows_errors_and_no_node_rows(at):
     _run(at)
 
     assert [e.value for e in at.error] == [
-        "Gate closed — 1 error(s) in the payload; the graph did not run."
+        "Gate closed — 1 error in the payload; the graph did not run."
     ]
     assert list(at.dataframe[0].value["type"]) == ["uuid_parsing"]
     assert len(at.get("graphviz_chart")) == 0

@@ -180,7 +180,7 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     at.run()
     assert not at.exception
     assert [e.value for e in at.error] == [
-        f"The share link could not be opened {why} The default payload is loaded instead."
+        f"The share link could not be opened {why} The page opens with its defaults instead."
     ]
     assert at.text_area(key="payload").value == SEED_TEXT
 

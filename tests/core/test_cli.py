@@ -29,8 +29,8 @@ def test_validate_json_output_and_exit_0_for_a_valid_payload(tmp_path, capsys):
 def test_unreadable_input_exits_2_with_line_and_column(tmp_path, capsys):
     assert main(["validate", _write(tmp_path, '{"a": ')]) == 2
     assert capsys.readouterr().err == (
-        "unreadable payload: line 1, column 7: Invalid JSON: Expecting value — a value is "
-        "missing here (or a trailing comma / single quote).\n"
+        "unreadable payload: line 1, column 7: Invalid JSON: Expecting value — the text ends "
+        "before the JSON does: complete it or close the open { and [.\n"
     )
     assert main(["validate", str(tmp_path / "missing.json")]) == 2
 

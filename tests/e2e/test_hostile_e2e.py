@@ -123,7 +123,7 @@ def test_hostile_json_text_is_shown_as_text_on_validate_and_trace(guarded: Guard
         page.locator("[data-testid='stSidebarNav'] a[href$='/trace']").click()
     with rerun(page):
         page.locator(".st-key-run").get_by_role("button").click()
-    expect(page.get_by_text("Gate closed — 3 error(s) in the payload;")).to_be_visible()
+    expect(page.get_by_text("Gate closed — 3 errors in the payload;")).to_be_visible()
     shown = page.locator("[data-testid='stCode']").filter(has_text='"user_id"').text_content()
     assert json.loads(shown) == payload
     guarded.assert_inert()

@@ -86,7 +86,7 @@ def test_trace_runs_the_payload_edited_on_the_validate_page(new_page) -> None:
     _click(page, "run")
 
     expect(
-        page.get_by_text("Gate closed — 1 error(s) in the payload; the graph did not run.")
+        page.get_by_text("Gate closed — 1 error in the payload; the graph did not run.")
     ).to_be_visible()
     # The gate validates the parsed value, not the text: no line:col on this page.
     rows = _rows(_grid(page, "line:col"), 1)
