@@ -133,15 +133,15 @@ def annotated_text(report: Report) -> str:
     previous = 0
     for number in shown:
         if number != previous + 1:
-            out.append(f"{'':>{width}} ⋮")
+            out.append(f"  {'':>{width}} ⋮")
         text = lines[number - 1]
-        flag = "▶" if number in marks else " "
-        out.append(f"{flag}{number:>{width}} │ {text[:300]}")
+        flag = "▶" if number in marks else " "  # its own column: never touching the number
+        out.append(f"{flag} {number:>{width}} │ {text[:300]}")
         for col, note in marks.get(number, []):
-            out.append(f" {'':>{width}} │ {' ' * (min(col, 300) - 1)}^ {note[:200]}")
+            out.append(f"  {'':>{width}} │ {' ' * (min(col, 300) - 1)}^ {note[:200]}")
         previous = number
     if shown and shown[-1] != len(lines):
-        out.append(f"{'':>{width}} ⋮")
+        out.append(f"  {'':>{width}} ⋮")
     return "\n".join(out)
 
 

@@ -91,8 +91,9 @@ def stepper(trace: Trace) -> int:
     if st.session_state.get("step_slider", 0) > last:
         st.session_state["step_slider"] = 0
     left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
-    left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=last < 1)
-    right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=last < 1)
+    current = st.session_state.get("step_slider", 0)
+    left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=current <= 0)
+    right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=current >= last)
     with middle:
         # The thumb draws its option label as Markdown: node names come from any graph.
         return st.select_slider(

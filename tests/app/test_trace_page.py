@@ -61,11 +61,12 @@ def test_stepping_moves_the_highlight_and_never_reruns_the_graph(at):
     _run(at)
     trace = at.session_state["trace_result"]["trace"]
     assert _highlighted(at) == ['"__start__"']
+    assert (at.button(key="prev").disabled, at.button(key="next").disabled) == (True, False)
 
     at.button(key="next").click().run()
     at.button(key="next").click().run()
-    at.button(key="next").click().run()  # already on the last row: stays there
     assert (at.session_state["step_slider"], _highlighted(at)) == (2, ['"confirm"'])
+    assert (at.button(key="prev").disabled, at.button(key="next").disabled) == (False, True)
 
     at.button(key="prev").click().run()
     assert (at.session_state["step_slider"], _highlighted(at)) == (1, ['"validate_order"'])

@@ -45,9 +45,9 @@ def test_negative_amount_shows_its_error_row_and_caret_at_line_3_col_13(new_page
     annotated = page.locator("[data-testid='stCode']").filter(has_text="│")
     expect(annotated).to_contain_text("^ greater_than_equal at amount")
     assert annotated.inner_text().splitlines()[1:4] == [
-        '  2 │   "user_id": "550e8400-e29b-41d4-a716-446655440000",',
-        '▶ 3 │   "amount": -1,',
-        "    │             ^ greater_than_equal at amount: "
+        '   2 │   "user_id": "550e8400-e29b-41d4-a716-446655440000",',
+        '▶  3 │   "amount": -1,',
+        "     │             ^ greater_than_equal at amount: "
         "Input should be greater than or equal to 0",
     ]
 

@@ -1,0 +1,36 @@
+"""The annotated payload: line numbers, a marker column, a caret under every error."""
+
+from __future__ import annotations
+
+import json
+
+from core.order import AgentState
+from core.report import validate_text
+from ui.errors import annotated_text
+
+
+def test_markers_have_their_own_column_and_carets_sit_under_the_value():
+    payload = {
+        "user_id": "550e8400-e29b-41d4-a716-446655440000",
+        "amount": 1,
+        "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
+        "status": "shipped",
+    }
+    report = validate_text(json.dumps(payload, indent=2), AgentState)
+
+    assert annotated_text(report).splitlines() == [
+        "   1 │ {",
+        '   2 │   "user_id": "550e8400-e29b-41d4-a716-446655440000",',
+        '   3 │   "amount": 1,',
+        '   4 │   "items": [',
+        "   5 │     {",
+        '   6 │       "sku": "SKU-01",',
+        '   7 │       "qty": 2,',
+        '   8 │       "unit_price": 49.5',
+        "   9 │     }",
+        "  10 │   ],",
+        '▶ 11 │   "status": "shipped"',
+        "     │             ^ literal_error at status: Input should be 'pending', 'validated' "
+        "or 'confirmed'",
+        "  12 │ }",
+    ]
