@@ -196,7 +196,11 @@ st.selectbox(
     persist_state="session",
     on_change=_load_preset,
 )
-st.caption(PRESETS[st.session_state["retry_preset"]].summary)
+edited = st.session_state["retry_script"] != _preset_text(st.session_state["retry_preset"])
+st.caption(
+    PRESETS[st.session_state["retry_preset"]].summary
+    + (" (The script was edited since this preset was loaded.)" if edited else "")
+)
 st.text_area(
     "Model script (JSON list of turns; the last turn repeats)",
     key="retry_script",
@@ -234,6 +238,8 @@ st.button("Run", key="run_retry", type="primary", on_click=_submit)
 share_button("retry", _share_state(), key="share")
 
 submitted = st.session_state["retry_submitted"]
+if submitted != _inputs():
+    st.info("The runs below are from the last Run; the inputs above changed since. Press Run.")
 chosen = AnswerConstraints(
     submitted["min_citations"], submitted["confidence_min"], submitted["confidence_max"]
 )

@@ -101,14 +101,19 @@ def test_choosing_a_preset_loads_its_script_and_budget_and_runs_both_engines(nam
     assert _outcomes(at) == outcomes
 
 
+STALE = "The runs below are from the last Run; the inputs above changed since. Press Run."
+
+
 def test_lowering_the_budget_makes_the_two_retry_preset_fail_and_raising_it_recovers():
     at = _page()
     at.selectbox(key="retry_preset").set_value("two_retries").run()
     at.number_input(key="retries").set_value(1).run()
     assert _metrics(at)[0] == ("model calls", "3")  # nothing re-runs until Run is pressed
+    assert STALE in [i.value for i in at.info]
 
     at.button(key="run_retry").click().run()
     assert _outcomes(at) == EXHAUSTED_1
+    assert STALE not in [i.value for i in at.info]
     assert [list(at.dataframe[i].value["retries left"]) for i in (0, 1)] == [[0, 0]] * 2
 
     at.number_input(key="retries").set_value(2).run()
