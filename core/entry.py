@@ -36,8 +36,8 @@ def compare_entry(report: Report) -> EntryComparison:
         >>> from core.report import validate_text
         >>> r = validate_text('{"user_id": "550e8400-e29b-41d4-a716-446655440000", '
         ...                   '"amount": 1, "coupon": "X"}')
-        >>> compare_entry(r).differences[0]["aspect"]
-        'unknown key coupon'
+        >>> [row["aspect"] for row in compare_entry(r).differences]
+        ['verdict', 'unknown key coupon', 'amount in the channels']
     """
     payload = report.input
     seen: list[BaseModel] = []  # per call: the node appends what it received
@@ -57,7 +57,7 @@ def compare_entry(report: Report) -> EntryComparison:
         for event in graph.stream(payload, stream_mode="values", config={"recursion_limit": 5}):
             channels = channels or event
     except ValidationError as exc:
-        error = f"ValidationError: {exc.error_count()} error(s), types " + ", ".join(
+        error = f"ValidationError: {_count(exc.error_count())}, types " + ", ".join(
             sorted({e["type"] for e in exc.errors()})
         )
     except Exception as exc:  # noqa: BLE001 - LangGraph may raise anything on odd input
@@ -70,19 +70,24 @@ def compare_entry(report: Report) -> EntryComparison:
 
 def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
-    gate = "open" if report.ok else f"closed ({len(report.errors)} error(s))"
+    gate = "open" if report.ok else f"closed ({_count(len(report.errors))})"
     lang = "runs the first node" if entry.langgraph_accepted else f"raises {entry.langgraph_error}"
     if report.ok != entry.langgraph_accepted:
         rows.append({"aspect": "verdict", "our gate": gate, "LangGraph": lang})
     payload = report.input if isinstance(report.input, dict) else {}
     declared = set(report.model.model_fields)
+    # LangGraph writes only declared keys to channels, then validates: an unknown key is gone
+    # whether the run goes on or its ValidationError names the other fields.
+    validated = entry.langgraph_accepted or (entry.langgraph_error or "").startswith("Validation")
     for key in payload:
-        if key not in declared and entry.langgraph_accepted:
+        if key not in declared and validated:
             rows.append(
                 {
                     "aspect": f"unknown key {key}",
                     "our gate": _gate_word(report, key),
-                    "LangGraph": "silently dropped: the key never reaches a channel",
+                    "LangGraph": "silently dropped: the key never reaches a channel"
+                    if entry.langgraph_accepted
+                    else "dropped before validation: its errors never name it",
                 }
             )
     for key, raw in (entry.channels or {}).items():
@@ -107,6 +112,10 @@ def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]
                 }
             )
     return rows
+
+
+def _count(n: int) -> str:
+    return f"{n} error{'' if n == 1 else 's'}"
 
 
 def _gate_word(report: Report, key: str) -> str:

@@ -225,7 +225,7 @@ def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
     _show(at, "validate_view", "What LangGraph would do")
     rows = [d.value for d in at.dataframe if "aspect" in d.value.columns][0]
     assert rows[["aspect", "our gate"]].values.tolist() == [
-        ["verdict", "closed (1 error(s))"],
+        ["verdict", "closed (1 error)"],
         ["unknown key coupon", "rejected (extra_forbidden)"],
         ["amount in the channels", "validated value 99.0"],
         [

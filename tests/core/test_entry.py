@@ -25,7 +25,7 @@ def test_unknown_key_is_rejected_even_though_langgraph_drops_it():
     assert entry.differences == [
         {
             "aspect": "verdict",
-            "our gate": "closed (1 error(s))",
+            "our gate": "closed (1 error)",
             "LangGraph": "runs the first node",
         },
         {
@@ -42,9 +42,25 @@ def test_both_reject_a_negative_amount_before_any_node():
     entry = compare_entry(validate_text(PRESETS["negative_amount"].text))
     assert (entry.langgraph_accepted, entry.langgraph_error, entry.node_saw, entry.differences) == (
         False,
-        "ValidationError: 1 error(s), types greater_than_equal",
+        "ValidationError: 1 error, types greater_than_equal",
         None,
         [],
+    )
+
+
+def test_an_unknown_key_is_named_when_langgraph_rejects_the_other_fields():
+    text = '{"user_id": "nope", "amount": -5, "extra1": 1}'
+    entry = compare_entry(validate_text(text))
+    assert (entry.langgraph_accepted, entry.langgraph_error, entry.differences) == (
+        False,
+        "ValidationError: 2 errors, types greater_than_equal, uuid_parsing",
+        [
+            {
+                "aspect": "unknown key extra1",
+                "our gate": "rejected (extra_forbidden)",
+                "LangGraph": "dropped before validation: its errors never name it",
+            }
+        ],
     )
 
 
