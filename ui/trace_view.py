@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.coercion import coercion_rows
 from core.diagram import graph_dot
-from core.reducers import dump_json
+from core.reducers import DROPPED, dump_json
 from core.report import Report, validate_value
 from core.trace import Trace, TraceError
 from ui.errors import plural
@@ -50,10 +50,18 @@ def error_panel(trace: Trace) -> None:
             f"blamed on {plain(flagged.blame or 'an earlier step')} — LangGraph itself does not "
             "check it."
         )
+    for step in trace.steps:  # LangGraph discards these writes without a word
+        dropped = [name for name, reducer in step.reducers.items() if reducer == DROPPED]
+        if dropped:
+            st.warning(
+                f"Step {step.step}: {plain(step.node)} wrote {plain(', '.join(dropped))}, which "
+                "the state does not declare; LangGraph dropped the write silently."
+            )
     if error is None:
         return
     st.error(f"Run stopped at step {error.step} [{error.code}] — {plain(error.type)}")
     st.caption(_why(error))
+    st.caption(f"No node after step {error.step} ran: what it would have done is not shown.")
     st.code(error.message, language=None, wrap_lines=True)
 
 

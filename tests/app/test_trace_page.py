@@ -87,6 +87,9 @@ def test_fault_toggle_shows_the_node_exception(at):
         "RuntimeError: payment service unavailable",
     )
     assert [e.value for e in at.error] == ["Run stopped at step 2 [node_error] — RuntimeError"]
+    assert "No node after step 2 ran: what it would have done is not shown." in [
+        c.value for c in at.caption
+    ]
 
 
 def test_native_mode_reports_only_what_langgraph_reports(at):
@@ -112,6 +115,17 @@ def test_checked_mode_blames_the_writer_as_well(at):
     assert [w.value for w in at.warning] == [
         "Check every step: the merged state first broke the model at step 1, blamed on "
         "validate\\_order — LangGraph itself does not check it."
+    ]
+
+
+def test_a_write_to_an_undeclared_key_is_named_in_the_run_summary(at):
+    at.multiselect(key="trace_faults").set_value(["undeclared_key"])
+    _run(at)
+
+    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+    assert [w.value for w in at.warning] == [
+        "Step 1: validate\\_order wrote totl, which the state does not declare; LangGraph "
+        "dropped the write silently."
     ]
 
 
