@@ -51,6 +51,7 @@ FAMILIES: tuple[str, ...] = (
     "tool_params",
     "recursion",
     "article_examples",
+    "structured_output",
 )
 
 

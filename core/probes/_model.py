@@ -8,8 +8,10 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Literal
 
 __all__ = [
+    "ARTICLE_OUTPUT",
     "ARTICLE_STATE",
     "ARTICLE_TOOLS",
+    "OUTPUT_PACKAGES",
     "STATE_PACKAGES",
     "TOOL_PACKAGES",
     "VERDICTS",
@@ -27,12 +29,14 @@ __all__ = [
 Verdict = Literal["holds", "differs", "partly"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "differs", "partly")
 
-# The two source articles; a probe's `source` starts with one of these, then " § " and a section.
+# The source articles; a probe's `source` starts with one of these, then " § " and a section.
 ARTICLE_STATE = "Pydantic v2 state in LangGraph (sources/000)"
 ARTICLE_TOOLS = "Serialization traps of LLM tool parameters (sources/001)"
+ARTICLE_OUTPUT = "Structured output with PydanticAI (sources/004)"
 
 STATE_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-core", "langgraph", "langchain-core")
 TOOL_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-core")
+OUTPUT_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-ai-slim")
 
 
 @dataclasses.dataclass(frozen=True)

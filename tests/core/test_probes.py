@@ -22,7 +22,14 @@ from core.probes import (
     results_to_markdown,
     run_probe,
 )
-from core.probes._model import ARTICLE_STATE, ARTICLE_TOOLS, describe, evidence_of, verdict_of
+from core.probes._model import (
+    ARTICLE_OUTPUT,
+    ARTICLE_STATE,
+    ARTICLE_TOOLS,
+    describe,
+    evidence_of,
+    verdict_of,
+)
 from core.probes.article_examples import run_snippet
 from core.probes.timing import time_state_kinds
 
@@ -31,7 +38,7 @@ ALL_IDS = list(registry())
 FAST_IDS = [p.id for p in registry().values() if not p.on_demand]
 
 # What the probes observe today on pydantic 2.14.4 / pydantic-core 2.50.5 / langgraph 1.2.24 /
-# langchain-core 1.8.3. An upgrade that changes one of these behaviours fails the test named
+# langchain-core 1.8.3 / pydantic-ai-slim 2.68.0. An upgrade that changes one of these behaviours fails the test named
 # after the probe: re-read its evidence, then update the pin (and DESIGN.md's Observed list).
 PINNED_VERDICTS = {
     "gate_blocks_invalid_input": "partly",
@@ -62,6 +69,10 @@ PINNED_VERDICTS = {
     "example_model_validator_import_runs": "differs",
     "example_list_discriminator_runs": "differs",
     "example_color_core_schema_runs": "differs",
+    "output_is_hidden_final_result_tool": "holds",
+    "output_retries_default_one": "holds",
+    "output_retries_raised_per_run": "holds",
+    "output_feedback_retry_prompt": "partly",
 }
 
 
@@ -75,7 +86,8 @@ def test_probe_contract(probe_id):
     probe = registry()[probe_id]
     result = run_probe(probe_id)
     assert re.fullmatch(r"[a-z0-9_]+", probe_id)
-    assert re.match(rf"({re.escape(ARTICLE_STATE)}|{re.escape(ARTICLE_TOOLS)}) § \S", probe.source)
+    articles = "|".join(map(re.escape, (ARTICLE_STATE, ARTICLE_TOOLS, ARTICLE_OUTPUT)))
+    assert re.match(rf"({articles}) § \S", probe.source)
     assert (result.id, result.claim, result.source) == (probe.id, probe.claim, probe.source)
     assert result.checks, "a probe must observe at least one check"
     assert all(isinstance(c, Check) and c.expected and c.observed for c in result.checks)
