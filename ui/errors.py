@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pyarrow as pa
@@ -95,8 +96,17 @@ def syntax_error_view(report: Report) -> None:
         st.code(f"{line[start : start + 120]}\n{pointer}", language=None)
 
 
-def error_table(report: Report, *, key: str, texts: Verdicts = GATE) -> None:
-    """Verdict plus one row per error: path, pointer, line:col, type, message, input, ctx, docs."""
+def error_table(
+    report: Report,
+    *,
+    key: str,
+    texts: Verdicts = GATE,
+    columns: Sequence[str] | None = None,
+) -> None:
+    """Verdict plus one row per error: path, pointer, line:col, type, message, input, ctx, docs.
+
+    `columns` picks and orders the columns shown (a narrow table leaves some out).
+    """
     verdict(report, texts=texts)
     syntax_error_view(report)
     if not report.errors:
@@ -108,6 +118,7 @@ def error_table(report: Report, *, key: str, texts: Verdicts = GATE) -> None:
         key=f"{key}__table",
         hide_index=True,
         column_config=_COLUMNS,
+        column_order=columns,
     )
 
 

@@ -19,6 +19,7 @@ from ui.errors import TOOL_CALL, error_table
 from ui.payload import payload_editor, set_payload_text
 from ui.share import share_button, shared_state
 
+NARROW_COLUMNS = ("path", "line:col", "type", "message", "input", "ctx", "docs", "pointer")
 EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
 TABS = ["Pydantic", *PROVIDERS.values()]
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
@@ -189,7 +190,8 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
         text = payload_editor(EDITOR_KEY, to_text(scenario.presets[preset]), height=360)
     report = validate_text(text, model=scenario.model)
     with result:
-        error_table(report, key="tool_errors", texts=TOOL_CALL)
+        # A narrow column: the message comes before the pointer (which the exports keep).
+        error_table(report, key="tool_errors", texts=TOOL_CALL, columns=NARROW_COLUMNS)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
         shared = {
