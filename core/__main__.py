@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from core.paths import plural
 from core.project import Project, explain_run_error, load_project
 from core.report import Report, validate_text
 
@@ -47,7 +48,7 @@ def _print_report(report: Report, as_json: bool) -> int:
     elif report.ok:
         print("gate open: the payload is valid")
     else:
-        print(f"gate closed: {len(report.errors)} error(s), the graph would not run")
+        print(f"gate closed: {plural(len(report.errors), 'error')}, the graph would not run")
         columns = ["line:col", "path", "type", "message", "input"]
         print(_table(report.to_rows(), columns))
     if report.syntax_error is not None:

@@ -9,7 +9,7 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from core.paths import truncate
+from core.paths import plural, truncate
 from core.report import Report
 
 __all__ = ["EntryComparison", "compare_entry"]
@@ -57,7 +57,7 @@ def compare_entry(report: Report) -> EntryComparison:
         for event in graph.stream(payload, stream_mode="values", config={"recursion_limit": 5}):
             channels = channels or event
     except ValidationError as exc:
-        error = f"ValidationError: {_count(exc.error_count())}, types " + ", ".join(
+        error = f"ValidationError: {plural(exc.error_count(), 'error')}, types " + ", ".join(
             sorted({e["type"] for e in exc.errors()})
         )
     except Exception as exc:  # noqa: BLE001 - LangGraph may raise anything on odd input
@@ -70,7 +70,7 @@ def compare_entry(report: Report) -> EntryComparison:
 
 def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]:
     rows: list[dict[str, str]] = []
-    gate = "open" if report.ok else f"closed ({_count(len(report.errors))})"
+    gate = "open" if report.ok else f"closed ({plural(len(report.errors), 'error')})"
     lang = "runs the first node" if entry.langgraph_accepted else f"raises {entry.langgraph_error}"
     if report.ok != entry.langgraph_accepted:
         rows.append({"aspect": "verdict", "our gate": gate, "LangGraph": lang})
@@ -112,10 +112,6 @@ def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]
                 }
             )
     return rows
-
-
-def _count(n: int) -> str:
-    return f"{n} error{'' if n == 1 else 's'}"
 
 
 def _gate_word(report: Report, key: str) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.types import Overwrite
 from pydantic import ValidationError
 
+from core.paths import plural
 from core.reducers import LAST_VALUE, graph_reducers
 from core.report import validate_value
 from core.trace import Step, Trace, checkpoint_values, record_run
@@ -97,7 +98,7 @@ def _update_state(graph: Any, base: Step, writes: dict[str, Any], *, single: boo
         if not single or parent is None:
             raise ForkError(
                 f"[{ForkError.code}] LangGraph cannot fork step {base.step}: its state fails "
-                f"validation ({exc.error_count()} error(s)); fork an earlier step"
+                f"validation ({plural(exc.error_count(), 'error')}); fork an earlier step"
             ) from exc
         return graph.update_state(parent, writes, as_node=base.node)
 

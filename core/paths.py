@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["PathNames", "format_path", "format_pointer", "truncate"]
+__all__ = ["PathNames", "format_path", "format_pointer", "plural", "truncate"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -82,3 +82,13 @@ class PathNames(dict):
             path += pieces[0]
             pointer += pieces[1]
         return path.removeprefix("."), pointer
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 error`, `2 errors`.
+
+    Example:
+        >>> plural(1, "error"), plural(3, "error")
+        ('1 error', '3 errors')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"

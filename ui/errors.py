@@ -9,6 +9,7 @@ from typing import NamedTuple
 import pyarrow as pa
 import streamlit as st
 
+from core.paths import plural
 from core.report import Report
 
 __all__ = [
@@ -18,7 +19,6 @@ __all__ = [
     "annotated_text",
     "error_table",
     "exports",
-    "plural",
     "syntax_error_view",
     "verdict",
 ]
@@ -70,16 +70,6 @@ def verdict(report: Report, *, texts: Verdicts = GATE) -> None:
         st.success(texts.valid)
     else:
         st.error(texts.rejected.format(count=plural(len(report.errors), "error")))
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 error`, `2 errors`.
-
-    Example:
-        >>> plural(1, "error"), plural(3, "error")
-        ('1 error', '3 errors')
-    """
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def syntax_error_view(report: Report) -> None:

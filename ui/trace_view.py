@@ -9,10 +9,10 @@ import streamlit as st
 
 from core.coercion import coercion_rows
 from core.diagram import graph_dot
+from core.paths import plural
 from core.reducers import DROPPED, dump_json
 from core.report import Report, validate_value
 from core.trace import Trace, TraceError
-from ui.errors import plural
 from ui.text import plain
 
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]

@@ -15,7 +15,7 @@ def _write(tmp_path, text):
 def test_validate_prints_the_error_table_and_exits_1_when_the_gate_is_closed(tmp_path, capsys):
     assert main(["validate", _write(tmp_path, PRESETS["bad_sku"].text)]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "gate closed: 1 error(s), the graph would not run",
+        "gate closed: 1 error, the graph would not run",
         "line:col  path          type                     message                                     input    ",
         "6:14      items[0].sku  string_pattern_mismatch  String should match pattern '^[A-Z0-9-]+$'  \"bad sku\"",
     ]

@@ -34,7 +34,7 @@ def test_validate_with_model_flag_reports_nested_paths(in_fixtures, tmp_path, ca
     payload = {"order_id": "x", "placed_on": "2024-01-31", "lines": []}
     assert main(["validate", "--model", "shop.state:ShopState", _write(tmp_path, payload)]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "gate closed: 3 error(s), the graph would not run",
+        "gate closed: 3 errors, the graph would not run",
         "line:col  path      type          message                                                       input                                                    ",
         '1:14      order_id  uuid_parsing  Input should be a valid UUID, invalid character: found `x` a  "x"                                                      ',
         '1:1       customer  missing       Field required                                                {"order_id": "x", "placed_on": "2024-01-31", "lines": []}',
@@ -70,7 +70,7 @@ def test_trace_gate_closed_for_your_model_exits_1(in_fixtures, tmp_path, capsys)
     path = _write(tmp_path, {"text": "hi"})
     assert main(["trace", "--graph", "custom_reducer.graph:graph", path]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (
-        "gate closed: 1 error(s), the graph would not run"
+        "gate closed: 1 error, the graph would not run"
     )
 
 
