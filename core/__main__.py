@@ -42,6 +42,11 @@ def _print_report(report: Report, as_json: bool) -> int:
                 "line": error.line,
                 "col": error.col,
             }
+        if report.duplicates:
+            body["duplicate_keys"] = [
+                {"path": d.path, "positions": [list(spot) for spot in d.positions]}
+                for d in report.duplicates
+            ]
         print(json.dumps(body, indent=2, ensure_ascii=False))
     elif report.syntax_error is not None:
         print(f"unreadable payload: {report.syntax_error}", file=sys.stderr)
@@ -51,6 +56,12 @@ def _print_report(report: Report, as_json: bool) -> int:
         print(f"gate closed: {plural(len(report.errors), 'error')}, the graph would not run")
         columns = ["line:col", "path", "type", "message", "input"]
         print(_table(report.to_rows(), columns))
+    if not as_json:
+        for duplicate in report.duplicates:  # stderr: stdout stays the verdict and the table
+            print(
+                f"note: repeated key, only the last value is validated: {duplicate.describe()}",
+                file=sys.stderr,
+            )
     if report.syntax_error is not None:
         return EXIT_UNREADABLE
     return EXIT_OK if report.ok else EXIT_GATE_CLOSED

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.duplicates import DuplicateKey, duplicate_keys
 from core.order import AgentState
 from core.paths import PathNames, format_path, format_pointer, truncate
 from core.payload import PayloadError, check_shape, parse
@@ -79,6 +80,13 @@ class Report:
             return parse(self.text)
         except PayloadError:  # a value Pydantic accepts but Python's json refuses (huge ints)
             return None
+
+    @cached_property
+    def duplicates(self) -> list[DuplicateKey]:
+        """Keys an object of the text repeats (only the last value of each is validated)."""
+        if self.text is None or self.syntax_error is not None:
+            return []
+        return duplicate_keys(self.text)
 
     def to_rows(self) -> list[dict[str, str]]:
         """Table rows, one per error."""

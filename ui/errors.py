@@ -9,6 +9,7 @@ from typing import NamedTuple
 import pyarrow as pa
 import streamlit as st
 
+from core.duplicates import MAX_REPORTED
 from core.paths import plural
 from core.report import Report
 
@@ -17,6 +18,7 @@ __all__ = [
     "TOOL_CALL",
     "Verdicts",
     "annotated_text",
+    "duplicates_view",
     "error_table",
     "exports",
     "syntax_error_view",
@@ -72,6 +74,22 @@ def verdict(report: Report, *, texts: Verdicts = GATE) -> None:
         st.error(texts.rejected.format(count=plural(len(report.errors), "error")))
 
 
+def duplicates_view(report: Report) -> None:
+    """Keys the text repeats: a warning, then each key's path and every line:col as text."""
+    duplicates = report.duplicates
+    if not duplicates:
+        return
+    st.warning(
+        f"The text repeats {plural(len(duplicates), 'key')} within one object. Only the last "
+        "value of each is validated and kept; the earlier ones are silently dropped. "
+        "Remove or rename them."
+    )
+    lines = [duplicate.describe() for duplicate in duplicates[:MAX_REPORTED]]
+    if len(duplicates) > MAX_REPORTED:
+        lines.append(f"… and {len(duplicates) - MAX_REPORTED:,} more")
+    st.code("\n".join(lines), language=None)
+
+
 def syntax_error_view(report: Report) -> None:
     """Where the text stops being acceptable JSON, with the offending line."""
     error = report.syntax_error
@@ -93,12 +111,14 @@ def error_table(
     texts: Verdicts = GATE,
     columns: Sequence[str] | None = None,
 ) -> None:
-    """Verdict plus one row per error: path, pointer, line:col, type, message, input, ctx, docs.
+    """Verdict, repeated keys, then one row per error: path, pointer, line:col, type, message,
+    input, ctx, docs.
 
     `columns` picks and orders the columns shown (a narrow table leaves some out).
     """
     verdict(report, texts=texts)
     syntax_error_view(report)
+    duplicates_view(report)
     if not report.errors:
         return
     # An Arrow table, not a pandas frame: Streamlit sends Arrow, and building it directly

@@ -258,3 +258,18 @@ def test_coercion_lens_flags_every_changed_leaf(at):
         ["status", "", "str", "default"],
         ["logs", "", "list", "default"],
     ]
+
+
+def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_validated(at):
+    text = (
+        '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 5,\n  "amount": -1\n}'
+    )
+    at.text_area(key="payload").input(text).run()
+    assert not at.exception
+    assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
+    assert [w.value for w in at.warning] == [
+        "The text repeats 1 key within one object. Only the last value of each is validated "
+        "and kept; the earlier ones are silently dropped. Remove or rename them."
+    ]
+    assert "amount  at 3:3, 4:3" in [c.value for c in at.code]
+    assert _error_rows(at) == [["amount", "4:13", "greater_than_equal"]]

@@ -46,3 +46,15 @@ def test_trace_prints_one_row_per_node_and_rejects_unknown_faults(tmp_path, caps
     ]
     assert main(["trace", path, "--fault", "nope"]) == 2
     assert "[unknown_fault] unknown fault id(s) 'nope'" in capsys.readouterr().err
+
+
+def test_a_repeated_key_is_noted_on_stderr_and_listed_in_the_json_output(tmp_path, capsys):
+    path = _write(tmp_path, '{"amount": 5,\n "amount": -1}')
+    assert main(["validate", path]) == 1
+    assert capsys.readouterr().err == (
+        "note: repeated key, only the last value is validated: amount  at 1:2, 2:2\n"
+    )
+    assert main(["validate", "--json", path]) == 1
+    assert json.loads(capsys.readouterr().out)["duplicate_keys"] == [
+        {"path": "amount", "positions": [[1, 2], [2, 2]]}
+    ]

@@ -1,0 +1,95 @@
+"""Keys an object repeats in payload text: only one of the values ever reaches validation."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from json.decoder import scanstring as _scanstring
+
+from core.paths import format_path
+from core.source_map import SourceMap
+
+__all__ = ["MAX_REPORTED", "DuplicateKey", "duplicate_keys"]
+
+MAX_REPORTED = 50  # keys listed; the count says how many more there are
+# A string (a key when a colon follows), a bracket or a comma; other values are skipped over.
+_TOKEN = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"([ \t\n\r]*:)?|[{}\[\],]', re.S)
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A key written more than once in one object, and where each occurrence starts."""
+
+    path: str  # the key's path, as the error table names fields
+    positions: tuple[tuple[int, int], ...]  # (line, col) of every occurrence, in text order
+
+    def describe(self) -> str:
+        """One line: the path, then every line:col (the last one is the value kept)."""
+        spots = ", ".join(f"{line}:{col}" for line, col in self.positions)
+        return f"{self.path}  at {spots}"
+
+
+class _Repeated(Exception):
+    pass
+
+
+def _refuse_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _Repeated
+    return value
+
+
+def duplicate_keys(text: str) -> list[DuplicateKey]:
+    """Every key an object of `text` repeats, in text order; [] when there is none.
+
+    Text that is not JSON has none (its syntax error is reported elsewhere). The check is
+    one C-speed parse; the text is scanned for positions only when a key does repeat.
+
+    Example:
+        >>> [d.describe() for d in duplicate_keys('{"amount": -1,\\n "amount": 5}')]
+        ['amount  at 1:2, 2:2']
+    """
+    try:
+        json.loads(text, object_pairs_hook=_refuse_repeats)
+    except _Repeated:
+        return _locate(text)
+    except (ValueError, RecursionError):
+        pass  # not JSON: the syntax error says so
+    return []
+
+
+def _locate(text: str) -> list[DuplicateKey]:
+    # One frame per open container: [path, is_array, key -> offsets, commas seen, last key].
+    stack: list[list] = []
+    found: list[tuple[int, tuple[str | int, ...], list[int]]] = []
+    for match in _TOKEN.finditer(text):
+        if match.group(2) is not None:  # a key
+            key = match.group(1)
+            if "\\" in key:
+                key = _scanstring(text, match.start() + 1)[0]
+            frame = stack[-1]
+            frame[2].setdefault(key, []).append(match.start())
+            frame[4] = key
+            continue
+        char = text[match.start()]
+        if char in "{[":
+            path: tuple[str | int, ...] = ()
+            if stack:
+                parent = stack[-1]
+                path = (*parent[0], parent[3] if parent[1] else parent[4])
+            stack.append([path, char == "[", {}, 0, None])
+        elif char == ",":
+            stack[-1][3] += 1
+        elif char in "}]":
+            path, _, keys, _, _ = stack.pop()
+            found += [
+                (spots[0], (*path, key), spots) for key, spots in keys.items() if len(spots) > 1
+            ]
+    found.sort(key=lambda item: item[0])
+    source = SourceMap(text)
+    return [
+        DuplicateKey(format_path(segments), tuple(source.line_col(spots)))
+        for _, segments, spots in found
+    ]
