@@ -133,7 +133,7 @@ def error_table(
 
 
 def annotated_text(report: Report) -> str:
-    """The payload with line numbers; a caret line under every error position.
+    """The payload with line numbers; a caret line under every error and dropped repeated key.
 
     Long payloads show only the lines around errors (at most MAX_ANNOTATED_LINES lines).
     """
@@ -145,6 +145,9 @@ def annotated_text(report: Report) -> str:
     if report.syntax_error is not None:
         error = report.syntax_error
         positions.append((error.line, error.col, f"{error.code}: {error.message}"))
+    for duplicate in report.duplicates:  # every occurrence but the last is dropped
+        for line, col in duplicate.positions[:-1]:
+            positions.append((line, col, f"repeated key {duplicate.path}: this value is dropped"))
     for line, col, note in positions:
         if line is not None:
             marks.setdefault(line, []).append((col or 1, note))

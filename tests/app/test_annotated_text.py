@@ -34,3 +34,18 @@ def test_markers_have_their_own_column_and_carets_sit_under_the_value():
         "or 'confirmed'",
         "  12 │ }",
     ]
+
+
+def test_a_repeated_key_is_marked_where_its_dropped_value_is():
+    report = validate_text('{\n  "amount": 5,\n  "amount": -1\n}', AgentState)
+
+    assert annotated_text(report).splitlines() == [
+        "▶ 1 │ {",
+        "    │ ^ missing at user_id: Field required",
+        '▶ 2 │   "amount": 5,',
+        "    │   ^ repeated key amount: this value is dropped",
+        '▶ 3 │   "amount": -1',
+        "    │             ^ greater_than_equal at amount: Input should be greater than or "
+        "equal to 0",
+        "  4 │ }",
+    ]
