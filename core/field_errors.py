@@ -1,0 +1,140 @@
+"""One Pydantic error -> a FieldError row: its path, pointer and line:col in the text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.paths import PathNames, format_path, format_pointer, truncate
+from core.source_map import SourceMap
+
+__all__ = ["FieldError", "crash_error", "position_errors", "value_errors"]
+
+_MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
+_EAGER_AFTER = 50  # errors; beyond this one full token pass beats lazy per-container decoding
+_KEY_TYPES = _MISSING_TYPES | {"extra_forbidden", "unexpected_keyword_argument"}
+
+
+@dataclass(slots=True)  # not frozen: thousands are built per report and frozen __init__ is slow
+class FieldError:
+    """One Pydantic error with where it is: path, pointer and 1-based line:col in the text."""
+
+    loc: tuple[str | int, ...]
+    path: str
+    pointer: str
+    type: str
+    msg: str
+    input: Any
+    ctx: dict[str, Any] | None = None
+    url: str | None = None
+    line: int | None = None
+    col: int | None = None
+
+    def to_row(self) -> dict[str, str]:
+        """One flat, text-only row for a table or CSV (input truncated, never the payload)."""
+        return {
+            "path": self.path,
+            "pointer": self.pointer,
+            "line:col": "" if self.line is None else f"{self.line}:{self.col}",
+            "type": self.type,
+            "message": self.msg,
+            "input": truncate(self.input),
+            "ctx": "" if not self.ctx else truncate(self.ctx, 120),
+            "docs": self.url or "",
+        }
+
+
+def crash_error(exc: Exception, position: int | None) -> FieldError:
+    """The one error for a model whose own code raised something other than ValidationError.
+
+    Pydantic gives it no location (and LangGraph would crash the same way), so it sits at
+    the root: line 1:1 of the text, or no position for a Python value.
+    """
+    return FieldError(
+        loc=(),
+        path="(root)",
+        pointer="",
+        type="validator_exception",
+        msg=f"Validation itself raised {type(exc).__name__}: {exc}",
+        input=None,
+        line=position,
+        col=position,
+    )
+
+
+def _field_error(
+    err: dict[str, Any],
+    segments: tuple[str | int, ...],
+    line: int | None = None,
+    col: int | None = None,
+    names: Callable[[tuple[str | int, ...]], tuple[str, str]] | None = None,
+) -> FieldError:
+    if names is None:
+        path, pointer = format_path(segments), format_pointer(segments)
+    else:
+        path, pointer = names(segments)
+    get = err.get  # positional, in field order: thousands are built per report
+    return FieldError(
+        tuple(err["loc"]),
+        path,
+        pointer,
+        err["type"],
+        err["msg"],
+        get("input"),
+        get("ctx"),
+        get("url"),
+        line,
+        col,
+    )
+
+
+def position_errors(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
+    """FieldErrors for JSON-mode errors, each placed in `text` (one SourceMap for all)."""
+    source = SourceMap(text)
+    if len(raw) > _EAGER_AFTER:
+        source.index_all()
+    located = []
+    for err in raw:
+        loc = err["loc"]
+        found, offset = source.locate(loc)
+        segments = _with_key(found, loc, err["type"])
+        if err["type"] in _KEY_TYPES and found and found[-1] == loc[-1]:
+            found, offset = source.locate(found[:-1])  # the enclosing object, as documented
+        located.append((segments, offset))
+    positions = source.line_col([offset for _, offset in located])
+    names = PathNames()
+    return [
+        _field_error(err, segments, line, col, names)
+        for err, (segments, _), (line, col) in zip(raw, located, positions, strict=True)
+    ]
+
+
+def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str | int, ...]:
+    # A missing key is not in the text, but it is the field the user must add.
+    if type_ in _MISSING_TYPES and loc and (not found or found[-1] != loc[-1]):
+        return (*found, loc[-1])
+    return found
+
+
+def value_errors(raw: list[dict[str, Any]], value: Any) -> list[FieldError]:
+    """FieldErrors for Python-mode errors: paths through `value`, no line:col."""
+    return [_field_error(err, _value_path(err["loc"], value, err["type"])) for err in raw]
+
+
+def _value_path(loc: tuple, value: Any, type_: str) -> tuple[str | int, ...]:
+    found: list[str | int] = []
+    node = value
+    for segment in loc:
+        if isinstance(node, dict) and segment in node:
+            node = node[segment]
+        elif isinstance(node, list | tuple) and isinstance(segment, int) and segment < len(node):
+            node = node[segment]
+        elif isinstance(node, BaseModel) and isinstance(segment, str) and hasattr(node, segment):
+            node = getattr(node, segment)
+        else:
+            continue  # union tags and other schema-only segments
+        found.append(segment)
+    return _with_key(tuple(found), loc, type_)
