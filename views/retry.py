@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any
-
 import pandas as pd
 import streamlit as st
 
@@ -20,10 +16,18 @@ from core.retry import (
     load_script,
     run_script,
 )
-from ui.share import share_button, shared_state
+from ui.retry_state import (
+    init_state,
+    inputs,
+    load_preset,
+    preset_text,
+    restore_share,
+    share_state,
+    submit,
+)
+from ui.share import share_button
 from ui.trace_view import trace_table
 
-_DEFAULT_PRESET = "article"
 # Verdict and budget first: the columns stay readable when the two engines share the width.
 _COLUMNS = {
     "attempt": "attempt",
@@ -35,118 +39,6 @@ _COLUMNS = {
     "part": "message part",
     "left_out": "left out of the feedback",
 }
-
-
-def _preset_text(name: str) -> str:
-    return json.dumps(PRESETS[name].script, ensure_ascii=False, indent=2)
-
-
-# Run inputs (also the share-link field names) -> their widget keys.
-_WIDGETS = {
-    "script": "retry_script",
-    "retries": "retries",
-    "min_citations": "retry_min_citations",
-    "confidence_min": "retry_confidence_min",
-    "confidence_max": "retry_confidence_max",
-}
-
-
-def _inputs() -> dict[str, Any]:
-    return {name: st.session_state[key] for name, key in _WIDGETS.items()}
-
-
-def _load_preset() -> None:
-    preset = PRESETS[st.session_state["retry_preset"]]
-    st.session_state["retry_script"] = _preset_text(st.session_state["retry_preset"])
-    st.session_state["retries"] = preset.retries
-    st.session_state["retry_submitted"] = _inputs()
-
-
-def _submit() -> None:
-    st.session_state["retry_submitted"] = _inputs()
-
-
-def _init_state() -> None:
-    ss = st.session_state
-    ss.setdefault("retry_preset", _DEFAULT_PRESET)
-    ss.setdefault("retry_script", _preset_text(_DEFAULT_PRESET))
-    ss.setdefault("retries", PRESETS[_DEFAULT_PRESET].retries)
-    defaults = AnswerConstraints()
-    ss.setdefault("retry_min_citations", defaults.min_citations)
-    ss.setdefault("retry_confidence_min", defaults.confidence_min)
-    ss.setdefault("retry_confidence_max", defaults.confidence_max)
-    # The page opens on the article's run; after that only Run or a preset change re-runs.
-    ss.setdefault("retry_submitted", _inputs())
-
-
-def _is_text(value: Any) -> bool:
-    try:
-        return isinstance(value, str) and value.encode("utf-8") is not None
-    except UnicodeEncodeError:  # a lone surrogate cannot reach the browser at all
-        return False
-
-
-def _whole(low: int, high: int) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-
-
-def _finite(value: Any) -> bool:
-    # NaN and infinities fail both comparisons (a hostile token can carry them).
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and -1e308 <= value <= 1e308
-    )
-
-
-# Share-link fields: a check and what it expects, named in the warning when it fails.
-_SHARED: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "script": (_is_text, "text without lone surrogates"),
-    "retries": (_whole(0, MAX_RETRIES), f"a whole number from 0 to {MAX_RETRIES}"),
-    "min_citations": (_whole(0, 5), "a whole number from 0 to 5"),
-    "confidence_min": (_finite, "a finite number"),
-    "confidence_max": (_finite, "a finite number"),
-}
-
-
-def _checked(state: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The well-typed fields of a (hostile) share state; each bad one is named, never echoed."""
-    kept = {}
-    for name, (ok, expected) in _SHARED.items():
-        if name not in state:
-            continue
-        if ok(state[name]):
-            value = state[name]
-            kept[name] = float(value) if name.startswith("confidence") else value
-        else:
-            st.warning(f"The share link's `{prefix}{name}` was ignored: it must be {expected}.")
-    return kept
-
-
-def _restore_share() -> None:
-    state = shared_state("retry")
-    if state is None:
-        return
-    ss = st.session_state
-    preset = state.get("preset")
-    if isinstance(preset, str) and preset in PRESETS:
-        ss["retry_preset"] = preset
-        ss["retry_script"], ss["retries"] = _preset_text(preset), PRESETS[preset].retries
-    elif "preset" in state:
-        st.warning("The share link's `preset` was ignored: it must be one of this lab's presets.")
-    for name, value in _checked(state).items():
-        ss[_WIDGETS[name]] = value
-    submitted = state.get("submitted")
-    if "submitted" in state and not isinstance(submitted, dict):
-        st.warning("The share link's `submitted` was ignored: it must be an object.")
-    # The run shown is the last one submitted, which may predate unsubmitted edits.
-    ss["retry_submitted"] = _inputs() | (
-        _checked(submitted, "submitted.") if isinstance(submitted, dict) else {}
-    )
-
-
-def _share_state() -> dict[str, Any]:
-    inputs, submitted = _inputs(), st.session_state["retry_submitted"]
-    state = {"preset": st.session_state["retry_preset"], **inputs}
-    return state if submitted == inputs else state | {"submitted": submitted}
 
 
 def _show_input_error(error: RetryInputError) -> None:
@@ -179,8 +71,8 @@ def _render_run(run: RetryRun) -> None:
             trace_table(run.trace, key="retry_trace")
 
 
-_init_state()
-_restore_share()
+init_state()
+restore_share()
 st.title("Retry lab")
 st.caption(
     "An agent's answer as a Pydantic model (Answer with at least one Citation and a confidence "
@@ -194,9 +86,9 @@ st.selectbox(
     format_func=lambda name: PRESETS[name].title,
     key="retry_preset",
     persist_state="session",
-    on_change=_load_preset,
+    on_change=load_preset,
 )
-edited = st.session_state["retry_script"] != _preset_text(st.session_state["retry_preset"])
+edited = st.session_state["retry_script"] != preset_text(st.session_state["retry_preset"])
 st.caption(
     PRESETS[st.session_state["retry_preset"]].summary
     + (" (The script was edited since this preset was loaded.)" if edited else "")
@@ -234,11 +126,11 @@ with constraints.expander("Output model constraints"):
     )
     st.number_input("confidence: ge", step=0.1, key="retry_confidence_min", persist_state="session")
     st.number_input("confidence: le", step=0.1, key="retry_confidence_max", persist_state="session")
-st.button("Run", key="run_retry", type="primary", on_click=_submit)
-share_button("retry", _share_state(), key="share")
+st.button("Run", key="run_retry", type="primary", on_click=submit)
+share_button("retry", share_state(), key="share")
 
 submitted = st.session_state["retry_submitted"]
-if submitted != _inputs():
+if submitted != inputs():
     st.info("The runs below are from the last Run; the inputs above changed since. Press Run.")
 chosen = AnswerConstraints(
     submitted["min_citations"], submitted["confidence_min"], submitted["confidence_max"]
