@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from core.payload import MAX_PAYLOAD_BYTES
 from core.presets import to_text
 from core.report import Report, validate_text
 from core.tools import SCENARIOS, Scenario
@@ -16,75 +14,18 @@ from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews,
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from ui.errors import TOOL_CALL, error_table
-from ui.payload import payload_editor, set_payload_text
-from ui.share import share_button, shared_state
+from ui.payload import payload_editor
+from ui.share import share_button
+from ui.tools_state import (
+    EDITOR_KEY,
+    TABS,
+    load_preset,
+    restore_share,
+    switch_scenario,
+)
 
 NARROW_COLUMNS = ("path", "line:col", "type", "message", "input", "ctx", "docs", "pointer")
-EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
-TABS = ["Pydantic", *PROVIDERS.values()]
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
-
-
-def _scenario() -> Scenario:
-    return SCENARIOS[st.session_state.get("scenario") or next(iter(SCENARIOS))]
-
-
-def _load_preset() -> None:
-    scenario = _scenario()
-    set_payload_text(to_text(scenario.presets[st.session_state["tool_preset"]]), key=EDITOR_KEY)
-
-
-def _switch_scenario() -> None:
-    st.session_state["tool_preset"] = next(iter(_scenario().presets))
-    st.session_state["schema_model"] = _scenario().model.__name__
-    _load_preset()
-
-
-def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) -> str | None:
-    """`state[name]` when it is one of `options`; a bad value is named, never echoed."""
-    value = state.get(name)
-    if isinstance(value, str) and value in options:
-        return value
-    if name in state:
-        st.warning(f"The share link's `{name}` was ignored: it must be {what}.")
-    return None
-
-
-def _shared_text(state: dict[str, Any]) -> str | None:
-    text = state.get("payload")
-    try:  # a lone surrogate cannot reach the browser
-        if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES and text.encode() is not None:
-            return text
-    except UnicodeEncodeError:
-        pass
-    if "payload" in state:
-        st.warning(
-            "The share link's `payload` was ignored: it must be text without lone surrogates, "
-            f"at most {MAX_PAYLOAD_BYTES:,} characters."
-        )
-    return None
-
-
-def _restore_share() -> None:
-    """Scenario, preset, payload text, schema model and tab from a `?s=` link (page "tools")."""
-    state = shared_state("tools")
-    if state is None:
-        return
-    ss = st.session_state
-    ss["scenario"] = _shared_choice(state, "scenario", SCENARIOS, "a scenario of this page") or (
-        ss.get("scenario") or next(iter(SCENARIOS))
-    )
-    scenario = _scenario()
-    presets, models = scenario.presets, scenario.schema_models
-    preset = _shared_choice(state, "preset", presets, "a preset of the scenario")
-    ss["tool_preset"] = preset or next(iter(presets))
-    model = _shared_choice(state, "schema_model", models, "a model of the scenario")
-    ss["schema_model"] = model or scenario.model.__name__
-    ss["schema_tab"] = (
-        _shared_choice(state, "schema_tab", TABS, "one of the schema views") or TABS[0]
-    )
-    text = _shared_text(state)
-    set_payload_text(to_text(presets[ss["tool_preset"]]) if text is None else text, key=EDITOR_KEY)
 
 
 def _preset_label(scenario: Scenario, name: str) -> str:
@@ -208,7 +149,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
         st.dataframe(_frame(scenario.observe(report.input)), key="observations", hide_index=True)
 
 
-_restore_share()
+restore_share()
 st.title("Tool parameters")
 st.caption(
     "Pydantic models as LLM tool parameters: validate a payload, round-trip it, and see the "
@@ -220,7 +161,7 @@ scenario_id = st.selectbox(
     key="scenario",
     persist_state="session",
     format_func=lambda sid: SCENARIOS[sid].title,
-    on_change=_switch_scenario,
+    on_change=switch_scenario,
 )
 scenario = SCENARIOS[scenario_id]
 st.caption(scenario.summary)
@@ -230,7 +171,7 @@ preset = st.selectbox(
     key="tool_preset",
     persist_state="session",
     format_func=lambda name: _preset_label(scenario, name),
-    on_change=_load_preset,
+    on_change=load_preset,
 )
 _workbench(scenario_id, scenario, preset)
 with st.expander("Model source", expanded=False):
