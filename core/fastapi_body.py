@@ -15,7 +15,9 @@ def fastapi_422_body(model: type[BaseModel], payload: Any) -> dict[str, Any]:
 
     FastAPI reads the body with `json.loads`, validates in Python mode with
     `from_attributes=True`, drops the docs URLs and prefixes every `loc` with "body".
-    A valid payload gives `{}` (FastAPI would call the endpoint instead).
+    A valid payload gives `{}` (FastAPI would call the endpoint instead). When the model's
+    own code raises, or the errors hold NaN or an infinity (which Starlette's JSON response
+    refuses), FastAPI answers 500 instead: that is described, not a 422 body.
 
     Example:
         >>> from core.order import AgentState
@@ -41,10 +43,19 @@ def fastapi_422_body(model: type[BaseModel], payload: Any) -> dict[str, Any]:
         model.model_validate(payload, from_attributes=True)
     except ValidationError as exc:
         errors = [{**err, "loc": ("body", *err["loc"])} for err in exc.errors(include_url=False)]
-        return {"detail": _jsonable(errors)}
+        body = {"detail": _jsonable(errors)}
+        try:  # Starlette's JSONResponse refuses NaN and infinities: the 422 becomes a 500
+            json.dumps(body, ensure_ascii=False, allow_nan=False)
+        except ValueError as refused:
+            return _server_error(refused)
+        return body
     except Exception as exc:  # noqa: BLE001 - FastAPI turns these into a bare 500
-        return {"status_code": 500, "body": "Internal Server Error", "raised": repr(exc)}
+        return _server_error(exc)
     return {}
+
+
+def _server_error(exc: Exception) -> dict[str, Any]:
+    return {"status_code": 500, "body": "Internal Server Error", "raised": repr(exc)}
 
 
 def _jsonable(value: Any) -> Any:

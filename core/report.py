@@ -58,7 +58,11 @@ class Report:
         return [error.to_row() for error in self.errors]
 
     def to_errors(self) -> list[dict[str, Any]]:
-        """The errors in Pydantic's `errors()` shape (JSON-safe)."""
+        """The errors in Pydantic's `errors()` shape, JSON-safe.
+
+        Strictly so: a NaN or infinite input becomes the string "NaN", "Infinity" or
+        "-Infinity" (Pydantic's own `.json()` writes bare NaN tokens, which JSON parsers refuse).
+        """
         out = []
         for error in self.errors:
             item: dict[str, Any] = {"type": error.type, "loc": list(error.loc), "msg": error.msg}
@@ -68,7 +72,7 @@ class Report:
             if error.url:
                 item["url"] = error.url
             out.append(item)
-        return json.loads(json.dumps(out, ensure_ascii=False, default=str))
+        return json.loads(json.dumps(out, ensure_ascii=False, default=str), parse_constant=str)
 
     def to_csv(self) -> str:
         """The table rows as CSV text."""

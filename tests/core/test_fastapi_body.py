@@ -40,3 +40,26 @@ def test_to_fastapi_matches_fastapi_byte_for_byte(name):
     assert response.status_code == 422
     ours = json.dumps(validate_text(text).to_fastapi(), ensure_ascii=False, separators=(",", ":"))
     assert ours.encode() == response.content
+
+
+SERVER_ERRORS = {
+    "nan_infinity": "ValueError('Out of range float values are not JSON compliant')",
+    "untyped_message": (
+        "TypeError(\"Expected either a dictionary with a 'type' key or an object with a 'type' "
+        "attribute. Instead got type <class 'dict'>.\")"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SERVER_ERRORS))
+def test_a_body_fastapi_cannot_answer_with_422_is_described_as_its_500(name):
+    text = PRESETS[name].text
+    response = TestClient(app, raise_server_exceptions=False).post(
+        "/orders", content=text.encode(), headers={"content-type": "application/json"}
+    )
+    assert (response.status_code, response.text) == (500, "Internal Server Error")
+    assert validate_text(text).to_fastapi() == {
+        "status_code": 500,
+        "body": "Internal Server Error",
+        "raised": SERVER_ERRORS[name],
+    }

@@ -218,3 +218,24 @@ def test_exports_have_pydantic_errors_shape_and_csv_header():
         + DOCS
         + "greater_than_equal,3,13",
     ]
+
+
+def test_exported_errors_are_strict_json_even_for_nan_and_infinite_inputs():
+    report = validate_text(PRESETS["nan_infinity"].text)
+    assert report.to_errors() == [
+        {
+            "type": "finite_number",
+            "loc": ["amount"],
+            "msg": "Input should be a finite number",
+            "input": "NaN",
+            "url": DOCS + "finite_number",
+        },
+        {
+            "type": "finite_number",
+            "loc": ["items", 0, "unit_price"],
+            "msg": "Input should be a finite number",
+            "input": "Infinity",
+            "url": DOCS + "finite_number",
+        },
+    ]
+    json.dumps(report.to_errors(), allow_nan=False)  # raises on a bare NaN token
