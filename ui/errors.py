@@ -181,7 +181,7 @@ def _lines_to_show(total: int, marked: list[int]) -> list[int]:
 
 
 def exports(report: Report, *, key: str, basename: str = "errors") -> None:
-    """Download buttons: errors() JSON, FastAPI's 422 body, CSV, behind one "Download" button.
+    """Download buttons: errors() JSON, FastAPI's answer, CSV, behind one "Download" button.
 
     The files are built when a button is pressed, not on every rerun (the FastAPI body
     re-validates the whole payload in Python mode). In a popover, the three buttons are
@@ -199,9 +199,11 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
         disabled=not report.errors,
     )
     row.download_button(
-        "FastAPI 422 body",
+        "FastAPI's answer (422 body)",
         lambda: json.dumps(report.to_fastapi(), default=str),
-        file_name=f"{basename}-fastapi-422.json",
+        file_name=f"{basename}-fastapi-answer.json",
+        help="The 422 body a FastAPI endpoint taking this model sends back; when FastAPI "
+        "would fail with 500 instead, the file says so and why.",
         mime="application/json",
         key=f"{key}__fastapi",
     )
