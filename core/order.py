@@ -80,10 +80,13 @@ def _check_faults(faults: Iterable[str]) -> frozenset[str]:
     return chosen
 
 
-def build_order_graph(faults: Iterable[str] = ()) -> CompiledStateGraph:
+def build_order_graph(
+    faults: Iterable[str] = (), *, state: type[BaseModel] | None = None
+) -> CompiledStateGraph:
     """Compile `START -> validate_order -> confirm -> END` over `AgentState`.
 
-    Each fault id in `faults` (see `FAULTS`) makes one node misbehave.
+    Each fault id in `faults` (see `FAULTS`) makes one node misbehave. `state` replaces
+    `AgentState` with a variant of it (the schema options' model: same fields and reducers).
 
     Example:
         >>> graph = build_order_graph(["bad_status_last"])
@@ -117,7 +120,7 @@ def build_order_graph(faults: Iterable[str] = ()) -> CompiledStateGraph:
     def audit(state: AgentState) -> dict[str, Any]:
         return {"status": "pending"}
 
-    builder = StateGraph(AgentState)
+    builder = StateGraph(state or AgentState)
     builder.add_node("validate_order", validate_order)
     builder.add_node("confirm", confirm)
     builder.add_edge(START, "validate_order")
@@ -130,11 +133,12 @@ def build_order_graph(faults: Iterable[str] = ()) -> CompiledStateGraph:
     return builder.compile()
 
 
-def build_fanout_graph() -> CompiledStateGraph:
+def build_fanout_graph(*, state: type[BaseModel] | None = None) -> CompiledStateGraph:
     """Compile a graph where two parallel nodes append to `logs` and `messages` in one step.
 
     `START -> validate_order -> (notify_email, notify_sms) -> confirm -> END`; the two
     notifiers run in the same super-step, so their writes are merged by the reducers.
+    `state` replaces `AgentState` as in `build_order_graph`.
 
     Example:
         >>> sorted(build_fanout_graph().get_graph().nodes)[:3]
@@ -157,7 +161,7 @@ def build_fanout_graph() -> CompiledStateGraph:
     def confirm(state: AgentState) -> dict[str, Any]:
         return {"status": "confirmed", "logs": ["confirmed"]}
 
-    builder = StateGraph(AgentState)
+    builder = StateGraph(state or AgentState)
     for name, node in [
         ("validate_order", validate_order),
         ("notify_email", notify_email),

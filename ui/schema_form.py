@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.schema_options import SchemaOptions
 
-__all__ = ["schema_options_form"]
+__all__ = ["current_options", "schema_options_form"]
 
 
 def schema_options_form() -> SchemaOptions:
@@ -58,3 +58,20 @@ def schema_options_form() -> SchemaOptions:
         st.warning("These schema options do not fit together; the seed model is used.")
         st.code(str(exc), language=None)
         return defaults
+
+
+def current_options() -> SchemaOptions:
+    """The schema options this session set on the Validate page (the defaults if none).
+
+    A share link's options not yet copied into the Validate page's widgets come first.
+    Options that do not fit together give the defaults, as on the Validate page.
+    """
+    pending = st.session_state.get("schema_options") or {}
+    values = {
+        name: pending.get(name, st.session_state.get(f"opt_{name}", value))
+        for name, value in SchemaOptions().to_dict().items()
+    }
+    try:
+        return SchemaOptions.from_dict(values)
+    except (ValueError, TypeError):
+        return SchemaOptions()

@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from core.schema_options import SchemaOptions
 from ui.payload import set_payload_text
 from ui.share import share_button, shared_state
 
@@ -20,9 +21,9 @@ def restore_trace_share(
     """Apply a Trace `?s=` token to the widget state; the step to select after its run.
 
     Returns None when there is no new token for this page. `graph` and `mode` must be strings
-    among `graphs` / `modes`, `faults` a list of strings, `payload` a string and `step` a row
-    number; any other field value is dropped with one warning naming the fields (never their
-    values) and the default is used instead.
+    among `graphs` / `modes`, `faults` a list of strings, `payload` a string, `options` the
+    seed model's schema options and `step` a row number; any other field value is dropped
+    with one warning naming the fields (never their values) and the default is used instead.
 
     Example:
         step = restore_trace_share(GRAPHS, MODES, FAULTS)  # before the widgets render
@@ -47,6 +48,15 @@ def restore_trace_share(
     st.session_state["trace_graph"] = _choice(state, "graph", graphs, ignored)
     st.session_state["trace_mode"] = _choice(state, "mode", modes, ignored)
     st.session_state["trace_faults"] = _faults(state, faults, ignored)
+    if "options" in state:  # the seed state model's schema options (the Validate page's)
+        try:
+            if not isinstance(state["options"], dict):
+                raise TypeError
+            options = SchemaOptions.from_dict(state["options"])
+        except (ValueError, TypeError):
+            ignored.append("options")
+        else:
+            st.session_state["schema_options"] = options.to_dict()
     step = state.get("step", 0)
     if type(step) is not int or step < 0:  # bool is an int subclass; True is no row number
         ignored.append("step")

@@ -11,9 +11,11 @@ from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
 from core.payload import PayloadError, parse
 from core.project import explain_run_error
 from core.reducers import dump_json
+from core.schema_options import SchemaOptions, build_model
 from core.trace import Trace, run_trace
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
+from ui.schema_form import current_options
 from ui.text import plain
 from ui.trace_share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
@@ -27,13 +29,28 @@ def _message_id(n: int) -> str:
 
 
 def _settings() -> dict[str, Any]:
-    faults = st.session_state["trace_faults"] if st.session_state["trace_graph"] == "seed" else []
-    return {
+    graph = st.session_state["trace_graph"]
+    settings = {
         "payload": current_payload_text(),
-        "graph": st.session_state["trace_graph"],
-        "faults": list(faults),
+        "graph": graph,
+        "faults": list(st.session_state["trace_faults"] if graph == "seed" else []),
         "mode": st.session_state["trace_mode"],
     }
+    if graph in SEED_GRAPHS:  # the Validate page's schema options shape the seed state model
+        settings["options"] = current_options().to_dict()
+    return settings
+
+
+def _options_note(settings: dict[str, Any]) -> None:
+    options = settings.get("options")
+    defaults = SchemaOptions().to_dict()
+    changed = {name: value for name, value in (options or {}).items() if value != defaults[name]}
+    if changed:
+        st.info(
+            "The schema options set on the Validate page apply here too: the graph's state is "
+            "the order model with these options (change them there)."
+        )
+        st.code("\n".join(f"{name} = {value!r}" for name, value in changed.items()), language=None)
 
 
 def _run(settings: dict[str, Any]) -> dict[str, Any]:
@@ -48,12 +65,15 @@ def _run(settings: dict[str, Any]) -> dict[str, Any]:
         st.session_state["trace_result"] = result | {"syntax": str(exc)}
         return st.session_state["trace_result"]
     model = None
+    state = (
+        build_model(SchemaOptions.from_dict(settings["options"])) if "options" in settings else None
+    )
     if settings["graph"] == "project" and project.graph is not None:
         graph, model = project.graph, project.model  # None: the graph's own Pydantic state
     elif settings["graph"] == "seed":
-        graph = build_order_graph(settings["faults"])
+        graph = build_order_graph(settings["faults"], state=state)
     else:
-        graph = build_fanout_graph()
+        graph = build_fanout_graph(state=state)
     trace = run_trace(
         graph,
         payload,
@@ -160,6 +180,7 @@ if st.session_state["trace_graph"] == "project":
     st.code(str(project.spec.graph), language=None)
     for note in project.notes:
         st.code(str(note), language=None, wrap_lines=True)
+_options_note(_settings())
 st.caption(
     "LangGraph native: only what LangGraph itself does and reports. Check every step: we also "
     "validate the merged state after each step and blame the node whose write broke it."

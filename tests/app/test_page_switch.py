@@ -110,3 +110,42 @@ def test_retry_keeps_its_script_budget_and_results_together():
     assert before == after
     assert (after["retry_script"], after["retries"]) == (script, 3)
     assert [m.value for m in at.metric] == shown  # the results still belong to these inputs
+
+
+def test_trace_runs_the_model_the_validate_pages_schema_options_make():
+    at = _open("validate")
+    at.text_area(key="payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
+    at.number_input(key="opt_amount_le").set_value(100.0).run()
+    assert [e.value for e in at.error] == ["Gate closed — 1 error, the graph would not run."]
+
+    at.switch_page("views/trace.py").run()
+    assert [i.value for i in at.info][0] == (
+        "The schema options set on the Validate page apply here too: the graph's state is "
+        "the order model with these options (change them there)."
+    )
+    assert "amount_le = 100.0" in [c.value for c in at.code]
+    at.button(key="run").click().run()
+    assert not at.exception
+    gate = at.dataframe[0].value
+    assert gate[["path", "type"]].values.tolist() == [["amount", "less_than_equal"]]
+
+
+def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
+    at = _open("validate")
+    at.text_area(key="payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
+    at.number_input(key="opt_amount_le").set_value(100.0).run()
+    at.switch_page("views/trace.py").run()
+    at.button(key="share").click().run()
+    token = at.query_params["s"]
+
+    fresh = AppTest.from_file(APP, default_timeout=60)
+    fresh.query_params["s"] = token
+    fresh.run()
+    fresh.switch_page("views/trace.py").run()
+    assert not fresh.exception
+    assert fresh.session_state["trace_result"]["settings"]["options"]["amount_le"] == 100.0
+    assert fresh.dataframe[0].value[["path", "type"]].values.tolist() == [
+        ["amount", "less_than_equal"]
+    ]
+    fresh.switch_page("views/validate.py").run()  # the options reach the Validate page too
+    assert fresh.number_input(key="opt_amount_le").value == 100.0

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.diagram import CURRENT_FILL
 from core.presets import PRESETS, SEED_TEXT
 from core.reducers import dump_json
+from core.schema_options import SchemaOptions
 from core.share import decode_share, encode_share
 from ui.text import plain
 
@@ -202,7 +203,13 @@ def test_exports_offer_json_and_csv(at):
     assert labels == ["Trace (JSON)", "Trace (CSV)"]
 
 
-SEED_SETTINGS = {"payload": SEED_TEXT, "graph": "seed", "faults": [], "mode": "checked"}
+SEED_SETTINGS = {
+    "payload": SEED_TEXT,
+    "graph": "seed",
+    "faults": [],
+    "mode": "checked",
+    "options": SchemaOptions().to_dict(),  # the Validate page's, shaping the seed state model
+}
 SHARE_FIELD = (
     "[share_field] These fields of the share link have the wrong type or value and were "
     "ignored; their defaults are used. Make a fresh link with Share link."
@@ -239,6 +246,10 @@ def _shared_link(at: AppTest) -> dict:
         ({"step": "1"}, "step"),
         ({"step": True}, "step"),
         ({"step": -1}, "step"),
+        ({"options": 5}, "options"),
+        ({"options": ["strict"]}, "options"),
+        ({"options": {"amount_le": "100"}}, "options"),
+        ({"options": {"amount_ge": 5.0, "amount_le": 1.0}}, "options"),
     ],
 )
 def test_share_fields_of_the_wrong_type_are_named_dropped_and_defaulted(hostile, ignored):
