@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
+from core.json_format import reindent
 from core.payload import MAX_PAYLOAD_BYTES, PayloadError, parse
 from core.presets import SEED_TEXT
 
@@ -54,11 +53,11 @@ def set_payload_text(text: str, *, key: str = "payload") -> None:
 def _format(key: str) -> None:
     text = st.session_state.get(key, "")
     try:
-        value = parse(text)
+        parse(text)
     except PayloadError as exc:
         st.session_state[f"{key}__notice"] = f"Format JSON needs valid JSON first: {exc}"
         return
-    set_payload_text(json.dumps(value, indent=2, ensure_ascii=False), key=key)
+    set_payload_text(reindent(text), key=key)  # only the layout changes, never a value
 
 
 def _reset(key: str, default_text: str) -> None:

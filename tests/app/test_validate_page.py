@@ -273,3 +273,13 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
     ]
     assert "amount  at 3:3, 4:3" in [c.value for c in at.code]
     assert _error_rows(at) == [["amount", "4:13", "greater_than_equal"]]
+
+
+def test_format_json_changes_the_layout_only(at):
+    text = '{"user_id":"550e8400-e29b-41d4-a716-446655440000","amount":1e400,"amount":12.3456789012345678}'
+    at.text_area(key="payload").input(text).run()
+    at.button(key="payload__format").click().run()
+    assert at.text_area(key="payload").value == (
+        '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 1e400,\n'
+        '  "amount": 12.3456789012345678\n}'
+    )
