@@ -42,8 +42,13 @@ def schema_options_form() -> SchemaOptions:
         items_max = row[0].number_input(
             "items max_length", 0, 100_000, step=1, key="opt_items_max", persist_state="session"
         )
-        amount_ge = row[1].number_input("amount ge", key="opt_amount_ge", persist_state="session")
-        amount_le = row[2].number_input("amount le", key="opt_amount_le", persist_state="session")
+        # "%g" shows the bound the model uses, every digit ("%0.2f" showed 0.009 as 0.01).
+        amount_ge = row[1].number_input(
+            "amount ge", format="%g", key="opt_amount_ge", persist_state="session"
+        )
+        amount_le = row[2].number_input(
+            "amount le", format="%g", key="opt_amount_le", persist_state="session"
+        )
     try:
         return SchemaOptions(
             strict=strict,

@@ -124,8 +124,12 @@ with constraints.expander("Output model constraints"):
         key="retry_min_citations",
         persist_state="session",
     )
-    st.number_input("confidence: ge", step=0.1, key="retry_confidence_min", persist_state="session")
-    st.number_input("confidence: le", step=0.1, key="retry_confidence_max", persist_state="session")
+    for label, key in [
+        ("confidence: ge", "retry_confidence_min"),
+        ("confidence: le", "retry_confidence_max"),
+    ]:
+        # "%g": the box shows the bound the model uses, every digit ("%0.2f" rounded it).
+        st.number_input(label, step=0.1, format="%g", key=key, persist_state="session")
 st.button("Run", key="run_retry", type="primary", on_click=submit)
 share_button("retry", share_state(), key="share")
 

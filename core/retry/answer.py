@@ -92,7 +92,7 @@ def answer_source(constraints: AnswerConstraints | None = None) -> str:
         "class Answer(BaseModel):\n"
         "    answer: str\n"
         f"    citations: list[Citation] = Field(min_length={c.min_citations})\n"
-        f"    confidence: float = Field(ge={c.confidence_min:g}, le={c.confidence_max:g})\n"
+        f"    confidence: float = Field(ge={_num(c.confidence_min)}, le={_num(c.confidence_max)})\n"
     )
 
 
@@ -117,3 +117,8 @@ def full_errors(
         # .json() rather than .errors(): ctx may hold objects that are not JSON values.
         return json.loads(exc.json())
     return []
+
+
+def _num(value: float) -> str:
+    # Every digit the model uses (":g" kept six), whole numbers without ".0" as written.
+    return str(int(value)) if float(value).is_integer() else repr(float(value))

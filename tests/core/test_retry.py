@@ -16,6 +16,7 @@ from core.retry import (
     Citation,
     RetryInputError,
     RunError,
+    answer_source,
     load_script,
     run_script,
 )
@@ -590,3 +591,8 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
     )
 
     assert done.stdout.split() == ["3", "Answer", "None"]
+
+
+def test_the_model_source_shows_every_digit_of_the_bounds_it_uses():
+    source = answer_source(AnswerConstraints(confidence_min=0.123456789, confidence_max=1.0))
+    assert source.splitlines()[-1] == ("    confidence: float = Field(ge=0.123456789, le=1)")
