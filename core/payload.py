@@ -147,7 +147,16 @@ def _explain(exc: json.JSONDecodeError) -> str:
         "Extra data": "there is text after the JSON object ended",
         "Unterminated string starting at": "a string is missing its closing quote",
         "Invalid control character at": "control characters must be escaped (\\n, \\t)",
+        "Expecting ',' delimiter": (
+            "a comma is missing before this point (or a number starts with 0, like 01)"
+        ),
+        "Expecting ':' delimiter": "a colon is missing between a key and its value",
     }.get(exc.msg, "")
+    if exc.msg.startswith("Unexpected UTF-8 BOM"):
+        return (
+            "Invalid JSON: the text starts with an invisible byte-order mark (U+FEFF) — delete "
+            "the first character, or save the file as UTF-8 without BOM."
+        )
     if exc.msg != "Extra data" and not exc.doc[exc.pos :].strip():
         hint = "the text ends before the JSON does: complete it or close the open { and ["
     return f"Invalid JSON: {exc.msg}" + (f" — {hint}" if hint else "") + "."

@@ -46,8 +46,9 @@ def encode_share(state: dict[str, Any]) -> str:
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(
             "share_too_large",
-            f"This payload makes a {len(token):,}-character link (limit {MAX_TOKEN_CHARS:,}); "
-            "download it as JSON instead.",
+            f"This payload makes a {len(token):,}-character link (limit {MAX_TOKEN_CHARS:,}), "
+            "too long for a link: shorten the payload, or share the text itself (copy it from "
+            "the editor).",
         )
     return token
 

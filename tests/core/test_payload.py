@@ -64,8 +64,23 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
             "Invalid JSON: Expecting property name enclosed in double quotes — keys need double "
             "quotes, and a trailing comma before } is not allowed.",
         ),
+        (
+            '{"amount": 5 "status": "pending"}',
+            "Invalid JSON: Expecting ',' delimiter — a comma is missing before this point (or a "
+            "number starts with 0, like 01).",
+        ),
+        (
+            '{"amount" 5}',
+            "Invalid JSON: Expecting ':' delimiter — a colon is missing between a key and its "
+            "value.",
+        ),
+        (
+            '\ufeff{"amount": 5}',
+            "Invalid JSON: the text starts with an invisible byte-order mark (U+FEFF) — delete "
+            "the first character, or save the file as UTF-8 without BOM.",
+        ),
     ],
-    ids=["ends-after-comma", "ends-in-a-list", "trailing-comma"],
+    ids=["ends-after-comma", "ends-in-a-list", "trailing-comma", "comma", "colon", "bom"],
 )
 def test_syntax_messages_say_what_to_fix(text, message):
     with pytest.raises(PayloadError) as caught:
