@@ -14,6 +14,7 @@ from core.order import AgentState
 from core.presets import PRESETS, SEED_TEXT, to_text
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from ui.payload import SHARED_KEY, set_payload_text
+from ui.text import plain
 
 __all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
 
@@ -59,7 +60,12 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
 
 
 def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder: str) -> None:
-    """A select box over `presets` (from `gallery`); picking one replaces the shared payload."""
+    """A select box over `presets` (from `gallery`); picking one replaces the shared payload.
+
+    It works as a menu: after loading, it returns to its placeholder (a toast names the
+    preset), so it never names a preset the text no longer holds, and the same preset can be
+    loaded again after an edit.
+    """
     st.selectbox(
         "Preset",
         list(presets),
@@ -76,6 +82,8 @@ def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
     name = st.session_state.get(key)
     if name in presets:
         set_payload_text(presets[name][1])
+        st.session_state[key] = None
+        st.toast(f"Loaded the preset {plain(presets[name][0])}", icon=":material/download_done:")
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

@@ -283,3 +283,14 @@ def test_format_json_changes_the_layout_only(at):
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 1e400,\n'
         '  "amount": 12.3456789012345678\n}'
     )
+
+
+def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(at):
+    at.selectbox(key="preset").select("bad_uuid").run()
+    assert at.selectbox(key="preset").value is None  # back to "Load a preset payload…"
+    assert [t.value for t in at.toast] == [
+        "Loaded the preset Bad UUID — user\\_id is not a UUID\\."
+    ]
+    at.text_area(key="payload").input("{}").run()
+    at.selectbox(key="preset").select("bad_uuid").run()
+    assert at.text_area(key="payload").value == PRESETS["bad_uuid"].text
