@@ -45,15 +45,26 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
     edits = st.session_state[widget_key]
     new_items = [dict(item) if isinstance(item, dict) else item for item in items]
     for row, changes in edits.get("edited_rows", {}).items():
-        if isinstance(new_items[int(row)], dict):
-            for column, value in changes.items():
-                new_items[int(row)][column] = _cell(value)
-    for added in edits.get("added_rows", []):
-        new_items.append({column: _cell(added.get(column)) for column in _ITEM_COLUMNS})
+        if not isinstance(new_items[int(row)], dict):  # the row shows a value, not fields
+            st.session_state["form_items__notice"] = (
+                f"items[{row}] = {json.dumps(items[int(row)], ensure_ascii=False)}"
+            )
+            st.session_state["form_items__source"] = None  # the editor starts afresh
+            return
+        for column, value in changes.items():
+            new_items[int(row)][column] = _cell(value)
+    # A new row is written once a cell holds something: clicking the empty last row adds
+    # one with no values, and writing it then would reset the editor under the typing.
+    added = [
+        {column: _cell(row[column]) for column in _ITEM_COLUMNS if row.get(column) is not None}
+        for row in edits.get("added_rows", [])
+    ]
+    new_items += [row for row in added if row]
     for row in sorted(edits.get("deleted_rows", []), reverse=True):
         del new_items[int(row)]
-    payload["items"] = new_items
-    set_payload_text(to_text(payload))
+    if new_items != items:
+        payload["items"] = new_items
+        set_payload_text(to_text(payload))
 
 
 def order_form(text: str) -> None:
@@ -90,6 +101,11 @@ def order_form(text: str) -> None:
     if st.session_state.get("form_items__source") != source:
         st.session_state.pop(editor_key, None)
         st.session_state["form_items__source"] = source
+    if not all(isinstance(item, dict) for item in items):
+        st.caption(
+            "A row whose item is not an object shows its value in every column; "
+            "edit it in the JSON text."
+        )
     st.data_editor(
         frame,
         key=editor_key,
@@ -98,3 +114,10 @@ def order_form(text: str) -> None:
         on_change=_apply_items,
         args=(editor_key, items),
     )
+    refused = st.session_state.pop("form_items__notice", None)
+    if refused:
+        st.warning(
+            "That item is not an object, so it has no fields to edit here; the edit was not "
+            "applied. Change it in the JSON text."
+        )
+        st.code(refused, language=None)
