@@ -55,6 +55,7 @@ def _options_note(settings: dict[str, Any]) -> None:
 
 def _run(settings: dict[str, Any]) -> dict[str, Any]:
     st.session_state.pop("trace_fork", None)
+    st.session_state.pop("fork_edits", None)  # edits belong to the run they were made on
     st.session_state["step_slider"] = 0
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
@@ -92,14 +93,21 @@ def _fork_section(trace: Trace, index: int, run: int) -> None:
         st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
         return
     marker = (run, index)
-    if st.session_state.get("fork_for") != marker:
+    shown = st.session_state.get("fork_for")
+    if shown != marker:
+        # Stepping away keeps an edit: each step of this run remembers its own text.
+        edits = st.session_state.setdefault("fork_edits", {})
+        if shown is not None and shown[0] == run and "fork_text" in st.session_state:
+            edits[shown] = st.session_state["fork_text"]
         st.session_state["fork_for"] = marker
-        st.session_state["fork_text"] = dump_json(step.state, indent=2)
+        st.session_state["fork_text"] = edits.get(marker, dump_json(step.state, indent=2))
     st.caption(
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
     )
     st.text_area("State (JSON)", key="fork_text", height=260)
+    if st.session_state["fork_text"] != dump_json(step.state, indent=2):
+        st.caption("Edited: the edit stays with this step while you step through the run.")
     if st.button("Fork and re-run", key="fork"):
         try:
             fork = fork_trace(trace, step.step, parse(st.session_state["fork_text"]))
@@ -108,14 +116,15 @@ def _fork_section(trace: Trace, index: int, run: int) -> None:
             st.code(str(exc), language=None)
             return
         st.session_state["trace_fork"] = fork
+        st.session_state["trace_fork_from"] = f"step {step.step} ({plain(step.node)})"
     fork = st.session_state.get("trace_fork")
     if fork is not None:
         original, branch = st.columns(2)
         with original:
             st.markdown("**Original run**")
             trace_table(trace, key="fork_original")
-        with branch:
-            st.markdown("**Forked branch**")
+        with branch:  # the step it was forked from, which need not be the step selected now
+            st.markdown(f"**Forked branch**, from {st.session_state['trace_fork_from']}")
             trace_table(fork, key="fork_branch")
 
 

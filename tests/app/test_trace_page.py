@@ -432,3 +432,23 @@ def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path
     assert "**Validated with the state model** — Evil\\_State\\_" in markdown
     shown = captions + markdown + [a.value for a in (*at.warning, *at.error, *at.info)]
     assert not [text for text in shown if "**bold**" in text or "\n" in text]
+
+
+def test_a_fork_edit_stays_with_its_step_while_stepping_and_the_branch_names_its_step(at):
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
+    text = json.dumps(edited, ensure_ascii=False)
+    at.text_area(key="fork_text").set_value(text).run()
+    at.button(key="fork").click().run()
+
+    at.select_slider(key="step_slider").set_value(0).run()
+    step0 = dump_json(at.session_state["trace_result"]["trace"].steps[0].state, indent=2)
+    assert at.text_area(key="fork_text").value == step0
+    assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in at.markdown]
+
+    at.select_slider(key="step_slider").set_value(1).run()
+    assert at.text_area(key="fork_text").value == text
+    assert "Edited: the edit stays with this step while you step through the run." in [
+        c.value for c in at.caption
+    ]
