@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.probes import ProbeResult, article_of
+from core.probes import VERDICTS, ProbeResult, article_of
 
 __all__ = ["probe_detail", "results_frame", "verdict_counts"]
 
@@ -27,8 +27,8 @@ def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
 
 
 def verdict_counts(results: list[ProbeResult]) -> str:
-    """'N probes: a holds, b differs, c partly' for a caption."""
-    counts = {v: sum(r.verdict == v for r in results) for v in ("holds", "differs", "partly")}
+    """'N probes: a holds, b differs, c partly, d inconclusive' for a caption."""
+    counts = {v: sum(r.verdict == v for r in results) for v in VERDICTS}
     return f"{len(results)} probes: " + ", ".join(f"{n} {v}" for v, n in counts.items())
 
 

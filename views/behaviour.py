@@ -64,10 +64,16 @@ def _restore_filters(state: dict[str, Any], articles: list[str]) -> None:
             st.session_state[key] = chosen
 
 
-def _restore_probe(state: dict[str, Any], shown: list[str]) -> None:
+def _restore_probe(state: dict[str, Any], shown: list[str], timing: ProbeResult | None) -> None:
     probe = state.get("probe")
     if isinstance(probe, str) and probe in shown:
         st.session_state["probe"] = probe
+    elif probe == _TIMING_ID and timing is not None:
+        st.warning(
+            "The share link selects the timing probe. Measured again now (verdict: "
+            f"{timing.verdict}), it is not among the probes the shared filters show: widen the "
+            "Verdict or Source article filter to see it."
+        )
     elif "probe" in state:
         st.warning("The share link's `probe` was ignored: it must be a probe the filters show.")
 
@@ -76,6 +82,11 @@ def _restore_probe(state: dict[str, Any], shown: list[str]) -> None:
 shared = shared_state("behaviour") or {}
 if shared.get("timing") is True or shared.get("probe") == _TIMING_ID:
     st.session_state["probe_timing_requested"] = True
+    st.session_state.pop("probe_timing", None)  # the link's row is this opening's own run
+    st.info(
+        "This link includes the timing probe. It was measured again as the link opened, and "
+        "timings vary from run to run, so its numbers and verdict may differ from the shared ones."
+    )
 elif "timing" in shared and not isinstance(shared["timing"], bool):
     st.warning("The share link's `timing` was ignored: it must be true or false.")
 
@@ -134,7 +145,7 @@ json_col.download_button(
 
 if shown:
     by_id = {r.id: r for r in shown}
-    _restore_probe(shared, list(by_id))
+    _restore_probe(shared, list(by_id), timing)
     picked = st.selectbox("Probe", list(by_id), key="probe", persist_state="session")
     probe_detail(by_id[picked], probe_source(picked))
 else:

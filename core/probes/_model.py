@@ -26,8 +26,8 @@ __all__ = [
     "versions_of",
 ]
 
-Verdict = Literal["holds", "differs", "partly"]
-VERDICTS: tuple[Verdict, ...] = ("holds", "differs", "partly")
+Verdict = Literal["holds", "differs", "partly", "inconclusive"]
+VERDICTS: tuple[Verdict, ...] = ("holds", "differs", "partly", "inconclusive")
 
 # The source articles; a probe's `source` starts with one of these, then " § " and a section.
 ARTICLE_STATE = "Pydantic v2 state in LangGraph (sources/000)"
@@ -79,18 +79,23 @@ class ProbeResult:
 
 
 def verdict_of(checks: Sequence[Check]) -> Verdict:
-    """Turn checks into a verdict: all match -> holds, all differ -> differs, else partly.
+    """Turn checks into a verdict: all match -> holds, all differ -> differs, some match and
+    some differ -> partly; checks that cannot decide and none that disagree -> inconclusive.
 
     Example:
         >>> verdict_of([Check("x", "x", True), Check("y", "z", False)])
         'partly'
+        >>> verdict_of([Check("x", "x", True), Check("y", "noise", None)])
+        'inconclusive'
     """
     if not checks:
         raise ValueError("[no_checks] a probe returned no checks; it must observe something")
     matched = [check.matches for check in checks]
     if all(m is True for m in matched):
         return "holds"
-    return "differs" if all(m is False for m in matched) else "partly"
+    if all(m is False for m in matched):
+        return "differs"
+    return "partly" if True in matched and False in matched else "inconclusive"
 
 
 def evidence_of(checks: Sequence[Check]) -> str:
