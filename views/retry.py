@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.paths import plural
 from core.retry import (
     ENGINES,
     MAX_RETRIES,
@@ -46,7 +47,7 @@ def _show_input_error(error: RetryInputError) -> None:
     st.error(
         f"The script was not run ({error.code}){where}. Your text is kept; fix it and press Run."
     )
-    st.code(error.message, language=None)
+    st.code(error.message, language=None, wrap_lines=True)
 
 
 def _render_run(run: RetryRun) -> None:
@@ -57,11 +58,11 @@ def _render_run(run: RetryRun) -> None:
     table = pd.DataFrame(run.rows(), columns=list(_COLUMNS)).rename(columns=_COLUMNS)
     st.dataframe(table, hide_index=True, key=f"retry_timeline_{run.engine}")
     if run.output is not None:
-        st.success(f"Valid Answer after {run.calls} model calls")
+        st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
         st.json(run.output.model_dump(mode="json"))
     elif run.error is not None:
-        st.error(f"The run raised an exception after {run.calls} model calls")
-        st.code(f"{run.error.type}: {run.error.message}", language=None)
+        st.error(f"The run raised an exception after {plural(run.calls, 'model call')}")
+        st.code(f"{run.error.type}: {run.error.message}", language=None, wrap_lines=True)
     for note in run.notes:
         st.info(note)
     with st.expander("The run's own messages"):
@@ -75,9 +76,9 @@ init_state()
 restore_share()
 st.title("Retry lab")
 st.caption(
-    "An agent's answer as a Pydantic model (Answer with at least one Citation and a confidence "
-    "in [0, 1]); invalid answers are fed back to the model until valid or the budget runs out. "
-    "The model is a script: no API key, no network."
+    "An agent's answer as a Pydantic model (Answer with, by default, at least one Citation and "
+    "a confidence in [0, 1]); invalid answers are fed back to the model until valid or the "
+    "budget runs out. The model is a script: no API key, no network."
 )
 
 st.selectbox(
@@ -89,9 +90,20 @@ st.selectbox(
     on_change=load_preset,
 )
 edited = st.session_state["retry_script"] != preset_text(st.session_state["retry_preset"])
+defaults = AnswerConstraints()
+constrained = (
+    st.session_state["retry_min_citations"],
+    st.session_state["retry_confidence_min"],
+    st.session_state["retry_confidence_max"],
+) != (defaults.min_citations, defaults.confidence_min, defaults.confidence_max)
 st.caption(
     PRESETS[st.session_state["retry_preset"]].summary
     + (" (The script was edited since this preset was loaded.)" if edited else "")
+    + (
+        " (The output model constraints below are not the defaults this summary assumes.)"
+        if constrained
+        else ""
+    )
 )
 st.text_area(
     "Model script (JSON list of turns; the last turn repeats)",

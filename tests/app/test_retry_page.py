@@ -285,3 +285,13 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults
         "The share link's `submitted.retries` was ignored: it must be a whole number from 0 to 5.",
     ]
     assert _view(at) | {"warnings": []} == _view(_page())
+
+
+def test_the_preset_summary_says_when_the_constraints_are_not_its_defaults():
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    summary = PRESETS["article"].summary
+    assert summary in [c.value for c in at.caption]
+    at.number_input(key="retry_min_citations").set_value(2).run()
+    assert summary + (
+        " (The output model constraints below are not the defaults this summary assumes.)"
+    ) in [c.value for c in at.caption]
