@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from core.paths import PathNames, format_path, format_pointer, truncate
 from core.source_map import SourceMap
 
-__all__ = ["FieldError", "crash_error", "position_errors", "value_errors"]
+__all__ = ["FieldError", "crash_error", "place_in_text", "position_errors", "value_errors"]
 
 _MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
 _EAGER_AFTER = 50  # errors; beyond this one full token pass beats lazy per-container decoding
@@ -138,3 +138,20 @@ def _value_path(loc: tuple, value: Any, type_: str) -> tuple[str | int, ...]:
             continue  # union tags and other schema-only segments
         found.append(segment)
     return _with_key(tuple(found), loc, type_)
+
+
+def place_in_text(errors: list[FieldError], text: str) -> list[FieldError]:
+    """Errors of a Python value given line:col in the JSON text the value was parsed from.
+
+    Example:
+        >>> from core.report import validate_value
+        >>> errors = validate_value({"user_id": "x", "amount": 1}).errors
+        >>> placed = place_in_text(errors, '{"user_id": "x", "amount": 1}')
+        >>> [(e.path, e.line, e.col) for e in placed]
+        [('user_id', 1, 13)]
+    """
+    raw = [
+        {"loc": e.loc, "type": e.type, "msg": e.msg, "input": e.input, "ctx": e.ctx, "url": e.url}
+        for e in errors
+    ]
+    return position_errors(raw, text)

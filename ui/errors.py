@@ -14,6 +14,7 @@ from core.paths import plural
 from core.report import Report
 
 __all__ = [
+    "ERROR_COLUMNS",
     "GATE",
     "TOOL_CALL",
     "Verdicts",
@@ -48,7 +49,7 @@ TOOL_CALL = Verdicts(
 )
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
-_COLUMNS = {
+ERROR_COLUMNS = {
     "path": st.column_config.TextColumn("path", help="The field, as Python spells it."),
     "pointer": st.column_config.TextColumn("pointer", help="The same field as a JSON pointer."),
     "line:col": st.column_config.TextColumn(
@@ -127,7 +128,7 @@ def error_table(
         pa.Table.from_pylist(report.to_rows()),
         key=f"{key}__table",
         hide_index=True,
-        column_config=_COLUMNS,
+        column_config=ERROR_COLUMNS,
         column_order=columns,
     )
 

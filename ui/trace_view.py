@@ -9,25 +9,36 @@ import streamlit as st
 
 from core.coercion import coercion_rows
 from core.diagram import graph_dot
+from core.field_errors import place_in_text
 from core.paths import plural
 from core.reducers import DROPPED, dump_json
 from core.report import Report, validate_value
 from core.trace import Trace, TraceError
+from ui.errors import ERROR_COLUMNS
 from ui.text import plain
 
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
 
 
-def trace_table(trace: Trace, *, key: str) -> None:
+def trace_table(trace: Trace, *, key: str, text: str | None = None) -> None:
     """The node trace table (or the gate errors when the graph did not run), then the error.
 
-    Reusable by any page that records a LangGraph run with `core.trace.run_trace`.
+    Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `text`,
+    the JSON the payload was parsed from, gives the gate errors their line:col.
     """
     if trace.gate_errors:
         count = plural(len(trace.gate_errors), "error")
-        st.error(f"Gate closed — {count} in the payload; the graph did not run.")
-        rows = [error.to_row() for error in trace.gate_errors]
-        st.dataframe(pd.DataFrame(rows), key=f"{key}__gate", hide_index=True)
+        st.error(
+            f"Gate closed — {count} in the payload; the graph did not run. Fix the payload on "
+            "the Validate page (each error's line:col is in your text), then run again."
+        )
+        errors = trace.gate_errors if text is None else place_in_text(trace.gate_errors, text)
+        st.dataframe(
+            pd.DataFrame([error.to_row() for error in errors]),
+            key=f"{key}__gate",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+        )
         return
     st.dataframe(
         pd.DataFrame(trace.rows()),

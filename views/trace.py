@@ -137,7 +137,7 @@ def _show(result: dict[str, Any]) -> None:
         return
     trace = result["trace"]
     st.subheader("Node trace")
-    trace_table(trace, key="trace")
+    trace_table(trace, key="trace", text=result["settings"]["payload"])
     hint = explain_run_error(str(trace.error)) if trace.error else None
     if hint:
         st.info(hint)

@@ -144,9 +144,14 @@ def test_gate_closed_shows_errors_and_no_node_rows(at):
     _run(at)
 
     assert [e.value for e in at.error] == [
-        "Gate closed — 1 error in the payload; the graph did not run."
+        "Gate closed — 1 error in the payload; the graph did not run. Fix the payload on the "
+        "Validate page (each error's line:col is in your text), then run again."
     ]
-    assert list(at.dataframe[0].value["type"]) == ["uuid_parsing"]
+    gate = at.dataframe[0].value
+    # placed in the payload text, as on the Validate page
+    assert gate[["path", "line:col", "type"]].values.tolist() == [
+        ["user_id", "2:14", "uuid_parsing"]
+    ]
     assert len(at.get("graphviz_chart")) == 0
 
 
