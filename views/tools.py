@@ -128,7 +128,10 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
 def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
     edit, result = st.columns([5, 6], gap="large")
     with edit:
-        text = payload_editor(EDITOR_KEY, to_text(scenario.presets[preset]), height=360)
+        preset_text = to_text(scenario.presets[preset])
+        text = payload_editor(EDITOR_KEY, preset_text, height=360)
+        if text != preset_text:  # the preset box above still names the preset it came from
+            st.caption("Edited since the preset was loaded; picking a preset replaces the text.")
     report = validate_text(text, model=scenario.model)
     with result:
         # A narrow column: the message comes before the pointer (which the exports keep).

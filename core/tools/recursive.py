@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.paths import plural
 from core.tools import Observation, Scenario, models_source
 from core.tools.schema_lint import ref_paths
 
@@ -40,7 +41,8 @@ def _depth(items: Any) -> int:
 def _observe(payload: Any) -> list[Observation]:
     params = payload.get("params") if isinstance(payload, dict) else None
     items = params.get("items") if isinstance(params, dict) else None
-    rows = [Observation("depth of the payload's menu tree", str(_depth(items)), "levels of items")]
+    depth = plural(_depth(items), "level")
+    rows = [Observation("depth of the payload's menu tree", depth, "items nested through children")]
     for path in ref_paths(MenuTool.model_json_schema()):
         cyclic = len(path) > 1 and path[-1] in path[:-1]
         rows.append(

@@ -283,3 +283,11 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
         "The share link's `payload` was ignored: it must be text without lone surrogates, at most 2,000,000 characters.",
     ]
     assert _view(at) | {"warnings": []} == _view(_page())
+
+
+def test_an_edited_payload_says_it_no_longer_is_the_preset():
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    edited = "Edited since the preset was loaded; picking a preset replaces the text."
+    assert edited not in [c.value for c in at.caption]
+    at.text_area(key="tool_payload").input("{}").run()
+    assert edited in [c.value for c in at.caption]

@@ -248,7 +248,9 @@ def test_custom_type_without_hooks_fails_at_definition_validation_dump_and_schem
 def test_menu_tree_depth_and_ref_cycle_are_measured():
     payload = SCENARIOS["recursive"].valid["three levels"]
     assert SCENARIOS["recursive"].observe(payload) == [
-        Observation("depth of the payload's menu tree", "3", "levels of items"),
+        Observation(
+            "depth of the payload's menu tree", "3 levels", "items nested through children"
+        ),
         Observation(
             "$ref path from the root",
             "3 refs deep, then a cycle",
