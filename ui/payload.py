@@ -95,7 +95,9 @@ def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
         on_change=_typed,
         args=(key,),
         help=f"Paste or edit a JSON object (at most {MAX_PAYLOAD_BYTES:,} bytes). "
-        "Press Ctrl+Enter to validate.",
+        "Press Ctrl+Enter to validate. The counter below counts characters up to the editor's "
+        f"own cap ({MAX_CHARS:,}), set higher so that an oversized paste stays here and is "
+        "explained.",
     )
     with st.container(horizontal=True):
         st.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
