@@ -105,7 +105,8 @@ def load_script(text: str) -> list[dict[str, Any]]:
         check_limits(text)  # after the shape check, only depth and surrogates can still fail
     except PayloadError as exc:
         kind = "surrogate" if exc.code == "lone_surrogate" else "shape"
-        raise RetryInputError(f"retry.script.{kind}", exc.message, exc.line, exc.col) from exc
+        message = exc.message.replace("The payload", "The script", 1)  # the limit's words
+        raise RetryInputError(f"retry.script.{kind}", message, exc.line, exc.col) from exc
     return value
 
 

@@ -476,6 +476,13 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
             'turn 1: unexpected keys [\'answer\', \'text\']; use {"tool": "search", "args": '
             '{"query": "..."}}, {"answer": {...}} or {"text": "..."}',
         ),
+        (
+            '[{"answer": {"x": ' + "[" * 205 + "]" * 205 + "}}]",
+            "retry.script.shape",
+            1,
+            217,
+            "The script nests deeper than 201 levels; flatten it.",
+        ),
     ],
 )
 def test_bad_scripts_are_rejected_with_a_code_and_position(text, code, line, col, message):
