@@ -9,9 +9,10 @@ from langgraph.graph.state import CompiledStateGraph
 
 __all__ = ["CURRENT_FILL", "FAILED_FILL", "graph_dot"]
 
-# Streamlit's default primaryColor red, not this app's theme primaryColor (#2563eb): white
-# labels on it reach 3.3:1 contrast, and it stands 5.7:1 off the dark theme's background.
-CURRENT_FILL = "#ff4b4b"
+# This app's theme primaryColor: the step shown is not an error, so not red (a failed node is
+# dark red). White labels on it reach 5.2:1 contrast; it stands 3.7:1 off the dark theme's
+# background (3:1 is the bar for graphics).
+CURRENT_FILL = "#2563eb"
 FAILED_FILL = "#7d353b"
 _INK = "#808495"  # mid grey lines and labels: visible on both theme backgrounds
 _PLAIN_FILL = "#f0f2f6"

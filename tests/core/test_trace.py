@@ -418,8 +418,8 @@ def _contrast(a: str, b: str) -> float:
     return round((high + 0.05) / (low + 0.05), 1)
 
 
-def test_current_node_fill_is_streamlits_default_red_not_the_theme_primary():
+def test_current_node_fill_is_the_theme_primary_not_the_red_of_a_failed_node():
     theme = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["theme"]
     # The diagram's comment states these numbers: white labels, then the dark background.
-    assert (CURRENT_FILL, theme["primaryColor"]) == ("#ff4b4b", "#2563eb")
-    assert (_contrast(CURRENT_FILL, "#ffffff"), _contrast(CURRENT_FILL, "#0e1117")) == (3.3, 5.7)
+    assert (CURRENT_FILL, theme["primaryColor"]) == ("#2563eb", "#2563eb")
+    assert (_contrast(CURRENT_FILL, "#ffffff"), _contrast(CURRENT_FILL, "#0e1117")) == (5.2, 3.7)
