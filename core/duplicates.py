@@ -10,9 +10,10 @@ from json.decoder import scanstring as _scanstring
 from core.paths import format_path
 from core.source_map import SourceMap
 
-__all__ = ["MAX_REPORTED", "DuplicateKey", "duplicate_keys"]
+__all__ = ["MAX_POSITIONS", "MAX_REPORTED", "DuplicateKey", "duplicate_keys"]
 
 MAX_REPORTED = 50  # keys listed; the count says how many more there are
+MAX_POSITIONS = 10  # occurrences kept per key: the first ones and the last (the value kept)
 # A string (a key when a colon follows), a bracket or a comma; other values are skipped over.
 _TOKEN = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"([ \t\n\r]*:)?|[{}\[\],]', re.S)
 
@@ -22,12 +23,17 @@ class DuplicateKey:
     """A key written more than once in one object, and where each occurrence starts."""
 
     path: str  # the key's path, as the error table names fields
-    positions: tuple[tuple[int, int], ...]  # (line, col) of every occurrence, in text order
+    # (line, col) of the occurrences, in text order: all of them, or the first
+    # MAX_POSITIONS - 1 and the last (the value kept) when there are more
+    positions: tuple[tuple[int, int], ...]
+    count: int  # how many times the key is written
 
     def describe(self) -> str:
-        """One line: the path, then every line:col (the last one is the value kept)."""
-        spots = ", ".join(f"{line}:{col}" for line, col in self.positions)
-        return f"{self.path}  at {spots}"
+        """One line: the path, then each line:col (the last one is the value kept)."""
+        spots = [f"{line}:{col}" for line, col in self.positions]
+        if self.count > len(spots):
+            spots.insert(-1, f"… ({self.count:,} in all)")
+        return f"{self.path}  at {', '.join(spots)}"
 
 
 class _Repeated(Exception):
@@ -88,8 +94,11 @@ def _locate(text: str) -> list[DuplicateKey]:
                 (spots[0], (*path, key), spots) for key, spots in keys.items() if len(spots) > 1
             ]
     found.sort(key=lambda item: item[0])
-    source = SourceMap(text)
+    kept = [spots if len(spots) <= MAX_POSITIONS else spots[: MAX_POSITIONS - 1] + spots[-1:]
+            for _, _, spots in found]  # fmt: skip
+    # One pass over the text for every offset: line_col counts newlines once, in order.
+    places = iter(SourceMap(text).line_col([offset for spots in kept for offset in spots]))
     return [
-        DuplicateKey(format_path(segments), tuple(source.line_col(spots)))
-        for _, segments, spots in found
+        DuplicateKey(format_path(segments), tuple(next(places) for _ in spots), len(all_spots))
+        for (_, segments, all_spots), spots in zip(found, kept, strict=True)
     ]

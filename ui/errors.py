@@ -146,7 +146,7 @@ def annotated_text(report: Report) -> str:
     if report.syntax_error is not None:
         error = report.syntax_error
         positions.append((error.line, error.col, f"{error.code}: {error.message}"))
-    for duplicate in report.duplicates:  # every occurrence but the last is dropped
+    for duplicate in report.duplicates[:MAX_REPORTED]:  # all but the last are dropped
         for line, col in duplicate.positions[:-1]:
             positions.append((line, col, f"repeated key {duplicate.path}: this value is dropped"))
     for line, col, note in positions:

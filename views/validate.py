@@ -164,7 +164,7 @@ def _workbench(
 
 
 def _annotated(report: Report) -> None:
-    if report.ok:
+    if report.ok and not report.duplicates:
         st.caption("No error positions to mark.")
     st.code(annotated_text(report), language=None)
 
