@@ -89,18 +89,23 @@ def _run(settings: dict[str, Any]) -> dict[str, Any]:
 def _fork_section(trace: Trace, index: int, run: int) -> None:
     step = trace.steps[index]
     st.subheader("Fork from this step")
-    if not step.committed or step.node not in trace.graph.nodes:
-        st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
-        return
     marker = (run, index)
     shown = st.session_state.get("fork_for")
+    forkable = step.committed and step.node in trace.graph.nodes
     if shown != marker:
-        # Stepping away keeps an edit: each step of this run remembers its own text.
+        # Stepping away keeps an edit: each step of this run remembers its own text (saved
+        # before an error row is shown, whose page has no editor to hold it).
         edits = st.session_state.setdefault("fork_edits", {})
         if shown is not None and shown[0] == run and "fork_text" in st.session_state:
             edits[shown] = st.session_state["fork_text"]
         st.session_state["fork_for"] = marker
-        st.session_state["fork_text"] = edits.get(marker, dump_json(step.state, indent=2))
+        if forkable:
+            st.session_state["fork_text"] = edits.get(marker, dump_json(step.state, indent=2))
+        else:
+            st.session_state.pop("fork_text", None)
+    if not forkable:
+        st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
+        return
     st.caption(
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."

@@ -457,3 +457,15 @@ def test_a_fork_edit_stays_with_its_step_while_stepping_and_the_branch_names_its
     assert "Edited: the edit stays with this step while you step through the run." in [
         c.value for c in at.caption
     ]
+
+
+def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
+    at.multiselect(key="trace_faults").set_value(["node_exception"]).run()
+    _run(at)
+    assert _table(at)[-1][:2] == (2, "confirm")  # the error row
+    at.select_slider(key="step_slider").set_value(1).run()
+    at.text_area(key="fork_text").set_value('{"edited": 1}').run()
+    at.select_slider(key="step_slider").set_value(2).run()
+    assert "fork_text" not in [t.key for t in at.text_area]
+    at.select_slider(key="step_slider").set_value(1).run()
+    assert at.text_area(key="fork_text").value == '{"edited": 1}'
