@@ -20,17 +20,18 @@ from ui.text import plain
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
 
 
-def trace_table(trace: Trace, *, key: str, text: str | None = None) -> None:
+def trace_table(trace: Trace, *, key: str, text: str | None = None, fix: str = "") -> None:
     """The node trace table (or the gate errors when the graph did not run), then the error.
 
     Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `text`,
-    the JSON the payload was parsed from, gives the gate errors their line:col.
+    the JSON the payload was parsed from, gives the gate errors their line:col, and `fix`
+    (fixed text) says where the input can be fixed.
     """
     if trace.gate_errors:
         count = plural(len(trace.gate_errors), "error")
         st.error(
-            f"Gate closed — {count} in the payload; the graph did not run. Fix the payload on "
-            "the Validate page (each error's line:col is in your text), then run again."
+            f"Gate closed — {count} in the payload; the graph did not run."
+            + (f" {fix}" if fix else "")
         )
         errors = trace.gate_errors if text is None else place_in_text(trace.gate_errors, text)
         st.dataframe(

@@ -11,6 +11,7 @@ from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
 from core.payload import PayloadError, parse
 from core.project import explain_run_error
 from core.reducers import dump_json
+from core.report import validate_text
 from core.schema_options import SchemaOptions, build_model
 from core.trace import Trace, run_trace
 from ui.payload import current_payload_text
@@ -20,6 +21,9 @@ from ui.text import plain
 from ui.trace_share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
 
+_GATE_FIX = (
+    "Fix the payload on the Validate page (each error's line:col is in your text), then run again."
+)
 SEED_GRAPHS = {"seed": "Seed order graph", "fanout": "Fan-out graph (parallel notifiers)"}
 MODES = {"checked": "Check every step", "native": "LangGraph native"}
 
@@ -130,7 +134,7 @@ def _fork_section(trace: Trace, index: int, run: int) -> None:
             trace_table(trace, key="fork_original")
         with branch:  # the step it was forked from, which need not be the step selected now
             st.markdown(f"**Forked branch**, from {st.session_state['trace_fork_from']}")
-            trace_table(fork, key="fork_branch")
+            trace_table(fork, key="fork_branch", fix="Fix the state in the editor and fork again.")
 
 
 def _show(result: dict[str, Any]) -> None:
@@ -142,7 +146,16 @@ def _show(result: dict[str, Any]) -> None:
         return
     trace = result["trace"]
     st.subheader("Node trace")
-    trace_table(trace, key="trace", text=result["settings"]["payload"])
+    text = result["settings"]["payload"]
+    trace_table(trace, key="trace", text=text, fix=_GATE_FIX)
+    if trace.gate_errors and trace.options.model is not None:
+        if validate_text(text, trace.options.model).ok:  # a real JSON-mode run, now
+            st.info(
+                "The Validate page accepts this text: it validates the JSON text, while this "
+                "gate validates the parsed dict in Python mode, where some types accept less; "
+                "in strict mode a UUID must be a UUID object, which JSON cannot hold. No edit of "
+                "the text passes this gate; turn strict mode off."
+            )
     hint = explain_run_error(str(trace.error)) if trace.error else None
     if hint:
         st.info(hint)

@@ -149,3 +149,24 @@ def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
     ]
     fresh.switch_page("views/validate.py").run()  # the options reach the Validate page too
     assert fresh.number_input(key="opt_amount_le").value == 100.0
+
+
+def test_strict_mode_closes_the_python_mode_gate_on_text_the_validate_page_accepts():
+    at = _open("validate")
+    at.toggle(key="opt_strict").set_value(True).run()
+    assert [s.value for s in at.success] == [
+        "Gate open — the payload is valid; the graph would run."
+    ]
+    at.switch_page("views/trace.py").run()
+    at.button(key="run").click().run()
+    assert not at.exception
+    gate = at.dataframe[0].value
+    assert gate[["path", "line:col", "type"]].values.tolist() == [
+        ["user_id", "2:14", "is_instance_of"]
+    ]
+    assert [i.value for i in at.info][-1] == (
+        "The Validate page accepts this text: it validates the JSON text, while this gate "
+        "validates the parsed dict in Python mode, where some types accept less; in strict mode "
+        "a UUID must be a UUID object, which JSON cannot hold. No edit of the text passes this "
+        "gate; turn strict mode off."
+    )
