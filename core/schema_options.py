@@ -55,7 +55,7 @@ class SchemaOptions:
                 continue
             value = data[spec.name]
             kind = {"bool": bool, "str": str, "int": int, "float": (int, float)}[str(spec.type)]
-            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
                 raise ValueError(f"[bad_option] {spec.name} has the wrong type")
             try:
                 kwargs[spec.name] = float(value) if spec.type == "float" else value

@@ -79,8 +79,9 @@ class ProbeResult:
 
 
 def verdict_of(checks: Sequence[Check]) -> Verdict:
-    """Turn checks into a verdict: all match -> holds, all differ -> differs, some match and
-    some differ -> partly; checks that cannot decide and none that disagree -> inconclusive.
+    """Turn checks into a verdict: all match -> holds; some differ and none match -> differs
+    (a check that cannot decide does not hide a contradiction); some match and some differ ->
+    partly; none differ but some cannot decide -> inconclusive.
 
     Example:
         >>> verdict_of([Check("x", "x", True), Check("y", "z", False)])
@@ -93,9 +94,9 @@ def verdict_of(checks: Sequence[Check]) -> Verdict:
     matched = [check.matches for check in checks]
     if all(m is True for m in matched):
         return "holds"
-    if all(m is False for m in matched):
-        return "differs"
-    return "partly" if True in matched and False in matched else "inconclusive"
+    if False not in matched:
+        return "inconclusive"
+    return "partly" if True in matched else "differs"
 
 
 def evidence_of(checks: Sequence[Check]) -> str:

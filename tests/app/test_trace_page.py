@@ -254,6 +254,7 @@ def _shared_link(at: AppTest) -> dict:
         ({"options": 5}, "options"),
         ({"options": ["strict"]}, "options"),
         ({"options": {"amount_le": "100"}}, "options"),
+        ({"options": {"amount_le": True}}, "options"),
         ({"options": {"amount_ge": 5.0, "amount_le": 1.0}}, "options"),
     ],
 )

@@ -59,9 +59,10 @@ def test_options_change_what_is_rejected():
         {"items_max": -1},
         {"strict": "yes"},
         {"items_max": True},
+        {"amount_le": True},
         {"amount_ge": 10, "amount_le": 1},
     ],
-    ids=["extra", "negative-max", "string-bool", "bool-int", "crossed-bounds"],
+    ids=["extra", "negative-max", "string-bool", "bool-int", "bool-float", "crossed-bounds"],
 )
 def test_hostile_option_dicts_are_refused_with_a_code(data):
     with pytest.raises(ValueError, match=r"\[bad_option\]"):
