@@ -46,9 +46,8 @@ def encode_share(state: dict[str, Any]) -> str:
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(
             "share_too_large",
-            f"This payload makes a {len(token):,}-character link (limit {MAX_TOKEN_CHARS:,}), "
-            "too long for a link: shorten the payload, or share the text itself (copy it from "
-            "the editor).",
+            f"What is on this page makes a {len(token):,}-character link (limit "
+            f"{MAX_TOKEN_CHARS:,}): shorten the payload or script, or share its text instead.",
         )
     return token
 

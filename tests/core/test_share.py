@@ -2,6 +2,7 @@
 
 import base64
 import random
+import re
 import zlib
 
 import pytest
@@ -99,3 +100,14 @@ def test_a_lone_surrogate_in_the_state_is_a_share_error_when_encoding():
     with pytest.raises(ShareError) as caught:
         encode_share({"payload": "\ud800"})
     assert caught.value.code == "share_encoding"
+
+
+def test_a_state_too_big_for_a_link_says_what_to_do_instead():
+    with pytest.raises(ShareError) as caught:
+        encode_share({"page": "validate", "payload": random.Random(0).randbytes(60_000).hex()})
+    assert caught.value.code == "share_too_large"
+    assert re.fullmatch(
+        r"What is on this page makes a [\d,]+-character link \(limit 64,000\): shorten the "
+        r"payload or script, or share its text instead\.",
+        caught.value.message,
+    )
