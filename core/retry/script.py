@@ -92,9 +92,12 @@ def load_script(text: str) -> list[dict[str, Any]]:
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
+        why = exc.msg
+        if why.startswith("Unexpected UTF-8 BOM"):  # Python's advice; the user sees nothing
+            why = "the text starts with an invisible byte-order mark (U+FEFF); delete it"
         raise RetryInputError(
             "retry.script.json",
-            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {why}",
             exc.lineno,
             exc.colno,
         ) from exc

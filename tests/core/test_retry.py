@@ -477,6 +477,14 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
             '{"query": "..."}}, {"answer": {...}} or {"text": "..."}',
         ),
         (
+            '\ufeff[{"text": "a"}]',
+            "retry.script.json",
+            1,
+            1,
+            "invalid JSON at line 1, column 1: the text starts with an invisible byte-order "
+            "mark (U+FEFF); delete it",
+        ),
+        (
             '[{"answer": {"x": ' + "[" * 205 + "]" * 205 + "}}]",
             "retry.script.shape",
             1,
