@@ -47,8 +47,11 @@ class SchemaOptions:
         """Options from a (possibly hostile) dict, e.g. a share link; unknown keys ignored.
 
         Raises:
-            ValueError: a value of the wrong type or out of range, with a `[bad_option]` code.
+            ValueError: not a dict, or a value of the wrong type or out of range, with a
+                `[bad_option]` code.
         """
+        if not isinstance(data, dict):
+            raise ValueError("[bad_option] the options must be an object of option names")
         kwargs: dict[str, Any] = {}
         for spec in fields(cls):
             if spec.name not in data:

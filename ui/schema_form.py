@@ -78,5 +78,5 @@ def current_options() -> SchemaOptions:
     }
     try:
         return SchemaOptions.from_dict(values)
-    except (ValueError, TypeError):
+    except ValueError:
         return SchemaOptions()

@@ -50,10 +50,8 @@ def restore_trace_share(
     st.session_state["trace_faults"] = _faults(state, faults, ignored)
     if "options" in state:  # the seed state model's schema options (the Validate page's)
         try:
-            if not isinstance(state["options"], dict):
-                raise TypeError
             options = SchemaOptions.from_dict(state["options"])
-        except (ValueError, TypeError):
+        except ValueError:
             ignored.append("options")
         else:
             st.session_state["schema_options"] = options.to_dict()

@@ -68,7 +68,7 @@ def _restore_share() -> None:
         set_payload_text(payload)
     try:
         options = SchemaOptions.from_dict(state.get("options") or {})
-    except (ValueError, TypeError) as exc:
+    except ValueError as exc:
         st.warning("The share link's schema options were ignored.")
         st.code(str(exc), language=None)
         options = SchemaOptions()

@@ -294,3 +294,22 @@ def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(a
     at.text_area(key="payload").input("{}").run()
     at.selectbox(key="preset").select("bad_uuid").run()
     assert at.text_area(key="payload").value == PRESETS["bad_uuid"].text
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        (["strict"], "[bad_option] the options must be an object of option names"),
+        ({"amount_le": True}, "[bad_option] amount_le has the wrong type"),
+    ],
+)
+def test_share_link_options_of_the_wrong_shape_are_ignored_with_the_reason(options, reason):
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    fresh.query_params["s"] = encode_share(
+        {"page": "validate", "payload": SEED_TEXT, "options": options}
+    )
+    fresh.run()
+    assert not fresh.exception
+    assert [w.value for w in fresh.warning] == ["The share link's schema options were ignored."]
+    assert reason in [c.value for c in fresh.code]
+    assert fresh.number_input(key="opt_amount_le").value == 1_000_000.0

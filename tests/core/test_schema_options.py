@@ -61,8 +61,19 @@ def test_options_change_what_is_rejected():
         {"items_max": True},
         {"amount_le": True},
         {"amount_ge": 10, "amount_le": 1},
+        ["strict"],
+        "strict",
     ],
-    ids=["extra", "negative-max", "string-bool", "bool-int", "bool-float", "crossed-bounds"],
+    ids=[
+        "extra",
+        "negative-max",
+        "string-bool",
+        "bool-int",
+        "bool-float",
+        "crossed-bounds",
+        "a-list",
+        "a-string",
+    ],
 )
 def test_hostile_option_dicts_are_refused_with_a_code(data):
     with pytest.raises(ValueError, match=r"\[bad_option\]"):
