@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["PathNames", "format_path", "format_pointer", "plural", "truncate"]
+__all__ = ["PathNames", "format_path", "format_pointer", "number_literal", "plural", "truncate"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -92,3 +92,13 @@ def plural(count: int, noun: str) -> str:
         ('1 error', '3 errors')
     """
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def number_literal(value: float) -> str:
+    """A bound as Python source writes it: whole numbers as ints, others with every digit.
+
+    Example:
+        >>> number_literal(1_000_000.0), number_literal(0.123456789)
+        ('1_000_000', '0.123456789')
+    """
+    return f"{int(value):_}" if float(value).is_integer() else repr(float(value))

@@ -14,6 +14,7 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from core.order import AgentState
+from core.paths import number_literal
 
 __all__ = ["SchemaOptions", "build_model", "model_source"]
 
@@ -121,6 +122,7 @@ def model_source(options: SchemaOptions) -> str:
     """
     item_config = _config(strip=options.strip_item, strict=options.strict)
     state_config = _config(extra=options.extra, strip=options.strip_state, strict=options.strict)
+    ge, le = number_literal(options.amount_ge), number_literal(options.amount_le)
     return f"""import math
 import operator
 from typing import Annotated, Literal
@@ -139,7 +141,7 @@ class LineItem(BaseModel):{item_config}
 
 class AgentState(BaseModel):{state_config}
     user_id: UUID
-    amount: float = Field(ge={_num(options.amount_ge)}, le={_num(options.amount_le)}, \
+    amount: float = Field(ge={ge}, le={le}, \
 allow_inf_nan=False)
     status: Literal["pending", "validated", "confirmed"] = "pending"
     items: list[LineItem] = Field(default_factory=list, max_length={options.items_max})
@@ -162,7 +164,3 @@ def _config(*, strip: bool, strict: bool, extra: str | None = None) -> str:
 def _bound(value: float) -> float | int:
     # Whole bounds stay ints, as the seed writes them, so the schema matches the source.
     return int(value) if float(value).is_integer() else float(value)
-
-
-def _num(value: float) -> str:
-    return f"{int(value):_}" if float(value).is_integer() else repr(float(value))

@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from core.paths import number_literal
+
 __all__ = [
     "Answer",
     "AnswerConstraints",
@@ -85,6 +87,7 @@ def answer_source(constraints: AnswerConstraints | None = None) -> str:
         True
     """
     c = constraints or AnswerConstraints()
+    ge, le = number_literal(c.confidence_min), number_literal(c.confidence_max)
     return (
         "class Citation(BaseModel):\n"
         "    source: str\n"
@@ -92,7 +95,7 @@ def answer_source(constraints: AnswerConstraints | None = None) -> str:
         "class Answer(BaseModel):\n"
         "    answer: str\n"
         f"    citations: list[Citation] = Field(min_length={c.min_citations})\n"
-        f"    confidence: float = Field(ge={_num(c.confidence_min)}, le={_num(c.confidence_max)})\n"
+        f"    confidence: float = Field(ge={ge}, le={le})\n"
     )
 
 
@@ -117,8 +120,3 @@ def full_errors(
         # .json() rather than .errors(): ctx may hold objects that are not JSON values.
         return json.loads(exc.json())
     return []
-
-
-def _num(value: float) -> str:
-    # Every digit the model uses (":g" kept six), whole numbers without ".0" as written.
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
