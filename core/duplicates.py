@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from json.decoder import scanstring as _scanstring
 
 from core.paths import format_path
-from core.source_map import SourceMap
+from core.source_map import JSON_STRING_BODY, SourceMap
 
 __all__ = ["MAX_POSITIONS", "MAX_REPORTED", "DuplicateKey", "duplicate_keys"]
 
 MAX_REPORTED = 50  # keys listed; the count says how many more there are
 MAX_POSITIONS = 10  # occurrences kept per key: the first ones and the last (the value kept)
 # A string (a key when a colon follows), a bracket or a comma; other values are skipped over.
-_TOKEN = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"([ \t\n\r]*:)?|[{}\[\],]', re.S)
+_TOKEN = re.compile(rf'"({JSON_STRING_BODY})"([ \t\n\r]*:)?|[{{}}\[\],]', re.S)
 
 
 @dataclass(frozen=True)

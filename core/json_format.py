@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+from core.source_map import JSON_STRING_BODY
+
 __all__ = ["reindent"]
 
 # A string, one punctuation mark, or a bare value (number, true, false, null, NaN, Infinity).
-_TOKEN = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[{}\[\],:]|[^\s{}\[\],:"]++', re.S)
+_TOKEN = re.compile(rf'"{JSON_STRING_BODY}"|[{{}}\[\],:]|[^\s{{}}\[\],:"]++', re.S)
 _CLOSE = {"{": "}", "[": "]"}
 
 
