@@ -9,7 +9,6 @@ import streamlit as st
 
 from core.coercion import coercion_rows
 from core.diagram import graph_dot
-from core.field_errors import place_in_text
 from core.paths import plural
 from core.reducers import DROPPED, dump_json
 from core.report import Report, validate_value
@@ -20,11 +19,10 @@ from ui.text import plain
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
 
 
-def trace_table(trace: Trace, *, key: str, text: str | None = None, fix: str = "") -> None:
+def trace_table(trace: Trace, *, key: str, fix: str = "") -> None:
     """The node trace table (or the gate errors when the graph did not run), then the error.
 
-    Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `text`,
-    the JSON the payload was parsed from, gives the gate errors their line:col, and `fix`
+    Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `fix`
     (fixed text) says where the input can be fixed.
     """
     if trace.gate_errors:
@@ -33,9 +31,8 @@ def trace_table(trace: Trace, *, key: str, text: str | None = None, fix: str = "
             f"Gate closed — {count} in the payload; the graph did not run."
             + (f" {fix}" if fix else "")
         )
-        errors = trace.gate_errors if text is None else place_in_text(trace.gate_errors, text)
         st.dataframe(
-            pd.DataFrame([error.to_row() for error in errors]),
+            pd.DataFrame([error.to_row() for error in trace.gate_errors]),
             key=f"{key}__gate",
             hide_index=True,
             column_config=ERROR_COLUMNS,

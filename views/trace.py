@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from core.field_errors import place_in_text
 from core.fork import ForkError, fork_trace
 from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
 from core.payload import PayloadError, parse
@@ -86,6 +87,10 @@ def _run(settings: dict[str, Any]) -> dict[str, Any]:
         message_ids=_message_id,
         model=model,
     )
+    if trace.gate_errors:  # once per run, not on every rerun that shows it
+        trace.gate_errors = place_in_text(trace.gate_errors, settings["payload"])
+        if trace.options.model is not None:  # a real JSON-mode run of the same text
+            result["json_accepts"] = validate_text(settings["payload"], trace.options.model).ok
     st.session_state["trace_result"] = result | {"trace": trace}
     return st.session_state["trace_result"]
 
@@ -146,16 +151,14 @@ def _show(result: dict[str, Any]) -> None:
         return
     trace = result["trace"]
     st.subheader("Node trace")
-    text = result["settings"]["payload"]
-    trace_table(trace, key="trace", text=text, fix=_GATE_FIX)
-    if trace.gate_errors and trace.options.model is not None:
-        if validate_text(text, trace.options.model).ok:  # a real JSON-mode run, now
-            st.info(
-                "The Validate page accepts this text: it validates the JSON text, while this "
-                "gate validates the parsed dict in Python mode, where some types accept less; "
-                "in strict mode a UUID must be a UUID object, which JSON cannot hold. No edit of "
-                "the text passes this gate; turn strict mode off."
-            )
+    trace_table(trace, key="trace", fix=_GATE_FIX)
+    if result.get("json_accepts"):
+        st.info(
+            "The Validate page accepts this text: it validates the JSON text, while this "
+            "gate validates the parsed dict in Python mode, where some types accept less; "
+            "in strict mode a UUID must be a UUID object, which JSON cannot hold. No edit of "
+            "the text passes this gate; turn strict mode off."
+        )
     hint = explain_run_error(str(trace.error)) if trace.error else None
     if hint:
         st.info(hint)
