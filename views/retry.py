@@ -90,12 +90,12 @@ st.selectbox(
     on_change=load_preset,
 )
 edited = st.session_state["retry_script"] != preset_text(st.session_state["retry_preset"])
-defaults = AnswerConstraints()
-constrained = (
+on_screen = AnswerConstraints(
     st.session_state["retry_min_citations"],
     st.session_state["retry_confidence_min"],
     st.session_state["retry_confidence_max"],
-) != (defaults.min_citations, defaults.confidence_min, defaults.confidence_max)
+)
+constrained = on_screen != AnswerConstraints()
 st.caption(
     PRESETS[st.session_state["retry_preset"]].summary
     + (" (The script was edited since this preset was loaded.)" if edited else "")
