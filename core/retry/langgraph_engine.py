@@ -7,13 +7,20 @@ import operator
 from dataclasses import replace
 from typing import Annotated, Any
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, Field
 
 from core.retry.answer import full_errors
+from core.retry.lg_messages import (
+    feedback_message,
+    message_dict,
+    model_turn,
+    raw_output,
+    returned,
+)
 from core.retry.script import MAX_CALLS, search, turn_at
 from core.retry.timeline import (
     VERDICT_EXHAUSTED,
@@ -29,14 +36,12 @@ from core.retry.timeline import (
 from core.trace import run_trace
 
 __all__ = [
-    "OUTPUT_TOOL",
     "RECURSION_LIMIT",
     "RetryLoopState",
     "build_retry_graph",
     "run_with_langgraph",
 ]
 
-OUTPUT_TOOL = "final_result"
 # At most three nodes per model call (generate, validate, feedback) plus the entry.
 RECURSION_LIMIT = 3 * MAX_CALLS + 5
 _SENT_KEYS = ("type", "loc", "msg", "input")
@@ -76,7 +81,7 @@ def build_retry_graph(
             return {"status": "stopped", "error": {"type": "CallLimitExceeded", "message": message}}
         number = state.calls + 1
         return {
-            "messages": [_model_turn(turn_at(script, state.calls), number)],
+            "messages": [model_turn(turn_at(script, state.calls), number)],
             "calls": number,
             "status": "generated",
             "logs": [f"call {number}"],
@@ -91,7 +96,7 @@ def build_retry_graph(
         part = "ToolMessage (name=search, status=success)"
         row = Attempt(
             state.calls,
-            _returned(state.messages[-1]),
+            returned(state.messages[-1]),
             VERDICT_TOOL,
             sent_back=content,
             part=part,
@@ -100,14 +105,14 @@ def build_retry_graph(
         return {"messages": [reply], "attempts": [row.to_row()], "status": "searched"}
 
     def validate(state: RetryLoopState) -> dict[str, Any]:
-        raw, is_text = _raw_output(state.messages[-1])
+        raw, is_text = raw_output(state.messages[-1])
         errors = full_errors(model, raw, as_json_text=is_text)
         if errors:
             return {"errors": errors, "status": "invalid", "logs": [f"{len(errors)} errors"]}
         value = model.model_validate_json(raw) if is_text else model.model_validate(raw)
         row = Attempt(
             state.calls,
-            _returned(state.messages[-1]),
+            returned(state.messages[-1]),
             VERDICT_VALID,
             retries_left=state.retries_left,
         )
@@ -129,7 +134,7 @@ def build_retry_graph(
         left = retries - used.get("tool_retries", used["output_retries"])
         row = Attempt(
             state.calls,
-            _returned(last),
+            returned(last),
             VERDICT_RETRY,
             json_text(sent),
             left_out=left_out(sent, state.errors),
@@ -145,7 +150,7 @@ def build_retry_graph(
                 "attempts": [row.to_row()],
                 "error": {"type": "OutputRetriesExceeded", "message": message},
             }
-        reply, part = _feedback_message(last, sent, f"fb-{state.calls}")
+        reply, part = feedback_message(last, sent, f"fb-{state.calls}")
         row = replace(row, sent_back=reply.content, part=part)
         return {
             **used,
@@ -203,7 +208,7 @@ def run_with_langgraph(
         attempts=[Attempt(**row) for row in final.get("attempts", [])],
         output=None if final.get("output") is None else model.model_validate(final["output"]),
         error=RunError(error["type"], error["message"]) if error else None,
-        messages=[_message_dict(m) for m in final.get("messages", [])],
+        messages=[message_dict(m) for m in final.get("messages", [])],
         trace=trace,
     )
 
@@ -213,44 +218,3 @@ def _after_generate(state: RetryLoopState) -> str:
         return END
     calls = state.messages[-1].tool_calls
     return "search" if calls and calls[0]["name"] == "search" else "validate"
-
-
-def _model_turn(turn: dict[str, Any], number: int) -> AIMessage:
-    if "text" in turn:
-        return AIMessage(turn["text"], id=f"ai-{number}")
-    name, args = (turn["tool"], turn["args"]) if "tool" in turn else (OUTPUT_TOOL, turn["answer"])
-    return AIMessage(
-        "", tool_calls=[{"name": name, "args": args, "id": f"call-{number}"}], id=f"ai-{number}"
-    )
-
-
-def _feedback_message(last: AnyMessage, sent: list[dict[str, Any]], id_: str) -> tuple[Any, str]:
-    """The message carrying the errors back: the output tool's result, or a user turn for text."""
-    if last.tool_calls:
-        text = json.dumps({"error": sent}, ensure_ascii=False, separators=(",", ":"))
-        call_id = last.tool_calls[0]["id"]
-        reply = ToolMessage(text, tool_call_id=call_id, name=OUTPUT_TOOL, status="error", id=id_)
-        return reply, f"ToolMessage (name={OUTPUT_TOOL}, status=error)"
-    text = f"Validation errors:\n{json.dumps(sent, ensure_ascii=False)}\nFix them and answer again."
-    return HumanMessage(text, id=id_), "HumanMessage"
-
-
-def _raw_output(message: AnyMessage) -> tuple[Any, bool]:
-    if message.tool_calls:
-        return message.tool_calls[0]["args"], False
-    return message.content, True
-
-
-def _returned(message: AnyMessage) -> str:
-    if message.tool_calls:
-        call = message.tool_calls[0]
-        return json_text({"tool": call["name"], "args": call["args"]})
-    return json_text({"text": message.content})
-
-
-def _message_dict(message: AnyMessage) -> dict[str, Any]:
-    shown = {"type": message.type, "content": message.content}
-    for extra in ("tool_calls", "tool_call_id", "name", "status"):
-        if getattr(message, extra, None):
-            shown[extra] = getattr(message, extra)
-    return shown

@@ -1,0 +1,62 @@
+"""The LangGraph retry loop's messages: model turns, the feedback that carries errors back."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+
+from core.retry.timeline import json_text
+
+__all__ = [
+    "OUTPUT_TOOL",
+    "feedback_message",
+    "message_dict",
+    "model_turn",
+    "raw_output",
+    "returned",
+]
+
+OUTPUT_TOOL = "final_result"
+
+
+def model_turn(turn: dict[str, Any], number: int) -> AIMessage:
+    if "text" in turn:
+        return AIMessage(turn["text"], id=f"ai-{number}")
+    name, args = (turn["tool"], turn["args"]) if "tool" in turn else (OUTPUT_TOOL, turn["answer"])
+    return AIMessage(
+        "", tool_calls=[{"name": name, "args": args, "id": f"call-{number}"}], id=f"ai-{number}"
+    )
+
+
+def feedback_message(last: AnyMessage, sent: list[dict[str, Any]], id_: str) -> tuple[Any, str]:
+    """The message carrying the errors back: the output tool's result, or a user turn for text."""
+    if last.tool_calls:
+        text = json.dumps({"error": sent}, ensure_ascii=False, separators=(",", ":"))
+        call_id = last.tool_calls[0]["id"]
+        reply = ToolMessage(text, tool_call_id=call_id, name=OUTPUT_TOOL, status="error", id=id_)
+        return reply, f"ToolMessage (name={OUTPUT_TOOL}, status=error)"
+    text = f"Validation errors:\n{json.dumps(sent, ensure_ascii=False)}\nFix them and answer again."
+    return HumanMessage(text, id=id_), "HumanMessage"
+
+
+def raw_output(message: AnyMessage) -> tuple[Any, bool]:
+    if message.tool_calls:
+        return message.tool_calls[0]["args"], False
+    return message.content, True
+
+
+def returned(message: AnyMessage) -> str:
+    if message.tool_calls:
+        call = message.tool_calls[0]
+        return json_text({"tool": call["name"], "args": call["args"]})
+    return json_text({"text": message.content})
+
+
+def message_dict(message: AnyMessage) -> dict[str, Any]:
+    shown = {"type": message.type, "content": message.content}
+    for extra in ("tool_calls", "tool_call_id", "name", "status"):
+        if getattr(message, extra, None):
+            shown[extra] = getattr(message, extra)
+    return shown
