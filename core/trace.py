@@ -13,13 +13,13 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.errors import GraphRecursionError, InvalidUpdateError
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from core.reducers import dump_json, graph_reducers
 from core.report import FieldError, validate_value
+from core.trace_errors import TraceError, trace_error
 from core.trace_steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
 
 __all__ = [
@@ -33,8 +33,6 @@ __all__ = [
     "run_trace",
 ]
 
-_NAMED = re.compile(r"^(Before|During) task with name '([^']*)'")
-
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -45,30 +43,6 @@ class RunOptions:
     message_ids: Callable[[int], str] | None = None  # n -> id; None keeps LangGraph's uuid4s
     recursion_limit: int = 25
     timeout_s: float = 10.0
-
-
-@dataclass(frozen=True)
-class TraceError:
-    """What stopped the run (code: node_error, input_invalid, concurrent_update, ...)."""
-
-    code: str
-    step: int
-    node: str  # the node LangGraph's own error names ("" when it names none)
-    writers: str  # the node(s) whose writes caused it, read from the checkpoint
-    type: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"step {self.step}" + (f", node {self.node}" if self.node else "")
-        blame = (
-            f" (written by {self.writers})" if self.writers and self.writers != self.node else ""
-        )
-        return f"[{self.code}] {where}{blame}: {self.type}: {self.headline}"
-
-    @property
-    def headline(self) -> str:
-        """The message's first line ("" for an exception raised without one, as `assert`)."""
-        return next(iter(self.message.splitlines()), "")
 
 
 @dataclass
@@ -172,32 +146,13 @@ def record_run(
     steps = build_steps(chain, log, run, payload, opts.model, opts.check_each_step, lead)
     trace = Trace(steps=steps, output=output, options=opts, graph=run)
     if error is not None:
-        trace.error = _trace_error(error, steps, chain[-1].metadata["step"] + 1)
+        trace.error = trace_error(error, steps, chain[-1].metadata["step"] + 1)
         for step in steps:  # rows LangGraph never merged show what stopped the run
             if not step.committed and not step.error:
                 step.error = f"{trace.error.type}: {trace.error.headline}"
     if opts.message_ids is not None:
         _rename_ids(trace, opts.message_ids, payload if lead is None else lead.update)
     return trace
-
-
-def _trace_error(exc: BaseException, steps: list[Step], step: int) -> TraceError:
-    named = next(filter(None, map(_NAMED.match, getattr(exc, "__notes__", []))), None)
-    code, node, fields = "graph_error", named.group(2) if named else "", set()
-    if isinstance(exc, TraceTimeout | GraphRecursionError):
-        code = TraceTimeout.code if isinstance(exc, TraceTimeout) else "recursion_limit"
-    elif isinstance(exc, InvalidUpdateError):
-        code, fields = "concurrent_update", set(re.findall(r"At key '([^']*)'", str(exc)))
-    elif named and named.group(1) == "Before":
-        code = "input_invalid"  # LangGraph names the reader; the writer is an earlier node
-        if isinstance(exc, ValidationError):
-            fields = {str(e["loc"][0]) for e in exc.errors() if e["loc"]}
-    elif named:
-        code = "node_error"
-    writers = [s for s in steps if fields & set(s.changed)]
-    last = max((s.step for s in writers), default=None)
-    names = sorted({s.node for s in writers if s.step == last}) if fields else [node] * bool(node)
-    return TraceError(code, step, node, ", ".join(names), type(exc).__name__, str(exc))
 
 
 def _table_row(step: Step, checked: bool) -> dict[str, Any]:
