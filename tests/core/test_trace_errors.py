@@ -1,0 +1,72 @@
+"""core.trace_errors: an exception classified and blamed on the steps that wrote its fields.
+
+tests/core/test_trace.py checks the same on real runs; these pin each branch on its own.
+"""
+
+from langgraph.errors import GraphRecursionError, InvalidUpdateError
+from pydantic import BaseModel, ValidationError
+
+from core.trace_errors import TraceError, trace_error
+from core.trace_steps import Step, TraceTimeout
+
+STEPS = [
+    Step(0, "__start__", changed=["items", "status"]),
+    Step(1, "a", changed=["status"]),
+    Step(1, "b", changed=["status", "logs"]),
+    Step(2, "c", changed=["logs"]),
+]
+
+READER = "Before task with name 'd' and path '('__pregel_pull', 'd')'"
+
+
+class State(BaseModel):
+    logs: list[str] = []
+
+
+def _noted(exc: Exception, note: str) -> Exception:
+    exc.add_note(note)
+    return exc
+
+
+def test_a_concurrent_update_blames_the_latest_writers_of_its_key():
+    exc = InvalidUpdateError("At key 'status': Can receive only one value per step.")
+    assert trace_error(exc, STEPS, 2) == TraceError(
+        "concurrent_update",
+        2,
+        "",
+        "a, b",
+        "InvalidUpdateError",
+        "At key 'status': Can receive only one value per step.",
+    )
+
+
+def test_an_invalid_input_names_the_reader_and_blames_the_fields_last_writer():
+    try:
+        State.model_validate({"logs": "not a list"})
+    except ValidationError as exc:
+        error = trace_error(_noted(exc, READER), STEPS, 3)
+    assert (error.code, error.step, error.node, error.writers) == ("input_invalid", 3, "d", "c")
+    assert str(error).startswith(
+        "[input_invalid] step 3, node d (written by c): ValidationError: 1 validation error"
+    )
+
+
+def test_an_invalid_input_without_fields_names_only_the_reader():
+    error = trace_error(_noted(ValueError("bad"), READER), STEPS, 3)
+    assert error == TraceError("input_invalid", 3, "d", "d", "ValueError", "bad")
+    assert str(error) == "[input_invalid] step 3, node d: ValueError: bad"
+
+
+def test_an_error_inside_a_node_is_that_node_s():
+    exc = _noted(RuntimeError("boom\nmore"), "During task with name 'c' and id '1'")
+    error = trace_error(exc, STEPS, 2)
+    assert error == TraceError("node_error", 2, "c", "c", "RuntimeError", "boom\nmore")
+    assert str(error) == "[node_error] step 2, node c: RuntimeError: boom"
+
+
+def test_limits_and_unnamed_errors_have_their_own_codes():
+    assert trace_error(TraceTimeout("over 10 s"), STEPS, 4).code == "trace_timeout"
+    assert trace_error(GraphRecursionError("limit 25"), STEPS, 4).code == "recursion_limit"
+    assert trace_error(KeyError("x"), STEPS, 4) == TraceError(
+        "graph_error", 4, "", "", "KeyError", "'x'"
+    )
