@@ -11,13 +11,15 @@ from core.share import ShareError, decode_share, encode_share
 __all__ = ["PARAM", "share_button", "shared_state"]
 
 PARAM = "s"
+PAGES = ("validate", "trace", "behaviour", "tools", "retry")  # views/<name>.py, as in app.py
 
 
 def shared_state(page: str) -> dict[str, Any] | None:
     """The state carried by `?s=` for this page, once per session and token.
 
     A bad token shows a clear message and returns None (the page keeps its defaults).
-    Returns None when there is no token, it was already applied, or it is for another page.
+    Returns None when there is no token or it was already applied. A token made on another
+    page (its address edited by hand) opens that page instead, with the same token.
     """
     token = st.query_params.get(PARAM)
     if not token:
@@ -35,6 +37,8 @@ def shared_state(page: str) -> dict[str, Any] | None:
         )
         return None
     if state.get("page") != page:
+        if state.get("page") in PAGES:
+            st.switch_page(f"views/{state['page']}.py", query_params={PARAM: token})
         return None
     st.session_state[f"share__opened__{page}"] = True
     return state

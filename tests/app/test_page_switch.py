@@ -182,3 +182,18 @@ def test_strict_mode_closes_the_python_mode_gate_on_text_the_validate_page_accep
         "a UUID must be a UUID object, which JSON cannot hold. No edit of the text passes this "
         "gate; turn strict mode off."
     )
+
+
+def test_a_share_link_opened_on_another_page_opens_the_page_it_was_made_on():
+    at = _open("validate")
+    at.text_area(key="payload").input(EDITED).run()
+    at.button(key="share").click().run()
+    token = at.query_params["s"]
+
+    fresh = AppTest.from_file(APP, default_timeout=60)
+    fresh.query_params["s"] = token
+    fresh.switch_page("views/trace.py").run()  # the address edited from / to /trace
+    assert not fresh.exception
+    assert [t.value for t in fresh.title] == ["Validate"]
+    assert fresh.text_area(key="payload").value == EDITED
+    assert fresh.query_params["s"] == token
