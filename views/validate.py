@@ -77,6 +77,7 @@ def _restore_share() -> None:
         st.session_state["validate_view"] = state["view"]
     if state.get("editor") in EDITORS:
         st.session_state["editor_view"] = state["editor"]
+    st.session_state["schema_show"] = state.get("schema_show") is True
 
 
 st.title("Validate")
@@ -135,6 +136,8 @@ def _workbench(
         }
         if chosen is not AgentState:
             shared["model"] = "project"  # a name, never a module path: links cannot load code
+        if shared["view"] == "JSON Schema" and st.session_state.get("schema_show"):
+            shared["schema_show"] = True  # the schema shown on the page, not only its download
         share_button("validate", shared, key="share")
     with edit:
         editor = st.segmented_control(
@@ -209,7 +212,7 @@ def _json_schema(model: type[BaseModel]) -> None:
         "Show the schema here",
         key="schema_show",
         persist_state="session",
-        help="It is long: about 20 kB.",
+        help=f"It is long: {len(schema_text.encode()):,} bytes.",
     ):
         st.json(schema_text, expanded=2)
 
