@@ -141,7 +141,6 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     assert not fresh.warning
 
 
-
 def test_share_link_reopens_the_json_schema_shown_on_the_page(at):
     _show(at, "validate_view", "JSON Schema")
     at.toggle(key="schema_show").set_value(True).run()
@@ -155,6 +154,7 @@ def test_share_link_reopens_the_json_schema_shown_on_the_page(at):
 
     at.toggle(key="schema_show").set_value(False).run()
     assert "s" not in at.query_params  # the link would show the schema this page now hides
+
 
 def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(at):
     at.button(key="share").click().run()
