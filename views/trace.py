@@ -119,7 +119,9 @@ def _fork_section(trace: Trace, index: int, run: int) -> None:
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
     )
-    st.text_area("State (JSON)", key="fork_text", height=260)
+    # persist_state: a visit to another page keeps the text (Streamlit drops the state of
+    # widgets a page run does not draw, and `fork_for` would stop it being filled again).
+    st.text_area("State (JSON)", key="fork_text", height=260, persist_state="session")
     if st.session_state["fork_text"] != dump_json(step.state, indent=2):
         st.caption("Edited: the edit stays with this step while you step through the run.")
     if st.button("Fork and re-run", key="fork"):

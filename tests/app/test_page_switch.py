@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -71,6 +72,23 @@ def test_trace_keeps_its_graph_mode_faults_and_step():
         }
     )
 
+
+
+def test_trace_keeps_the_fork_editor_text_of_the_step_shown():
+    at = _open("trace")
+    at.button(key="run").click().run()
+    at.button(key="next").click().run()
+    state = at.text_area(key="fork_text").value
+    assert json.loads(state)["status"] == "validated"  # the state after step 1, unedited
+
+    _, after = _away_and_back(at, "trace", ["fork_text"])
+    assert after == {"fork_text": state}
+    assert not [c.value for c in at.caption if c.value.startswith("Edited")]
+
+    edited = state.replace('"validated"', '"confirmed"')
+    at.text_area(key="fork_text").input(edited).run()
+    _, after = _away_and_back(at, "trace", ["fork_text"])
+    assert after == {"fork_text": edited}
 
 def test_behaviour_keeps_its_filters():
     at = _open("behaviour")
