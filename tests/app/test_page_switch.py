@@ -73,7 +73,6 @@ def test_trace_keeps_its_graph_mode_faults_and_step():
     )
 
 
-
 def test_trace_keeps_the_fork_editor_text_of_the_step_shown():
     at = _open("trace")
     at.button(key="run").click().run()
@@ -89,6 +88,7 @@ def test_trace_keeps_the_fork_editor_text_of_the_step_shown():
     at.text_area(key="fork_text").input(edited).run()
     _, after = _away_and_back(at, "trace", ["fork_text"])
     assert after == {"fork_text": edited}
+
 
 def test_behaviour_keeps_its_filters():
     at = _open("behaviour")
