@@ -99,3 +99,17 @@ def test_trace_runs_the_payload_edited_on_the_validate_page(new_page) -> None:
             "Input should be greater than or equal to 0",
         ]
     ]
+
+
+def test_text_typed_but_not_submitted_reaches_the_trace_page(new_page) -> None:
+    page = new_page()
+    page.locator(".st-key-payload textarea").fill(PRESETS["negative_amount"].text)
+    # Leaving the editor commits its text. The press lasts as long as a person's click: with
+    # an instant one (mouse down and up within about 15 ms), Streamlit 1.67 queues the
+    # editor's fragment rerun behind the page change and leaves the Trace page blank.
+    page.locator("[data-testid='stSidebarNav'] a[href$='/trace']").click(delay=100)
+    expect(page.locator("[data-testid='stMain'] h1")).to_have_text("Trace")
+    _click(page, "run")
+    expect(
+        page.get_by_text("Gate closed — 1 error in the payload; the graph did not run. Fix the")
+    ).to_be_visible()
