@@ -14,6 +14,7 @@ from core.paths import plural
 from core.report import Report
 
 __all__ = [
+    "COLUMN_ORDER",
     "ERROR_COLUMNS",
     "GATE",
     "TOOL_CALL",
@@ -47,6 +48,9 @@ TOOL_CALL = Verdicts(
     "Invalid — {count}; the tool would not receive this call.",
     "Invalid — the text is not JSON we can validate; fix it as shown.",
 )
+# The message comes right after the rule: at 1280 px the table's column shows about five
+# columns, and the pointer (the path again, as a JSON pointer) can wait at the end.
+COLUMN_ORDER = ("path", "line:col", "type", "message", "input", "ctx", "docs", "pointer")
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
 ERROR_COLUMNS = {
@@ -112,10 +116,10 @@ def error_table(
     texts: Verdicts = GATE,
     columns: Sequence[str] | None = None,
 ) -> None:
-    """Verdict, repeated keys, then one row per error: path, pointer, line:col, type, message,
-    input, ctx, docs.
+    """Verdict, repeated keys, then one row per error: path, line:col, type, message, input,
+    ctx, docs, pointer.
 
-    `columns` picks and orders the columns shown (a narrow table leaves some out).
+    `columns` picks and orders the columns shown (COLUMN_ORDER by default).
     """
     verdict(report, texts=texts)
     syntax_error_view(report)
@@ -129,7 +133,7 @@ def error_table(
         key=f"{key}__table",
         hide_index=True,
         column_config=ERROR_COLUMNS,
-        column_order=columns,
+        column_order=columns or COLUMN_ORDER,
     )
 
 

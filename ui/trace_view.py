@@ -13,7 +13,7 @@ from core.paths import plural
 from core.reducers import DROPPED, dump_json
 from core.report import Report, validate_value
 from core.trace import Trace, TraceError
-from ui.errors import ERROR_COLUMNS
+from ui.errors import COLUMN_ORDER, ERROR_COLUMNS
 from ui.text import plain
 
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
@@ -36,6 +36,7 @@ def trace_table(trace: Trace, *, key: str, fix: str = "") -> None:
             key=f"{key}__gate",
             hide_index=True,
             column_config=ERROR_COLUMNS,
+            column_order=COLUMN_ORDER,
         )
         return
     st.dataframe(

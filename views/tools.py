@@ -24,7 +24,6 @@ from ui.tools_state import (
     switch_scenario,
 )
 
-NARROW_COLUMNS = ("path", "line:col", "type", "message", "input", "ctx", "docs", "pointer")
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
 
 
@@ -135,7 +134,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
     report = validate_text(text, model=scenario.model)
     with result:
         # A narrow column: the message comes before the pointer (which the exports keep).
-        error_table(report, key="tool_errors", texts=TOOL_CALL, columns=NARROW_COLUMNS)
+        error_table(report, key="tool_errors", texts=TOOL_CALL)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
         shared = {
