@@ -27,27 +27,48 @@ def schema_options_form() -> SchemaOptions:
     # browser on every rerun of the page (they are in the DOM), a closed popover draws none.
     label = "Schema options" + (" (changed)" if changed else "")
     with st.popover(label, icon=":material/tune:"):
-        row = st.columns(4)
-        strict = row[0].toggle("strict mode", key="opt_strict", persist_state="session")
+        # Two a row: four to a row cut both "strip whitespace (…)" labels to the same text.
+        row = st.columns(2)
+        strict = row[0].toggle(
+            "strict mode",
+            key="opt_strict",
+            persist_state="session",
+            help='`ConfigDict(strict=True)`: no coercion, so "2" is not accepted as 2.',
+        )
         extra = row[1].selectbox(
             "extra", ["forbid", "ignore", "allow"], key="opt_extra", persist_state="session"
         )
-        strip_state = row[2].toggle(
+        row = st.columns(2)
+        strip_state = row[0].toggle(
             "strip whitespace (AgentState)", key="opt_strip_state", persist_state="session"
         )
-        strip_item = row[3].toggle(
+        strip_item = row[1].toggle(
             "strip whitespace (LineItem)", key="opt_strip_item", persist_state="session"
         )
         row = st.columns(3)
         items_max = row[0].number_input(
-            "items max_length", 0, 100_000, step=1, key="opt_items_max", persist_state="session"
+            "items max_length",
+            0,
+            100_000,
+            step=1,
+            key="opt_items_max",
+            persist_state="session",
+            help="`Field(max_length=…)` on items: the most line items an order may have.",
         )
         # "%g" shows the bound the model uses, every digit ("%0.2f" showed 0.009 as 0.01).
         amount_ge = row[1].number_input(
-            "amount ge", format="%g", key="opt_amount_ge", persist_state="session"
+            "amount ge",
+            format="%g",
+            key="opt_amount_ge",
+            persist_state="session",
+            help="`Field(ge=…)` on amount: the smallest amount accepted (greater or equal).",
         )
         amount_le = row[2].number_input(
-            "amount le", format="%g", key="opt_amount_le", persist_state="session"
+            "amount le",
+            format="%g",
+            key="opt_amount_le",
+            persist_state="session",
+            help="`Field(le=…)` on amount: the largest amount accepted (less or equal).",
         )
     try:
         return SchemaOptions(
