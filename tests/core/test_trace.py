@@ -421,5 +421,6 @@ def _contrast(a: str, b: str) -> float:
 def test_current_node_fill_is_the_theme_primary_not_the_red_of_a_failed_node():
     theme = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["theme"]
     # The diagram's comment states these numbers: white labels, then the dark background.
-    assert (CURRENT_FILL, theme["primaryColor"]) == ("#2563eb", "#2563eb")
+    primaries = (theme["light"]["primaryColor"], theme["dark"]["primaryColor"])
+    assert (CURRENT_FILL, *primaries) == ("#2563eb", "#2563eb", "#2563eb")
     assert (_contrast(CURRENT_FILL, "#ffffff"), _contrast(CURRENT_FILL, "#0e1117")) == (5.2, 3.7)
