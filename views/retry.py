@@ -34,6 +34,7 @@ _COLUMNS = {
     "attempt": "attempt",
     "verdict": "verdict",
     "retries_left": "retries left",
+    "counter": "on counter",
     "returned": "model returned",
     "errors": "errors (as reported)",
     "sent_back": "sent back to the model",
@@ -53,9 +54,14 @@ def _show_input_error(error: RetryInputError) -> None:
 def _render_run(run: RetryRun) -> None:
     calls, used, words = st.columns(3)
     calls.metric("model calls", run.calls)
-    used.metric("retries used", run.retries_used)
+    used.metric(
+        "retries used",
+        run.retries_used,
+        help="Invalid answers sent back for another try, on every counter together.",
+    )
     words.metric("feedback words", run.feedback_words)
-    table = pd.DataFrame(run.rows(), columns=list(_COLUMNS)).rename(columns=_COLUMNS)
+    rows = [row | {"counter": a.counter} for row, a in zip(run.rows(), run.attempts, strict=True)]
+    table = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
     st.dataframe(table, hide_index=True, key=f"retry_timeline_{run.engine}")
     if run.output is not None:
         st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
@@ -63,6 +69,14 @@ def _render_run(run: RetryRun) -> None:
     elif run.error is not None:
         st.error(f"The run raised an exception after {plural(run.calls, 'model call')}")
         st.code(f"{run.error.type}: {run.error.message}", language=None, wrap_lines=True)
+    by_counter = run.retries_by_counter()
+    if len(by_counter) > 1:  # more retries than the budget, and why: read off this run's rows
+        spent = ", ".join(f"{count} on the {name} counter" for name, count in by_counter.items())
+        st.info(
+            f"{run.retries_used} retries on a budget of {run.retries}: "
+            f"{spent}. Each counter has the whole budget: a plain-text answer draws on the run's, "
+            "a call of the output tool on the tool's own."
+        )
     for note in run.notes:
         st.info(note)
     with st.expander("The run's own messages"):

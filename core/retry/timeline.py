@@ -97,6 +97,19 @@ class Attempt:
     def to_row(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def counter(self) -> str:
+        """The retry counter an invalid call drew on: "run" for a plain-text answer,
+        "output tool" for a call of the output tool ("" for a call that drew on none).
+
+        Example:
+            >>> Attempt(1, json_text({"text": "hi"}), VERDICT_RETRY).counter
+            'run'
+        """
+        if self.verdict not in (VERDICT_RETRY, VERDICT_EXHAUSTED):
+            return ""
+        return "run" if "text" in json.loads(self.returned) else "output tool"
+
 
 @dataclass(frozen=True)
 class RunError:
@@ -131,6 +144,19 @@ class RetryRun:
     @property
     def retries_used(self) -> int:
         return sum(a.verdict == VERDICT_RETRY for a in self.attempts)
+
+    def retries_by_counter(self) -> dict[str, int]:
+        """Retries per counter, in the order first drawn on.
+
+        Example:
+            >>> RetryRun("langgraph", 1, 0, []).retries_by_counter()
+            {}
+        """
+        used: dict[str, int] = {}
+        for a in self.attempts:
+            if a.verdict == VERDICT_RETRY:
+                used[a.counter] = used.get(a.counter, 0) + 1
+        return used
 
     @property
     def feedback_words(self) -> int:

@@ -295,3 +295,34 @@ def test_the_preset_summary_says_when_the_constraints_are_not_its_defaults():
     assert summary + (
         " (The output model constraints below are not the defaults this summary assumes.)"
     ) in [c.value for c in at.caption]
+
+
+def test_a_run_that_draws_on_both_counters_says_why_it_retried_past_its_budget():
+    at = _page()
+    script = [
+        {"text": "hi"},
+        {
+            "answer": {
+                "answer": "a",
+                "citations": [{"source": "s", "quote": "q"}],
+                "confidence": 0.5,
+            }
+        },
+    ]
+    at.text_area(key="retry_script").input(json.dumps(script)).run()
+    at.number_input(key="retry_confidence_min").set_value(0.9).run()
+    at.button(key="run_retry").click().run()
+    assert not at.exception
+    for i in (0, 1):  # both engines
+        table = at.dataframe[i].value
+        assert table[["verdict", "retries left", "on counter"]].values.tolist() == [
+            ["invalid: feedback sent, retry", 0, "run"],
+            ["invalid: feedback sent, retry", 0, "output tool"],
+            ["invalid: budget exhausted, run ends", 0, "output tool"],
+        ]
+    why = (
+        "2 retries on a budget of 1: 1 on the run counter, 1 on the output tool counter. Each "
+        "counter has the whole budget: a plain-text answer draws on the run's, a call of the "
+        "output tool on the tool's own."
+    )
+    assert [i.value for i in at.info].count(why) == 2
