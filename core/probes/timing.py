@@ -111,7 +111,8 @@ def _slower(times: dict[str, list[float]], kind: str, than: str) -> tuple[bool |
     low, median, high = statistics.quantiles(ratios, n=4)
     # Decided only when a quarter of the rounds on either side agree; otherwise inconclusive.
     decided = True if low > 1 + MARGIN else False if high < 1 + MARGIN else None
-    return decided, f"{kind}/{than}: median {median:.2f} (quartiles {low:.2f}-{high:.2f})"
+    # The ratio of each round, not of the medians below: rounds pair the kinds in time.
+    return decided, f"{kind}/{than} per round: median {median:.2f} (quartiles {low:.2f}-{high:.2f})"
 
 
 def probe_basemodel_state_is_slower() -> list[Check]:

@@ -83,7 +83,7 @@ def test_timing_probe_runs_only_on_demand(page):
     rows = _table(page)
     assert rows["id"].tolist()[-1] == "basemodel_state_is_slower"
     assert rows["verdict"].tolist()[-1] == timing.verdict
-    assert "basemodel/typeddict: median" in timing.evidence
+    assert "basemodel/typeddict per round: median" in timing.evidence
 
 
 def test_exports_hold_the_shown_table_as_markdown_and_json(page):
