@@ -184,7 +184,8 @@ def test_timing_probe_reports_ratios_against_typeddict_and_dataclass():
     ]
     for check, other in zip(result.checks, ["typeddict", "dataclass"], strict=True):
         assert re.match(
-            rf"(slower|not slower|inconclusive): basemodel/{other} per round: median ", check.observed
+            rf"(slower|not slower|inconclusive): basemodel/{other} per round: median ",
+            check.observed,
         )
         assert "typeddict+input_schema/typeddict per round: median" in check.observed
         assert check.matches is {"slower": True, "not slower": False}.get(
