@@ -19,16 +19,16 @@ from ui.text import plain
 __all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
 
 
-def trace_table(trace: Trace, *, key: str, fix: str = "") -> None:
+def trace_table(trace: Trace, *, key: str, fix: str = "", checked: str = "the payload") -> None:
     """The node trace table (or the gate errors when the graph did not run), then the error.
 
     Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `fix`
-    (fixed text) says where the input can be fixed.
+    (fixed text) says where the input can be fixed, `checked` names what the gate checked.
     """
     if trace.gate_errors:
         count = plural(len(trace.gate_errors), "error")
         st.error(
-            f"Gate closed — {count} in the payload; the graph did not run."
+            f"Gate closed — {count} in {checked}; the graph did not run."
             + (f" {fix}" if fix else "")
         )
         st.dataframe(

@@ -131,6 +131,8 @@ def _fork_section(trace: Trace, index: int, run: int) -> None:
             st.error("The fork did not run; your edit is kept. Fix it as described:")
             st.code(str(exc), language=None)
             return
+        # The edit was validated as parsed: its errors get their line:col in the editor's text.
+        fork.gate_errors = place_in_text(fork.gate_errors, st.session_state["fork_text"])
         st.session_state["trace_fork"] = fork
         st.session_state["trace_fork_from"] = f"step {step.step} ({plain(step.node)})"
     fork = st.session_state.get("trace_fork")
@@ -141,7 +143,12 @@ def _fork_section(trace: Trace, index: int, run: int) -> None:
             trace_table(trace, key="fork_original")
         with branch:  # the step it was forked from, which need not be the step selected now
             st.markdown(f"**Forked branch**, from {st.session_state['trace_fork_from']}")
-            trace_table(fork, key="fork_branch", fix="Fix the state in the editor and fork again.")
+            trace_table(
+                fork,
+                key="fork_branch",
+                fix="Fix the state in the editor and fork again.",
+                checked="the edited state",
+            )
 
 
 def _show(result: dict[str, Any]) -> None:

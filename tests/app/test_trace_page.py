@@ -182,9 +182,15 @@ def test_invalid_fork_edit_shows_errors_and_keeps_the_text(at):
     ]
     assert "trace_fork" not in at.session_state
 
-    at.text_area(key="fork_text").set_value('{"user_id": "x", "amount": 1}')
+    at.text_area(key="fork_text").set_value('{\n  "user_id": "x",\n  "amount": 1\n}')
     at.button(key="fork").click().run()
-    assert list(at.dataframe[-1].value["type"]) == ["uuid_parsing"]
+    assert at.dataframe[-1].value[["path", "line:col", "type"]].values.tolist() == [
+        ["user_id", "2:14", "uuid_parsing"]
+    ]
+    assert at.error[-1].value == (
+        "Gate closed — 1 error in the edited state; the graph did not run. "
+        "Fix the state in the editor and fork again."
+    )
 
 
 def test_share_link_restores_settings_and_names_unknown_faults():
