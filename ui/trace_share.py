@@ -1,4 +1,4 @@
-"""Trace share links: every `?s=` field type-checked on the way in; settings and step out."""
+"""Trace share links: every `?s=` field type-checked on the way in; settings, step, fork out."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import streamlit as st
 from core.schema_options import SchemaOptions
 from ui.payload import set_payload_text
 from ui.share import share_button, shared_state
+from ui.trace_fork import fork_share
 
 __all__ = ["restore_trace_share", "select_shared_step", "share_section"]
 
@@ -22,8 +23,10 @@ def restore_trace_share(
 
     Returns None when there is no new token for this page. `graph` and `mode` must be strings
     among `graphs` / `modes`, `faults` a list of strings, `payload` a string, `options` the
-    seed model's schema options and `step` a row number; any other field value is dropped
-    with one warning naming the fields (never their values) and the default is used instead.
+    seed model's schema options, `step` a row number and `fork` a row number with the edited
+    state's text (kept as `trace_fork_request`, forked again after the run); any other field
+    value is dropped with one warning naming the fields (never their values) and the default
+    is used instead.
 
     Example:
         step = restore_trace_share(GRAPHS, MODES, FAULTS)  # before the widgets render
@@ -59,6 +62,11 @@ def restore_trace_share(
     if type(step) is not int or step < 0:  # bool is an int subclass; True is no row number
         ignored.append("step")
         step = 0
+    fork = state.get("fork")
+    if _is_fork(fork):  # forked again once the link's run is done
+        st.session_state["trace_fork_request"] = {"row": fork["row"], "state": fork["state"]}
+    elif "fork" in state:
+        ignored.append("fork")
     if ignored:
         st.warning(
             "[share_field] These fields of the share link have the wrong type or value and "
@@ -66,6 +74,15 @@ def restore_trace_share(
         )
         st.code(", ".join(ignored), language=None)
     return step
+
+
+def _is_fork(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and type(value.get("row")) is int
+        and value["row"] >= 0
+        and isinstance(value.get("state"), str)
+    )
 
 
 def _choice(state: dict[str, Any], name: str, allowed: dict[str, str], ignored: list[str]) -> str:
@@ -123,6 +140,6 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
             "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key="export_csv"
         )
         if trace.steps:
-            state = state | {"step": st.session_state.get("step_slider", 0)}
+            state = state | {"step": st.session_state.get("step_slider", 0)} | fork_share()
     with share_col:
         share_button("trace", state, key="share")

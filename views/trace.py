@@ -7,18 +7,16 @@ from typing import Any
 import streamlit as st
 
 from core.field_errors import place_in_text
-from core.fork import ForkError, fork_trace
 from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
 from core.payload import PayloadError, parse
 from core.project import explain_run_error
-from core.reducers import dump_json
 from core.report import validate_text
 from core.schema_options import SchemaOptions, build_model
-from core.trace import Trace, run_trace
+from core.trace import run_trace
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import current_options
-from ui.text import plain
+from ui.trace_fork import fork_section, open_shared_fork
 from ui.trace_share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
 
@@ -95,62 +93,6 @@ def _run(settings: dict[str, Any]) -> dict[str, Any]:
     return st.session_state["trace_result"]
 
 
-def _fork_section(trace: Trace, index: int, run: int) -> None:
-    step = trace.steps[index]
-    st.subheader("Fork from this step")
-    marker = (run, index)
-    shown = st.session_state.get("fork_for")
-    forkable = step.committed and step.node in trace.graph.nodes
-    if shown != marker:
-        # Stepping away keeps an edit: each step of this run remembers its own text (saved
-        # before an error row is shown, whose page has no editor to hold it).
-        edits = st.session_state.setdefault("fork_edits", {})
-        if shown is not None and shown[0] == run and "fork_text" in st.session_state:
-            edits[shown] = st.session_state["fork_text"]
-        st.session_state["fork_for"] = marker
-        if forkable:
-            st.session_state["fork_text"] = edits.get(marker, dump_json(step.state, indent=2))
-        else:
-            st.session_state.pop("fork_text", None)
-    if not forkable:
-        st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
-        return
-    st.caption(
-        f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
-        "written with update_state and the rest of the graph runs from there."
-    )
-    # persist_state: a visit to another page keeps the text (Streamlit drops the state of
-    # widgets a page run does not draw, and `fork_for` would stop it being filled again).
-    st.text_area("State (JSON)", key="fork_text", height=260, persist_state="session")
-    if st.session_state["fork_text"] != dump_json(step.state, indent=2):
-        st.caption("Edited: the edit stays with this step while you step through the run.")
-    if st.button("Fork and re-run", key="fork"):
-        try:
-            fork = fork_trace(trace, step.step, parse(st.session_state["fork_text"]))
-        except (PayloadError, ForkError) as exc:
-            st.error("The fork did not run; your edit is kept. Fix it as described:")
-            st.code(str(exc), language=None)
-            return
-        # The edit was validated as parsed: its errors get their line:col in the editor's text.
-        fork.gate_errors = place_in_text(fork.gate_errors, st.session_state["fork_text"])
-        st.session_state["trace_fork"] = fork
-        st.session_state["trace_fork_from"] = f"step {step.step} ({plain(step.node)})"
-    fork = st.session_state.get("trace_fork")
-    if fork is not None:
-        original, branch = st.columns(2)
-        with original:
-            st.markdown("**Original run**")
-            trace_table(trace, key="fork_original")
-        with branch:  # the step it was forked from, which need not be the step selected now
-            st.markdown(f"**Forked branch**, from {st.session_state['trace_fork_from']}")
-            trace_table(
-                fork,
-                key="fork_branch",
-                fix="Fix the state in the editor and fork again.",
-                checked="the edited state",
-            )
-
-
 def _show(result: dict[str, Any]) -> None:
     if result["settings"] != _settings():
         st.warning("The settings or payload changed since this run; press Run to see them.")
@@ -177,7 +119,7 @@ def _show(result: dict[str, Any]) -> None:
         step_panels(trace, index, key="step")
         st.subheader("Final output")
         output_panel(trace, key="output")
-        _fork_section(trace, index, result["run"])
+        fork_section(trace, index, result["run"])
 
 
 st.title("Trace")
@@ -225,7 +167,10 @@ st.caption(
     "validate the merged state after each step and blame the node whose write broke it."
 )
 if st.button("Run", key="run", type="primary") or shared_step is not None:
-    select_shared_step(_run(_settings()), shared_step or 0)
+    result = _run(_settings())
+    select_shared_step(result, shared_step or 0)
+    if "trace_fork_request" in st.session_state:
+        open_shared_fork(result, st.session_state.pop("trace_fork_request"))
 
 result = st.session_state.get("trace_result")
 if result is None:

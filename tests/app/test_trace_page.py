@@ -476,3 +476,49 @@ def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
     assert "fork_text" not in [t.key for t in at.text_area]
     at.select_slider(key="step_slider").set_value(1).run()
     assert at.text_area(key="fork_text").value == '{"edited": 1}'
+
+
+def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
+    text = json.dumps(edited, ensure_ascii=False)
+    at.text_area(key="fork_text").set_value(text).run()
+    at.button(key="fork").click().run()
+    at.select_slider(key="step_slider").set_value(2).run()  # the link selects another row
+    at.button(key="share").click().run()
+    branch = _table(at, -1)
+
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    fresh.query_params["s"] = at.query_params["s"]
+    fresh.run()
+    assert not fresh.exception and not fresh.warning
+    assert fresh.select_slider(key="step_slider").value == 2
+    assert _table(fresh, -1) == branch
+    assert "**Forked branch**, from step 1 (validate\\_order)" in [
+        m.value for m in fresh.markdown
+    ]
+    fresh.select_slider(key="step_slider").set_value(1).run()
+    assert fresh.text_area(key="fork_text").value == text
+
+
+@pytest.mark.parametrize("fork", [{"row": True, "state": "{}"}, {"row": 1}, [1, "{}"]])
+def test_a_share_link_fork_of_the_wrong_shape_is_ignored_by_name(fork):
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["s"] = encode_share({"page": "trace", "payload": SEED_TEXT, "fork": fork})
+    at.run()
+    assert not at.exception
+    assert [c.value for c in at.code if c.value == "fork"] == ["fork"]
+    assert "trace_fork" not in at.session_state
+
+
+def test_a_share_link_fork_of_a_row_this_run_lacks_is_named_and_the_run_shown():
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    state = {"page": "trace", "payload": SEED_TEXT, "fork": {"row": 9, "state": "{}"}}
+    at.query_params["s"] = encode_share(state)
+    at.run()
+    assert [w.value for w in at.warning] == [
+        "[share_fork] The share link forks a row this run cannot fork from (the payload or "
+        "graph differs from the shared run); the run is shown without the fork."
+    ]
+    assert [row[1] for row in _table(at)] == ["__start__", "validate_order", "confirm"]
