@@ -495,9 +495,7 @@ def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
     assert not fresh.exception and not fresh.warning
     assert fresh.select_slider(key="step_slider").value == 2
     assert _table(fresh, -1) == branch
-    assert "**Forked branch**, from step 1 (validate\\_order)" in [
-        m.value for m in fresh.markdown
-    ]
+    assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in fresh.markdown]
     fresh.select_slider(key="step_slider").set_value(1).run()
     assert fresh.text_area(key="fork_text").value == text
 
