@@ -141,7 +141,10 @@ budget.number_input(
     key="retries",
     persist_state="session",
 )
-with constraints.expander("Output model constraints"):
+# Open, and named changed, whenever the constraints are not the defaults (a share link's too).
+with constraints.expander(
+    "Output model constraints" + (" (changed)" if constrained else ""), expanded=constrained
+):
     st.number_input(
         "citations: min_length",
         min_value=0,

@@ -257,6 +257,9 @@ def test_share_link_reopens_the_inputs_and_the_run_shown_even_with_unsubmitted_e
     assert _view(fresh) == _view(at)
     assert _view(fresh)["widgets"] == ["two_retries", '[{"text": "not run yet"}]', 1, 2, 0.0, 0.9]
     assert _view(fresh)["outcomes"] == EXHAUSTED_1  # the submitted two_retries run, budget 1
+    # The changed constraints are in view, as they were on the sharing screen.
+    shown = [(e.label, e.proto.expanded) for e in fresh.expander if e.label.startswith("Output")]
+    assert shown == [("Output model constraints (changed)", True)]
 
 
 def _raw_token(raw: str) -> str:
