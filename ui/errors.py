@@ -48,8 +48,8 @@ TOOL_CALL = Verdicts(
     "Invalid — {count}; the tool would not receive this call.",
     "Invalid — the text is not JSON we can validate; fix it as shown.",
 )
-# The message comes right after the rule: at 1280 px the table's column shows about five
-# columns, and the pointer (the path again, as a JSON pointer) can wait at the end.
+# The message comes right after the rule: at 1280 px the result column shows four columns,
+# and the pointer (the path again, as a JSON pointer) can wait at the end.
 COLUMN_ORDER = ("path", "line:col", "type", "message", "input", "ctx", "docs", "pointer")
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.

@@ -133,7 +133,6 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
             st.caption("Edited since the preset was loaded; picking a preset replaces the text.")
     report = validate_text(text, model=scenario.model)
     with result:
-        # A narrow column: the message comes before the pointer (which the exports keep).
         error_table(report, key="tool_errors", texts=TOOL_CALL)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
