@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pandas as pd
@@ -33,10 +34,19 @@ def _shown(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def _finite(value: Any) -> bool:
+    """False for a number JSON cannot write (1e999 parses as infinity; json.dumps says Infinity)."""
+    return not isinstance(value, float) or math.isfinite(value)
+
+
 def _apply(field: str, widget_key: str) -> None:
     payload = parse(st.session_state["payload"])
     raw = st.session_state[widget_key]
-    payload[field] = raw if field in ("user_id", "status") else _cell(raw)
+    value = raw if field in ("user_id", "status") else _cell(raw)
+    if not _finite(value):
+        st.session_state["form__notice"] = f"{field} = {raw}"
+        return
+    payload[field] = value
     set_payload_text(to_text(payload))
 
 
@@ -53,12 +63,18 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
             return
         for column, value in changes.items():
             new_items[int(row)][column] = _cell(value)
+            if not _finite(new_items[int(row)][column]):
+                st.session_state["form__notice"] = f"items[{row}].{column} = {value}"
+                return
     # A new row is written once a cell holds something: clicking the empty last row adds
     # one with no values, and writing it then would reset the editor under the typing.
     added = [
         {column: _cell(row[column]) for column in _ITEM_COLUMNS if row.get(column) is not None}
         for row in edits.get("added_rows", [])
     ]
+    if not all(_finite(value) for row in added for value in row.values()):
+        st.session_state["form__notice"] = "a new item holds a number JSON cannot write"
+        return
     new_items += [row for row in added if row]
     for row in sorted(edits.get("deleted_rows", []), reverse=True):
         del new_items[int(row)]
@@ -77,6 +93,13 @@ def order_form(text: str) -> None:
         key = f"form_{field}"
         st.session_state[key] = _shown(payload.get(field, ""))
         st.text_input(field, key=key, on_change=_apply, args=(field, key))
+    beyond = st.session_state.pop("form__notice", None)
+    if beyond:
+        st.warning(
+            "That number is beyond what a float holds: JSON would get Infinity or NaN, which "
+            "is not standard JSON. The edit was not applied; type a smaller number."
+        )
+        st.code(beyond, language=None)
     status = payload.get("status", "pending")
     options = _STATUSES if status in _STATUSES else [*_STATUSES, _shown(status)]
     st.session_state["form_status"] = status if status in _STATUSES else _shown(status)

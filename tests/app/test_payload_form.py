@@ -1,11 +1,14 @@
-"""The order form's items table: which edits reach the JSON text, and which are refused."""
+"""The order form: which edits reach the JSON text, and which are refused with a message."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).parents[2] / "app.py")
 
 
 def _apply(items: list, edits: dict) -> AppTest:
@@ -57,3 +60,36 @@ def test_an_edit_to_an_item_that_is_not_an_object_is_refused_and_named(item):
     assert _items(at) == [item]
     assert at.session_state["form_items__notice"] == f"items[0] = {json.dumps(item)}"
     assert at.session_state["form_items__source"] is None  # the editor drops the edit
+
+
+@pytest.mark.parametrize(
+    ("edits", "named"),
+    [
+        ({"edited_rows": {"0": {"unit_price": "1e999"}}}, "items[0].unit_price = 1e999"),
+        ({"edited_rows": {"0": {"qty": "NaN"}}}, "items[0].qty = NaN"),
+        (
+            {"added_rows": [{"sku": "B-2", "unit_price": "-1e400"}]},
+            "a new item holds a number JSON cannot write",
+        ),
+    ],
+)
+def test_a_number_json_cannot_write_is_refused_and_the_text_kept(edits, named):
+    at = _apply([{"sku": "A-1", "qty": 1, "unit_price": 2}], edits)
+    assert at.session_state["payload"] == json.dumps(
+        {"amount": 1, "items": [{"sku": "A-1", "qty": 1, "unit_price": 2}]}
+    )
+    assert at.session_state["form__notice"] == named
+
+
+def test_the_amount_field_refuses_infinity_with_a_message_and_keeps_the_json_text():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.button_group(key="editor_view").set_value("Form").run()
+    before = at.text_area(key="payload").value
+    at.text_input(key="form_amount").input("1e999").run()
+    assert at.text_area(key="payload").value == before
+    assert at.text_input(key="form_amount").value == "99"
+    assert [w.value for w in at.warning] == [
+        "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
+        "standard JSON. The edit was not applied; type a smaller number."
+    ]
+    assert "amount = 1e999" in [c.value for c in at.code]
