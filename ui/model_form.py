@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -64,9 +65,11 @@ def _typed(text: Any, kind: str) -> Any:
     if kind == "text":
         return text
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError:
         return text  # kept as typed: the error table says what is wrong with it
+    # 1e999 and NaN parse as floats JSON cannot write (json.dumps says Infinity): as typed too.
+    return text if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _percent(match: re.Match[str]) -> str:

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.diagram import CURRENT_FILL
 from core.presets import PRESETS, SEED_TEXT
+from ui.model_form import _typed
 from ui.text import plain
 from ui.versions import versions_text
 
@@ -346,3 +347,11 @@ def test_the_table_editor_key_moves_to_a_new_version_only_when_the_json_changes(
         1,
         ["mform_table-rows-v1"],
     )
+
+
+def test_form_text_becomes_json_values_except_numbers_json_cannot_write():
+    typed = ["2", "2.5", "1e999", "-1e999", "NaN", "Infinity", "x", '"q"', "true"]
+    assert [_typed(text, "number") for text in typed] == [
+        2, 2.5, "1e999", "-1e999", "NaN", "Infinity", "x", "q", True
+    ]  # fmt: skip
+    assert _typed("1e999", "text") == "1e999"
