@@ -84,4 +84,11 @@ def decode_share(token: str) -> dict[str, Any]:
         raise ShareError("share_corrupt", "This share link does not hold valid state.") from None
     if not isinstance(state, dict):
         raise ShareError("share_corrupt", "This share link does not hold valid state.")
+    try:  # a \ud800 escape decodes to a lone surrogate, which no browser can be sent
+        json.dumps(state, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ShareError(
+            "share_encoding",
+            "This share link holds a lone surrogate character, which no link made here holds.",
+        ) from None
     return state

@@ -270,7 +270,7 @@ def _raw_token(raw: str) -> str:
 
 def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults():
     raw = (
-        '{"page": "retry", "preset": ["**x**"], "script": "\\ud800", "retries": 99, '
+        '{"page": "retry", "preset": ["**x**"], "script": ["\\u0000"], "retries": 99, '
         '"min_citations": true, "confidence_min": -1e400, "confidence_max": 1e400, '
         '"submitted": {"retries": "<b>3</b>", "script": 7}}'
     )

@@ -262,7 +262,7 @@ def _raw_token(state: dict) -> str:
     return "v1." + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
 
 
-@pytest.mark.parametrize("payload", [{"<b>": 1}, '{"name": "\ud800"}'])
+@pytest.mark.parametrize("payload", [{"<b>": 1}, ["not", "text"]])
 def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_defaults(payload):
     state = {
         "page": "tools",

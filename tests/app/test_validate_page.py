@@ -1,6 +1,8 @@
 """Validate page under AppTest: presets, edits, form sync, options, bad input, share links."""
 
+import base64
 import json
+import zlib
 from pathlib import Path
 
 import pytest
@@ -186,6 +188,16 @@ DAMAGED = "[share_corrupt]: This share link is damaged or truncated."
         (
             encode_share([1])[:-3],
             "[share_corrupt]: This share link is truncated; copy the whole link.",
+        ),
+        (  # a \ud800 escape: once decoded, a lone surrogate the editor could not be sent
+            "v1."
+            + base64.urlsafe_b64encode(
+                zlib.compress(rb'{"page": "validate", "payload": "{\"a\": \"\ud800\"}"}')
+            )
+            .rstrip(b"=")
+            .decode(),
+            "[share_encoding]: This share link holds a lone surrogate character, which no link "
+            "made here holds.",
         ),
     ],
 )

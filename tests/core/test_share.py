@@ -102,6 +102,24 @@ def test_a_lone_surrogate_in_the_state_is_a_share_error_when_encoding():
     assert caught.value.code == "share_encoding"
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        rb'{"page": "validate", "payload": "{\"a\": \"\ud800\"}"}',
+        rb'{"page": "trace", "fork": {"row": 1, "state": "\udfff"}}',
+        rb'{"page": "tools", "deep": [[{"\ud800": 1}]]}',
+    ],
+)
+def test_a_token_holding_a_lone_surrogate_anywhere_is_refused_when_decoding(raw):
+    # json.loads turns the \ud800 escape into a lone surrogate, which no page can show.
+    with pytest.raises(ShareError) as caught:
+        decode_share(_token(raw))
+    assert (caught.value.code, caught.value.message) == (
+        "share_encoding",
+        "This share link holds a lone surrogate character, which no link made here holds.",
+    )
+
+
 def test_a_state_too_big_for_a_link_says_what_to_do_instead():
     with pytest.raises(ShareError) as caught:
         encode_share({"page": "validate", "payload": random.Random(0).randbytes(60_000).hex()})
