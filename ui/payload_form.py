@@ -65,6 +65,7 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
             new_items[int(row)][column] = _cell(value)
             if not _finite(new_items[int(row)][column]):
                 st.session_state["form__notice"] = f"items[{row}].{column} = {value}"
+                st.session_state["form_items__source"] = None  # the editor starts afresh
                 return
     # A new row is written once a cell holds something: clicking the empty last row adds
     # one with no values, and writing it then would reset the editor under the typing.
@@ -74,6 +75,7 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
     ]
     if not all(_finite(value) for row in added for value in row.values()):
         st.session_state["form__notice"] = "a new item holds a number JSON cannot write"
+        st.session_state["form_items__source"] = None  # the editor starts afresh
         return
     new_items += [row for row in added if row]
     for row in sorted(edits.get("deleted_rows", []), reverse=True):
