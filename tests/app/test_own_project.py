@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.diagram import CURRENT_FILL
 from core.presets import PRESETS, SEED_TEXT
-from ui.model_form import _typed
+from ui.model_form import _typed, _writable
 from ui.text import plain
 from ui.versions import versions_text
 
@@ -349,9 +349,25 @@ def test_the_table_editor_key_moves_to_a_new_version_only_when_the_json_changes(
     )
 
 
-def test_form_text_becomes_json_values_except_numbers_json_cannot_write():
-    typed = ["2", "2.5", "1e999", "-1e999", "NaN", "Infinity", "x", '"q"', "true"]
-    assert [_typed(text, "number") for text in typed] == [
-        2, 2.5, "1e999", "-1e999", "NaN", "Infinity", "x", "q", True
+def test_form_edits_holding_a_number_json_cannot_write_are_refused():
+    typed = ["2", "1e999", "[1, 1e999]", '{"a": {"b": NaN}}', "x", "Infinity"]
+    assert [_writable(_typed(text, "json")) for text in typed] == [
+        True, False, False, False, True, False
     ]  # fmt: skip
-    assert _typed("1e999", "text") == "1e999"
+    assert _typed("1e999", "text") == "1e999"  # a text field keeps what was typed
+
+
+def test_a_refused_form_edit_keeps_the_json_text_and_names_the_field(project):
+    project("shop")
+    at = _open(VALIDATE, form=True)
+    before = at.text_area(key="payload").value
+    at.text_input(key="mform_field-customer-address-postcode").input("12").run()
+    edited = at.text_area(key="payload").value
+    assert edited != before
+    at.text_input(key="mform_field-total").input("1e999").run()
+    assert at.text_area(key="payload").value == edited
+    assert [w.value for w in at.warning] == [
+        "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
+        "standard JSON. The edit was not applied; type a smaller number."
+    ]
+    assert [c.value for c in at.code if "1e999" in c.value] == ["total = 1e999"]
