@@ -19,7 +19,8 @@ def shared_state(page: str) -> dict[str, Any] | None:
 
     A bad token shows a clear message and returns None (the page keeps its defaults).
     Returns None when there is no token or it was already applied. A token made on another
-    page (its address edited by hand) opens that page instead, with the same token.
+    page (its address edited by hand) opens that page instead, with the same token; a token
+    naming no page of the app says so.
     """
     token = st.query_params.get(PARAM)
     if not token:
@@ -39,6 +40,10 @@ def shared_state(page: str) -> dict[str, Any] | None:
     if state.get("page") != page:
         if state.get("page") in PAGES:
             st.switch_page(f"views/{state['page']}.py", query_params={PARAM: token})
+        st.warning(
+            "[share_page] The share link names no page of this app, so it opens nothing; the "
+            "page keeps its defaults. Make a fresh link with Share link."
+        )
         return None
     st.session_state[f"share__opened__{page}"] = True
     return state

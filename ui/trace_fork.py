@@ -90,7 +90,10 @@ def open_shared_fork(result: dict[str, Any], fork: dict[str, Any]) -> None:
     st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = text
     error = _fork(trace, row, text)
     if error:
-        st.warning("The share link's fork did not run; its edit is in the editor at that row.")
+        st.warning(
+            "[share_fork] The share link's fork did not run; its edit is in the editor at that "
+            "row. Fix it there as described and fork again."
+        )
         st.code(error, language=None)
 
 

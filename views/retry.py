@@ -70,7 +70,7 @@ def _render_run(run: RetryRun) -> None:
         st.error(f"The run raised an exception after {plural(run.calls, 'model call')}")
         st.code(f"{run.error.type}: {run.error.message}", language=None, wrap_lines=True)
     by_counter = run.retries_by_counter()
-    if len(by_counter) > 1:  # more retries than the budget, and why: read off this run's rows
+    if run.retries_used > run.retries and len(by_counter) > 1:  # past the budget, and why
         spent = ", ".join(f"{count} on the {name} counter" for name, count in by_counter.items())
         st.info(
             f"{run.retries_used} retries on a budget of {run.retries}: "

@@ -22,6 +22,12 @@ OUTPUT_TOOL = "final_result"
 
 
 def model_turn(turn: dict[str, Any], number: int) -> AIMessage:
+    """A script turn as the model's message: plain text, or one tool call.
+
+    Example:
+        >>> model_turn({"text": "hi"}, 1).content
+        'hi'
+    """
     if "text" in turn:
         return AIMessage(turn["text"], id=f"ai-{number}")
     name, args = (turn["tool"], turn["args"]) if "tool" in turn else (OUTPUT_TOOL, turn["answer"])
@@ -42,12 +48,14 @@ def feedback_message(last: AnyMessage, sent: list[dict[str, Any]], id_: str) -> 
 
 
 def raw_output(message: AnyMessage) -> tuple[Any, bool]:
+    """What to validate from the model's message, and whether it is JSON text."""
     if message.tool_calls:
         return message.tool_calls[0]["args"], False
     return message.content, True
 
 
 def returned(message: AnyMessage) -> str:
+    """The model's message as the timeline's `returned` column: {"text"} or {"tool", "args"}."""
     if message.tool_calls:
         call = message.tool_calls[0]
         return json_text({"tool": call["name"], "args": call["args"]})
@@ -55,6 +63,7 @@ def returned(message: AnyMessage) -> str:
 
 
 def message_dict(message: AnyMessage) -> dict[str, Any]:
+    """A message as plain JSON for the page: type, content and the tool fields it has."""
     shown = {"type": message.type, "content": message.content}
     for extra in ("tool_calls", "tool_call_id", "name", "status"):
         if getattr(message, extra, None):

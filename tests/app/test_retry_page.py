@@ -329,3 +329,20 @@ def test_a_run_that_draws_on_both_counters_says_why_it_retried_past_its_budget()
         "output tool on the tool's own."
     )
     assert [i.value for i in at.info].count(why) == 2
+
+
+def test_a_run_within_its_budget_says_nothing_about_counters():
+    at = _page()
+    script = [
+        {"text": "hi"},
+        {"answer": {"answer": "a", "citations": []}},
+        {"answer": {"answer": "a", "citations": [{"source": "s", "quote": "q"}], "confidence": 1}},
+    ]
+    at.text_area(key="retry_script").input(json.dumps(script)).run()
+    at.number_input(key="retries").set_value(3).run()
+    at.button(key="run_retry").click().run()
+    assert not at.exception
+    assert [list(at.dataframe[i].value["on counter"]) for i in (0, 1)] == [
+        ["run", "output tool", ""]
+    ] * 2
+    assert not [i.value for i in at.info if "on a budget of" in i.value]

@@ -506,8 +506,26 @@ def test_a_share_link_fork_of_the_wrong_shape_is_ignored_by_name(fork):
     at.query_params["s"] = encode_share({"page": "trace", "payload": SEED_TEXT, "fork": fork})
     at.run()
     assert not at.exception
-    assert [c.value for c in at.code if c.value == "fork"] == ["fork"]
+    assert [w.value for w in at.warning] == [
+        "[share_field] These fields of the share link have the wrong type or value and were "
+        "ignored; their defaults are used. Make a fresh link with Share link."
+    ]
+    assert [c.value for c in at.code].count("fork") == 1  # the ignored fields, named
     assert "trace_fork" not in at.session_state
+
+
+def test_a_share_link_fork_whose_edit_does_not_parse_leaves_it_in_the_editor_at_its_row():
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    state = {"page": "trace", "payload": SEED_TEXT, "fork": {"row": 1, "state": '{"a": '}}
+    at.query_params["s"] = encode_share(state)
+    at.run()
+    assert [w.value for w in at.warning] == [
+        "[share_fork] The share link's fork did not run; its edit is in the editor at that "
+        "row. Fix it there as described and fork again."
+    ]
+    assert "trace_fork" not in at.session_state
+    at.select_slider(key="step_slider").set_value(1).run()
+    assert at.text_area(key="fork_text").value == '{"a": '
 
 
 def test_a_share_link_fork_of_a_row_this_run_lacks_is_named_and_the_run_shown():

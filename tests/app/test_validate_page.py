@@ -340,3 +340,16 @@ def test_share_link_options_of_the_wrong_shape_are_ignored_with_the_reason(optio
     assert [w.value for w in fresh.warning] == ["The share link's schema options were ignored."]
     assert reason in [c.value for c in fresh.code]
     assert fresh.number_input(key="opt_amount_le").value == 1_000_000.0
+
+
+@pytest.mark.parametrize("page", ["admin", ["trace"], None])
+def test_a_share_link_naming_no_page_of_the_app_says_so_and_opens_the_defaults(page):
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["s"] = encode_share({"page": page, "payload": "{}"})
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "[share_page] The share link names no page of this app, so it opens nothing; the page "
+        "keeps its defaults. Make a fresh link with Share link."
+    ]
+    assert at.text_area(key="payload").value == SEED_TEXT

@@ -44,10 +44,12 @@ def test_an_invalid_input_names_the_reader_and_blames_the_fields_last_writer():
     try:
         State.model_validate({"logs": "not a list"})
     except ValidationError as exc:
-        error = trace_error(_noted(exc, READER), STEPS, 3)
-    assert (error.code, error.step, error.node, error.writers) == ("input_invalid", 3, "d", "c")
-    assert str(error).startswith(
-        "[input_invalid] step 3, node d (written by c): ValidationError: 1 validation error"
+        caught = exc
+    error = trace_error(_noted(caught, READER), STEPS, 3)
+    assert error == TraceError("input_invalid", 3, "d", "c", "ValidationError", str(caught))
+    assert str(error) == (
+        "[input_invalid] step 3, node d (written by c): ValidationError: "
+        "1 validation error for State"
     )
 
 
@@ -65,8 +67,12 @@ def test_an_error_inside_a_node_is_that_node_s():
 
 
 def test_limits_and_unnamed_errors_have_their_own_codes():
-    assert trace_error(TraceTimeout("over 10 s"), STEPS, 4).code == "trace_timeout"
-    assert trace_error(GraphRecursionError("limit 25"), STEPS, 4).code == "recursion_limit"
+    assert [
+        trace_error(exc, STEPS, 4) for exc in (TraceTimeout("over 10 s"), GraphRecursionError("25"))
+    ] == [
+        TraceError("trace_timeout", 4, "", "", "TraceTimeout", "over 10 s"),
+        TraceError("recursion_limit", 4, "", "", "GraphRecursionError", "25"),
+    ]
     assert trace_error(KeyError("x"), STEPS, 4) == TraceError(
         "graph_error", 4, "", "", "KeyError", "'x'"
     )
