@@ -47,7 +47,8 @@ def encode_share(state: dict[str, Any]) -> str:
         raise ShareError(
             "share_too_large",
             f"What is on this page makes a {len(token):,}-character link (limit "
-            f"{MAX_TOKEN_CHARS:,}): shorten the payload or script, or share its text instead.",
+            f"{MAX_TOKEN_CHARS:,}): shorten the payload, script or forked state, or share the "
+            "text instead.",
         )
     return token
 

@@ -126,6 +126,6 @@ def test_a_state_too_big_for_a_link_says_what_to_do_instead():
     assert caught.value.code == "share_too_large"
     assert re.fullmatch(
         r"What is on this page makes a [\d,]+-character link \(limit 64,000\): shorten the "
-        r"payload or script, or share its text instead\.",
+        r"payload, script or forked state, or share the text instead\.",
         caught.value.message,
     )
