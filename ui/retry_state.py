@@ -73,10 +73,7 @@ def init_state() -> None:
 
 
 def _is_text(value: Any) -> bool:
-    try:
-        return isinstance(value, str) and value.encode("utf-8") is not None
-    except UnicodeEncodeError:  # a lone surrogate cannot reach the browser at all
-        return False
+    return isinstance(value, str)  # decode_share already refused lone surrogates
 
 
 def _whole(low: int, high: int) -> Callable[[Any], bool]:
@@ -92,7 +89,7 @@ def _finite(value: Any) -> bool:
 
 # Share-link fields: a check and what it expects, named in the warning when it fails.
 _SHARED: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "script": (_is_text, "text without lone surrogates"),
+    "script": (_is_text, "text"),
     "retries": (_whole(0, MAX_RETRIES), f"a whole number from 0 to {MAX_RETRIES}"),
     "min_citations": (_whole(0, 5), "a whole number from 0 to 5"),
     "confidence_min": (_finite, "a finite number"),

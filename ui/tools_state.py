@@ -55,16 +55,13 @@ def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) ->
 
 
 def _shared_text(state: dict[str, Any]) -> str | None:
-    text = state.get("payload")
-    try:  # a lone surrogate cannot reach the browser
-        if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES and text.encode() is not None:
-            return text
-    except UnicodeEncodeError:
-        pass
+    text = state.get("payload")  # decode_share already refused lone surrogates
+    if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES:
+        return text
     if "payload" in state:
         st.warning(
-            "The share link's `payload` was ignored: it must be text without lone surrogates, "
-            f"at most {MAX_PAYLOAD_BYTES:,} characters."
+            "The share link's `payload` was ignored: it must be text of at most "
+            f"{MAX_PAYLOAD_BYTES:,} characters."
         )
     return None
 

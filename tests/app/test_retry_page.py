@@ -279,12 +279,12 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults
     assert not at.exception
     assert [w.value for w in at.warning] == [
         "The share link's `preset` was ignored: it must be one of this lab's presets.",
-        "The share link's `script` was ignored: it must be text without lone surrogates.",
+        "The share link's `script` was ignored: it must be text.",
         "The share link's `retries` was ignored: it must be a whole number from 0 to 5.",
         "The share link's `min_citations` was ignored: it must be a whole number from 0 to 5.",
         "The share link's `confidence_min` was ignored: it must be a finite number.",
         "The share link's `confidence_max` was ignored: it must be a finite number.",
-        "The share link's `submitted.script` was ignored: it must be text without lone surrogates.",
+        "The share link's `submitted.script` was ignored: it must be text.",
         "The share link's `submitted.retries` was ignored: it must be a whole number from 0 to 5.",
     ]
     assert _view(at) | {"warnings": []} == _view(_page())

@@ -280,7 +280,7 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
         "The share link's `preset` was ignored: it must be a preset of the scenario.",
         "The share link's `schema_model` was ignored: it must be a model of the scenario.",
         "The share link's `schema_tab` was ignored: it must be one of the schema views.",
-        "The share link's `payload` was ignored: it must be text without lone surrogates, at most 2,000,000 characters.",
+        "The share link's `payload` was ignored: it must be text of at most 2,000,000 characters.",
     ]
     assert _view(at) | {"warnings": []} == _view(_page())
 
