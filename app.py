@@ -7,17 +7,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.pages import PAGES
 from ui.project import active_project, project_sidebar
 from ui.versions import versions_view
 
 ROOT = Path(__file__).resolve().parent
-_PAGES = [
-    ("views/validate.py", "Validate", "validate", "🔎", True),
-    ("views/trace.py", "Trace", "trace", "🧭", False),
-    ("views/behaviour.py", "Behaviour lab", "behaviour", "🔬", False),
-    ("views/tools.py", "Tool-parameter lab", "tools", "🧰", False),
-    ("views/retry.py", "Retry lab", "retry", "🔁", False),
-]
 
 
 def main(extra_pages: Sequence[st.Page] = ()) -> None:
@@ -27,8 +21,8 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
     """
     st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
     pages = [
-        st.Page(ROOT / path, title=title, url_path=url_path, icon=icon, default=default)
-        for path, title, url_path, icon, default in _PAGES
+        st.Page(ROOT / p.path, title=p.title, url_path=p.url_path, icon=p.icon, default=p.default)
+        for p in PAGES
     ]
     navigation = st.navigation([*pages, *extra_pages])
     with st.sidebar:

@@ -7,11 +7,11 @@ from typing import Any
 import streamlit as st
 
 from core.share import ShareError, decode_share, encode_share
+from ui.pages import page_file
 
 __all__ = ["PARAM", "share_button", "shared_state"]
 
 PARAM = "s"
-PAGES = ("validate", "trace", "behaviour", "tools", "retry")  # views/<name>.py, as in app.py
 
 
 def shared_state(page: str) -> dict[str, Any] | None:
@@ -38,8 +38,9 @@ def shared_state(page: str) -> dict[str, Any] | None:
         )
         return None
     if state.get("page") != page:
-        if state.get("page") in PAGES:
-            st.switch_page(f"views/{state['page']}.py", query_params={PARAM: token})
+        target = page_file(state.get("page"))
+        if target is not None:
+            st.switch_page(target, query_params={PARAM: token})
         st.warning(
             "[share_page] The share link names no page of this app, so it opens nothing; the "
             "page keeps its defaults. Make a fresh link with Share link."
