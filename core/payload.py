@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ __all__ = [
     "SourceMap",
     "check_limits",
     "check_shape",
+    "json_writable",
     "line_col",
     "parse",
 ]
@@ -210,3 +212,19 @@ def _check_depth(text: str) -> None:
                 )
         elif char in "]}":
             depth -= 1
+
+
+def json_writable(value: Any) -> bool:
+    """False when `value` holds a float JSON cannot write (1e999 parses as inf, NaN as nan).
+
+    Example:
+        >>> json_writable({"a": [1, 2.5]}), json_writable({"a": [float("inf")]})
+        (True, False)
+    """
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(map(json_writable, value.values()))
+    if isinstance(value, list):
+        return all(map(json_writable, value))
+    return True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
@@ -12,9 +11,9 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.json_schema import json_schema
-from core.payload import parse
+from core.payload import json_writable, parse
 from core.presets import to_text
-from ui.payload import form_payload, set_payload_text
+from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 from ui.text import plain
 
 __all__ = ["model_form"]
@@ -70,17 +69,6 @@ def _typed(text: Any, kind: str) -> Any:
         return text  # kept as typed: the error table says what is wrong with it
 
 
-def _writable(value: Any) -> bool:
-    """False when `value` holds a float JSON cannot write (1e999 parses as inf, NaN as nan)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, dict):
-        return all(map(_writable, value.values()))
-    if isinstance(value, list):
-        return all(map(_writable, value))
-    return True
-
-
 def _refuse(where: str) -> None:
     st.session_state["mform__notice"] = where
 
@@ -124,7 +112,7 @@ def _apply(path: Path, kind: str, required: bool, options: list[Any] | None) -> 
         value = next((o for o in options if _shown(o) == raw), raw)
     else:
         value = _typed(raw, kind)
-    if not _writable(value):
+    if not json_writable(value):
         _refuse(f"{'.'.join(map(str, path))} = {raw}")
         return
     _edit(path, value)
@@ -141,7 +129,7 @@ def _apply_table(path: Path, editor_key: str, rows: list[Any], columns: dict[str
         new.append({c: _typed(added.get(c), k) for c, k in columns.items() if added.get(c)})
     for index in sorted(edits.get("deleted_rows", []), reverse=True):
         del new[int(index)]
-    if not _writable(new):
+    if not json_writable(new):
         _refuse(f"{'.'.join(map(str, path))}: a cell holds a number JSON cannot write")
         st.session_state[_VERSION] = st.session_state.get(_VERSION, 0) + 1  # editor afresh
         return
@@ -228,13 +216,7 @@ def model_form(text: str, model: type[BaseModel]) -> None:
         "read as JSON (numbers, true/false, lists). Leave an optional field empty to leave it out."
     )
     ss = st.session_state
-    refused = ss.pop("mform__notice", None)
-    if refused:
-        st.warning(
-            "That number is beyond what a float holds: JSON would get Infinity or NaN, which "
-            "is not standard JSON. The edit was not applied; type a smaller number."
-        )
-        st.code(refused, language=None)
+    show_refusal("mform__notice", NOT_A_FLOAT)
     if ss.get(_SEEN) != hash(text):
         ss[_VERSION], ss[_SEEN] = ss.get(_VERSION, -1) + 1, hash(text)
     schema = json_schema(model)

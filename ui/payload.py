@@ -9,11 +9,13 @@ from core.payload import MAX_PAYLOAD_BYTES, PayloadError, parse
 from core.presets import SEED_TEXT
 
 __all__ = [
+    "NOT_A_FLOAT",
     "current_payload_text",
     "editor_text",
     "form_payload",
     "payload_editor",
     "set_payload_text",
+    "show_refusal",
 ]
 
 SHARED_KEY = "payload_text"  # not a widget key: survives page switches
@@ -22,6 +24,20 @@ SHARED_KEY = "payload_text"  # not a widget key: survives page switches
 # MAX_PAYLOAD_BYTES reaches the page, stays in the editor and gets the too_large message.
 # Four bytes a character at most: the cap still fits the server's websocket message size.
 MAX_CHARS = 4 * MAX_PAYLOAD_BYTES
+
+
+NOT_A_FLOAT = (
+    "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
+    "standard JSON. The edit was not applied; type a smaller number."
+)
+
+
+def show_refusal(notice_key: str, why: str) -> None:
+    """`why`, then what an edit callback refused (left under `notice_key`), shown as text."""
+    refused = st.session_state.pop(notice_key, None)
+    if refused:
+        st.warning(why)
+        st.code(refused, language=None)
 
 
 def current_payload_text() -> str:
@@ -102,8 +118,5 @@ def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
     with st.container(horizontal=True):
         st.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
         st.button("Reset", key=f"{key}__reset", on_click=_reset, args=(key, default_text))
-    notice = st.session_state.pop(f"{key}__notice", None)
-    if notice:
-        st.warning("Format JSON left the text as it is: it is not valid JSON yet.")
-        st.code(notice, language=None)
+    show_refusal(f"{key}__notice", "Format JSON left the text as it is: it is not valid JSON yet.")
     return text

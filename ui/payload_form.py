@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from core.payload import parse
+from core.payload import json_writable, parse
 from core.presets import to_text
-from ui.payload import form_payload, set_payload_text
+from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 
 __all__ = ["order_form"]
 
@@ -34,16 +33,11 @@ def _shown(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _finite(value: Any) -> bool:
-    """False for a number JSON cannot write (1e999 parses as infinity; json.dumps says Infinity)."""
-    return not isinstance(value, float) or math.isfinite(value)
-
-
 def _apply(field: str, widget_key: str) -> None:
     payload = parse(st.session_state["payload"])
     raw = st.session_state[widget_key]
     value = raw if field in ("user_id", "status") else _cell(raw)
-    if not _finite(value):
+    if not json_writable(value):
         st.session_state["form__notice"] = f"{field} = {raw}"
         return
     payload[field] = value
@@ -63,7 +57,7 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
             return
         for column, value in changes.items():
             new_items[int(row)][column] = _cell(value)
-            if not _finite(new_items[int(row)][column]):
+            if not json_writable(new_items[int(row)][column]):
                 st.session_state["form__notice"] = f"items[{row}].{column} = {value}"
                 st.session_state["form_items__source"] = None  # the editor starts afresh
                 return
@@ -73,7 +67,7 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
         {column: _cell(row[column]) for column in _ITEM_COLUMNS if row.get(column) is not None}
         for row in edits.get("added_rows", [])
     ]
-    if not all(_finite(value) for row in added for value in row.values()):
+    if not all(json_writable(value) for row in added for value in row.values()):
         st.session_state["form__notice"] = "a new item holds a number JSON cannot write"
         st.session_state["form_items__source"] = None  # the editor starts afresh
         return
@@ -95,13 +89,7 @@ def order_form(text: str) -> None:
         key = f"form_{field}"
         st.session_state[key] = _shown(payload.get(field, ""))
         st.text_input(field, key=key, on_change=_apply, args=(field, key))
-    beyond = st.session_state.pop("form__notice", None)
-    if beyond:
-        st.warning(
-            "That number is beyond what a float holds: JSON would get Infinity or NaN, which "
-            "is not standard JSON. The edit was not applied; type a smaller number."
-        )
-        st.code(beyond, language=None)
+    show_refusal("form__notice", NOT_A_FLOAT)
     status = payload.get("status", "pending")
     options = _STATUSES if status in _STATUSES else [*_STATUSES, _shown(status)]
     st.session_state["form_status"] = status if status in _STATUSES else _shown(status)
@@ -139,10 +127,8 @@ def order_form(text: str) -> None:
         on_change=_apply_items,
         args=(editor_key, items),
     )
-    refused = st.session_state.pop("form_items__notice", None)
-    if refused:
-        st.warning(
-            "That item is not an object, so it has no fields to edit here; the edit was not "
-            "applied. Change it in the JSON text."
-        )
-        st.code(refused, language=None)
+    show_refusal(
+        "form_items__notice",
+        "That item is not an object, so it has no fields to edit here; the edit was not "
+        "applied. Change it in the JSON text.",
+    )

@@ -10,8 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.diagram import CURRENT_FILL
+from core.payload import json_writable
 from core.presets import PRESETS, SEED_TEXT
-from ui.model_form import _typed, _writable
+from ui.model_form import _typed
 from ui.text import plain
 from ui.versions import versions_text
 
@@ -351,7 +352,7 @@ def test_the_table_editor_key_moves_to_a_new_version_only_when_the_json_changes(
 
 def test_form_edits_holding_a_number_json_cannot_write_are_refused():
     typed = ["2", "1e999", "[1, 1e999]", '{"a": {"b": NaN}}', "x", "Infinity"]
-    assert [_writable(_typed(text, "json")) for text in typed] == [
+    assert [json_writable(_typed(text, "json")) for text in typed] == [
         True, False, False, False, True, False
     ]  # fmt: skip
     assert _typed("1e999", "text") == "1e999"  # a text field keeps what was typed
