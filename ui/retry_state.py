@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from core.retry import MAX_RETRIES, PRESETS, AnswerConstraints
-from ui.share import shared_state
+from ui.share import ignore_field, shared_state
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -107,7 +107,7 @@ def _checked(state: dict[str, Any], prefix: str = "") -> dict[str, Any]:
             value = state[name]
             kept[name] = float(value) if name.startswith("confidence") else value
         else:
-            st.warning(f"The share link's `{prefix}{name}` was ignored: it must be {expected}.")
+            ignore_field(f"{prefix}{name}", expected)
     return kept
 
 
@@ -122,12 +122,12 @@ def restore_share() -> None:
         ss["retry_preset"] = preset
         ss["retry_script"], ss["retries"] = preset_text(preset), PRESETS[preset].retries
     elif "preset" in state:
-        st.warning("The share link's `preset` was ignored: it must be one of this lab's presets.")
+        ignore_field("preset", "one of this lab's presets")
     for name, value in _checked(state).items():
         ss[_WIDGETS[name]] = value
     submitted = state.get("submitted")
     if "submitted" in state and not isinstance(submitted, dict):
-        st.warning("The share link's `submitted` was ignored: it must be an object.")
+        ignore_field("submitted", "an object")
     # The run shown is the last one submitted, which may predate unsubmitted edits.
     ss["retry_submitted"] = inputs() | (
         _checked(submitted, "submitted.") if isinstance(submitted, dict) else {}

@@ -11,7 +11,7 @@ from core.presets import to_text
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
 from ui.payload import set_payload_text
-from ui.share import shared_state
+from ui.share import ignore_field, shared_state
 
 __all__ = [
     "EDITOR_KEY",
@@ -50,7 +50,7 @@ def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) ->
     if isinstance(value, str) and value in options:
         return value
     if name in state:
-        st.warning(f"The share link's `{name}` was ignored: it must be {what}.")
+        ignore_field(name, what)
     return None
 
 
@@ -59,10 +59,7 @@ def _shared_text(state: dict[str, Any]) -> str | None:
     if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES:
         return text
     if "payload" in state:
-        st.warning(
-            "The share link's `payload` was ignored: it must be text of at most "
-            f"{MAX_PAYLOAD_BYTES:,} characters."
-        )
+        ignore_field("payload", f"text of at most {MAX_PAYLOAD_BYTES:,} characters")
     return None
 
 

@@ -17,7 +17,7 @@ from core.probes import (
     run_probe,
 )
 from ui.probe_view import probe_detail, results_frame, verdict_counts
-from ui.share import share_button, shared_state
+from ui.share import ignore_field, share_button, shared_state
 
 _TIMING_ID = "basemodel_state_is_slower"
 
@@ -48,9 +48,7 @@ def _shared_subset(state: dict[str, Any], name: str, options: list[str]) -> list
     if isinstance(value, list) and all(isinstance(v, str) and v in options for v in value):
         return value
     if name in state:
-        st.warning(
-            f"The share link's `{name}` was ignored: it must be a list of the filter's names."
-        )
+        ignore_field(name, "a list of the filter's names")
     return None
 
 
@@ -75,7 +73,7 @@ def _restore_probe(state: dict[str, Any], shown: list[str], timing: ProbeResult 
             "Verdict or Source article filter to see it."
         )
     elif "probe" in state:
-        st.warning("The share link's `probe` was ignored: it must be a probe the filters show.")
+        ignore_field("probe", "a probe the filters show")
 
 
 # A share link (page "behaviour") is applied in steps: each before the widgets it sets.
@@ -88,7 +86,7 @@ if shared.get("timing") is True or shared.get("probe") == _TIMING_ID:
         "timings vary from run to run, so its numbers and verdict may differ from the shared ones."
     )
 elif "timing" in shared and not isinstance(shared["timing"], bool):
-    st.warning("The share link's `timing` was ignored: it must be true or false.")
+    ignore_field("timing", "true or false")
 
 st.title("Behaviour lab")
 st.caption(
