@@ -56,19 +56,18 @@ def schema_options_form() -> SchemaOptions:
             help="`Field(max_length=…)` on items: the most line items an order may have.",
         )
         # "%g" shows the bound the model uses, every digit ("%0.2f" showed 0.009 as 0.01).
-        amount_ge = row[1].number_input(
-            "amount ge",
-            format="%g",
-            key="opt_amount_ge",
-            persist_state="session",
-            help="`Field(ge=…)` on amount: the smallest amount accepted (greater or equal).",
-        )
-        amount_le = row[2].number_input(
-            "amount le",
-            format="%g",
-            key="opt_amount_le",
-            persist_state="session",
-            help="`Field(le=…)` on amount: the largest amount accepted (less or equal).",
+        amount_ge, amount_le = (
+            column.number_input(
+                f"amount {bound}",
+                format="%g",
+                key=f"opt_amount_{bound}",
+                persist_state="session",
+                help=f"`Field({bound}=…)` on amount: the {what} amount accepted.",
+            )
+            for column, bound, what in (
+                (row[1], "ge", "smallest"),
+                (row[2], "le", "largest"),
+            )
         )
     try:
         return SchemaOptions(
