@@ -35,6 +35,13 @@ def _table(at: AppTest, index: int = 0) -> list[tuple]:
     )
 
 
+def _opened_link(**state) -> AppTest:
+    """The Trace page opened by a share link holding `state`."""
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["s"] = encode_share({"page": "trace", "payload": SEED_TEXT, **state})
+    return at.run()
+
+
 def _highlighted(at: AppTest) -> list[str]:
     dot = at.get("graphviz_chart")[0].proto.spec
     return [line.split(" [")[0].strip() for line in dot.splitlines() if CURRENT_FILL in line]
@@ -502,9 +509,7 @@ def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
 
 @pytest.mark.parametrize("fork", [{"row": True, "state": "{}"}, {"row": 1}, [1, "{}"]])
 def test_a_share_link_fork_of_the_wrong_shape_is_ignored_by_name(fork):
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    at.query_params["s"] = encode_share({"page": "trace", "payload": SEED_TEXT, "fork": fork})
-    at.run()
+    at = _opened_link(fork=fork)
     assert not at.exception
     assert [w.value for w in at.warning] == [
         "[share_field] These fields of the share link have the wrong type or value and were "
@@ -515,10 +520,7 @@ def test_a_share_link_fork_of_the_wrong_shape_is_ignored_by_name(fork):
 
 
 def test_a_share_link_fork_whose_edit_does_not_parse_leaves_it_in_the_editor_at_its_row():
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    state = {"page": "trace", "payload": SEED_TEXT, "fork": {"row": 1, "state": '{"a": '}}
-    at.query_params["s"] = encode_share(state)
-    at.run()
+    at = _opened_link(fork={"row": 1, "state": '{"a": '})
     assert [w.value for w in at.warning] == [
         "[share_fork] The share link's fork did not run; its edit is in the editor at that "
         "row. Fix it there as described and fork again."
@@ -529,10 +531,7 @@ def test_a_share_link_fork_whose_edit_does_not_parse_leaves_it_in_the_editor_at_
 
 
 def test_a_share_link_fork_of_a_row_this_run_lacks_is_named_and_the_run_shown():
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    state = {"page": "trace", "payload": SEED_TEXT, "fork": {"row": 9, "state": "{}"}}
-    at.query_params["s"] = encode_share(state)
-    at.run()
+    at = _opened_link(fork={"row": 9, "state": "{}"})
     assert [w.value for w in at.warning] == [
         "[share_fork] The share link forks a row this run cannot fork from (the payload or "
         "graph differs from the shared run); the run is shown without the fork."
