@@ -38,6 +38,7 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     if not forkable:
         st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
         return
+    unedited = dump_json(step.state, indent=2)
     st.caption(
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
@@ -45,7 +46,7 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     # persist_state: a visit to another page keeps the text (Streamlit drops the state of
     # widgets a page run does not draw, and `fork_for` would stop it being filled again).
     st.text_area("State (JSON)", key="fork_text", height=260, persist_state="session")
-    if st.session_state["fork_text"] != dump_json(step.state, indent=2):
+    if st.session_state["fork_text"] != unedited:
         st.caption("Edited: the edit stays with this step while you step through the run.")
     if st.button("Fork and re-run", key="fork"):
         error = _fork(trace, index, st.session_state["fork_text"])
@@ -60,7 +61,8 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
             st.markdown("**Original run**")
             trace_table(trace, key="fork_original")
         with branch:  # the step it was forked from, which need not be the step selected now
-            st.markdown(f"**Forked branch**, from {st.session_state['trace_fork_from']}")
+            source = trace.steps[st.session_state["trace_fork_source"]["row"]]
+            st.markdown(f"**Forked branch**, from step {source.step} ({plain(source.node)})")
             trace_table(
                 fork,
                 key="fork_branch",
@@ -112,6 +114,5 @@ def _fork(trace: Trace, index: int, text: str) -> str:
     # The edit was validated as parsed: its errors get their line:col in the editor's text.
     fork.gate_errors = place_in_text(fork.gate_errors, text)
     st.session_state["trace_fork"] = fork
-    st.session_state["trace_fork_from"] = f"step {step.step} ({plain(step.node)})"
     st.session_state["trace_fork_source"] = {"row": index, "state": text}
     return ""
