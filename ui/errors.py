@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import pyarrow as pa
@@ -114,12 +113,9 @@ def error_table(
     *,
     key: str,
     texts: Verdicts = GATE,
-    columns: Sequence[str] | None = None,
 ) -> None:
     """Verdict, repeated keys, then one row per error: path, line:col, type, message, input,
-    ctx, docs, pointer.
-
-    `columns` picks and orders the columns shown (COLUMN_ORDER by default).
+    ctx, docs, pointer (COLUMN_ORDER).
     """
     verdict(report, texts=texts)
     syntax_error_view(report)
@@ -133,7 +129,7 @@ def error_table(
         key=f"{key}__table",
         hide_index=True,
         column_config=ERROR_COLUMNS,
-        column_order=columns or COLUMN_ORDER,
+        column_order=COLUMN_ORDER,
     )
 
 
