@@ -42,6 +42,17 @@ def _opened_link(**state) -> AppTest:
     return at.run()
 
 
+def _fork_step_1_with_edited_logs(at: AppTest) -> str:
+    """Run, select step 1, set its logs to ["edited"] and fork; the edited text."""
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
+    text = json.dumps(edited, ensure_ascii=False)
+    at.text_area(key="fork_text").set_value(text).run()
+    at.button(key="fork").click().run()
+    return text
+
+
 def _highlighted(at: AppTest) -> list[str]:
     dot = at.get("graphviz_chart")[0].proto.spec
     return [line.split(" [")[0].strip() for line in dot.splitlines() if CURRENT_FILL in line]
@@ -163,11 +174,7 @@ def test_gate_closed_shows_errors_and_no_node_rows(at):
 
 
 def test_fork_reruns_from_the_selected_step(at):
-    _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
-    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
-    at.text_area(key="fork_text").set_value(json.dumps(edited, ensure_ascii=False))
-    at.button(key="fork").click().run()
+    _fork_step_1_with_edited_logs(at)
 
     fork = at.session_state["trace_fork"]
     assert [(r["step"], r["node"], r["logs"]) for r in fork.rows()] == [
@@ -454,12 +461,7 @@ def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path
 
 
 def test_a_fork_edit_stays_with_its_step_while_stepping_and_the_branch_names_its_step(at):
-    _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
-    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
-    text = json.dumps(edited, ensure_ascii=False)
-    at.text_area(key="fork_text").set_value(text).run()
-    at.button(key="fork").click().run()
+    text = _fork_step_1_with_edited_logs(at)
 
     at.select_slider(key="step_slider").set_value(0).run()
     step0 = dump_json(at.session_state["trace_result"]["trace"].steps[0].state, indent=2)
@@ -486,12 +488,7 @@ def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
 
 
 def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
-    _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
-    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
-    text = json.dumps(edited, ensure_ascii=False)
-    at.text_area(key="fork_text").set_value(text).run()
-    at.button(key="fork").click().run()
+    text = _fork_step_1_with_edited_logs(at)
     at.select_slider(key="step_slider").set_value(2).run()  # the link selects another row
     at.button(key="share").click().run()
     branch = _table(at, -1)
