@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from core.json_schema import json_schema
+from core.json_schema import json_schema, resolve
 
 __all__ = ["Example", "ExampleError", "example_payload", "model_examples"]
 
@@ -76,7 +76,7 @@ def example_payload(model: type[BaseModel]) -> dict[str, Any]:
         ['amount', 'items', 'logs', 'status', 'user_id']
     """
     schema = json_schema(model)
-    top = _resolve(schema, schema)  # a recursive model's schema is a $ref into $defs
+    top = resolve(schema, schema)  # a recursive model's schema is a $ref into $defs
     props = top.get("properties", {})
     required = set(top.get("required", []))
     payload = {k: _value(v, schema, 0) for k, v in props.items() if k in required}
@@ -101,16 +101,10 @@ def _valid(model: type[BaseModel], payload: dict[str, Any]) -> bool:
     return True
 
 
-def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in node:
-        node = root.get("$defs", {}).get(node["$ref"].rsplit("/", 1)[-1], {})
-    return node
-
-
 def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
     if node.get("default") is not None:  # the model's own choice beats a made-up value
         return node["default"]
-    node = _resolve(node, root)
+    node = resolve(node, root)
     for key in ("examples", "enum"):
         if isinstance(node.get(key), list) and node[key]:
             return node[key][0]
@@ -118,7 +112,7 @@ def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
         return node["const"]
     for key in ("anyOf", "oneOf", "allOf"):
         if key in node:
-            branches = [b for b in node[key] if _resolve(b, root).get("type") != "null"]
+            branches = [b for b in node[key] if resolve(b, root).get("type") != "null"]
             return _value((branches or node[key])[0], root, depth)
     kind = node.get("type")
     if isinstance(kind, list):

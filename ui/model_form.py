@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from core.json_schema import json_schema
+from core.json_schema import field_kind, json_schema
 from core.payload import json_writable, parse
 from core.presets import to_text
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
@@ -24,33 +24,6 @@ _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 # Bumped whenever the JSON text changes; only the table editors' keys carry it. The text's
 # hash (compared within one server process only) stands for the text, saving a second copy.
 _VERSION, _SEEN = "mform_version", "mform_seen_hash"
-
-
-def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in node:
-        node = root.get("$defs", {}).get(node["$ref"].rsplit("/", 1)[-1], {})
-    return node
-
-
-def _kind(node: dict[str, Any], root: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """(kind, resolved schema): choice, text, json, object or table."""
-    node = _resolve(node, root)
-    branches = [_resolve(b, root) for b in node.get("anyOf", node.get("oneOf", []))]
-    real = [b for b in branches if b.get("type") != "null"]
-    if branches and len(real) == 1:
-        return _kind(real[0], root)
-    if branches:
-        return "json", node  # e.g. Decimal: a number or a numeric string
-    if "enum" in node or "const" in node or node.get("type") == "boolean":
-        return "choice", node
-    if node.get("type") == "string":
-        return "text", node
-    if node.get("type") == "object" and "properties" in node:
-        return "object", node
-    items = _resolve(node.get("items", {}), root) if node.get("type") == "array" else {}
-    if items.get("type") == "object" and "properties" in items:
-        return "table", items
-    return "json", node
 
 
 def _shown(value: Any) -> str:
@@ -145,7 +118,7 @@ def _fields(node: dict[str, Any], root: dict[str, Any], value: dict[str, Any], p
 def _field(
     sub: dict[str, Any], root: dict[str, Any], parent: dict[str, Any], path: Path, required: bool
 ) -> None:
-    kind, node = _kind(sub, root)
+    kind, node = field_kind(sub, root)
     name, key = path[-1], _key(path)
     label = plain(name) if required else f"{plain(name)} (optional)"
     present = name in parent
@@ -177,7 +150,7 @@ def _field(
 
 
 def _table(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path, label: str):
-    columns = {name: _kind(sub, root)[0] for name, sub in item.get("properties", {}).items()}
+    columns = {name: field_kind(sub, root)[0] for name, sub in item.get("properties", {}).items()}
     frame = pd.DataFrame(
         [
             {c: _shown(row[c]) if c in row else "" for c in columns}
