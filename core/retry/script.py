@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from core.payload import PayloadError, check_limits
+from core.payload import PayloadError, check_limits, line_col
 
 __all__ = [
     "MAX_CALLS",
@@ -29,6 +30,8 @@ MAX_RETRIES = 5
 # Both engines stop asking the model after this many calls (a script of searches never ends).
 MAX_CALLS = 10
 MAX_SCRIPT_BYTES = 20_000
+# check_limits codes -> this lab's (too_deep stays a shape error, as before).
+_LIMIT_CODES = {"lone_surrogate": "surrogate", "number_too_long": "number"}
 SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
 
 
@@ -69,17 +72,33 @@ def turn_at(script: list[dict[str, Any]], call: int) -> dict[str, Any]:
     return script[min(call, len(script) - 1)]
 
 
+class _Constant(ValueError):
+    """NaN, Infinity or -Infinity in the text: Python's json reads them, JSON has none."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
 def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON; write a number such as 0.5")
+    raise _Constant(name)
+
+
+def _constant_at(text: str, name: str) -> int:
+    """Offset of the first `name` outside a string: the constant json.loads stopped at."""
+    token = re.compile(r'"(?:[^"\\]|\\.)*"|' + re.escape(name), re.S)
+    return next(m.start() for m in token.finditer(text) if m.group() == name)
 
 
 def load_script(text: str) -> list[dict[str, Any]]:
     """Parse and check a script written as JSON text.
 
     Raises:
-        RetryInputError: `retry.script.json` with the line and column of a syntax error,
-            `retry.script.surrogate` with those of a lone UTF-16 surrogate (neither engine can
-            encode one), or a shape error from `check_script`.
+        RetryInputError: `retry.script.json` with the line and column of a syntax error or
+            of a NaN/Infinity, `retry.script.surrogate` with those of a lone UTF-16 surrogate
+            (neither engine can encode one), `retry.script.number` with those of an integer
+            too long to read, or a shape error (too deep, with its position, or from
+            `check_script`).
 
     Example:
         >>> load_script('[{"text": "hi"}]')
@@ -89,6 +108,18 @@ def load_script(text: str) -> list[dict[str, Any]]:
         raise RetryInputError(
             "retry.script.size", f"the script is over {MAX_SCRIPT_BYTES} bytes; shorten it"
         )
+    if not text.strip():
+        raise RetryInputError(
+            "retry.script.json", "the script is empty; write a JSON list of turns or pick a preset"
+        )
+    try:
+        # First: depth, overlong integers and lone surrogates, each with its position, before
+        # json.loads or the checks below walk the value (a deep one would exhaust the stack).
+        check_limits(text)
+    except PayloadError as exc:
+        kind = _LIMIT_CODES.get(exc.code, "shape")
+        message = exc.message.replace("The payload", "The script", 1)  # the limit's words
+        raise RetryInputError(f"retry.script.{kind}", message, exc.line, exc.col) from exc
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -101,16 +132,16 @@ def load_script(text: str) -> list[dict[str, Any]]:
             exc.lineno,
             exc.colno,
         ) from exc
-    except (ValueError, RecursionError) as exc:
-        raise RetryInputError("retry.script.json", f"invalid JSON: {exc}") from exc
-    check_script(value)
-    try:
-        check_limits(text)  # after the shape check, only depth and surrogates can still fail
-    except PayloadError as exc:
-        kind = "surrogate" if exc.code == "lone_surrogate" else "shape"
-        message = exc.message.replace("The payload", "The script", 1)  # the limit's words
-        raise RetryInputError(f"retry.script.{kind}", message, exc.line, exc.col) from exc
-    return value
+    except _Constant as exc:
+        line, col = line_col(text, _constant_at(text, exc.name))
+        raise RetryInputError(
+            "retry.script.json",
+            f"invalid JSON at line {line}, column {col}: {exc.name} is not JSON; write a "
+            "number such as 0.5",
+            line,
+            col,
+        ) from exc
+    return check_script(value)
 
 
 def check_script(value: Any) -> list[dict[str, Any]]:

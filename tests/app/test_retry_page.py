@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.retry import PRESETS
+from core.share import encode_share
 
 PAGE = str(Path(__file__).parents[2] / "views" / "retry.py")
 EXHAUSTED_1 = [
@@ -288,6 +289,20 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults
         "The share link's `submitted.retries` was ignored: it must be a whole number from 0 to 5.",
     ]
     assert _view(at) | {"warnings": []} == _view(_page())
+
+
+def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text():
+    # 1000 levels: a recursive walk of the parsed script used to exhaust the stack here.
+    deep = '[{"answer": {"x": ' + "[" * 1000 + "]" * 1000 + "}}]"
+    at = _opened(encode_share({"page": "retry", "script": deep, "submitted": {"script": deep}}))
+
+    assert not at.exception
+    assert at.text_area(key="retry_script").value == deep
+    assert [e.value for e in at.error] == [
+        "The script was not run (retry.script.shape) at line 1, column 217. Your text is kept; "
+        "fix it and press Run."
+    ]
+    assert "The script nests deeper than 201 levels; flatten it." in _outcomes(at)
 
 
 def test_the_preset_summary_says_when_the_constraints_are_not_its_defaults():
