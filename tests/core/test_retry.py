@@ -513,7 +513,7 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
             "The script nests deeper than 201 levels; flatten it.",
         ),
         (  # deep enough to exhaust the stack of a recursive walk: refused before any walks it
-            '[{"answer": {"x": ' + "[" * 1000 + "]" * 1000 + "}}]",
+            '[{"answer": {"x": ' + "[" * 600 + "]" * 600 + "}}]",
             "retry.script.shape",
             1,
             217,
