@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from core.paths import plural
-from core.project import Project, explain_run_error, load_project
+from core.project import Project, load_project
 from core.report import Report, validate_text
 
 __all__ = ["main"]
@@ -97,7 +97,7 @@ def _trace(text: str, faults: list[str], as_json: bool, project: Project) -> int
         print(_table([{k: str(v) for k, v in row.items()} for row in rows], list(rows[0])))
         if trace.error:
             print(f"run stopped: {trace.error}")
-            hint = explain_run_error(str(trace.error))
+            hint = trace.error.hint
             if hint:
                 print(f"hint: {hint}")
     return EXIT_GATE_CLOSED if trace.gate_errors else EXIT_OK

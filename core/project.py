@@ -23,7 +23,6 @@ __all__ = [
     "Project",
     "ProjectError",
     "ProjectSpec",
-    "explain_run_error",
     "load_project",
 ]
 
@@ -76,26 +75,6 @@ def load_project(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -
         return _build(spec)
     except ProjectError as exc:
         return Project(spec=spec, errors=(exc,))
-
-
-def explain_run_error(message: str) -> str | None:
-    """A hint when a run failed because the graph expected config, context or a resume.
-
-    Example:
-        >>> explain_run_error("KeyError: 'configurable'")[:38]
-        'The graph reads config["configurable"]'
-    """
-    if "configurable" in message or "thread_id" in message:
-        return (
-            'The graph reads config["configurable"]; the playground passes only a thread_id. '
-            "Give the keys defaults in your node, or wrap the graph in a factory that binds them."
-        )
-    if "context" in message.lower() and "runtime" in message.lower():
-        return (
-            "The graph reads runtime.context, which the playground does not pass. Give the "
-            "context fields defaults, or point --graph at a variant that does not need them."
-        )
-    return None
 
 
 def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectSpec:

@@ -146,7 +146,7 @@ def record_run(
     steps = build_steps(chain, log, run, payload, opts.model, opts.check_each_step, lead)
     trace = Trace(steps=steps, output=output, options=opts, graph=run)
     if error is not None:
-        trace.error = trace_error(error, steps, chain[-1].metadata["step"] + 1)
+        trace.error = trace_error(error, steps, chain[-1].metadata["step"] + 1 if chain else 0)
         for step in steps:  # rows LangGraph never merged show what stopped the run
             if not step.committed and not step.error:
                 step.error = f"{trace.error.type}: {trace.error.headline}"

@@ -10,14 +10,17 @@ from pydantic import ValidationError
 
 from core.trace_steps import Step, TraceTimeout
 
-__all__ = ["TraceError", "trace_error"]
+__all__ = ["TraceError", "explain_run_error", "trace_error"]
 
+# LangGraph's words for two writes to a key without a reducer in one step.
+_ONE_VALUE = "Can receive only one value per step"
 _NAMED = re.compile(r"^(Before|During) task with name '([^']*)'")
 
 
 @dataclass(frozen=True)
 class TraceError:
-    """What stopped the run (code: node_error, input_invalid, concurrent_update, ...)."""
+    """What stopped the run (code: node_error, input_invalid, input_not_object,
+    concurrent_update, invalid_update, ...)."""
 
     code: str
     step: int
@@ -34,6 +37,19 @@ class TraceError:
         return f"[{self.code}] {where}{blame}: {self.type}: {self.headline}"
 
     @property
+    def hint(self) -> str | None:
+        """Advice when a node's own exception says the graph expected config or context.
+
+        Only for node errors, read off the exception's type and first line: other errors
+        (LangGraph refusing the input, say) quote the payload, whose words must not pick a hint.
+        """
+        return (
+            explain_run_error(f"{self.type}: {self.headline}")
+            if self.code == "node_error"
+            else None
+        )
+
+    @property
     def headline(self) -> str:
         """The message's first line ("" for an exception raised without one, as `assert`)."""
         return next(iter(self.message.splitlines()), "")
@@ -45,8 +61,10 @@ def trace_error(exc: BaseException, steps: list[Step], step: int) -> TraceError:
     code, node, fields = "graph_error", named.group(2) if named else "", set()
     if isinstance(exc, TraceTimeout | GraphRecursionError):
         code = TraceTimeout.code if isinstance(exc, TraceTimeout) else "recursion_limit"
-    elif isinstance(exc, InvalidUpdateError):
+    elif isinstance(exc, InvalidUpdateError) and _ONE_VALUE in str(exc):
         code, fields = "concurrent_update", set(re.findall(r"At key '([^']*)'", str(exc)))
+    elif isinstance(exc, InvalidUpdateError):  # e.g. "Expected dict, got [1]"
+        code = "input_not_object" if node == "__start__" else "invalid_update"
     elif named and named.group(1) == "Before":
         code = "input_invalid"  # LangGraph names the reader; the writer is an earlier node
         if isinstance(exc, ValidationError):
@@ -57,3 +75,23 @@ def trace_error(exc: BaseException, steps: list[Step], step: int) -> TraceError:
     last = max((s.step for s in writers), default=None)
     names = sorted({s.node for s in writers if s.step == last}) if fields else [node] * bool(node)
     return TraceError(code, step, node, ", ".join(names), type(exc).__name__, str(exc))
+
+
+def explain_run_error(message: str) -> str | None:
+    """A hint when a run failed because the graph expected config, context or a resume.
+
+    Example:
+        >>> explain_run_error("KeyError: 'configurable'")[:38]
+        'The graph reads config["configurable"]'
+    """
+    if "configurable" in message or "thread_id" in message:
+        return (
+            'The graph reads config["configurable"]; the playground passes only a thread_id. '
+            "Give the keys defaults in your node, or wrap the graph in a factory that binds them."
+        )
+    if "context" in message.lower() and "runtime" in message.lower():
+        return (
+            "The graph reads runtime.context, which the playground does not pass. Give the "
+            "context fields defaults, or point --graph at a variant that does not need them."
+        )
+    return None

@@ -99,7 +99,9 @@ def walk_chain(saver: Any, thread: str, stop: str | None) -> list[Any]:
     """
     config = {"configurable": {"thread_id": thread}}
     points = {p.config["configurable"]["checkpoint_id"]: p for p in saver.list(config)}
-    chain, point = [], next(iter(points.values()))  # newest first: the head of this run
+    # Newest first: the head of this run. None when nothing ran (LangGraph reads a None
+    # input as "resume from the last checkpoint", and a fresh thread has none).
+    chain, point = [], next(iter(points.values()), None)
     while point is not None:
         chain.append(point)
         if point.config["configurable"]["checkpoint_id"] == stop or point.parent_config is None:
@@ -137,6 +139,8 @@ def build_steps(
         if check and model is not None:
             _check([lead], model)
     steps: list[Step] = [lead] if lead else []
+    if not chain:  # nothing ran: LangGraph refused the input before its first checkpoint
+        return steps
     reducers = graph_reducers(run)
     for point, after in zip(chain, [*chain[1:], None], strict=True):
         number = point.metadata["step"] + 1

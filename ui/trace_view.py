@@ -91,6 +91,13 @@ def _why(error: TraceError) -> str:
     if error.code == "concurrent_update":
         found = f"the writers, read from the checkpoint, were {writers}." if error.writers else ""
         return f"Nodes of one step wrote a field that has no reducer; {named}; {found or wrote}"
+    if error.code == "input_not_object":
+        return (
+            "LangGraph takes the graph's input as a dict of state keys and got another JSON "
+            "value; send a JSON object."
+        )
+    if error.code == "invalid_update":
+        return f"{node} returned something LangGraph cannot merge into the state; return a dict."
     if error.code == "recursion_limit":
         return "The run hit its recursion_limit (a bound we set explicitly)."
     if error.code == "trace_timeout":

@@ -9,7 +9,6 @@ import streamlit as st
 from core.field_errors import place_in_text
 from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
 from core.payload import PayloadError, parse
-from core.project import explain_run_error
 from core.report import validate_text
 from core.schema_options import SchemaOptions, build_model
 from core.trace import run_trace
@@ -110,7 +109,7 @@ def _show(result: dict[str, Any]) -> None:
             "in strict mode a UUID must be a UUID object, which JSON cannot hold. No edit of "
             "the text passes this gate; turn strict mode off."
         )
-    hint = explain_run_error(str(trace.error)) if trace.error else None
+    hint = trace.error.hint if trace.error else None
     if hint:
         st.info(hint)
     if trace.steps:

@@ -22,6 +22,7 @@ VALIDATE, TRACE, APP = (str(ROOT / p) for p in ("views/validate.py", "views/trac
 PROJECTS = {
     "shop": ("shop.state:ShopState", "shop.graph:builder"),
     "typed": (None, "typed_state.graph:make_graph"),
+    "plain": (None, "typed_state.graph:make_plain_graph"),
     "reducer": (None, "custom_reducer.graph:graph"),
 }
 # Each fixture through a different way; every way is used (tests/core covers all nine).
@@ -185,6 +186,34 @@ def test_trace_page_runs_your_graph(project, name, way):
     table = at.dataframe[0].value
     assert list(table[["step", "node", "check"]].itertuples(index=False, name=None)) == TRACES[name]
     assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+
+
+@pytest.mark.parametrize(
+    ("payload", "banner", "why"),
+    [
+        (
+            '["configurable"]',  # quotes the word a config hint looks for
+            "Run stopped at step 0 [input_not_object] — InvalidUpdateError",
+            "LangGraph takes the graph's input as a dict of state keys and got another JSON "
+            "value; send a JSON object.",
+        ),
+        (  # None is LangGraph's "resume": a fresh run has nothing to resume from
+            "null",
+            "Run stopped at step 0 [graph_error] — EmptyInputError",
+            "The graph stopped with an error; LangGraph's error carries no node name.",
+        ),
+    ],
+)
+def test_a_graph_with_no_model_shows_langgraph_refusing_a_non_object(project, payload, banner, why):
+    project("plain")
+    at = _open(TRACE)
+    at.session_state["payload_text"] = payload
+    at.button(key="run").click().run()
+
+    assert not at.exception
+    assert [e.value for e in at.error] == [banner]
+    assert why in [c.value for c in at.caption]
+    assert not [i.value for i in at.info if "config" in i.value]
 
 
 def test_trace_draws_the_conditional_branch_taken(project):

@@ -8,9 +8,10 @@ import pytest
 
 from core.diagram import graph_dot
 from core.order import AgentState
-from core.project import ProjectSpec, explain_run_error, load_project
+from core.project import ProjectSpec, load_project
 from core.reducers import graph_reducers, model_reducers
 from core.trace import run_trace
+from core.trace_errors import explain_run_error
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHOP = ("shop.state:ShopState", "shop.graph:builder")

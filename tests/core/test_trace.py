@@ -319,6 +319,24 @@ def test_typed_dict_state_runs_without_gate_or_checks():
     assert trace.output == {"n": 1000}
 
 
+@pytest.mark.parametrize(
+    ("payload", "error"),
+    [
+        ([1], ("input_not_object", 0, "__start__", "InvalidUpdateError", "Expected dict, got [1]")),
+        ("x", ("input_not_object", 0, "__start__", "InvalidUpdateError", "Expected dict, got x")),
+        # LangGraph reads a None input as "resume": a fresh thread has nothing to resume.
+        (None, ("graph_error", 0, "", "EmptyInputError", "Received no input for __start__")),
+    ],
+)
+def test_a_typed_dict_graph_given_no_object_says_what_langgraph_raised(payload, error):
+    trace = run_trace(_looping_graph(), payload)  # no model, so no gate: LangGraph decides
+
+    assert (trace.error.code, trace.error.step, trace.error.node) == error[:3]
+    assert (trace.error.type, trace.error.headline) == error[3:]
+    assert [s.node for s in trace.steps] == (["__start__"] if payload is not None else [])
+    assert trace.output is None
+
+
 def test_exports_are_deterministic_with_injected_message_ids():
     first, second = _trace(), _trace()
 

@@ -76,3 +76,36 @@ def test_limits_and_unnamed_errors_have_their_own_codes():
     assert trace_error(KeyError("x"), STEPS, 4) == TraceError(
         "graph_error", 4, "", "", "KeyError", "'x'"
     )
+
+
+def test_langgraph_refusing_a_non_object_input_is_not_called_a_concurrent_update():
+    exc = _noted(InvalidUpdateError("Expected dict, got [1]"), "During task with name '__start__'")
+    assert trace_error(exc, STEPS, 0) == TraceError(
+        "input_not_object",
+        0,
+        "__start__",
+        "__start__",
+        "InvalidUpdateError",
+        "Expected dict, got [1]",
+    )
+
+
+def test_a_node_returning_a_non_dict_is_an_invalid_update_named_on_the_node():
+    exc = _noted(InvalidUpdateError("Expected dict, got [1]"), "During task with name 'c'")
+    assert trace_error(exc, STEPS, 2) == TraceError(
+        "invalid_update", 2, "c", "c", "InvalidUpdateError", "Expected dict, got [1]"
+    )
+
+
+def test_only_a_nodes_own_exception_gets_a_config_hint_never_a_quoted_payload():
+    quoting = _noted(
+        InvalidUpdateError("Expected dict, got ['configurable']"),
+        "During task with name '__start__'",
+    )
+    reads_config = _noted(KeyError("configurable"), "During task with name 'c'")
+    hints = [trace_error(exc, STEPS, 2).hint for exc in (quoting, reads_config)]
+    assert hints == [
+        None,
+        'The graph reads config["configurable"]; the playground passes only a thread_id. '
+        "Give the keys defaults in your node, or wrap the graph in a factory that binds them.",
+    ]
