@@ -1,11 +1,11 @@
 """Probes that run the tool-parameter article's code examples, as written, on installed Pydantic."""
 
 import io
-import warnings
 from collections.abc import Callable
 
 from core.probes import article_snippets as snippets
 from core.probes._model import ARTICLE_TOOLS, TOOL_PACKAGES, Check, Probe, describe, outcome
+from core.warnings_capture import recorded_warnings
 
 __all__ = ["PROBES", "run_snippet"]
 
@@ -28,8 +28,7 @@ def run_snippet(snippet: str, name: str) -> tuple[str, BaseException | None, lis
 
     namespace: dict[str, object] = {"__name__": f"article_{name}", "print": capture}
     code = compile(snippet, f"<article {name}>", "exec")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recorded_warnings() as caught:
         _, exc = outcome(lambda: exec(code, namespace))
     return printed.getvalue(), exc, [f"{w.category.__name__}: {w.message}" for w in caught]
 

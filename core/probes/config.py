@@ -1,7 +1,5 @@
 """Probes of model configuration: does `model_config` reach nested models, v1 `class Config`?"""
 
-import warnings
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.order import SEED_PAYLOAD, AgentState
@@ -14,6 +12,7 @@ from core.probes._model import (
     describe,
     outcome,
 )
+from core.warnings_capture import recorded_warnings
 
 __all__ = ["PROBES"]
 
@@ -45,8 +44,7 @@ def probe_model_config_applies_to_nested() -> list[Check]:
 
 
 def probe_v1_config_class_errors() -> list[Check]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recorded_warnings() as caught:
 
         class V1Style(BaseModel):
             value: int = Field(default=1)

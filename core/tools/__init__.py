@@ -5,13 +5,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
-import threading
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+
+from core.warnings_capture import recorded_warnings
 
 __all__ = ["SCENARIOS", "Observation", "Scenario", "attempt", "models_source", "validate_with"]
 
@@ -26,8 +26,6 @@ _SCENARIO_MODULES = (
 )
 # A scenario module's shown source stops at this line (its presets follow it).
 _PRESETS_MARKER = "# Presets"
-# catch_warnings swaps process-wide filters; Streamlit runs sessions in threads.
-_WARNINGS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -93,8 +91,7 @@ def attempt(what: str, action: Callable[[], str], *, instead: str = "") -> Obser
         >>> attempt("int('x')", lambda: str(int("x"))).outcome
         'fails'
     """
-    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recorded_warnings() as caught:
         try:
             result = action()
         except Exception as exc:  # the failure is the observation
