@@ -23,9 +23,10 @@ __all__ = [
 ]
 
 MAX_PAYLOAD_BYTES = 2_000_000
-# Containers deep, counting the top-level object: the depth where Pydantic's JSON parser
-# stops too ("recursion limit exceeded"), so both agree on what is too deep.
-MAX_DEPTH = 201
+# Containers deep, counting the top-level object: the most Pydantic's JSON parser reads
+# into a value of any type (201 gives "recursion limit exceeded"), so both agree on what is
+# too deep. Inside a typed field it may read deeper; the limit is the one that always holds.
+MAX_DEPTH = 200
 # Digits in an integer: where Pydantic's JSON parser ("number out of range") and Python's
 # int() stop, so the Validate page's fast path and `parse` agree on what is too long.
 # Fractions and exponents of any length parse (to a float) in both, so they are not counted.

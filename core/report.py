@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -134,8 +135,7 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
                 parse(text)
             except PayloadError as syntax:
                 return Report(model=model, text=text, syntax_error=syntax)
-            syntax = PayloadError(f"Invalid JSON: {raw[0]['msg']}")  # pragma: no cover
-            return Report(model=model, text=text, syntax_error=syntax)  # pragma: no cover
+            return Report(model=model, text=text, syntax_error=_parser_error(raw[0]["msg"]))
         return Report(model=model, text=text, errors=position_errors(raw, text))
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
         return Report(model=model, text=text, errors=[crash_error(exc, 1)])
@@ -154,3 +154,17 @@ def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
         return Report(model=model, raw=value, errors=value_errors(exc.errors(), value))
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
         return Report(model=model, raw=value, errors=[crash_error(exc, None)])
+
+
+def _parser_error(message: str) -> PayloadError:
+    """Pydantic's own json_invalid message, at the line and column it names, said once.
+
+    For a text our checks passed but Pydantic's parser did not (none is known: a safety net).
+
+    Example:
+        >>> str(_parser_error("Invalid JSON: recursion limit exceeded at line 2 column 7"))
+        'line 2, column 7: Invalid JSON: recursion limit exceeded at line 2 column 7.'
+    """
+    at = re.search(r"at line (\d+) column (\d+)", message)
+    line, col = (int(at.group(1)), int(at.group(2))) if at else (1, 1)
+    return PayloadError(message.rstrip(".") + ".", line, col)

@@ -299,10 +299,10 @@ def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text(
     assert not at.exception
     assert at.text_area(key="retry_script").value == deep
     assert [e.value for e in at.error] == [
-        "The script was not run (retry.script.shape) at line 1, column 217. Your text is kept; "
+        "The script was not run (retry.script.shape) at line 1, column 216. Your text is kept; "
         "fix it and press Run."
     ]
-    assert "The script nests deeper than 201 levels; flatten it." in _outcomes(at)
+    assert "The script nests deeper than 200 levels; flatten it." in _outcomes(at)
 
 
 def test_the_preset_summary_says_when_the_constraints_are_not_its_defaults():

@@ -227,7 +227,7 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
         ),
         (
             '{"a": ' + "[" * 300 + "]" * 300 + "}",
-            "line 1, column 207 [too_deep]\nThe payload nests deeper than 201 levels; flatten it.",
+            "line 1, column 206 [too_deep]\nThe payload nests deeper than 200 levels; flatten it.",
         ),
         (  # longer than the limit: the editor still takes it (its own cap is higher)
             json.dumps({"pad": "a" * MAX_PAYLOAD_BYTES}),

@@ -239,3 +239,24 @@ def test_exported_errors_are_strict_json_even_for_nan_and_infinite_inputs():
         },
     ]
     json.dumps(report.to_errors(), allow_nan=False)  # raises on a bare NaN token
+
+
+def test_nesting_at_the_parsers_limit_is_read_and_one_level_more_is_too_deep_where_it_starts():
+    def nested(depth: int) -> str:
+        return '{"a": ' * depth + "1" + "}" * depth
+
+    at_limit, beyond = validate_text(nested(200)), validate_text(nested(201))
+
+    assert at_limit.syntax_error is None
+    assert [(e.type, e.path) for e in at_limit.errors] == [
+        ("missing", "user_id"),
+        ("missing", "amount"),
+        ("extra_forbidden", "a"),
+    ]
+    error = beyond.syntax_error
+    assert (error.code, error.line, error.col, error.message) == (
+        "too_deep",
+        1,
+        1201,
+        "The payload nests deeper than 200 levels; flatten it.",
+    )
