@@ -23,10 +23,14 @@ __all__ = [
     "error_table",
     "exports",
     "syntax_error_view",
+    "text_lines",
     "verdict",
 ]
 
 MAX_ANNOTATED_LINES = 400
+# Characters str.splitlines() and a browser may break a line at, but JSON positions do not:
+# line:col counts "\n" only. Shown as one symbol each, so the columns stay where they were.
+_OTHER_BREAKS = str.maketrans(dict.fromkeys("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "\u2424"))
 
 
 class Verdicts(NamedTuple):
@@ -100,7 +104,7 @@ def syntax_error_view(report: Report) -> None:
     if error is None or report.text is None:
         return
     st.code(f"line {error.line}, column {error.col} [{error.code}]\n{error.message}", language=None)
-    lines = report.text.splitlines() or [""]
+    lines = text_lines(report.text)
     if 1 <= error.line <= len(lines):
         line = lines[error.line - 1]
         start = max(0, error.col - 60)
@@ -133,6 +137,19 @@ def error_table(
     )
 
 
+def text_lines(text: str) -> list[str]:
+    r"""The text's lines as line:col counts them (split at "\n" only), safe to show.
+
+    A line's own "\r" (Windows line ends) is dropped; any other line-breaking character
+    shows as ␤, so a caret line under it still lines up.
+
+    Example:
+        >>> text_lines('{"a": "x\u2028y",\r\n "b": 1}')
+        ['{"a": "x␤y",', ' "b": 1}']
+    """
+    return [line.removesuffix("\r").translate(_OTHER_BREAKS) for line in text.split("\n")]
+
+
 def annotated_text(report: Report) -> str:
     """The payload with line numbers; a caret line under every error and dropped repeated key.
 
@@ -140,7 +157,7 @@ def annotated_text(report: Report) -> str:
     """
     if report.text is None:
         return ""
-    lines = report.text.splitlines() or [""]
+    lines = text_lines(report.text)
     marks: dict[int, list[tuple[int, str]]] = {}
     positions = [(e.line, e.col, f"{e.type} at {e.path}: {e.msg}") for e in report.errors]
     if report.syntax_error is not None:
@@ -163,7 +180,8 @@ def annotated_text(report: Report) -> str:
         flag = "▶" if number in marks else " "  # its own column: never touching the number
         out.append(f"{flag} {number:>{width}} │ {text[:300]}")
         for col, note in marks.get(number, []):
-            out.append(f"  {'':>{width}} │ {' ' * (min(col, 300) - 1)}^ {note[:200]}")
+            note = note[:200].replace("\n", "\u2424").translate(_OTHER_BREAKS)  # may quote input
+            out.append(f"  {'':>{width}} │ {' ' * (min(col, 300) - 1)}^ {note}")
         previous = number
     if shown and shown[-1] != len(lines):
         out.append(f"  {'':>{width}} ⋮")

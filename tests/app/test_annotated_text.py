@@ -49,3 +49,23 @@ def test_a_repeated_key_is_marked_where_its_dropped_value_is():
         "equal to 0",
         "  4 │ }",
     ]
+
+
+def test_only_newlines_end_a_line_as_line_col_counts_them():
+    # U+2028 and U+0085 inside a string, Windows line ends: str.splitlines() broke the text
+    # at all of them and marked the amount's error on the wrong line.
+    text = '{"user_id": "a\u2028b\u0085c",\r\n "amount": "x"}'
+    report = validate_text(text, AgentState)
+
+    assert [(e.type, e.line, e.col) for e in report.errors] == [
+        ("uuid_parsing", 1, 13),
+        ("float_parsing", 2, 12),
+    ]
+    assert annotated_text(report).splitlines() == [
+        '▶ 1 │ {"user_id": "a␤b␤c",',
+        "    │             ^ uuid_parsing at user_id: Input should be a valid UUID, invalid "
+        "character: found `␤` at 1",
+        '▶ 2 │  "amount": "x"}',
+        "    │            ^ float_parsing at amount: Input should be a valid number, unable to "
+        "parse string as a number",
+    ]
