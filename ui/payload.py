@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.duplicates import duplicate_keys
 from core.json_format import reindent
-from core.payload import MAX_PAYLOAD_BYTES, PayloadError, parse
+from core.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
 from core.presets import SEED_TEXT
 
 __all__ = [
@@ -55,6 +56,20 @@ def form_payload(text: str) -> dict | None:
         return None
     if not isinstance(payload, dict):
         st.info("The form needs a JSON object at the top level.")
+        return None
+    # An edit rewrites the whole text from the parsed value: refuse what that would lose.
+    if not json_writable(payload):
+        st.info(
+            "The form would rewrite a number JSON cannot hold (NaN, Infinity, or one too large "
+            "for a float, like 1e400) as Infinity or NaN. Fix it in the JSON text first."
+        )
+        return None
+    if duplicate_keys(text):
+        st.info(
+            "The text repeats a key within one object, and the form would keep only its last "
+            "value. Remove the repeated key in the JSON text first; the repeated-key warning says "
+            "where."
+        )
         return None
     return payload
 

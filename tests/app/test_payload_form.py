@@ -94,3 +94,33 @@ def test_the_amount_field_refuses_infinity_with_a_message_and_keeps_the_json_tex
         "standard JSON. The edit was not applied; type a smaller number."
     ]
     assert [c.value for c in at.code if "1e999" in c.value] == ["amount = 1e999"]
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (
+            '{"user_id": "x", "amount": 1e400}',
+            "The form would rewrite a number JSON cannot hold (NaN, Infinity, or one too large "
+            "for a float, like 1e400) as Infinity or NaN. Fix it in the JSON text first.",
+        ),
+        (
+            '{"user_id": "x", "user_id": "y", "amount": 1}',
+            "The text repeats a key within one object, and the form would keep only its last "
+            "value. Remove the repeated key in the JSON text first; the repeated-key warning says "
+            "where.",
+        ),
+    ],
+)
+def test_the_form_is_not_offered_for_text_an_edit_would_silently_change(text, why):
+    # Every form edit rewrites the whole text from the parsed value: 1e400 came back as
+    # Infinity and the first "user_id" vanished, with no message.
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["payload"] = text
+    at.run()
+    at.button_group(key="editor_view").set_value("Form").run()
+
+    assert not at.exception
+    assert why in [i.value for i in at.info]
+    assert not [w.key for w in at.text_input if w.key and w.key.startswith("form_")]
+    assert at.text_area(key="payload").value == text
