@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.paths import format_path
+from core.paths import PathNames
 
 __all__ = ["CoercionRow", "coercion_rows"]
 
@@ -43,7 +43,7 @@ def coercion_rows(value: Any, model: BaseModel) -> list[CoercionRow]:
         ['converted', 'converted', 'default', 'default', 'default', 'default']
     """
     rows: list[CoercionRow] = []
-    _walk(value, model, (), rows)
+    _walk(value, model, (), rows, PathNames())
     if isinstance(value, dict):
         for name in type(model).model_fields:
             if name not in value and name not in model.model_fields_set:
@@ -52,15 +52,17 @@ def coercion_rows(value: Any, model: BaseModel) -> list[CoercionRow]:
     return rows
 
 
-def _walk(value: Any, out: Any, path: tuple[str | int, ...], rows: list[CoercionRow]) -> None:
+def _walk(
+    value: Any, out: Any, path: tuple[str | int, ...], rows: list[CoercionRow], names: PathNames
+) -> None:
     if isinstance(value, dict) and value:
         for key, child in value.items():
-            _walk(child, _child(out, key), (*path, key), rows)
+            _walk(child, _child(out, key), (*path, key), rows, names)
     elif isinstance(value, list) and value:
         for index, child in enumerate(value):
-            _walk(child, _child(out, index), (*path, index), rows)
+            _walk(child, _child(out, index), (*path, index), rows, names)
     else:
-        rows.append(_row(path, value, out))
+        rows.append(_row(names(path)[0], value, out))
 
 
 def _child(out: Any, key: str | int) -> Any:
@@ -79,10 +81,10 @@ def _child(out: Any, key: str | int) -> Any:
     return _MISSING
 
 
-def _row(path: tuple[str | int, ...], value: Any, out: Any) -> CoercionRow:
+def _row(path: str, value: Any, out: Any) -> CoercionRow:
     shown_in = json.dumps(value, ensure_ascii=False)
     if out is _MISSING:
-        return CoercionRow(format_path(path), shown_in, _type(value), "", "", "dropped")
+        return CoercionRow(path, shown_in, _type(value), "", "", "dropped")
     if type(out) is type(value) and out == value:
         change = "same"
     elif isinstance(value, str) and isinstance(out, str):
@@ -95,7 +97,7 @@ def _row(path: tuple[str | int, ...], value: Any, out: Any) -> CoercionRow:
         change = "converted"
     else:
         change = "rewritten"
-    return CoercionRow(format_path(path), shown_in, _type(value), _show(out), _type(out), change)
+    return CoercionRow(path, shown_in, _type(value), _show(out), _type(out), change)
 
 
 def _show(out: Any) -> str:

@@ -121,7 +121,10 @@ def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str
 
 def value_errors(raw: list[dict[str, Any]], value: Any) -> list[FieldError]:
     """FieldErrors for Python-mode errors: paths through `value`, no line:col."""
-    return [_field_error(err, _value_path(err["loc"], value, err["type"])) for err in raw]
+    names = PathNames()
+    return [
+        _field_error(err, _value_path(err["loc"], value, err["type"]), names=names) for err in raw
+    ]
 
 
 def _value_path(loc: tuple, value: Any, type_: str) -> tuple[str | int, ...]:

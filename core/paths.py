@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 __all__ = ["PathNames", "format_path", "format_pointer", "number_literal", "plural", "truncate"]
@@ -20,11 +19,10 @@ def format_path(segments: Sequence[str | int]) -> str:
         >>> format_path(("items", 0, "sku"))
         'items[0].sku'
     """
-    out = "".join([_piece(s) if _cacheable(s) else _piece.__wrapped__(s) for s in segments])
+    out = "".join([_piece(s) for s in segments])
     return out[1:] if out.startswith(".") else out or "(root)"
 
 
-@lru_cache(maxsize=4096)  # the same keys and indexes recur across thousands of errors
 def _piece(segment: str | int) -> str:
     if isinstance(segment, int):
         return f"[{segment}]"
@@ -40,16 +38,9 @@ def format_pointer(segments: Sequence[str | int]) -> str:
         >>> format_pointer(("items", 0, "a/b"))
         '/items/0/a~1b'
     """
-    return "".join([_token(s) if _cacheable(s) else _token.__wrapped__(s) for s in segments])
+    return "".join([_token(s) for s in segments])
 
 
-def _cacheable(segment: str | int) -> bool:
-    # Field names and indexes recur; a user's long unknown keys must not pile up in a
-    # process-wide cache shared by every session.
-    return isinstance(segment, int) or len(segment) <= 64
-
-
-@lru_cache(maxsize=4096)
 def _token(segment: str | int) -> str:
     return "/" + str(segment).replace("~", "~0").replace("/", "~1")
 
@@ -78,7 +69,7 @@ class PathNames(dict):
         for segment in segments:
             pieces = self.get(segment)
             if pieces is None:
-                pieces = self[segment] = (_piece.__wrapped__(segment), _token.__wrapped__(segment))
+                pieces = self[segment] = (_piece(segment), _token(segment))
             path += pieces[0]
             pointer += pieces[1]
         return path.removeprefix("."), pointer

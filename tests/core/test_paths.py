@@ -1,6 +1,11 @@
 """core.paths: how an error location is named (path, pointer) and how values are cut."""
 
+import json
+import sys
+
 from core.paths import PathNames, format_path, format_pointer, truncate
+from core.presets import SEED_TEXT
+from core.report import validate_text, validate_value
 
 
 def test_paths_and_pointers_escape_odd_keys():
@@ -24,3 +29,29 @@ def test_truncate_cuts_long_json_and_survives_circular_values():
     loop: list = []
     loop.append(loop)
     assert truncate(loop) == "[[...]]"
+
+
+def _cache_sizes() -> dict[str, int]:
+    """Entries in every functools cache of a loaded core module."""
+    sizes = {}
+    for name, module in list(sys.modules.items()):
+        if name == "core" or name.startswith("core."):
+            for attr, obj in vars(module).items():
+                info = getattr(obj, "cache_info", None)
+                if callable(info):
+                    sizes[f"{name}.{attr}"] = info().currsize
+    return sizes
+
+
+def test_naming_the_paths_of_user_keys_grows_no_process_wide_cache():
+    # A process-wide cache is shared by every session: user keys must not stay in one.
+    text = '{"amount": 1, "alice-coupon-XYZ": 1, "alice-coupon-XYZ": 2, "items": [{"k y": 1}]}'
+    validate_text(SEED_TEXT)  # model-keyed caches (schemas, built models) fill here
+    before = _cache_sizes()
+
+    report = validate_text(text)
+    named = [d.path for d in report.duplicates] + [e.path for e in report.errors]
+    named += [e.path for e in validate_value(json.loads(text)).errors]
+
+    assert '["alice-coupon-XYZ"]' in named
+    assert _cache_sizes() == before
