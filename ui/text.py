@@ -7,9 +7,11 @@ import re
 __all__ = ["plain"]
 
 # Markdown's specials, plus `&` (entities such as &lt;) and `:` (Streamlit's :emoji: and
-# :red[colour] directives; seen escaped in Chromium). A :material/icon: name is not stopped
-# by an escaped colon.
+# :red[colour] directives; seen escaped in Chromium).
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:])")
+# An escaped colon does not stop a :material/icon: (Chromium showed the icon); an invisible
+# WORD JOINER after the colon does.
+_ICON = re.compile(r"(?<=\\:)(?=material/)")
 _NEWLINES = re.compile(r"\s*[\r\n]+\s*")
 
 
@@ -23,4 +25,4 @@ def plain(text: str) -> str:
         >>> print(plain("**a** [b](c)"))
         \\*\\*a\\*\\* \\[b\\]\\(c\\)
     """
-    return _MARKDOWN.sub(r"\\\1", _NEWLINES.sub(" ", text))
+    return _ICON.sub("\u2060", _MARKDOWN.sub(r"\\\1", _NEWLINES.sub(" ", text)))

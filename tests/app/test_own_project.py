@@ -329,6 +329,8 @@ def test_plain_escapes_every_markdown_special_and_collapses_newlines():
     assert plain("one\r\n\n  two\nthree") == "one two three"
     assert plain("plain words, digits 42 and 中文") == "plain words, digits 42 and 中文"
     assert plain(":rocket: a&lt;b :red[x]") == "\\:rocket\\: a\\&lt;b \\:red\\[x\\]"
+    # An escaped colon still showed the icon in Chromium; a WORD JOINER after it does not.
+    assert plain("a :material/warning: b") == "a \\:\u2060material/warning\\: b"
 
 
 def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collides(traps):
