@@ -13,11 +13,17 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from core.duplicates import DuplicateKey, duplicate_keys
-from core.field_errors import FieldError, crash_error, position_errors, value_errors
+from core.field_errors import (
+    FieldError,
+    crash_error,
+    place_in_text,
+    position_errors,
+    value_errors,
+)
 from core.order import AgentState
 from core.payload import PayloadError, check_shape, parse
 
-__all__ = ["FieldError", "Report", "validate_text", "validate_value"]
+__all__ = ["FieldError", "Report", "gate_disagrees", "validate_text", "validate_value"]
 
 
 @dataclass
@@ -154,6 +160,32 @@ def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
         return Report(model=model, raw=value, errors=value_errors(exc.errors(), value))
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
         return Report(model=model, raw=value, errors=[crash_error(exc, None)])
+
+
+def gate_disagrees(report: Report) -> Report | None:
+    """What the graph's gate says of a text this JSON-mode `report` found valid, if it differs.
+
+    The gate (core.trace) validates the parsed value in Python mode, where some types accept
+    less than in JSON mode: in strict mode a UUID must be a UUID object, which JSON text
+    cannot hold. None when the report has errors or the gate agrees; otherwise a Report of
+    the gate's errors, each placed in the text.
+
+    Example:
+        >>> from core.schema_options import SchemaOptions, build_model
+        >>> strict = build_model(SchemaOptions(strict=True))
+        >>> text = '{"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1}'
+        >>> gate = gate_disagrees(validate_text(text, strict))
+        >>> [(e.path, e.type, e.line, e.col) for e in gate.errors]
+        [('user_id', 'is_instance_of', 1, 13)]
+    """
+    if not report.ok or report.text is None:
+        return None
+    gate = validate_value(report.input, report.model)
+    if gate.ok:
+        return None
+    return Report(
+        model=report.model, text=report.text, errors=place_in_text(gate.errors, report.text)
+    )
 
 
 def _parser_error(message: str) -> PayloadError:

@@ -16,6 +16,8 @@ __all__ = [
     "COLUMN_ORDER",
     "ERROR_COLUMNS",
     "GATE",
+    "PYTHON_GATE",
+    "PYTHON_MODE_NOTE",
     "TOOL_CALL",
     "Verdicts",
     "annotated_text",
@@ -45,6 +47,17 @@ GATE = Verdicts(
     "Gate open — the payload is valid; the graph would run.",
     "Gate closed — {count}, the graph would not run.",
     "Gate closed — the text is not a payload we can validate; fix it as shown.",
+)
+# The JSON text validates, the graph's gate (Python mode, on the parsed dict) does not.
+PYTHON_GATE = GATE._replace(
+    rejected="Gate closed — {count} in Python mode, the graph would not run: the JSON text "
+    "is valid for this model, but the gate validates the parsed dict."
+)
+PYTHON_MODE_NOTE = (
+    "Pydantic's JSON mode accepts this text; the graph's gate validates the parsed dict in "
+    "Python mode, where some types accept less: in strict mode a UUID, a date or a Decimal "
+    "must be that Python object, which JSON text cannot hold. Turn strict mode off, or loosen "
+    "those fields."
 )
 TOOL_CALL = Verdicts(
     "Valid — the tool would receive this value.",

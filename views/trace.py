@@ -12,6 +12,7 @@ from core.payload import PayloadError, parse
 from core.report import validate_text
 from core.schema_options import SchemaOptions, build_model
 from core.trace import run_trace
+from ui.errors import PYTHON_MODE_NOTE
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import current_options
@@ -103,12 +104,7 @@ def _show(result: dict[str, Any]) -> None:
     st.subheader("Node trace")
     trace_table(trace, key="trace", fix=_GATE_FIX)
     if result.get("json_accepts"):
-        st.info(
-            "The Validate page accepts this text: it validates the JSON text, while this "
-            "gate validates the parsed dict in Python mode, where some types accept less; "
-            "in strict mode a UUID must be a UUID object, which JSON cannot hold. No edit of "
-            "the text passes this gate; turn strict mode off."
-        )
+        st.info(PYTHON_MODE_NOTE)
     hint = trace.error.hint if trace.error else None
     if hint:
         st.info(hint)

@@ -13,9 +13,9 @@ from core.entry import compare_entry
 from core.json_schema import json_schema_text
 from core.order import AgentState
 from core.presets import SEED_TEXT
-from core.report import Report, validate_text
+from core.report import Report, gate_disagrees, validate_text
 from core.schema_options import SchemaOptions, build_model, model_source
-from ui.errors import annotated_text, error_table, exports
+from ui.errors import GATE, PYTHON_GATE, PYTHON_MODE_NOTE, annotated_text, error_table, exports
 from ui.model_form import model_form
 from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.payload_form import order_form
@@ -124,10 +124,14 @@ def _workbench(
     reset_text = SEED_TEXT if chosen is AgentState else default_text
     text = editor_text("payload", reset_text)
     report = validate_text(text, model)
+    gate = gate_disagrees(report)  # the graph's own gate, when it says otherwise
+    shown = gate or report
     edit, result = st.columns([5, 6], gap="large")
     with result:
-        error_table(report, key="errors")
-        exports(report, key="export")
+        error_table(shown, key="errors", texts=PYTHON_GATE if gate else GATE)
+        if gate:
+            st.info(PYTHON_MODE_NOTE)
+        exports(shown, key="export")
         shared = {
             "payload": text,
             "options": options.to_dict(),
@@ -154,7 +158,7 @@ def _workbench(
         "View", VIEWS, required=True, key="validate_view", persist_state="session"
     )
     if view == "Annotated text":
-        _annotated(report)
+        _annotated(shown)
     elif view == "Coercion lens":
         _lens(report)
     elif view == "What LangGraph would do":

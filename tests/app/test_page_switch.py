@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from core.order import SEED_PAYLOAD
 from core.presets import to_text
 from core.schema_options import SchemaOptions, model_source
+from ui.errors import PYTHON_MODE_NOTE
 
 APP = str(Path(__file__).parents[2] / "app.py")
 EDITED = to_text({**SEED_PAYLOAD, "amount": -1})
@@ -181,25 +182,25 @@ def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
     assert fresh.number_input(key="opt_amount_le").value == 100.0
 
 
-def test_strict_mode_closes_the_python_mode_gate_on_text_the_validate_page_accepts():
+def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed():
+    # Validate used to say "Gate open — the graph would run" (its JSON-mode check passes)
+    # while Trace's gate, on the parsed dict in Python mode, refused the same text.
     at = _open("validate")
     at.toggle(key="opt_strict").set_value(True).run()
-    assert [s.value for s in at.success] == [
-        "Gate open — the payload is valid; the graph would run."
+    row = [["user_id", "2:14", "is_instance_of"]]
+    assert [e.value for e in at.error] == [
+        "Gate closed — 1 error in Python mode, the graph would not run: the JSON text is valid "
+        "for this model, but the gate validates the parsed dict."
     ]
+    assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == row
+    assert [i.value for i in at.info] == [PYTHON_MODE_NOTE]
+    assert not at.success
+
     at.switch_page("views/trace.py").run()
     at.button(key="run").click().run()
     assert not at.exception
-    gate = at.dataframe[0].value
-    assert gate[["path", "line:col", "type"]].values.tolist() == [
-        ["user_id", "2:14", "is_instance_of"]
-    ]
-    assert [i.value for i in at.info][-1] == (
-        "The Validate page accepts this text: it validates the JSON text, while this gate "
-        "validates the parsed dict in Python mode, where some types accept less; in strict mode "
-        "a UUID must be a UUID object, which JSON cannot hold. No edit of the text passes this "
-        "gate; turn strict mode off."
-    )
+    assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == row
+    assert [i.value for i in at.info][-1] == PYTHON_MODE_NOTE
 
 
 def test_a_share_link_opened_on_another_page_opens_the_page_it_was_made_on():

@@ -3,8 +3,9 @@
 import json
 
 from core.order import SEED_PAYLOAD
-from core.presets import PRESETS
-from core.report import FieldError, validate_text, validate_value
+from core.presets import PRESETS, SEED_TEXT
+from core.report import FieldError, gate_disagrees, validate_text, validate_value
+from core.schema_options import SchemaOptions, build_model
 
 UUID = "550e8400-e29b-41d4-a716-446655440000"
 DOCS = "https://errors.pydantic.dev/2.14/v/"
@@ -260,3 +261,16 @@ def test_nesting_at_the_parsers_limit_is_read_and_one_level_more_is_too_deep_whe
         1201,
         "The payload nests deeper than 200 levels; flatten it.",
     )
+
+
+def test_the_gate_disagrees_only_where_python_mode_refuses_what_json_mode_accepts():
+    strict = build_model(SchemaOptions(strict=True))
+    seed_strict = validate_text(SEED_TEXT, strict)
+    gate = gate_disagrees(seed_strict)
+
+    assert seed_strict.ok
+    assert [(e.path, e.type, e.line, e.col, e.msg) for e in gate.errors] == [
+        ("user_id", "is_instance_of", 2, 14, "Input should be an instance of UUID")
+    ]
+    assert gate_disagrees(validate_text(SEED_TEXT)) is None  # lax: both modes accept it
+    assert gate_disagrees(validate_text('{"amount": -1}', strict)) is None  # JSON mode says it
