@@ -14,6 +14,7 @@ from core.retry import (
     RetryInputError,
     RetryRun,
     answer_source,
+    check_constraints,
     load_script,
     run_script,
 )
@@ -44,10 +45,14 @@ _COLUMNS = {
 
 
 def _show_input_error(error: RetryInputError) -> None:
-    where = f" at line {error.line}, column {error.col}" if error.line else ""
-    st.error(
-        f"The script was not run ({error.code}){where}. Your text is kept; fix it and press Run."
-    )
+    if error.code.startswith("retry.script"):
+        where = f" at line {error.line}, column {error.col}" if error.line else ""
+        st.error(
+            f"The script was not run ({error.code}){where}. Your text is kept; fix it and press "
+            "Run."
+        )
+    else:
+        st.error(f"Nothing can run with these output model constraints ({error.code}).")
     st.code(error.message, language=None, wrap_lines=True)
 
 
@@ -159,6 +164,10 @@ with constraints.expander(
     ]:
         # "%g": the box shows the bound the model uses, every digit ("%0.2f" rounded it).
         st.number_input(label, step=0.1, format="%g", key=key, persist_state="session")
+    try:
+        check_constraints(on_screen)
+    except RetryInputError as exc:
+        _show_input_error(exc)
 st.button("Run", key="run_retry", type="primary", on_click=submit)
 share_button("retry", share_state(), key="share")
 
@@ -181,6 +190,8 @@ except RetryInputError as exc:
         and submitted["script"] == st.session_state["retry_script"]
     ):
         st.caption("Nothing was run: the script above has an error.")
+    elif exc.code == "retry.constraints" and chosen == on_screen:
+        st.caption("Nothing was run: the output model constraints above do not fit together.")
     else:
         _show_input_error(exc)
 else:

@@ -31,6 +31,7 @@ __all__ = [
     "RetryInputError",
     "answer_model",
     "answer_source",
+    "check_constraints",
     "check_script",
     "load_script",
     "run_script",
@@ -74,7 +75,7 @@ def run_script(
         raise RetryInputError(
             "retry.budget", f"retries must be a whole number from 0 to {MAX_RETRIES}"
         )
-    _check_constraints(constraints or AnswerConstraints())
+    check_constraints(constraints or AnswerConstraints())
     model = answer_model(constraints)
     check_script(script)
     if engine == "pydantic_ai":
@@ -87,7 +88,15 @@ def run_script(
     return run_with_langgraph(script, retries=retries, model=model)
 
 
-def _check_constraints(c: AnswerConstraints) -> None:
+def check_constraints(c: AnswerConstraints) -> None:
+    """Raise RetryInputError (retry.constraints) for bounds the answer model cannot take.
+
+    Example:
+        >>> check_constraints(AnswerConstraints(confidence_min=1.0, confidence_max=0.0))
+        Traceback (most recent call last):
+        ...
+        core.retry.script.RetryInputError: confidence ge must not be above le; lower ge or raise le
+    """
     if not 0 <= c.min_citations <= 5:
         raise RetryInputError("retry.constraints", "citations min_length must be from 0 to 5")
     if not c.confidence_min <= c.confidence_max:

@@ -172,15 +172,21 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
     assert any("**bold** <b>x</b>" in c for c in _outcomes(at))
 
 
-def test_confidence_bounds_the_wrong_way_round_are_reported_with_a_code():
+def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_they_are_set():
     at = _page()
     at.number_input(key="retry_confidence_min").set_value(2.0).run()
+    said = ["Nothing can run with these output model constraints (retry.constraints)."]
+    why = "confidence ge must not be above le; lower ge or raise le"
+
+    assert [e.value for e in at.error] == said  # before Run, under the constraints
+    assert why in _outcomes(at)
     at.button(key="run_retry").click().run()
 
-    assert [e.value for e in at.error] == [
-        "The script was not run (retry.constraints). Your text is kept; fix it and press Run."
+    assert [e.value for e in at.error] == said  # said once, not again below the runs
+    assert "Nothing was run: the output model constraints above do not fit together." in [
+        c.value for c in at.caption
     ]
-    assert "confidence ge must not be above le; lower ge or raise le" in _outcomes(at)
+    assert at.dataframe.len == 0
 
 
 def test_the_validate_page_and_core_retry_run_without_importing_pydantic_ai():
