@@ -116,13 +116,18 @@ def syntax_error_view(report: Report) -> None:
     error = report.syntax_error
     if error is None or report.text is None:
         return
-    st.code(f"line {error.line}, column {error.col} [{error.code}]\n{error.message}", language=None)
+    st.code(
+        f"line {error.line}, column {error.col} [{error.code}]\n{error.message}",
+        language=None,
+        wrap_lines=True,  # the hint after the message says how to fix it: keep it in view
+    )
     lines = text_lines(report.text)
     if 1 <= error.line <= len(lines):
         line = lines[error.line - 1]
-        start = max(0, error.col - 60)
+        # The caret within the first 30 characters: it stays in a narrow column's view.
+        start = max(0, error.col - 30)
         pointer = " " * (error.col - 1 - start) + "^"
-        st.code(f"{line[start : start + 120]}\n{pointer}", language=None)
+        st.code(f"{line[start : start + 60]}\n{pointer}", language=None)
 
 
 def error_table(

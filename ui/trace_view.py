@@ -153,7 +153,13 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         blame = plain(step.blame or "earlier")
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
-        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", hide_index=True)
+        st.dataframe(
+            pd.DataFrame(rows),
+            key=f"{key}__violations",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+            column_order=[c for c in COLUMN_ORDER if c != "line:col"],  # a state has no text
+        )
     with st.expander("Whole state at this step"):
         st.code(dump_json(step.state, indent=2), language="json")
 

@@ -137,6 +137,20 @@ def test_checked_mode_blames_the_writer_as_well(at):
     ]
 
 
+def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(at):
+    at.multiselect(key="trace_faults").set_value(["negative_amount"])
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+
+    violations = [d for d in at.dataframe if "ctx" in d.value.columns]
+    assert [list(d.proto.column_order) for d in violations] == [
+        ["path", "type", "message", "input", "ctx", "docs", "pointer"]
+    ]
+    assert violations[0].value[["path", "type", "input"]].values.tolist() == [
+        ["amount", "greater_than_equal", "-1"]
+    ]
+
+
 def test_a_write_to_an_undeclared_key_is_named_in_the_run_summary(at):
     at.multiselect(key="trace_faults").set_value(["undeclared_key"])
     _run(at)
