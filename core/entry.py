@@ -9,10 +9,12 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from core.paths import plural, truncate
+from core.paths import format_path, plural, truncate
 from core.report import Report
 
 __all__ = ["EntryComparison", "compare_entry"]
+
+MAX_NAMED = 5  # fields named in LangGraph's error line; the rest are counted
 
 
 @dataclass
@@ -56,9 +58,11 @@ def compare_entry(report: Report) -> EntryComparison:
     try:
         for event in graph.stream(payload, stream_mode="values", config={"recursion_limit": 5}):
             channels = channels or event
-    except ValidationError as exc:
-        error = f"ValidationError: {plural(exc.error_count(), 'error')}, types " + ", ".join(
-            sorted({e["type"] for e in exc.errors()})
+    except ValidationError as exc:  # each field with its rule, as the error table names them
+        named = [f"{format_path(e['loc'])} ({e['type']})" for e in exc.errors()[:MAX_NAMED]]
+        more = exc.error_count() - len(named)
+        error = f"ValidationError: {plural(exc.error_count(), 'error')}: " + ", ".join(
+            named + [f"{more:,} more"] * bool(more)
         )
     except Exception as exc:  # noqa: BLE001 - LangGraph may raise anything on odd input
         error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"

@@ -151,7 +151,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
 
 
 restore_share()
-st.title("Tool parameters")
+st.title("Tool-parameter lab")
 st.caption(
     "Pydantic models as LLM tool parameters: validate a payload, round-trip it, and see the "
     "JSON Schema each provider really receives after PydanticAI rewrites it. Offline."

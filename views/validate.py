@@ -200,7 +200,7 @@ def _entry(report: Report, text: str, model: type[BaseModel]) -> None:
     verdict = "runs the first node" if comparison.langgraph_accepted else "raises before any node"
     st.caption(f"A real one-node StateGraph over this model: LangGraph {verdict}.")
     if comparison.langgraph_error:
-        st.code(comparison.langgraph_error, language=None)
+        st.code(comparison.langgraph_error, language=None, wrap_lines=True)
     if comparison.differences:
         st.dataframe(pd.DataFrame(comparison.differences), key="entry_diff", hide_index=True)
     else:

@@ -42,7 +42,7 @@ def test_both_reject_a_negative_amount_before_any_node():
     entry = compare_entry(validate_text(PRESETS["negative_amount"].text))
     assert (entry.langgraph_accepted, entry.langgraph_error, entry.node_saw, entry.differences) == (
         False,
-        "ValidationError: 1 error, types greater_than_equal",
+        "ValidationError: 1 error: amount (greater_than_equal)",
         None,
         [],
     )
@@ -53,7 +53,7 @@ def test_an_unknown_key_is_named_when_langgraph_rejects_the_other_fields():
     entry = compare_entry(validate_text(text))
     assert (entry.langgraph_accepted, entry.langgraph_error, entry.differences) == (
         False,
-        "ValidationError: 2 errors, types greater_than_equal, uuid_parsing",
+        "ValidationError: 2 errors: user_id (uuid_parsing), amount (greater_than_equal)",
         [
             {
                 "aspect": "unknown key extra1",
@@ -72,3 +72,15 @@ def test_coerced_strings_stay_raw_in_the_channels():
         "items in the channels",
         "messages in the channels",
     ]
+
+
+def test_langgraphs_error_names_five_fields_with_their_rules_and_counts_the_rest():
+    text = (
+        '{"user_id": "x", "amount": -1, '
+        '"items": [{"sku": 1, "qty": "a", "unit_price": "b"}, {"qty": 0}]}'
+    )
+    assert compare_entry(validate_text(text)).langgraph_error == (
+        "ValidationError: 8 errors: user_id (uuid_parsing), amount (greater_than_equal), "
+        "items[0].sku (string_type), items[0].qty (int_parsing), items[0].unit_price "
+        "(float_parsing), 3 more"
+    )

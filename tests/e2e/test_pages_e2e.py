@@ -8,20 +8,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+import ui.pages
 from core.presets import PRESETS
 from tests.e2e._browser import rerun, submit_payload
 
 pytestmark = pytest.mark.e2e
 
-# (url path, page title). An unknown path falls back to the default page (Validate), so the
-# title proves which page rendered.
-PAGES = [
-    ("validate", "Validate"),
-    ("trace", "Trace"),
-    ("behaviour", "Behaviour lab"),
-    ("tools", "Tool parameters"),
-    ("retry", "Retry lab"),
-]
+# (url path, page title): each page's heading is its name in the navigation. An unknown path
+# falls back to the default page (Validate), so the title proves which page rendered.
+PAGES = [(page.url_path, page.title) for page in ui.pages.PAGES]
 # The reference trace of DESIGN.md, as the trace table's first columns show it.
 SEED_TRACE = [
     ["0", "__start__", "pending", "[]", "1", "user_id, amount, items, messages"],
