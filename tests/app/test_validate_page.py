@@ -207,7 +207,9 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     at.run()
     assert not at.exception
     assert [e.value for e in at.error] == [
-        f"The share link could not be opened {why} The page opens with its defaults instead."
+        f"The share link could not be opened {why} The page opens with its defaults instead. "
+        "Ask for the whole link again, or press Share link on the page it was made from for a "
+        "new one."
     ]
     assert at.text_area(key="payload").value == SEED_TEXT
 
