@@ -130,6 +130,13 @@ def stepper(trace: Trace) -> int:
         )
 
 
+# Rows that are writes, not node calls: their input panel says so instead of showing null.
+_NOT_A_NODE = {
+    "__start__": "None: no node ran; this row is LangGraph writing the payload to the state.",
+    "update_state": "None: no node ran; this row is the fork writing your edit to the state.",
+}
+
+
 def step_panels(trace: Trace, index: int, *, key: str) -> None:
     """Diagram, node input, raw update, merge view and merged state for one row."""
     step = trace.steps[index]
@@ -140,7 +147,12 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     st.caption(f"Step {step.step}, node {plain(step.node)}; the state shown is {where}.")
     left, right = st.columns(2)
     left.markdown("**Input** — the validated model the node was called with")
-    left.code(dump_json(step.input, indent=2), language="json")
+    if step.node in _NOT_A_NODE:
+        left.caption(_NOT_A_NODE[step.node])
+    elif step.input is None:
+        left.caption("None: LangGraph never called this node (see the error above).")
+    else:
+        left.code(dump_json(step.input, indent=2), language="json")
     right.markdown("**Update** — exactly what the node returned")
     right.code(dump_json(step.update, indent=2), language="json")
     st.markdown("**Merge** — per written field: before, update, reducer, after")

@@ -151,6 +151,23 @@ def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(a
     ]
 
 
+def test_the_input_panel_says_why_a_row_has_no_node_input(at):
+    at.multiselect(key="trace_faults").set_value(["node_exception"]).run()
+    _run(at)
+    said = {}
+    for index in range(len(at.dataframe[0].value)):
+        at.select_slider(key="step_slider").set_value(index).run()
+        said[at.dataframe[0].value["node"][index]] = [
+            c.value for c in at.caption if c.value.startswith("None:")
+        ]
+
+    assert said == {
+        "__start__": ["None: no node ran; this row is LangGraph writing the payload to the state."],
+        "validate_order": [],
+        "confirm": [],  # it was called, and raised: its input is shown
+    }
+
+
 def test_a_write_to_an_undeclared_key_is_named_in_the_run_summary(at):
     at.multiselect(key="trace_faults").set_value(["undeclared_key"])
     _run(at)
