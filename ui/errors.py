@@ -64,9 +64,10 @@ TOOL_CALL = Verdicts(
     "Invalid — {count}; the tool would not receive this call.",
     "Invalid — the text is not JSON we can validate; fix it as shown.",
 )
-# The message comes right after the rule: at 1280 px the result column shows four columns,
-# and the pointer (the path again, as a JSON pointer) can wait at the end.
-COLUMN_ORDER = ("path", "line:col", "type", "message", "input", "ctx", "docs", "pointer")
+# The message right after where it is: at 1280 px the result column shows about four
+# columns, and behind the rule's name it was cut to "Input sho…". The pointer (the path
+# again, as a JSON pointer) can wait at the end.
+COLUMN_ORDER = ("path", "line:col", "message", "type", "input", "ctx", "docs", "pointer")
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
 ERROR_COLUMNS = {
@@ -136,7 +137,7 @@ def error_table(
     key: str,
     texts: Verdicts = GATE,
 ) -> None:
-    """Verdict, repeated keys, then one row per error: path, line:col, type, message, input,
+    """Verdict, repeated keys, then one row per error: path, line:col, message, type, input,
     ctx, docs, pointer (COLUMN_ORDER).
     """
     verdict(report, texts=texts)

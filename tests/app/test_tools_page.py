@@ -94,7 +94,7 @@ def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
     assert at.error[0].value == "Invalid — 2 errors; the tool would not receive this call."
     table = next(d for d in at.dataframe if "line:col" in d.value.columns)
     assert list(table.proto.column_order) == [  # the message in view in the narrow column
-        "path", "line:col", "type", "message", "input", "ctx", "docs", "pointer",
+        "path", "line:col", "message", "type", "input", "ctx", "docs", "pointer",
     ]  # fmt: skip
     assert "The round trip starts from a valid value: fix the errors above first." in [
         i.value for i in at.info

@@ -144,7 +144,7 @@ def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(a
 
     violations = [d for d in at.dataframe if "ctx" in d.value.columns]
     assert [list(d.proto.column_order) for d in violations] == [
-        ["path", "type", "message", "input", "ctx", "docs", "pointer"]
+        ["path", "message", "type", "input", "ctx", "docs", "pointer"]
     ]
     assert violations[0].value[["path", "type", "input"]].values.tolist() == [
         ["amount", "greater_than_equal", "-1"]

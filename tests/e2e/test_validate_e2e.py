@@ -15,17 +15,17 @@ pytestmark = pytest.mark.e2e
 
 # The error table is a canvas grid; its accessible grid DOM carries the cell text. Columns
 # are virtualised horizontally: at the fixture's viewport the first four exist, message
-# included (the table's default order puts it fourth).
+# included (the table's default order puts it third).
 ERROR_GRID = "[data-testid='stDataFrame']:has([role='columnheader']:text-is('line:col'))"
 NEGATIVE_AMOUNT_ROW = [
-    "amount", "3:13", "greater_than_equal", "Input should be greater than or equal to 0",
+    "amount", "3:13", "Input should be greater than or equal to 0", "greater_than_equal",
 ]  # fmt: skip
 
 
 def _expect_error_rows(page: Any, rows: list[list[str]]) -> None:
     grid = page.locator(ERROR_GRID)
     expect(grid.locator("[role='columnheader']")).to_have_text(
-        ["path", "line:col", "type", "message"]
+        ["path", "line:col", "message", "type"]
     )
     expect(grid.locator("[role='gridcell']")).to_have_text([cell for row in rows for cell in row])
 
@@ -72,7 +72,7 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
         restored,
         [
             NEGATIVE_AMOUNT_ROW,
-            ["coupon", "1:1", "extra_forbidden", "Extra inputs are not permitted"],
+            ["coupon", "1:1", "Extra inputs are not permitted", "extra_forbidden"],
         ],
     )
 
