@@ -10,7 +10,7 @@ from typing import Any
 
 from core.paths import plural
 from core.project import Project, load_project
-from core.report import Report, validate_text
+from core.report import Report, gate_disagrees, validate_text
 
 __all__ = ["main"]
 
@@ -151,7 +151,15 @@ def main(argv: list[str] | None = None) -> int:
     if project.model is None:
         print("[no_model] the graph's state is not a Pydantic model: pass --model", file=sys.stderr)
         return EXIT_UNREADABLE
-    return _print_report(validate_text(text, project.model), args.json)
+    report = validate_text(text, project.model)
+    gate = gate_disagrees(report)  # the graph's gate validates the parsed dict in Python mode
+    if gate is not None and not args.json:
+        print(
+            "note: the JSON text is valid for this model, but the graph's gate validates the "
+            "parsed dict in Python mode, where it fails (strict types JSON cannot hold)",
+            file=sys.stderr,
+        )
+    return _print_report(gate or report, args.json)
 
 
 if __name__ == "__main__":

@@ -118,3 +118,28 @@ def test_configuration_errors_exit_2_with_the_code_on_stderr(
     assert main([*argv, _write(tmp_path, TAGS)]) == 2
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", err)
+
+
+def test_validate_closes_the_gate_where_the_graphs_python_mode_gate_refuses_valid_json(
+    tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "strict_state.py").write_text(
+        "from uuid import UUID\n"
+        "from pydantic import BaseModel, ConfigDict\n\n\n"
+        "class Strict(BaseModel):\n"
+        "    model_config = ConfigDict(strict=True)\n"
+        "    user_id: UUID\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
+    path = _write(tmp_path, '{"user_id": "550e8400-e29b-41d4-a716-446655440000"}')
+
+    assert main(["validate", "--model", "strict_state:Strict", path]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "gate closed: 1 error, the graph would not run"
+    assert out.splitlines()[2].split()[:3] == ["1:13", "user_id", "is_instance_of"]
+    assert err == (
+        "note: the JSON text is valid for this model, but the graph's gate validates the parsed "
+        "dict in Python mode, where it fails (strict types JSON cannot hold)\n"
+    )
