@@ -15,6 +15,7 @@ __all__ = [
     "MAX_PAYLOAD_BYTES",
     "PayloadError",
     "SourceMap",
+    "check_depth",
     "check_limits",
     "check_shape",
     "json_writable",
@@ -102,8 +103,7 @@ def check_limits(text: str) -> None:
         number_too_long 1 7
     """
     check_shape(text)
-    if text.count("[") + text.count("{") > MAX_DEPTH:
-        _check_depth(text)
+    check_depth(text)
     long_number = _long_number(text)
     if long_number:
         raise PayloadError(
@@ -199,7 +199,13 @@ def _long_number(text: str) -> re.Match[str] | None:
     return None
 
 
-def _check_depth(text: str) -> None:
+def check_depth(text: str) -> None:
+    """Raise PayloadError (too_deep) where the text first nests deeper than MAX_DEPTH.
+
+    Free for most texts: the brackets are only walked when there are more than MAX_DEPTH.
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
     depth = 0
     for match in _STRING_OR_BRACKET.finditer(text):
         char = match.group()[0]

@@ -7,7 +7,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -21,7 +21,7 @@ from core.field_errors import (
     value_errors,
 )
 from core.order import AgentState
-from core.payload import PayloadError, check_shape, parse
+from core.payload import PayloadError, check_depth, check_shape, parse
 
 __all__ = ["FieldError", "Report", "gate_disagrees", "validate_text", "validate_value"]
 
@@ -129,8 +129,11 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
     """
     try:
         check_shape(text)
-        # Pydantic's JSON parser rejects overlong numbers, lone surrogates and deep nesting
-        # itself (json_invalid), so our scans for those only run on that error.
+        # Inside a typed field Pydantic's parser reads deeper than MAX_DEPTH: the limit holds
+        # on every page only if it is checked first (free unless the brackets outnumber it).
+        check_depth(text)
+        # Pydantic's JSON parser rejects overlong numbers and lone surrogates itself
+        # (json_invalid), so our scans for those only run on that error.
         return Report(model=model, text=text, value=model.model_validate_json(text))
     except PayloadError as exc:
         return Report(model=model, text=text, syntax_error=exc)
@@ -178,7 +181,7 @@ def gate_disagrees(report: Report) -> Report | None:
         >>> [(e.path, e.type, e.line, e.col) for e in gate.errors]
         [('user_id', 'is_instance_of', 1, 13)]
     """
-    if not report.ok or report.text is None:
+    if not report.ok or report.input is None or not _has_strict(report.model):
         return None
     gate = validate_value(report.input, report.model)
     if gate.ok:
@@ -186,6 +189,23 @@ def gate_disagrees(report: Report) -> Report | None:
     return Report(
         model=report.model, text=report.text, errors=place_in_text(gate.errors, report.text)
     )
+
+
+@lru_cache(maxsize=64)  # keyed by model class: server-side models, never user data
+def _has_strict(model: type[BaseModel]) -> bool:
+    """Whether anything in the model is strict: only then can Python mode refuse what JSON
+    mode accepts (a UUID, a date or a Decimal must then be that object, which JSON cannot
+    hold), so a valid text costs no second validation otherwise."""
+    nodes: list[Any] = [model.__pydantic_core_schema__]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, dict):
+            if node.get("strict") is True:
+                return True
+            nodes.extend(node.values())
+        elif isinstance(node, list | tuple):
+            nodes.extend(node)
+    return False
 
 
 def _parser_error(message: str) -> PayloadError:

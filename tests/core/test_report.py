@@ -274,3 +274,16 @@ def test_the_gate_disagrees_only_where_python_mode_refuses_what_json_mode_accept
     ]
     assert gate_disagrees(validate_text(SEED_TEXT)) is None  # lax: both modes accept it
     assert gate_disagrees(validate_text('{"amount": -1}', strict)) is None  # JSON mode says it
+
+
+def test_the_depth_limit_holds_inside_a_field_pydantic_would_read_deeper():
+    # An untyped field (a message's content) lets Pydantic's parser go past 200 levels; the
+    # Validate page said valid while Trace and the form refused the same text as too deep.
+    content = '[{"a": ' + "[" * 196 + "]" * 196 + "}]"
+    text = '{"amount": 1, "messages": [{"type": "human", "content": ' + content + "}]}"
+    report = validate_text(text)
+
+    assert not report.ok and report.errors == []
+    error = report.syntax_error
+    assert (error.code, error.line, error.col) == ("too_deep", 1, 259)
+    assert gate_disagrees(report) is None
