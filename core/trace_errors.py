@@ -5,15 +5,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langgraph.errors import GraphRecursionError, InvalidUpdateError
+from langgraph.errors import EmptyInputError, GraphRecursionError, InvalidUpdateError
 from pydantic import ValidationError
 
 from core.trace_steps import Step, TraceTimeout
 
 __all__ = ["TraceError", "explain_run_error", "trace_error"]
 
-# LangGraph's words for two writes to a key without a reducer in one step.
-_ONE_VALUE = "Can receive only one value per step"
+# The error code LangGraph ends this message with (its troubleshooting link): the first line
+# quotes the value, which may be the user's payload, so only the last line is read.
+_NOT_A_DICT = "INVALID_GRAPH_NODE_RETURN_VALUE"
 _NAMED = re.compile(r"^(Before|During) task with name '([^']*)'")
 
 
@@ -55,16 +56,20 @@ class TraceError:
         return next(iter(self.message.splitlines()), "")
 
 
+def _returned_no_dict(exc: BaseException) -> bool:
+    return isinstance(exc, InvalidUpdateError) and str(exc).rstrip().endswith(_NOT_A_DICT)
+
+
 def trace_error(exc: BaseException, steps: list[Step], step: int) -> TraceError:
     """Classify `exc` (node_error, input_invalid, concurrent_update, ...) and name its writers."""
     named = next(filter(None, map(_NAMED.match, getattr(exc, "__notes__", []))), None)
     code, node, fields = "graph_error", named.group(2) if named else "", set()
     if isinstance(exc, TraceTimeout | GraphRecursionError):
         code = TraceTimeout.code if isinstance(exc, TraceTimeout) else "recursion_limit"
-    elif isinstance(exc, InvalidUpdateError) and _ONE_VALUE in str(exc):
+    elif isinstance(exc, EmptyInputError) or _returned_no_dict(exc):  # "Expected dict, got [1]"
+        code = "input_not_object" if node in ("", "__start__") else "invalid_update"
+    elif isinstance(exc, InvalidUpdateError):
         code, fields = "concurrent_update", set(re.findall(r"At key '([^']*)'", str(exc)))
-    elif isinstance(exc, InvalidUpdateError):  # e.g. "Expected dict, got [1]"
-        code = "input_not_object" if node == "__start__" else "invalid_update"
     elif named and named.group(1) == "Before":
         code = "input_invalid"  # LangGraph names the reader; the writer is an earlier node
         if isinstance(exc, ValidationError):

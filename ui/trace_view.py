@@ -147,12 +147,12 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     st.caption(f"Step {step.step}, node {plain(step.node)}; the state shown is {where}.")
     left, right = st.columns(2)
     left.markdown("**Input** — the validated model the node was called with")
-    if step.node in _NOT_A_NODE:
-        left.caption(_NOT_A_NODE[step.node])
-    elif step.input is None:
-        left.caption("None: LangGraph never called this node (see the error above).")
-    else:
+    if step.input is not None:  # a node of the graph ran (whatever it is named)
         left.code(dump_json(step.input, indent=2), language="json")
+    else:
+        left.caption(
+            _NOT_A_NODE.get(step.node, "None: LangGraph never called this node (see the error).")
+        )
     right.markdown("**Update** — exactly what the node returned")
     right.code(dump_json(step.update, indent=2), language="json")
     st.markdown("**Merge** — per written field: before, update, reducer, after")

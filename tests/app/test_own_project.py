@@ -199,8 +199,9 @@ def test_trace_page_runs_your_graph(project, name, way):
         ),
         (  # None is LangGraph's "resume": a fresh run has nothing to resume from
             "null",
-            "Run stopped at step 0 [graph_error] — EmptyInputError",
-            "The graph stopped with an error; LangGraph's error carries no node name.",
+            "Run stopped at step 0 [input_not_object] — EmptyInputError",
+            "LangGraph takes the graph's input as a dict of state keys and got another JSON "
+            "value; send a JSON object.",
         ),
     ],
 )

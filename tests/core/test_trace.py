@@ -325,7 +325,7 @@ def test_typed_dict_state_runs_without_gate_or_checks():
         ([1], ("input_not_object", 0, "__start__", "InvalidUpdateError", "Expected dict, got [1]")),
         ("x", ("input_not_object", 0, "__start__", "InvalidUpdateError", "Expected dict, got x")),
         # LangGraph reads a None input as "resume": a fresh thread has nothing to resume.
-        (None, ("graph_error", 0, "", "EmptyInputError", "Received no input for __start__")),
+        (None, ("input_not_object", 0, "", "EmptyInputError", "Received no input for __start__")),
     ],
 )
 def test_a_typed_dict_graph_given_no_object_says_what_langgraph_raised(payload, error):

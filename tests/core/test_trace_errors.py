@@ -3,7 +3,7 @@
 tests/core/test_trace.py checks the same on real runs; these pin each branch on its own.
 """
 
-from langgraph.errors import GraphRecursionError, InvalidUpdateError
+from langgraph.errors import EmptyInputError, GraphRecursionError, InvalidUpdateError
 from pydantic import BaseModel, ValidationError
 
 from core.trace_errors import TraceError, trace_error
@@ -78,9 +78,19 @@ def test_limits_and_unnamed_errors_have_their_own_codes():
     )
 
 
+def _langgraph(message: str, code: str) -> InvalidUpdateError:
+    """The error as LangGraph words it: its troubleshooting link ends with the error code."""
+    link = f"https://docs.langchain.com/oss/python/langgraph/errors/{code}"
+    return InvalidUpdateError(f"{message}\nFor troubleshooting, visit: {link}")
+
+
+NOT_A_DICT = "INVALID_GRAPH_NODE_RETURN_VALUE"
+START = "During task with name '__start__'"
+
+
 def test_langgraph_refusing_a_non_object_input_is_not_called_a_concurrent_update():
-    exc = _noted(InvalidUpdateError("Expected dict, got [1]"), "During task with name '__start__'")
-    assert trace_error(exc, STEPS, 0) == TraceError(
+    error = trace_error(_noted(_langgraph("Expected dict, got [1]", NOT_A_DICT), START), STEPS, 0)
+    assert (error.code, error.step, error.node, error.writers, error.type, error.headline) == (
         "input_not_object",
         0,
         "__start__",
@@ -90,17 +100,33 @@ def test_langgraph_refusing_a_non_object_input_is_not_called_a_concurrent_update
     )
 
 
+def test_a_null_input_is_a_missing_object_too():
+    error = trace_error(EmptyInputError("Received no input for __start__"), [], 0)
+    assert (error.code, error.node, error.type) == ("input_not_object", "", "EmptyInputError")
+
+
 def test_a_node_returning_a_non_dict_is_an_invalid_update_named_on_the_node():
-    exc = _noted(InvalidUpdateError("Expected dict, got [1]"), "During task with name 'c'")
-    assert trace_error(exc, STEPS, 2) == TraceError(
-        "invalid_update", 2, "c", "c", "InvalidUpdateError", "Expected dict, got [1]"
+    exc = _noted(_langgraph("Expected dict, got [1]", NOT_A_DICT), "During task with name 'c'")
+    error = trace_error(exc, STEPS, 2)
+    assert (error.code, error.step, error.node, error.writers) == ("invalid_update", 2, "c", "c")
+
+
+def test_two_overwrites_in_one_step_are_a_concurrent_update_like_two_plain_writes():
+    exc = _langgraph(
+        "Can receive only one Overwrite value per super-step.", "INVALID_CONCURRENT_GRAPH_UPDATE"
     )
+    assert trace_error(exc, STEPS, 2).code == "concurrent_update"
+
+
+def test_a_payload_quoting_an_error_code_does_not_pick_the_class():
+    exc = _langgraph(f"At key 'status': {NOT_A_DICT}", "INVALID_CONCURRENT_GRAPH_UPDATE")
+    assert trace_error(exc, STEPS, 2).code == "concurrent_update"
 
 
 def test_only_a_nodes_own_exception_gets_a_config_hint_never_a_quoted_payload():
     quoting = _noted(
-        InvalidUpdateError("Expected dict, got ['configurable']"),
-        "During task with name '__start__'",
+        _langgraph("Expected dict, got ['configurable']", NOT_A_DICT),
+        START,
     )
     reads_config = _noted(KeyError("configurable"), "During task with name 'c'")
     hints = [trace_error(exc, STEPS, 2).hint for exc in (quoting, reads_config)]
