@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import streamlit as st
 
 from core.duplicates import duplicate_keys
@@ -58,10 +61,12 @@ def form_payload(text: str) -> dict | None:
         st.info("The form needs a JSON object at the top level.")
         return None
     # An edit rewrites the whole text from the parsed value: refuse what that would lose.
-    if not json_writable(payload):
+    # NaN and Infinity written as such come back as written; a number too large for a float
+    # (1e400) would come back as Infinity.
+    if not json_writable(payload) and not json_writable(_literals_as_zero(text)):
         st.info(
-            "The form would rewrite a number JSON cannot hold (NaN, Infinity, or one too large "
-            "for a float, like 1e400) as Infinity or NaN. Fix it in the JSON text first."
+            "The form would rewrite a number too large for a float (like 1e400) as Infinity. "
+            "Fix it in the JSON text first."
         )
         return None
     if duplicate_keys(text):
@@ -72,6 +77,10 @@ def form_payload(text: str) -> dict | None:
         )
         return None
     return payload
+
+
+def _literals_as_zero(text: str) -> Any:
+    return json.loads(text, parse_constant=lambda _: 0.0)
 
 
 def set_payload_text(text: str, *, key: str = "payload") -> None:

@@ -9,9 +9,10 @@ __all__ = ["plain"]
 # Markdown's specials, plus `&` (entities such as &lt;) and `:` (Streamlit's :emoji: and
 # :red[colour] directives; seen escaped in Chromium).
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:])")
-# An escaped colon does not stop a :material/icon: (Chromium showed the icon); an invisible
-# WORD JOINER after the colon does.
-_ICON = re.compile(r"(?<=\\:)(?=material/)")
+# An escaped colon does not stop Streamlit's icons: it rewrites :material/x: and
+# :material_x: and :streamlit: after the escapes are gone (Chromium drew them). An invisible
+# WORD JOINER after every colon does.
+_COLON = re.compile(r"(?<=\\:)")
 _NEWLINES = re.compile(r"\s*[\r\n]+\s*")
 
 
@@ -25,4 +26,4 @@ def plain(text: str) -> str:
         >>> print(plain("**a** [b](c)"))
         \\*\\*a\\*\\* \\[b\\]\\(c\\)
     """
-    return _ICON.sub("\u2060", _MARKDOWN.sub(r"\\\1", _NEWLINES.sub(" ", text)))
+    return _COLON.sub("\u2060", _MARKDOWN.sub(r"\\\1", _NEWLINES.sub(" ", text)))

@@ -325,13 +325,17 @@ def traps(monkeypatch, tmp_path):
 
 
 def test_plain_escapes_every_markdown_special_and_collapses_newlines():
-    specials = "\\`*_{}[]()#+-.!|<>$~&:"
-    assert plain(f"a{specials}z") == "a" + "".join("\\" + char for char in specials) + "z"
+    specials = "\\`*_{}[]()#+-.!|<>$~&"
+    assert plain(f"a{specials}:z") == "a" + "".join("\\" + c for c in specials) + "\\:\u2060z"
     assert plain("one\r\n\n  two\nthree") == "one two three"
     assert plain("plain words, digits 42 and 中文") == "plain words, digits 42 and 中文"
-    assert plain(":rocket: a&lt;b :red[x]") == "\\:rocket\\: a\\&lt;b \\:red\\[x\\]"
-    # An escaped colon still showed the icon in Chromium; a WORD JOINER after it does not.
-    assert plain("a :material/warning: b") == "a \\:\u2060material/warning\\: b"
+    # An escaped colon still let Chromium draw :material/…:, :material_…: and :streamlit:
+    # icons; a WORD JOINER after every colon stops them (and the :emoji: and :red[…] ones).
+    joined = plain(":rocket: a&lt;b :red[x] :material/warning: :material_home: :streamlit:")
+    assert joined == (
+        "\\:\u2060rocket\\:\u2060 a\\&lt;b \\:\u2060red\\[x\\] \\:\u2060material/warning\\:\u2060 "
+        "\\:\u2060material\\_home\\:\u2060 \\:\u2060streamlit\\:\u2060"
+    )
 
 
 def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collides(traps):
@@ -357,7 +361,7 @@ def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
         r"\*\*bold\*\* \<b\>x\</b\> \# heading (optional)",
     ]
     captions = [c.value for c in traps.caption]
-    assert r"a (optional): nested model Inner \[link\]\(http\://x\) \*t\*" in captions
+    assert "a (optional): nested model Inner \\[link\\]\\(http\\:\u2060//x\\) \\*t\\*" in captions
     assert r"rows (optional): a list of Row\_\*\*x\*\* (one row each)" in captions
 
 

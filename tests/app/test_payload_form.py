@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from core.presets import PRESETS
+
 APP = str(Path(__file__).parents[2] / "app.py")
 
 
@@ -101,8 +103,8 @@ def test_the_amount_field_refuses_infinity_with_a_message_and_keeps_the_json_tex
     [
         (
             '{"user_id": "x", "amount": 1e400}',
-            "The form would rewrite a number JSON cannot hold (NaN, Infinity, or one too large "
-            "for a float, like 1e400) as Infinity or NaN. Fix it in the JSON text first.",
+            "The form would rewrite a number too large for a float (like 1e400) as Infinity. "
+            "Fix it in the JSON text first.",
         ),
         (
             '{"user_id": "x", "user_id": "y", "amount": 1}',
@@ -124,3 +126,17 @@ def test_the_form_is_not_offered_for_text_an_edit_would_silently_change(text, wh
     assert why in [i.value for i in at.info]
     assert not [w.key for w in at.text_input if w.key and w.key.startswith("form_")]
     assert at.text_area(key="payload").value == text
+
+
+def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["payload"] = PRESETS["nan_infinity"].text
+    at.run()
+    at.button_group(key="editor_view").set_value("Form").run()
+    at.text_input(key="form_user_id").input("someone").run()
+
+    written = at.text_area(key="payload").value
+    assert not at.exception and not at.info
+    assert json.loads(written)["user_id"] == "someone"
+    assert written.count("NaN") == PRESETS["nan_infinity"].text.count("NaN")
+    assert written.count("Infinity") == PRESETS["nan_infinity"].text.count("Infinity")
