@@ -53,6 +53,11 @@ def encode_share(state: dict[str, Any]) -> str:
     return token
 
 
+# What to do about a link that cannot be opened: each refusal ends with one of these.
+_AGAIN = "Copy the whole link again, or ask for a new one (Share link on the page it shows)."
+_NOT_OURS = "Ask for a link made with this app's Share link button."
+
+
 def decode_share(token: str) -> dict[str, Any]:
     """Decode a token from `encode_share`; anything else raises `ShareError`.
 
@@ -61,35 +66,47 @@ def decode_share(token: str) -> dict[str, Any]:
     """
     if not isinstance(token, str) or not token.startswith(PREFIX):
         raise ShareError(
-            "share_version", "This link is not a playground share link (no v1. prefix)."
+            "share_version",
+            "This link is not a playground share link (no v1. prefix). " + _NOT_OURS,
         )
     if len(token) > MAX_TOKEN_CHARS:
-        raise ShareError("share_too_large", "This share link is too long to be one of ours.")
+        raise ShareError(
+            "share_too_large", "This share link is too long to be one of ours. " + _NOT_OURS
+        )
     body = token[len(PREFIX) :]
     try:
         packed = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
-        raise ShareError("share_encoding", "This share link is damaged (bad characters).") from None
+        raise ShareError(
+            "share_encoding", "This share link is damaged (bad characters). " + _AGAIN
+        ) from None
     inflater = zlib.decompressobj()
     try:
         raw = inflater.decompress(packed, MAX_SHARE_JSON_BYTES + 1)
     except zlib.error:
-        raise ShareError("share_corrupt", "This share link is damaged or truncated.") from None
+        raise ShareError(
+            "share_corrupt", "This share link is damaged or truncated. " + _AGAIN
+        ) from None
     if len(raw) > MAX_SHARE_JSON_BYTES or inflater.unconsumed_tail:
-        raise ShareError("share_too_large", "This share link expands beyond the size limit.")
+        raise ShareError(
+            "share_too_large", "This share link expands beyond the size limit. " + _NOT_OURS
+        )
     if not inflater.eof:
-        raise ShareError("share_corrupt", "This share link is truncated; copy the whole link.")
+        raise ShareError("share_corrupt", "This share link is truncated. " + _AGAIN)
     try:
         state = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: digit limit too
-        raise ShareError("share_corrupt", "This share link does not hold valid state.") from None
+        raise ShareError(
+            "share_corrupt", "This share link does not hold valid state. " + _AGAIN
+        ) from None
     if not isinstance(state, dict):
-        raise ShareError("share_corrupt", "This share link does not hold valid state.")
+        raise ShareError("share_corrupt", "This share link does not hold valid state. " + _AGAIN)
     try:  # a \ud800 escape decodes to a lone surrogate, which no browser can be sent
         json.dumps(state, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ShareError(
             "share_encoding",
-            "This share link holds a lone surrogate character, which no link made here holds.",
+            "This share link holds a lone surrogate character, which no link made here holds. "
+            + _NOT_OURS,
         ) from None
     return state

@@ -39,8 +39,7 @@ def shared_state(page: str) -> dict[str, Any] | None:
     except ShareError as exc:
         st.error(
             f"The share link could not be opened [{exc.code}]: {exc.message} "
-            "The page opens with its defaults instead. Ask for the whole link again, or press "
-            "Share link on the page it was made from for a new one."
+            "The page opens with its defaults instead."
         )
         return None
     if state.get("page") != page:

@@ -176,7 +176,9 @@ def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(
     assert "s" not in opened.query_params
 
 
-DAMAGED = "[share_corrupt]: This share link is damaged or truncated."
+AGAIN = "Copy the whole link again, or ask for a new one (Share link on the page it shows)."
+NOT_OURS = "Ask for a link made with this app's Share link button."
+DAMAGED = f"[share_corrupt]: This share link is damaged or truncated. {AGAIN}"
 
 
 @pytest.mark.parametrize(
@@ -184,10 +186,13 @@ DAMAGED = "[share_corrupt]: This share link is damaged or truncated."
     [
         ("v1.garbage", DAMAGED),
         ("v1." + "A" * 10, DAMAGED),
-        ("nope", "[share_version]: This link is not a playground share link (no v1. prefix)."),
+        (
+            "nope",
+            f"[share_version]: This link is not a playground share link (no v1. prefix). {NOT_OURS}",
+        ),
         (
             encode_share([1])[:-3],
-            "[share_corrupt]: This share link is truncated; copy the whole link.",
+            f"[share_corrupt]: This share link is truncated. {AGAIN}",
         ),
         (  # a \ud800 escape: once decoded, a lone surrogate the editor could not be sent
             "v1."
@@ -197,7 +202,7 @@ DAMAGED = "[share_corrupt]: This share link is damaged or truncated."
             .rstrip(b"=")
             .decode(),
             "[share_encoding]: This share link holds a lone surrogate character, which no link "
-            "made here holds.",
+            f"made here holds. {NOT_OURS}",
         ),
     ],
 )
@@ -207,9 +212,7 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     at.run()
     assert not at.exception
     assert [e.value for e in at.error] == [
-        f"The share link could not be opened {why} The page opens with its defaults instead. "
-        "Ask for the whole link again, or press Share link on the page it was made from for a "
-        "new one."
+        f"The share link could not be opened {why} The page opens with its defaults instead."
     ]
     assert at.text_area(key="payload").value == SEED_TEXT
 

@@ -116,7 +116,8 @@ def test_a_token_holding_a_lone_surrogate_anywhere_is_refused_when_decoding(raw)
         decode_share(_token(raw))
     assert (caught.value.code, caught.value.message) == (
         "share_encoding",
-        "This share link holds a lone surrogate character, which no link made here holds.",
+        "This share link holds a lone surrogate character, which no link made here holds. "
+        "Ask for a link made with this app's Share link button.",
     )
 
 
