@@ -215,8 +215,10 @@ def _parser_error(message: str) -> PayloadError:
 
     Example:
         >>> str(_parser_error("Invalid JSON: recursion limit exceeded at line 2 column 7"))
-        'line 2, column 7: Invalid JSON: recursion limit exceeded at line 2 column 7.'
+        'line 2, column 7: Invalid JSON: recursion limit exceeded.'
     """
-    at = re.search(r"at line (\d+) column (\d+)", message)
-    line, col = (int(at.group(1)), int(at.group(2))) if at else (1, 1)
-    return PayloadError(message.rstrip(".") + ".", line, col)
+    at = re.search(r" at line (\d+) column (\d+)", message)
+    if at is None:
+        return PayloadError(message.rstrip(".") + ".")
+    said = message[: at.start()] + message[at.end() :]  # the position goes in line/col only
+    return PayloadError(said.rstrip(".") + ".", int(at.group(1)), int(at.group(2)))

@@ -163,10 +163,13 @@ def text_lines(text: str) -> list[str]:
     shows as ␤, so a caret line under it still lines up.
 
     Example:
-        >>> text_lines('{"a": "x\u2028y",\r\n "b": 1}')
+        >>> text_lines('{"a": "x\u2028y",\r\n "b": 1}\n')
         ['{"a": "x␤y",', ' "b": 1}']
     """
-    return [line.removesuffix("\r").translate(_OTHER_BREAKS) for line in text.split("\n")]
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":  # a final newline ends the last line, no new one
+        lines.pop()
+    return [line.removesuffix("\r").translate(_OTHER_BREAKS) for line in lines]
 
 
 def annotated_text(report: Report) -> str:

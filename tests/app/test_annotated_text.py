@@ -69,3 +69,10 @@ def test_only_newlines_end_a_line_as_line_col_counts_them():
         "    │            ^ float_parsing at amount: Input should be a valid number, unable to "
         "parse string as a number",
     ]
+
+
+def test_a_final_newline_adds_no_empty_numbered_line():
+    text = '{"user_id": "x",\r\n "amount": -1}'
+    report = validate_text(text, AgentState)
+    assert annotated_text(validate_text(text + "\n", AgentState)) == annotated_text(report)
+    assert annotated_text(report).splitlines()[-1].startswith("    │")  # a caret line, last
