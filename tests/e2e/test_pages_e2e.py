@@ -89,8 +89,8 @@ def test_trace_runs_the_payload_edited_on_the_validate_page(new_page) -> None:
         [
             "amount",
             "3:13",
-            "greater_than_equal",
             "Input should be greater than or equal to 0",
+            "greater_than_equal",
         ]
     ]
 
