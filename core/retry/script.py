@@ -84,6 +84,20 @@ def _reject_constant(name: str) -> float:
     raise _Constant(name)
 
 
+_NUMBER_OR_STRING = re.compile(
+    r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?', re.S
+)
+
+
+def _overflow_at(text: str) -> int | None:
+    """Offset of the first number json.loads would read as infinity (1e400), if any."""
+    for match in _NUMBER_OR_STRING.finditer(text):
+        token = match.group()
+        if token[0] != '"' and any(c in token for c in ".eE") and math.isinf(float(token)):
+            return match.start()
+    return None
+
+
 def _constant_at(text: str, name: str) -> int:
     """Offset of the first `name` outside a string: the constant json.loads stopped at."""
     token = re.compile(r'"(?:[^"\\]|\\.)*"|' + re.escape(name), re.S)
@@ -120,6 +134,16 @@ def load_script(text: str) -> list[dict[str, Any]]:
         kind = _LIMIT_CODES.get(exc.code, "shape")
         message = exc.message.replace("The payload", "The script", 1)  # the limit's words
         raise RetryInputError(f"retry.script.{kind}", message, exc.line, exc.col) from exc
+    overflow = _overflow_at(text)
+    if overflow is not None:
+        line, col = line_col(text, overflow)
+        raise RetryInputError(
+            "retry.script.number",
+            f"a number at line {line}, column {col} is too large for a float and would become "
+            "Infinity; write a smaller one",
+            line,
+            col,
+        )
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

@@ -475,6 +475,14 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
             28,
             "invalid JSON at line 2, column 28: -Infinity is not JSON; write a number such as 0.5",
         ),
+        (  # json.loads reads it as inf: "numbers must be finite" came without a position
+            '[{"text": "1e400"},\n {"answer": {"confidence": -2.5E+999}}]',
+            "retry.script.number",
+            2,
+            28,
+            "a number at line 2, column 28 is too large for a float and would become Infinity; "
+            "write a smaller one",
+        ),
         (
             " \n ",
             "retry.script.json",
