@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from core.payload import PayloadError, check_limits, line_col
+from core.source_map import JSON_STRING_BODY
 
 __all__ = [
     "MAX_CALLS",
@@ -84,24 +86,31 @@ def _reject_constant(name: str) -> float:
     raise _Constant(name)
 
 
-_NUMBER_OR_STRING = re.compile(
-    r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?', re.S
-)
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+
+
+def _outside_strings(text: str, token: str) -> Iterator[re.Match[str]]:
+    """Matches of the `token` pattern in `text` that are not inside a JSON string."""
+    for match in re.finditer(f'"{JSON_STRING_BODY}"|{token}', text):
+        if match.group()[0] != '"':
+            yield match
 
 
 def _overflow_at(text: str) -> int | None:
     """Offset of the first number json.loads would read as infinity (1e400), if any."""
-    for match in _NUMBER_OR_STRING.finditer(text):
-        token = match.group()
-        if token[0] != '"' and any(c in token for c in ".eE") and math.isinf(float(token)):
-            return match.start()
-    return None
+    return next(
+        (
+            m.start()
+            for m in _outside_strings(text, _NUMBER)
+            if any(c in m.group() for c in ".eE") and math.isinf(float(m.group()))
+        ),
+        None,
+    )
 
 
 def _constant_at(text: str, name: str) -> int:
     """Offset of the first `name` outside a string: the constant json.loads stopped at."""
-    token = re.compile(r'"(?:[^"\\]|\\.)*"|' + re.escape(name), re.S)
-    return next(m.start() for m in token.finditer(text) if m.group() == name)
+    return next(_outside_strings(text, re.escape(name))).start()
 
 
 def load_script(text: str) -> list[dict[str, Any]]:
