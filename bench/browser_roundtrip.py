@@ -1,9 +1,13 @@
-"""Browser round trip: submit a payload -> its error row visible, vs echo-only control pages.
+"""Browser round trip: submit a payload -> its error row visible, vs control pages.
 
-Two controls, measured in the same run: the issue's one, a bare Streamlit script that only
-echoes a text area (bench/echo_app.py), and an echo page inside this app's own shell, with
-its navigation and shared sidebar (bench/shell_echo_app.py). Their ratio is what the shell
-alone costs each rerun; Validate over the shell's echo is what the Validate page itself adds.
+Three controls, measured in the same run: the issue's one, a bare Streamlit script that only
+echoes a text area (bench/echo_app.py); an echo page inside this app's own shell, with its
+navigation and shared sidebar (bench/shell_echo_app.py); and, in the same shell, a page with
+only the editor, the verdict and the error table (bench/shell_table_app.py). The shell's echo
+over the bare echo is what the shell alone costs each rerun; the table page over the bare
+echo is the floor of any page here that answers an edit with a data grid; Validate over the
+table page is what the rest of the Validate page (presets, options, form, views, exports,
+share link) adds.
 
 Run from the repository root: `python -m bench.browser_roundtrip`. All servers run at once
 and the measurements alternate, so machine load hits every side alike. Prints; never asserts.
@@ -22,7 +26,7 @@ from core.presets import to_text
 from tests.e2e._browser import goto_app, launch_chromium, new_context
 from tests.e2e._server import ROOT, Server, cpu_seconds, machine_load, streamlit_server
 
-__all__ = ["CONTROLS", "main", "open_page", "round_trip", "start_servers"]
+__all__ = ["CONTROLS", "GRID", "main", "open_page", "round_trip", "start_servers"]
 
 ROUNDS = 10
 WARMUP = 2
@@ -104,12 +108,15 @@ def round_trip(page: Any, marker: str, *, grid: bool) -> dict[str, float]:
 CONTROLS = {  # name: (app script, path of the echo page)
     "echo": (ROOT / "bench" / "echo_app.py", ""),
     "shell": (ROOT / "bench" / "shell_echo_app.py", "/echo"),
+    "table": (ROOT / "bench" / "shell_table_app.py", "/table"),
 }
+GRID = ("validate", "table")  # pages whose result is an error table (a canvas to watch)
 LABELS = {
     "validate": "Validate, error table painted",
     "validate_cells": "Validate, error table's grid cells",
     "echo": "echo control (bare script), code shown",
     "shell": "echo page in the app's shell, shown",
+    "table": "editor + error table page, painted",
 }
 
 
@@ -144,14 +151,14 @@ def main() -> None:
                 cpu = {name: cpu_seconds(server.process.pid) for name, server in servers.items()}
             order = list(pages) if n % 2 else list(pages)[::-1]
             times = {
-                name: round_trip(pages[name], f"rt_{name}_{n:02d}", grid=name == "validate")
+                name: round_trip(pages[name], f"rt_{name}_{n:02d}", grid=name in GRID)
                 for name in order
             }
             if n >= WARMUP:
                 samples["validate"].append(times["validate"]["visible"])
                 samples["validate_cells"].append(times["validate"]["shown"])
-                for name in CONTROLS:
-                    samples[name].append(times[name]["shown"])
+                for name in CONTROLS:  # for an echo page, painted and shown are one moment
+                    samples[name].append(times[name]["visible"])
                 dispatch += [round_trip["dispatch"] for round_trip in times.values()]
         for name, server in servers.items():
             cpu[name] = (cpu_seconds(server.process.pid) - cpu[name]) / ROUNDS
@@ -178,6 +185,10 @@ def _report(samples: dict[str, list[float]], cpu: dict[str, float], dispatch: li
     print(
         f"  ratio validate/echo page in the app's shell: {ratio['shell']:.2f}x; "
         f"the shell's echo page over the bare echo: {medians['shell'] / medians['echo']:.2f}x"
+    )
+    print(
+        f"  ratio validate/editor + error table page: {ratio['table']:.2f}x; "
+        f"that page over the bare echo: {medians['table'] / medians['echo']:.2f}x"
     )
     print(f"  {machine_load()}")
 

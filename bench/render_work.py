@@ -22,7 +22,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from bench.browser_roundtrip import open_page, round_trip, start_servers
+from bench.browser_roundtrip import GRID, open_page, round_trip, start_servers
 from tests.e2e._browser import launch_chromium
 
 __all__ = ["main"]
@@ -33,6 +33,7 @@ LABELS = {
     "validate": "Validate page",
     "echo": "echo control (bare script)",
     "shell": "echo page in the app's shell",
+    "table": "editor + error table in the shell",
 }
 # Innermost of these around a component names the part of the page it belongs to.
 PARTS = [
@@ -89,7 +90,7 @@ HOOK = """(parts) => {
 def _record(page: Any, name: str, n: int) -> list[dict[str, Any]]:
     """The commits of one round trip (key press to the script's finished message)."""
     page.evaluate("() => { window.__commits = []; window.__recording = true; }")
-    round_trip(page, f"rw_{name}_{n:02d}", grid=name == "validate")
+    round_trip(page, f"rw_{name}_{n:02d}", grid=name in GRID)
     page.wait_for_timeout(500)  # the "script finished" commit comes after the result
     return page.evaluate("() => { window.__recording = false; return window.__commits; }")
 
