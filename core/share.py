@@ -93,6 +93,10 @@ def decode_share(token: str) -> dict[str, Any]:
         )
     if not inflater.eof:
         raise ShareError("share_corrupt", "This share link is truncated. " + _AGAIN)
+    if inflater.unused_data:  # bytes after the compressed state: not as we made it
+        raise ShareError(
+            "share_corrupt", "This share link has extra data after its state. " + _AGAIN
+        )
     try:
         state = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: digit limit too

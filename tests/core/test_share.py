@@ -16,8 +16,9 @@ STATE = {
 }
 
 
-def _token(raw: bytes) -> str:
-    return PREFIX + base64.urlsafe_b64encode(zlib.compress(raw)).rstrip(b"=").decode()
+def _token(raw: bytes, *, after: bytes = b"") -> str:
+    packed = zlib.compress(raw) + after
+    return PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
 
 
 def test_state_round_trips_through_a_compact_url_safe_token():
@@ -38,6 +39,7 @@ def test_state_round_trips_through_a_compact_url_safe_token():
         (_token(b'{"page": "validate"}')[:-6], "share_corrupt"),
         (_token(b"[1, 2]"), "share_corrupt"),
         (_token(b"\xff\xfe"), "share_corrupt"),
+        (_token(b'{"page": "validate"}', after=b"TRAILING"), "share_corrupt"),
         ("v1." + "A" * 70_000, "share_too_large"),
     ],
     ids=[
@@ -48,6 +50,7 @@ def test_state_round_trips_through_a_compact_url_safe_token():
         "truncated",
         "not-an-object",
         "not-utf8",
+        "bytes-after-the-state",
         "too-long",
     ],
 )
