@@ -113,7 +113,9 @@ def _read_attempts(
             }
             if reply is not None and getattr(reply, "retry", None) is not None:
                 retries_left = reply.retry.max_retries - reply.retry.attempt
-                sent = list(reply.content)
+                # Validation errors as a list of dicts; a plain sentence (the reply to an
+                # empty text: "Please return text or …") sends the model no errors.
+                sent = reply.content if isinstance(reply.content, list) else []
                 text = (
                     reply.model_response()
                     if reply.part_kind == "retry-feedback"
@@ -121,7 +123,7 @@ def _read_attempts(
                 )
                 row |= {
                     "verdict": VERDICT_RETRY,
-                    "errors": json_text(sent),
+                    "errors": json_text(sent) if sent else "",
                     "sent_back": text,
                     "part": _part_label(reply),
                     "retries_left": retries_left,
@@ -135,7 +137,11 @@ def _read_attempts(
                 }
             elif ended and number == len(responses):
                 sent = _cause_errors(cause)
-                row |= {"verdict": VERDICT_EXHAUSTED, "errors": json_text(sent), "retries_left": 0}
+                row |= {
+                    "verdict": VERDICT_EXHAUSTED,
+                    "errors": json_text(sent) if sent else "",
+                    "retries_left": 0,
+                }
             else:
                 # A text answer that validated gets no reply part: it simply became the output.
                 row |= {"verdict": VERDICT_VALID}

@@ -363,6 +363,34 @@ def test_text_after_a_bad_tool_answer_draws_on_the_run_budget_the_tool_call_alre
     ] * 2
 
 
+def test_an_empty_text_gets_pydantic_ais_no_output_reply_with_no_errors_sent():
+    # PydanticAI answers an empty text with a sentence, not validation errors: nothing was
+    # sent to the model, so nothing can be left out of it either.
+    run = run_script(
+        [{"tool": "search", "args": {"query": "pg"}}, {"text": ""}], engine="pydantic_ai"
+    )
+
+    assert (run.calls, run.error.message) == (3, "Exceeded maximum output retries (1)")
+    assert [a.__dict__ for a in run.attempts] == [
+        _row(
+            1,
+            '{"tool": "search", "args": {"query": "pg"}}',
+            "tool call: search ran",
+            sent_back=f'["[pg] {QUOTE}"]',
+            part="tool-return (tool_name=search, outcome=success)",
+            retries_left=1,
+        ),
+        _row(
+            2,
+            '{"text": ""}',
+            "invalid: feedback sent, retry",
+            sent_back="Please return text or include your response in a tool call.",
+            part="retry-feedback (cause=no_output)",
+        ),
+        _row(3, '{"text": ""}', "invalid: budget exhausted, run ends"),
+    ]
+
+
 def test_zero_budget_fails_on_the_first_bad_answer():
     runs = [
         run_script([{"answer": EMPTY}], engine=e, retries=0) for e in ("pydantic_ai", "langgraph")
