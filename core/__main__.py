@@ -18,8 +18,8 @@ EXIT_OK, EXIT_GATE_CLOSED, EXIT_UNREADABLE = 0, 1, 2
 
 
 def _read(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
+    if source == "-":  # bytes decoded strictly, as a file is: never surrogate-escaped
+        return sys.stdin.buffer.read().decode("utf-8")
     with open(source, encoding="utf-8") as handle:
         return handle.read()
 

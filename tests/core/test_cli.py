@@ -1,5 +1,6 @@
 """python -m core: exit codes 0/1/2 and the same error table as the page."""
 
+import io
 import json
 
 from core.__main__ import main
@@ -33,6 +34,22 @@ def test_unreadable_input_exits_2_with_line_and_column(tmp_path, capsys):
         "before the JSON does: complete it or close the open { and [.\n"
     )
     assert main(["validate", str(tmp_path / "missing.json")]) == 2
+
+
+def test_bytes_that_are_not_utf8_exit_2_from_stdin_as_from_a_file(tmp_path, monkeypatch, capsys):
+    data = b'{"amount": 1, "logs": ["\xff"]}'
+    path = tmp_path / "payload.json"
+    path.write_bytes(data)
+    assert main(["validate", str(path)]) == 2
+    for command in ("validate", "trace"):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        assert main([command, "-"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"cannot read {path}: 'utf-8' codec can't decode byte 0xff in position 24: invalid "
+        "start byte",
+        *["cannot read -: 'utf-8' codec can't decode byte 0xff in position 24: invalid start byte"]
+        * 2,
+    ]
 
 
 def test_trace_prints_one_row_per_node_and_rejects_unknown_faults(tmp_path, capsys):

@@ -138,6 +138,22 @@ def test_the_number_limit_is_where_pydantic_stops_so_both_paths_agree(number, re
     assert ours == (("number_too_long", 2, 2) if refused else None)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"user_id": "x", "amount": "\\ud800"}',  # an escape: Pydantic says json_invalid
+        '{"user_id": "x", "amount": "\ud800"}',  # the raw character: Pydantic's string_unicode
+    ],
+    ids=["escaped", "raw"],
+)
+def test_a_lone_surrogate_is_unreadable_text_on_both_paths_never_a_field_error(text):
+    report = validate_text(text)
+
+    assert report.errors == []
+    error = report.syntax_error
+    assert (error.code, error.line, error.col) == _error(text) == ("lone_surrogate", 1, 29)
+
+
 def test_brackets_inside_strings_do_not_count_toward_depth():
     text = json.dumps({"s": "[" * 500})
     assert parse(text) == {"s": "[" * 500}
