@@ -42,7 +42,10 @@ def test_bytes_that_are_not_utf8_exit_2_from_stdin_as_from_a_file(tmp_path, monk
     path.write_bytes(data)
     assert main(["validate", str(path)]) == 2
     for command in ("validate", "trace"):
-        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        monkeypatch.setattr(
+            "sys.stdin",
+            io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape"),
+        )
         assert main([command, "-"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         f"cannot read {path}: 'utf-8' codec can't decode byte 0xff in position 24: invalid "
