@@ -99,10 +99,10 @@ def position_errors(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
     located = []
     for err in raw:
         loc = err["loc"]
-        found, offset = source.locate(loc)
-        segments = _with_key(found, loc, err["type"])
-        if err["type"] in _KEY_TYPES and found and found[-1] == loc[-1]:
-            found, offset = source.locate(found[:-1])  # the enclosing object, as documented
+        found, offset, found_last = source.locate(loc)
+        segments = _with_key(found, loc, err["type"], found_last)
+        if err["type"] in _KEY_TYPES and found and found_last:
+            offset = source.locate(found[:-1]).offset  # the enclosing object, as documented
         located.append((segments, offset))
     positions = source.line_col([offset for _, offset in located])
     names = PathNames()
@@ -112,9 +112,12 @@ def position_errors(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
     ]
 
 
-def _with_key(found: tuple[str | int, ...], loc: tuple, type_: str) -> tuple[str | int, ...]:
-    # A missing key is not in the text, but it is the field the user must add.
-    if type_ in _MISSING_TYPES and loc and (not found or found[-1] != loc[-1]):
+def _with_key(
+    found: tuple[str | int, ...], loc: tuple, type_: str, found_last: bool
+) -> tuple[str | int, ...]:
+    # A missing key is not in the text, but it is the field the user must add. (Its parent
+    # may have the same name: whether the last segment was found is asked, not compared.)
+    if type_ in _MISSING_TYPES and loc and not found_last:
         return (*found, loc[-1])
     return found
 
@@ -129,8 +132,10 @@ def value_errors(raw: list[dict[str, Any]], value: Any) -> list[FieldError]:
 
 def _value_path(loc: tuple, value: Any, type_: str) -> tuple[str | int, ...]:
     found: list[str | int] = []
+    found_last = False
     node = value
     for segment in loc:
+        found_last = False
         if isinstance(node, dict) and segment in node:
             node = node[segment]
         elif isinstance(node, list | tuple) and isinstance(segment, int) and segment < len(node):
@@ -140,7 +145,8 @@ def _value_path(loc: tuple, value: Any, type_: str) -> tuple[str | int, ...]:
         else:
             continue  # union tags and other schema-only segments
         found.append(segment)
-    return _with_key(tuple(found), loc, type_)
+        found_last = True
+    return _with_key(tuple(found), loc, type_, found_last)
 
 
 def place_in_text(errors: list[FieldError], text: str) -> list[FieldError]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 from json.decoder import scanstring as _scanstring
 
-__all__ = ["JSON_STRING_BODY", "SourceMap"]
+__all__ = ["JSON_STRING_BODY", "Located", "SourceMap"]
 
 _WS = re.compile(r"[ \t\n\r]*")
 _MEMBER = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*', re.S)  # "key" :
@@ -31,6 +32,16 @@ _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*").match
 _AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")  # the gap and comma after a value
 
 
+class Located(NamedTuple):
+    """Where `SourceMap.locate` got to: the path found, its offset, and whether the path's
+    last segment is the one asked for (a missing key is not found; its parent may share its
+    name)."""
+
+    path: tuple[str | int, ...]
+    offset: int
+    found_last: bool
+
+
 class SourceMap:
     """Finds where a JSON path sits in the text, indexing each container once, lazily.
 
@@ -39,7 +50,7 @@ class SourceMap:
 
     Example:
         >>> SourceMap('{"items": [{"sku": "x"}]}').locate(("items", 0, "sku"))
-        (('items', 0, 'sku'), 19)
+        Located(path=('items', 0, 'sku'), offset=19, found_last=True)
     """
 
     def __init__(self, text: str) -> None:
@@ -49,15 +60,17 @@ class SourceMap:
         self._flat: dict[int, int] = {}  # offset -> end of objects holding no container
         self._root = _WS.match(text, 0).end()
 
-    def locate(self, loc: Sequence[str | int]) -> tuple[tuple[str | int, ...], int]:
-        """Follow `loc` as far as the text goes: (segments that exist, offset of last one).
+    def locate(self, loc: Sequence[str | int]) -> Located:
+        """Follow `loc` as far as the text goes: the segments that exist, the last one's offset.
 
         Segments that are not keys/indices in the text (union tags such as `'ai'` or
         `'str'`) are skipped, so the returned segments form the real JSON path.
         """
         offset = self._root
         path: list[str | int] = []
+        found = False  # whether the segment just followed is in the text
         for segment in loc:
+            found = False
             children = self._children.get(offset)
             if children is None:
                 end = self._flat.get(offset)
@@ -66,13 +79,15 @@ class SourceMap:
                     if value_at is not None:
                         offset = value_at
                         path.append(segment)
+                        found = True
                         continue
                 children = self._index(offset)
             key = segment if not isinstance(segment, bool) else None
             if key is not None and key in children:
                 offset = children[key]
                 path.append(segment)
-        return tuple(path), offset
+                found = True
+        return Located(tuple(path), offset, found)
 
     def index_all(self) -> None:
         """Index every container in one pass over the tokens (for many lookups at once).

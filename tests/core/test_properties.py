@@ -145,8 +145,9 @@ def test_every_path_points_at_its_own_value(value, indent, ascii_only, eager):
         source.index_all()
     decode = json.JSONDecoder().raw_decode
     for path, expected in _paths(value):
-        found, offset = source.locate(path)
-        assert found == path and decode(text, offset)[0] == expected
+        found, offset, found_last = source.locate(path)
+        assert found == path and found_last == bool(path)
+        assert decode(text, offset)[0] == expected
 
 
 @FAST

@@ -1,6 +1,9 @@
 """core.report: whole error lists with exact positions, exports, Python-mode validation."""
 
 import json
+from dataclasses import replace
+
+from pydantic import BaseModel
 
 from core.order import SEED_PAYLOAD
 from core.presets import PRESETS, SEED_TEXT
@@ -150,6 +153,32 @@ def test_union_tags_are_left_out_of_the_path_but_kept_in_loc():
             105,
         ),
     ]
+
+
+class _Message(BaseModel):
+    message: str
+
+
+class _Log(BaseModel):
+    message: _Message
+
+
+def test_a_key_missing_under_a_parent_of_the_same_name_is_named_in_full():
+    text = '{"message": {"level": 1}}'
+    expected = FieldError(
+        ("message", "message"),
+        "message.message",
+        "/message/message",
+        "missing",
+        "Field required",
+        {"level": 1},
+        None,
+        "https://errors.pydantic.dev/2.14/v/missing",
+        1,
+        13,  # the object the key is missing from
+    )
+    assert validate_text(text, _Log).errors == [expected]
+    assert validate_value(json.loads(text), _Log).errors == [replace(expected, line=None, col=None)]
 
 
 def test_a_message_dict_without_type_is_reported_not_raised():

@@ -6,9 +6,19 @@ from core.source_map import SourceMap
 def test_source_map_skips_union_tags_and_points_at_values():
     text = '{"items": [{"sku": "x"}, 7, {"a" : [1, 2]}]}'
     source = SourceMap(text)
-    assert source.locate(("items", 2, "a", 1)) == (("items", 2, "a", 1), text.index("2]"))
-    assert source.locate(("items", 0, "model", "sku")) == (("items", 0, "sku"), text.index('"x"'))
-    assert source.locate(("nope",)) == ((), 0)
+    assert source.locate(("items", 2, "a", 1)) == (("items", 2, "a", 1), text.index("2]"), True)
+    assert source.locate(("items", 0, "model", "sku")) == (
+        ("items", 0, "sku"),
+        text.index('"x"'),
+        True,
+    )
+    assert source.locate(("nope",)) == ((), 0, False)
+    assert source.locate(("items", 0, "model")) == (("items", 0), text.index('{"sku"'), False)
+
+
+def test_a_key_missing_under_a_parent_of_the_same_name_is_not_found():
+    text = '{"message": {"level": 1}}'
+    assert SourceMap(text).locate(("message", "message")) == (("message",), 12, False)
 
 
 def test_flat_objects_find_keys_written_plainly_escaped_or_twice():
@@ -21,8 +31,8 @@ def test_flat_objects_find_keys_written_plainly_escaped_or_twice():
         if eager:
             source.index_all()
         assert [source.locate((n, key)) for n, key in enumerate(("sku", "sku", "sku", "b"))] == [
-            ((0, "sku"), text.index("4, ")),
-            ((1, "sku"), text.index("5}")),
-            ((2,), text.index('{"x"')),
-            ((3, "b"), text.index("6}")),
+            ((0, "sku"), text.index("4, "), True),
+            ((1, "sku"), text.index("5}"), True),
+            ((2,), text.index('{"x"'), False),
+            ((3, "b"), text.index("6}"), True),
         ]
