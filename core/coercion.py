@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel
 
 from core.paths import PathNames
 
@@ -56,8 +57,11 @@ def _walk(
     value: Any, out: Any, path: tuple[str | int, ...], rows: list[CoercionRow], names: PathNames
 ) -> None:
     if isinstance(value, dict) and value:
+        # A validated dict keeps the input's order; its keys may be converted ("1" -> 1).
+        paired = isinstance(out, dict) and len(out) == len(value)
+        outs = iter(out.values()) if paired else None
         for key, child in value.items():
-            _walk(child, _child(out, key), (*path, key), rows, names)
+            _walk(child, next(outs) if outs else _child(out, key), (*path, key), rows, names)
     elif isinstance(value, list) and value:
         for index, child in enumerate(value):
             _walk(child, _child(out, index), (*path, index), rows, names)
@@ -69,23 +73,52 @@ def _child(out: Any, key: str | int) -> Any:
     if out is _MISSING:
         return _MISSING
     if isinstance(out, BaseModel):
-        if isinstance(key, str) and (
-            key in type(out).model_fields or key in (out.model_extra or {})
-        ):
-            return getattr(out, key)
+        name = _field_name(type(out), key) if isinstance(key, str) else None
+        if name is not None:
+            return getattr(out, name)
+        if isinstance(key, str) and key in (out.model_extra or {}):
+            return out.model_extra[key]
         return _MISSING
     if isinstance(out, dict):
-        return out.get(key, _MISSING)
+        if key in out:
+            return out[key]
+        return next((v for k, v in out.items() if str(k) == str(key)), _MISSING)
     if isinstance(out, list | tuple) and isinstance(key, int) and key < len(out):
         return out[key]
     return _MISSING
+
+
+def _field_name(model: type[BaseModel], key: str) -> str | None:
+    """The field an input key fills: by its alias, or by its name where names are accepted."""
+    config = model.model_config
+    by_name = config.get("validate_by_name") or config.get("populate_by_name")
+    by_alias = config.get("validate_by_alias", True)
+    for name, field in model.model_fields.items():
+        alias = field.validation_alias if field.validation_alias is not None else field.alias
+        if alias is None:
+            if key == name:
+                return name
+            continue
+        choices = alias.choices if isinstance(alias, AliasChoices) else [alias]
+        if by_alias and key in choices:  # an AliasPath choice (a list) never equals a key
+            return name
+        if by_name and key == name:
+            return name
+    return None
+
+
+def _same(value: Any, out: Any) -> bool:
+    if type(out) is not type(value):
+        return False
+    both_nan = isinstance(value, float) and math.isnan(value) and math.isnan(out)
+    return both_nan or out == value
 
 
 def _row(path: str, value: Any, out: Any) -> CoercionRow:
     shown_in = json.dumps(value, ensure_ascii=False)
     if out is _MISSING:
         return CoercionRow(path, shown_in, _type(value), "", "", "dropped")
-    if type(out) is type(value) and out == value:
+    if _same(value, out):
         change = "same"
     elif isinstance(value, str) and isinstance(out, str):
         change = "rewritten"

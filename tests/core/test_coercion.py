@@ -1,5 +1,7 @@
 """core.coercion: each input leaf next to the validated value, with the kind of change."""
 
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
 from core.coercion import CoercionRow, coercion_rows
 from core.presets import PRESETS
 from core.report import validate_text
@@ -37,3 +39,28 @@ def test_stripping_shows_as_a_rewrite_only_when_line_item_strips():
 def test_unknown_keys_show_as_dropped_when_extra_is_ignore():
     rows = {row.path: row for row in _lens("unknown_key", SchemaOptions(extra="ignore"))}
     assert rows["coupon"] == CoercionRow("coupon", '"WELCOME10"', "str", "", "", "dropped")
+
+
+class _Aliased(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    user_name: str = Field(alias="userName")
+    nick: str = Field(default="", validation_alias=AliasChoices("nickname", "handle"))
+    scores: dict[int, str]
+    ratio: float
+
+
+def test_aliases_converted_dict_keys_and_nan_are_followed_not_called_dropped():
+    text = (
+        '{"userName": "ann", "handle": "a", "user_name": "x", "scores": {"1": "a", "02": "b"}, '
+        '"ratio": NaN}'
+    )
+    report = validate_text(text, _Aliased)
+    assert coercion_rows(report.input, report.value) == [
+        CoercionRow("userName", '"ann"', "str", '"ann"', "str", "same"),
+        CoercionRow("handle", '"a"', "str", '"a"', "str", "same"),
+        # by name, where the model takes only its alias: ignored, as extra="ignore" says
+        CoercionRow("user_name", '"x"', "str", "", "", "dropped"),
+        CoercionRow('scores["1"]', '"a"', "str", '"a"', "str", "same"),
+        CoercionRow('scores["02"]', '"b"', "str", '"b"', "str", "same"),
+        CoercionRow("ratio", "NaN", "float", "NaN", "float", "same"),
+    ]
