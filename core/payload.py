@@ -106,9 +106,11 @@ def check_limits(text: str) -> None:
     check_depth(text)
     long_number = _long_number(text)
     if long_number:
+        digits = len(long_number.group().lstrip("-"))
+        whole = text[long_number.end() : long_number.end() + 1] not in (".", "e", "E")
         raise PayloadError(
-            f"An integer has {len(long_number.group().lstrip('-')):,} digits; the limit is "
-            f"{MAX_NUMBER_DIGITS:,}. Shorten it or send it as a string.",
+            f"{'An integer' if whole else 'The integer part of a number'} has {digits:,} "
+            f"digits; the limit is {MAX_NUMBER_DIGITS:,}. Shorten it or send it as a string.",
             *line_col(text, long_number.start()),
             code="number_too_long",
         )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 from json.decoder import scanstring as _scanstring
+from typing import NamedTuple
 
 __all__ = ["JSON_STRING_BODY", "Located", "SourceMap"]
 

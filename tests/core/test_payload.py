@@ -154,6 +154,23 @@ def test_a_lone_surrogate_is_unreadable_text_on_both_paths_never_a_field_error(t
     assert (error.code, error.line, error.col) == _error(text) == ("lone_surrogate", 1, 29)
 
 
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        ("-" + "9" * 5000, "An integer has 5,000 digits"),
+        ("9" * 5000 + ".5", "The integer part of a number has 5,000 digits"),
+        ("9" * 5000 + "E2", "The integer part of a number has 5,000 digits"),
+    ],
+    ids=["integer", "fraction", "exponent"],
+)
+def test_the_number_limit_message_says_which_digits_it_counts(number, message):
+    with pytest.raises(PayloadError) as caught:
+        parse(f"[{number}]")
+    assert caught.value.message == (
+        f"{message}; the limit is 4,300. Shorten it or send it as a string."
+    )
+
+
 def test_brackets_inside_strings_do_not_count_toward_depth():
     text = json.dumps({"s": "[" * 500})
     assert parse(text) == {"s": "[" * 500}
