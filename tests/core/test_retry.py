@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.retry import (
     PRESETS,
@@ -17,6 +19,7 @@ from core.retry import (
     RetryInputError,
     RunError,
     answer_source,
+    check_script,
     load_script,
     run_script,
 )
@@ -682,3 +685,30 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
 def test_the_model_source_shows_every_digit_of_the_bounds_it_uses():
     source = answer_source(AnswerConstraints(confidence_min=0.123456789, confidence_max=1.0))
     assert source.splitlines()[-1] == ("    confidence: float = Field(ge=0.123456789, le=1)")
+
+
+_leaf = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text(max_size=6)
+_turn = st.one_of(
+    st.fixed_dictionaries({"text": st.text(max_size=12) | st.just(json.dumps(VALID))}),
+    st.fixed_dictionaries(
+        {"tool": st.just("search"), "args": st.fixed_dictionaries({"query": st.text(max_size=8)})}
+    ),
+    st.fixed_dictionaries(
+        {
+            "answer": st.dictionaries(
+                st.sampled_from(["answer", "citations", "confidence", "extra"]),
+                _leaf | st.lists(_leaf, max_size=2),
+            )
+        }
+    ),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_turn, min_size=1, max_size=4), st.integers(0, 2))
+def test_any_script_in_the_documented_shape_runs_on_both_engines(script, retries):
+    # An empty text turn crashed the PydanticAI side (its reply there is a sentence).
+    for engine in ("pydantic_ai", "langgraph"):
+        run = run_script(check_script(script), engine=engine, retries=retries)
+        assert run.calls >= 1 and run.attempts
+        assert (run.output is None) != (run.error is None)
