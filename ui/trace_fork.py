@@ -14,7 +14,9 @@ from core.trace import Trace
 from ui.text import plain
 from ui.trace_view import trace_table
 
-__all__ = ["fork_section", "fork_share", "open_shared_fork"]
+__all__ = ["fork_section", "fork_share", "open_shared_edit", "open_shared_fork"]
+
+_EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 
 
 def fork_section(trace: Trace, index: int, run: int) -> None:
@@ -48,12 +50,17 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     st.text_area("State (JSON)", key="fork_text", height=260, persist_state="session")
     if st.session_state["fork_text"] != unedited:
         st.caption("Edited: the edit stays with this step while you step through the run.")
-    if st.button("Fork and re-run", key="fork"):
-        error = _fork(trace, index, st.session_state["fork_text"])
-        if error:
-            st.error("The fork did not run; your edit is kept. Fix it as described:")
-            st.code(error, language=None)
-            return
+    with st.container(horizontal=True):
+        if st.button("Fork and re-run", key="fork"):
+            _fork(trace, index, st.session_state["fork_text"])
+        st.button("Reset", key="fork_reset", on_click=_reset, args=(unedited,),
+                  help="Put this step's state back in the editor.")  # fmt: skip
+    # A failed fork's reason stays while the editor holds the text that failed.
+    source = st.session_state.get("trace_fork_source")
+    error = st.session_state.get("trace_fork_error")
+    if error and source == {"row": index, "state": st.session_state["fork_text"]}:
+        st.error("The fork did not run; your edit is kept. Fix it as described:")
+        st.code(error, language=None)
     fork = st.session_state.get("trace_fork")
     if fork is not None:
         original, branch = st.columns(2)
@@ -71,11 +78,27 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
             )
 
 
-def fork_share() -> dict[str, Any]:
-    """The shown fork for a share link: its row and the edited state text ({} when none)."""
-    if st.session_state.get("trace_fork") is None:
-        return {}
-    return {"fork": st.session_state["trace_fork_source"]}
+def fork_share(trace: Trace, index: int) -> dict[str, Any]:
+    """What the fork section shows, for a share link ({} when nothing is edited or forked).
+
+    `fork`: the row and text of the last fork, run or refused (a link forks it again, so a
+    refusal reads the same). `edit`: the editor's text at row `index`, when it is edited and
+    not that fork's text.
+    """
+    shared: dict[str, Any] = {}
+    source = st.session_state.get("trace_fork_source")
+    if source is not None:
+        shared["fork"] = source
+    text = st.session_state.get("fork_text")
+    edit = {"row": index, "state": text}
+    if (
+        isinstance(text, str)
+        and _forkable(trace, index)
+        and text != dump_json(trace.steps[index].state, indent=2)
+        and edit != source
+    ):
+        shared["edit"] = edit
+    return shared
 
 
 def open_shared_fork(result: dict[str, Any], fork: dict[str, Any]) -> None:
@@ -88,15 +111,23 @@ def open_shared_fork(result: dict[str, Any], fork: dict[str, Any]) -> None:
             "graph differs from the shared run); the run is shown without the fork."
         )
         return
-    # The editor shows the link's text at that row, whichever row the link selects.
+    # The editor shows the link's text at that row, whichever row the link selects; a fork
+    # refused again shows its reason under the editor there, as it did for the link's maker.
     st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = text
-    error = _fork(trace, row, text)
-    if error:
+    _fork(trace, row, text)
+
+
+def open_shared_edit(result: dict[str, Any], edit: dict[str, Any]) -> None:
+    """Put a link's edited, not forked, state text in the editor at its row."""
+    trace = result.get("trace")
+    row = edit["row"]
+    if trace is None or row >= len(trace.steps) or not _forkable(trace, row):
         st.warning(
-            "[share_fork] The share link's fork did not run; its edit is in the editor at that "
-            "row. Fix it there as described and fork again."
+            "[share_edit] The share link holds an edited state for a row this run cannot fork "
+            "from (the payload or graph differs from the shared run); the edit is left out."
         )
-        st.code(error, language=None)
+        return
+    st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = edit["state"]
 
 
 def _forkable(trace: Trace, index: int) -> bool:
@@ -104,15 +135,28 @@ def _forkable(trace: Trace, index: int) -> bool:
     return step.committed and step.node in trace.graph.nodes
 
 
-def _fork(trace: Trace, index: int, text: str) -> str:
-    """Run the fork and keep it for the page; the reason it did not run ("" when it did)."""
+def _reset(unedited: str) -> None:
+    st.session_state["fork_text"] = unedited
+
+
+def _fork(trace: Trace, index: int, text: str) -> None:
+    """Run the fork and keep it for the page, or keep the reason it did not run."""
     step = trace.steps[index]
+    st.session_state["trace_fork_source"] = {"row": index, "state": text}
     try:
         fork = fork_trace(trace, step.step, parse(text))
     except (PayloadError, ForkError) as exc:
-        return str(exc)
+        # No branch for this edit, so none is shown: an older one beside it would look like its.
+        st.session_state.pop("trace_fork", None)
+        st.session_state["trace_fork_error"] = _state_error(exc)
+        return
     # The edit was validated as parsed: its errors get their line:col in the editor's text.
     fork.gate_errors = place_in_text(fork.gate_errors, text)
     st.session_state["trace_fork"] = fork
-    st.session_state["trace_fork_source"] = {"row": index, "state": text}
-    return ""
+    st.session_state.pop("trace_fork_error", None)
+
+
+def _state_error(exc: PayloadError | ForkError) -> str:
+    if isinstance(exc, PayloadError) and exc.code == "empty":  # its own fix names Validate's Reset
+        exc = PayloadError(_EMPTY_STATE, exc.line, exc.col, code=exc.code)
+    return str(exc)

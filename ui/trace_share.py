@@ -21,12 +21,14 @@ def restore_trace_share(
 ) -> int | None:
     """Apply a Trace `?s=` token to the widget state; the step to select after its run.
 
-    Returns None when there is no new token for this page. `graph` and `mode` must be strings
-    among `graphs` / `modes`, `faults` a list of strings, `payload` a string, `options` the
-    seed model's schema options, `step` a row number and `fork` a row number with the edited
-    state's text (kept as `trace_fork_request`, forked again after the run); any other field
-    value is dropped with one warning naming the fields (never their values) and the default
-    is used instead.
+    Returns None when there is no new token for this page, or when the link was made before
+    any run (`ran` false): its settings are applied and nothing runs. `graph` and `mode` must
+    be strings among `graphs` / `modes`, `faults` a list of strings, `payload` a string,
+    `options` the seed model's schema options, `step` a row number, `fork` a row number with
+    the edited state's text (kept as `trace_fork_request`, forked again after the run) and
+    `edit` the same for an edit not forked (`trace_edit_request`); any other field value is
+    dropped with one warning naming the fields (never their values) and the default is used
+    instead.
 
     Example:
         step = restore_trace_share(GRAPHS, MODES, FAULTS)  # before the widgets render
@@ -62,18 +64,24 @@ def restore_trace_share(
     if type(step) is not int or step < 0:  # bool is an int subclass; True is no row number
         ignored.append("step")
         step = 0
-    fork = state.get("fork")
-    if _is_fork(fork):  # forked again once the link's run is done
-        st.session_state["trace_fork_request"] = {"row": fork["row"], "state": fork["state"]}
-    elif "fork" in state:
-        ignored.append("fork")
+    ran = state.get("ran", True)
+    if type(ran) is not bool:
+        ignored.append("ran")
+        ran = True
+    for name in ("fork", "edit"):  # forked again, or put back in the editor, after the run
+        value = state.get(name)
+        if _is_fork(value) and ran:
+            request = {"row": value["row"], "state": value["state"]}
+            st.session_state[f"trace_{name}_request"] = request
+        elif name in state and not _is_fork(value):
+            ignored.append(name)
     if ignored:
         st.warning(
             "[share_field] These fields of the share link have the wrong type or value and "
             "were ignored; their defaults are used. Make a fresh link with Share link."
         )
         st.code(", ".join(ignored), language=None)
-    return step
+    return step if ran else None
 
 
 def _is_fork(value: Any) -> bool:
@@ -112,7 +120,7 @@ def _faults(state: dict[str, Any], known: dict[str, str], ignored: list[str]) ->
 def select_shared_step(result: dict[str, Any], step: int) -> None:
     """Select the shared link's row in a fresh run (a run without that row says so)."""
     trace = result.get("trace")
-    if trace is None or step == 0:
+    if trace is None or not trace.steps or step == 0:  # no rows: the gate's table is the run
         return
     if step < len(trace.steps):
         st.session_state["step_slider"] = step
@@ -126,12 +134,13 @@ def select_shared_step(result: dict[str, Any], step: int) -> None:
 def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> None:
     """Exports of the shown run, and a share link reopening exactly what is on screen.
 
-    Before any run (or after one that did not parse) the link carries the settings alone.
+    Before any run the link carries the settings and `ran: false`, so it runs nothing; after
+    a run that did not parse, the run's settings alone.
     """
     st.subheader("Export and share")
     json_col, csv_col, share_col = st.columns(3)
     trace = result.get("trace") if result else None
-    state = result["settings"] if result else settings
+    state = result["settings"] if result else settings | {"ran": False}
     if trace is not None:
         json_col.download_button(
             "Trace (JSON)", trace.to_json, "trace.json", "application/json", key="export_json"
@@ -140,6 +149,7 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
             "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key="export_csv"
         )
         if trace.steps:
-            state = state | {"step": st.session_state.get("step_slider", 0)} | fork_share()
+            step = st.session_state.get("step_slider", 0)
+            state = state | {"step": step} | fork_share(trace, step)
     with share_col:
         share_button("trace", state, key="share")

@@ -357,6 +357,12 @@ def test_share_link_reopens_the_selected_step():
     assert _highlighted(reopened) == ['"validate_order"']
 
 
+def test_a_shared_step_on_a_run_the_gate_stopped_is_not_warned_about():
+    at = _open_shared(SEED_SETTINGS | {"payload": '{"amount": -1}', "step": 2})
+    assert not at.warning
+    assert at.error[0].value.startswith("Gate closed")
+
+
 def test_shared_step_beyond_the_run_says_so_and_shows_the_first_row():
     at = _open_shared(SEED_SETTINGS | {"step": 9})
 
@@ -367,11 +373,17 @@ def test_shared_step_beyond_the_run_says_so_and_shows_the_first_row():
     assert at.select_slider(key="step_slider").value == 0
 
 
-def test_share_is_offered_before_any_run_with_the_settings(at):
+def test_share_is_offered_before_any_run_with_the_settings_and_reopens_without_a_run(at):
     at.radio(key="trace_mode").set_value("native").run()
 
-    assert _shared_link(at) == {"page": "trace", **SEED_SETTINGS, "mode": "native"}
+    link = _shared_link(at)
+    assert link == {"page": "trace", **SEED_SETTINGS, "mode": "native", "ran": False}
     assert "trace_result" not in at.session_state
+    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert not reopened.exception and not reopened.warning
+    assert reopened.radio(key="trace_mode").value == "native"
+    assert "trace_result" not in reopened.session_state
+    assert [i.value for i in reopened.info] == ["Pick a graph and faults, then press Run."]
 
 
 def test_share_is_offered_after_a_syntax_error_run(at):
@@ -547,15 +559,62 @@ def test_a_share_link_fork_of_the_wrong_shape_is_ignored_by_name(fork):
     assert "trace_fork" not in at.session_state
 
 
-def test_a_share_link_fork_whose_edit_does_not_parse_leaves_it_in_the_editor_at_its_row():
+def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_its_row():
     at = _opened_link(fork={"row": 1, "state": '{"a": '})
-    assert [w.value for w in at.warning] == [
-        "[share_fork] The share link's fork did not run; its edit is in the editor at that "
-        "row. Fix it there as described and fork again."
-    ]
+    assert not at.warning and not at.error  # the link selects row 0: nothing of row 1 shows
     assert "trace_fork" not in at.session_state
     at.select_slider(key="step_slider").set_value(1).run()
     assert at.text_area(key="fork_text").value == '{"a": '
+    assert [e.value for e in at.error] == [
+        "The fork did not run; your edit is kept. Fix it as described:"
+    ]
+    assert at.code[-1].value.startswith("line 1, column 7: Invalid JSON: Expecting value")
+
+
+def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_clicks(at):
+    _fork_step_1_with_edited_logs(at)
+    at.text_area(key="fork_text").set_value('{"amount": ').run()
+    at.button(key="fork").click().run()
+    at.button(key="share").click().run()  # any other click
+
+    failed = [e.value for e in at.error]
+    assert failed == ["The fork did not run; your edit is kept. Fix it as described:"]
+    assert "trace_fork" not in at.session_state
+    assert "**Forked branch**" not in " ".join(m.value for m in at.markdown)
+    link = decode_share(at.query_params["s"])
+    assert link["fork"] == {"row": 1, "state": '{"amount": '} and "edit" not in link
+
+    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert [e.value for e in reopened.error] == failed
+    assert reopened.text_area(key="fork_text").value == '{"amount": '
+
+
+def test_an_edit_not_forked_is_in_the_share_link_and_back_in_the_editor(at):
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    text = at.text_area(key="fork_text").value.replace('"amount": 99,', '"amount": 7,')
+    at.text_area(key="fork_text").set_value(text).run()
+
+    link = _shared_link(at)
+    assert link["edit"] == {"row": 1, "state": text} and "fork" not in link
+    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert not reopened.warning
+    assert reopened.text_area(key="fork_text").value == text
+    assert "trace_fork" not in reopened.session_state
+
+
+def test_the_fork_editors_reset_puts_the_steps_state_back_and_an_empty_state_says_so(at):
+    _run(at)
+    unedited = at.text_area(key="fork_text").value
+    at.text_area(key="fork_text").set_value("").run()
+    at.button(key="fork").click().run()
+    assert at.code[-1].value == (
+        "line 1, column 1: The state is empty: paste a JSON object, or press Reset for this "
+        "step's state."
+    )
+    at.button(key="fork_reset").click().run()
+    assert at.text_area(key="fork_text").value == unedited
+    assert not at.error
 
 
 def test_a_share_link_fork_of_a_row_this_run_lacks_is_named_and_the_run_shown():
