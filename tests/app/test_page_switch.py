@@ -166,6 +166,7 @@ def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
     at.text_area(key="payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
     at.number_input(key="opt_amount_le").set_value(100.0).run()
     at.switch_page("views/trace.py").run()
+    at.button(key="run").click().run()  # a link made before a run reopens without one
     at.button(key="share").click().run()
     token = at.query_params["s"]
 
