@@ -60,7 +60,7 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     error = st.session_state.get("trace_fork_error")
     if error and source == {"row": index, "state": st.session_state["fork_text"]}:
         st.error("The fork did not run; your edit is kept. Fix it as described:")
-        st.code(error, language=None)
+        st.code(error, language=None, wrap_lines=True)  # its fix is at the end
     fork = st.session_state.get("trace_fork")
     if fork is not None:
         original, branch = st.columns(2)

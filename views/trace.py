@@ -98,7 +98,7 @@ def _show(result: dict[str, Any]) -> None:
         st.warning("The settings or payload changed since this run; press Run to see them.")
     if "syntax" in result:
         st.error("The payload is not valid JSON, so nothing ran. Fix it on the Validate page:")
-        st.code(result["syntax"], language=None)
+        st.code(result["syntax"], language=None, wrap_lines=True)
         return
     trace = result["trace"]
     st.subheader("Node trace")
