@@ -41,7 +41,7 @@ def show_refusal(notice_key: str, why: str) -> None:
     refused = st.session_state.pop(notice_key, None)
     if refused:
         st.warning(why)
-        st.code(refused, language=None)
+        st.code(refused, language=None, wrap_lines=True)
 
 
 def current_payload_text() -> str:
@@ -55,7 +55,7 @@ def form_payload(text: str) -> dict | None:
         payload = parse(text)
     except PayloadError as exc:
         st.info("The form needs valid JSON; fix the JSON text first.")
-        st.code(str(exc), language=None)
+        st.code(str(exc), language=None, wrap_lines=True)
         return None
     if not isinstance(payload, dict):
         st.info("The form needs a JSON object at the top level.")

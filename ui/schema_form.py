@@ -81,7 +81,7 @@ def schema_options_form() -> SchemaOptions:
         )
     except ValueError as exc:
         st.warning("These schema options do not fit together; the seed model is used.")
-        st.code(str(exc), language=None)
+        st.code(str(exc), language=None, wrap_lines=True)
         return defaults
 
 

@@ -85,7 +85,7 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
             _provider_tab(views, _PROVIDER_OF[shown])
         elif views.pydantic is None:
             st.error("Pydantic cannot generate a JSON Schema for this model.")
-            st.code(views.error or "", language=None)
+            st.code(views.error or "", language=None, wrap_lines=True)
         else:
             st.json(views.pydantic, expanded=2)
     st.subheader("Lint")
@@ -111,7 +111,7 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
     )
     if sent.error is not None:
         st.error("PydanticAI's transformer refused this schema: the tool cannot be sent.")
-        st.code(sent.error, language=None)
+        st.code(sent.error, language=None, wrap_lines=True)
     elif not sent.rewrites:
         st.success("Sent exactly as Pydantic wrote it.")
     st.dataframe(summary, key=f"rewrites_summary_{provider}", hide_index=True)

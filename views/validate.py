@@ -70,7 +70,7 @@ def _restore_share() -> None:
         options = SchemaOptions.from_dict(state.get("options") or {})
     except ValueError as exc:
         st.warning("The share link's schema options were ignored.")
-        st.code(str(exc), language=None)
+        st.code(str(exc), language=None, wrap_lines=True)
         options = SchemaOptions()
     st.session_state["schema_options"] = options.to_dict()
     if state.get("view") in VIEWS:
