@@ -33,7 +33,7 @@ LABELS = {
     "validate": "Validate page",
     "echo": "echo control (bare script)",
     "shell": "echo page in the app's shell",
-    "table": "editor + error table in the shell",
+    "table": "editor + error table page",
 }
 # Innermost of these around a component names the part of the page it belongs to.
 PARTS = [
