@@ -114,10 +114,6 @@ class Report:
         return fastapi_422_body(self.model, self.text if self.text is not None else self.raw)
 
 
-# Pydantic's errors that mean the text itself cannot be read: (type, has a location).
-_UNREADABLE = {("json_invalid", False), ("json_invalid", True), ("string_unicode", False)}
-
-
 def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
     """Validate payload text (JSON mode) and position every error in the text.
 
@@ -145,7 +141,10 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
         raw = exc.errors()
         # A raw lone surrogate in the text (not a \ud800 escape) is `string_unicode` at the
         # root, not json_invalid: it is the text that is wrong there too, not a field.
-        if raw and (raw[0]["type"], bool(raw[0]["loc"])) in _UNREADABLE:
+        first = raw[0] if raw else {"type": "", "loc": ()}
+        if first["type"] == "json_invalid" or (
+            first["type"] == "string_unicode" and not first["loc"]
+        ):
             try:
                 parse(text)
             except PayloadError as syntax:

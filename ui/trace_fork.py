@@ -53,8 +53,13 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     with st.container(horizontal=True):
         if st.button("Fork and re-run", key="fork"):
             _fork(trace, index, st.session_state["fork_text"])
-        st.button("Reset", key="fork_reset", on_click=_reset, args=(unedited,),
-                  help="Put this step's state back in the editor.")  # fmt: skip
+        st.button(
+            "Reset",
+            key="fork_reset",
+            on_click=_reset,
+            args=(unedited,),
+            help="Put this step's state back in the editor.",
+        )
     # A failed fork's reason stays while the editor holds the text that failed.
     source = st.session_state.get("trace_fork_source")
     error = st.session_state.get("trace_fork_error")
