@@ -57,11 +57,19 @@ def _walk(
     value: Any, out: Any, path: tuple[str | int, ...], rows: list[CoercionRow], names: PathNames
 ) -> None:
     if isinstance(value, dict) and value:
-        # A validated dict keeps the input's order; its keys may be converted ("1" -> 1).
-        paired = isinstance(out, dict) and len(out) == len(value)
-        outs = iter(out.values()) if paired else None
+        if isinstance(out, dict):
+            # A dict's keys may be converted ("01" -> 1); keys that become one key keep only
+            # the last value, so the earlier ones were dropped.
+            found = {key: _out_key(key, out) for key in value}
+            last = {out_key: key for key, out_key in found.items()}
+            outs = {
+                key: out[k] if k is not _MISSING and last[k] == key else _MISSING
+                for key, k in found.items()
+            }
+        else:
+            outs = {key: _child(out, key) for key in value}
         for key, child in value.items():
-            _walk(child, next(outs) if outs else _child(out, key), (*path, key), rows, names)
+            _walk(child, outs[key], (*path, key), rows, names)
     elif isinstance(value, list) and value:
         for index, child in enumerate(value):
             _walk(child, _child(out, index), (*path, index), rows, names)
@@ -79,13 +87,23 @@ def _child(out: Any, key: str | int) -> Any:
         if isinstance(key, str) and key in (out.model_extra or {}):
             return out.model_extra[key]
         return _MISSING
-    if isinstance(out, dict):
-        if key in out:
-            return out[key]
-        return next((v for k, v in out.items() if str(k) == str(key)), _MISSING)
     if isinstance(out, list | tuple) and isinstance(key, int) and key < len(out):
         return out[key]
     return _MISSING
+
+
+def _out_key(key: str, out: dict[Any, Any]) -> Any:
+    """The key of validated dict `out` that the input key became (_MISSING when none)."""
+    if key in out:
+        return key
+    for convert in (int, float):  # JSON keys are text: int and float keys are parsed from it
+        try:
+            converted = convert(key)
+        except ValueError:
+            continue
+        if converted in out:
+            return converted
+    return next((k for k in out if str(k) == key), _MISSING)  # UUID, date and other keys
 
 
 def _field_name(model: type[BaseModel], key: str) -> str | None:

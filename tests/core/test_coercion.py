@@ -1,6 +1,9 @@
 """core.coercion: each input leaf next to the validated value, with the kind of change."""
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+from typing_extensions import TypedDict
 
 from core.coercion import CoercionRow, coercion_rows
 from core.presets import PRESETS
@@ -63,4 +66,37 @@ def test_aliases_converted_dict_keys_and_nan_are_followed_not_called_dropped():
         CoercionRow('scores["1"]', '"a"', "str", '"a"', "str", "same"),
         CoercionRow('scores["02"]', '"b"', "str", '"b"', "str", "same"),
         CoercionRow("ratio", "NaN", "float", "NaN", "float", "same"),
+    ]
+
+
+class _Pair(TypedDict):
+    a: int
+    b: str
+
+
+class _Keys(BaseModel):
+    pair: _Pair  # validated in its own field order
+    ints: dict[int, str]
+    tags: dict[str, Any]
+
+    @field_validator("tags")
+    @classmethod
+    def _sorted(cls, tags: dict[str, Any]) -> dict[str, Any]:
+        return dict(sorted(tags.items()))
+
+
+def test_dict_values_pair_with_their_own_keys_whatever_order_or_key_conversion():
+    value = {
+        "pair": {"b": "x", "a": "1"},
+        "ints": {"1": "a", "01": "b", "2": "c"},  # "1" and "01" are both 1: the last wins
+        "tags": {"z": 1, "a": "s"},
+    }
+    assert coercion_rows(value, _Keys.model_validate(value)) == [
+        CoercionRow("pair.b", '"x"', "str", '"x"', "str", "same"),
+        CoercionRow("pair.a", '"1"', "str", "1", "int", "coerced"),
+        CoercionRow('ints["1"]', '"a"', "str", "", "", "dropped"),
+        CoercionRow('ints["01"]', '"b"', "str", '"b"', "str", "same"),
+        CoercionRow('ints["2"]', '"c"', "str", '"c"', "str", "same"),
+        CoercionRow("tags.z", "1", "int", "1", "int", "same"),
+        CoercionRow("tags.a", '"s"', "str", '"s"', "str", "same"),
     ]
