@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -18,8 +19,12 @@ EXIT_OK, EXIT_GATE_CLOSED, EXIT_UNREADABLE = 0, 1, 2
 
 
 def _read(source: str) -> str:
-    if source == "-":  # bytes decoded strictly, as a file is: never surrogate-escaped
-        return sys.stdin.buffer.read().decode("utf-8")
+    if source == "-":  # read as a file is: strict UTF-8 (never surrogate-escaped), "\n" ends
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+        try:
+            return stream.read()
+        finally:
+            stream.detach()  # leave the process's stdin open
     with open(source, encoding="utf-8") as handle:
         return handle.read()
 

@@ -87,8 +87,8 @@ def fork_share(trace: Trace, index: int) -> dict[str, Any]:
     """What the fork section shows, for a share link ({} when nothing is edited or forked).
 
     `fork`: the row and text of the last fork, run or refused (a link forks it again, so a
-    refusal reads the same). `edit`: the editor's text at row `index`, when it is edited and
-    not that fork's text.
+    refusal reads the same). `edit`: the editor's text at row `index`, when it is not what
+    the link would put there anyway (the step's state, or the fork's text at its row).
     """
     shared: dict[str, Any] = {}
     source = st.session_state.get("trace_fork_source")
@@ -96,10 +96,12 @@ def fork_share(trace: Trace, index: int) -> dict[str, Any]:
         shared["fork"] = source
     text = st.session_state.get("fork_text")
     edit = {"row": index, "state": text}
+    # At the fork's own row the link's fork fills the editor: any other text there is sent.
+    at_fork = source is not None and source["row"] == index
     if (
         isinstance(text, str)
         and _forkable(trace, index)
-        and text != dump_json(trace.steps[index].state, indent=2)
+        and (at_fork or text != dump_json(trace.steps[index].state, indent=2))
         and edit != source
     ):
         shared["edit"] = edit

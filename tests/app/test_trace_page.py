@@ -589,6 +589,25 @@ def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_cli
     assert reopened.text_area(key="fork_text").value == '{"amount": '
 
 
+@pytest.mark.parametrize("fork_text", ['{"amount": ', None], ids=["refused", "run"])
+def test_reset_at_a_forks_row_is_in_the_share_link(at, fork_text):
+    # The link's fork fills the editor at its row: a reset text there must travel too.
+    text = _fork_step_1_with_edited_logs(at)
+    if fork_text is not None:
+        at.text_area(key="fork_text").set_value(fork_text).run()
+        at.button(key="fork").click().run()
+    at.button(key="fork_reset").click().run()
+    unedited = at.text_area(key="fork_text").value
+    shown = ([e.value for e in at.error], "trace_fork" in at.session_state)
+
+    link = _shared_link(at)
+    assert link["fork"] == {"row": 1, "state": fork_text or text}
+    assert link["edit"] == {"row": 1, "state": unedited}
+    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert reopened.text_area(key="fork_text").value == unedited
+    assert ([e.value for e in reopened.error], "trace_fork" in reopened.session_state) == shown
+
+
 def test_an_edit_not_forked_is_in_the_share_link_and_back_in_the_editor(at):
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()

@@ -55,6 +55,21 @@ def test_bytes_that_are_not_utf8_exit_2_from_stdin_as_from_a_file(tmp_path, monk
     ]
 
 
+def test_stdin_line_ends_are_read_as_a_files_are(tmp_path, monkeypatch, capsys):
+    data = b'{\r"user_id": "x",\r\n"amount": -1\r}'
+    path = tmp_path / "payload.json"
+    path.write_bytes(data)
+    assert main(["validate", str(path)]) == 1
+    from_file = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["validate", "-"]) == 1
+    assert capsys.readouterr().out == from_file
+    assert [line.split()[:2] for line in from_file.splitlines()[2:]] == [
+        ["2:12", "user_id"],
+        ["3:11", "amount"],
+    ]
+
+
 def test_trace_prints_one_row_per_node_and_rejects_unknown_faults(tmp_path, capsys):
     path = _write(tmp_path, SEED_TEXT)
     assert main(["trace", path]) == 0
