@@ -14,9 +14,15 @@ from core.trace import Trace
 from ui.text import plain
 from ui.trace_view import trace_table
 
-__all__ = ["fork_section", "fork_share", "open_shared_edit", "open_shared_fork"]
+__all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
+_CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
+    "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
+    "graph differs from the shared run); the run is shown without the fork.",
+    "edit": "[share_edit] The share link holds an edited state for a row this run cannot fork "
+    "from (the payload or graph differs from the shared run); the edit is left out.",
+}
 
 
 def fork_section(trace: Trace, index: int, run: int) -> None:
@@ -108,33 +114,31 @@ def fork_share(trace: Trace, index: int) -> dict[str, Any]:
     return shared
 
 
-def open_shared_fork(result: dict[str, Any], fork: dict[str, Any]) -> None:
-    """Fork a link's fresh run again at the link's row with the link's edited state."""
+def open_shared_forks(result: dict[str, Any]) -> None:
+    """Apply a link's fork (forked again) and edit (put back in the editor) to its fresh run.
+
+    Both come from `restore_trace_share` as `trace_fork_request` / `trace_edit_request`.
+    """
     trace = result.get("trace")
-    row, text = fork["row"], fork["state"]
-    if trace is None or row >= len(trace.steps) or not _forkable(trace, row):
-        st.warning(
-            "[share_fork] The share link forks a row this run cannot fork from (the payload or "
-            "graph differs from the shared run); the run is shown without the fork."
-        )
-        return
-    # The editor shows the link's text at that row, whichever row the link selects; a fork
-    # refused again shows its reason under the editor there, as it did for the link's maker.
-    st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = text
-    _fork(trace, row, text)
+    for name in ("fork", "edit"):  # the edit last: its row may be the fork's
+        request = st.session_state.pop(f"trace_{name}_request", None)
+        if request is None:
+            continue
+        row, text = request["row"], request["state"]
+        if trace is None or row >= len(trace.steps) or not _forkable(trace, row):
+            st.warning(_CANNOT_OPEN[name])
+            continue
+        # The editor shows the link's text at that row, whichever row the link selects.
+        st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = text
+        if name == "fork":  # refused again, its reason shows under the editor at that row
+            _fork(trace, row, text)
 
 
-def open_shared_edit(result: dict[str, Any], edit: dict[str, Any]) -> None:
-    """Put a link's edited, not forked, state text in the editor at its row."""
-    trace = result.get("trace")
-    row = edit["row"]
-    if trace is None or row >= len(trace.steps) or not _forkable(trace, row):
-        st.warning(
-            "[share_edit] The share link holds an edited state for a row this run cannot fork "
-            "from (the payload or graph differs from the shared run); the edit is left out."
-        )
-        return
-    st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = edit["state"]
+def forget_forks() -> None:
+    """Drop the forks, refusals and edits of the last run: they belong to the run they were
+    made on."""
+    for key in ("trace_fork", "trace_fork_source", "trace_fork_error", "fork_edits"):
+        st.session_state.pop(key, None)
 
 
 def _forkable(trace: Trace, index: int) -> bool:

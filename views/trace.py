@@ -16,7 +16,7 @@ from ui.errors import PYTHON_MODE_NOTE
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import current_options
-from ui.trace_fork import fork_section, open_shared_edit, open_shared_fork
+from ui.trace_fork import forget_forks, fork_section, open_shared_forks
 from ui.trace_share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
 
@@ -57,8 +57,7 @@ def _options_note(settings: dict[str, Any]) -> None:
 
 
 def _run(settings: dict[str, Any]) -> dict[str, Any]:
-    for key in ("trace_fork", "trace_fork_source", "trace_fork_error", "fork_edits"):
-        st.session_state.pop(key, None)  # forks and edits belong to the run they were made on
+    forget_forks()
     st.session_state["step_slider"] = 0
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
@@ -164,10 +163,7 @@ st.caption(
 if st.button("Run", key="run", type="primary") or shared_step is not None:
     result = _run(_settings())
     select_shared_step(result, shared_step or 0)
-    if "trace_fork_request" in st.session_state:
-        open_shared_fork(result, st.session_state.pop("trace_fork_request"))
-    if "trace_edit_request" in st.session_state:  # after the fork: its row may be the same
-        open_shared_edit(result, st.session_state.pop("trace_edit_request"))
+    open_shared_forks(result)
 
 result = st.session_state.get("trace_result")
 if result is None:

@@ -643,3 +643,12 @@ def test_a_share_link_fork_of_a_row_this_run_lacks_is_named_and_the_run_shown():
         "graph differs from the shared run); the run is shown without the fork."
     ]
     assert [row[1] for row in _table(at)] == ["__start__", "validate_order", "confirm"]
+
+
+def test_a_share_link_edit_of_a_row_this_run_lacks_is_named_and_the_run_shown():
+    at = _opened_link(edit={"row": 9, "state": "{}"})
+    assert [w.value for w in at.warning] == [
+        "[share_edit] The share link holds an edited state for a row this run cannot fork "
+        "from (the payload or graph differs from the shared run); the edit is left out."
+    ]
+    assert [row[1] for row in _table(at)] == ["__start__", "validate_order", "confirm"]
