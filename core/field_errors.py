@@ -11,7 +11,14 @@ from pydantic import BaseModel
 from core.paths import PathNames, format_path, format_pointer, truncate
 from core.source_map import SourceMap
 
-__all__ = ["FieldError", "crash_error", "place_in_text", "position_errors", "value_errors"]
+__all__ = [
+    "FieldError",
+    "crash_error",
+    "payload_path",
+    "place_in_text",
+    "position_errors",
+    "value_errors",
+]
 
 _MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
 _EAGER_AFTER = 50  # errors; beyond this one full token pass beats lazy per-container decoding
@@ -47,22 +54,33 @@ class FieldError:
         }
 
 
-def crash_error(exc: Exception, position: int | None) -> FieldError:
-    """The one error for a model whose own code raised something other than ValidationError.
+def crash_error(exc: BaseException, loc: tuple[str | int, ...] = (), input: Any = None) -> dict:
+    """The raw error row for a part whose validation raised something other than ValidationError.
 
-    Pydantic gives it no location (and LangGraph would crash the same way), so it sits at
-    the root: line 1:1 of the text, or no position for a Python value.
+    Pydantic gives such an exception no location (and LangGraph crashes the same way), so
+    `loc` is where core.crashes pinned it: the smallest part of the payload that raises.
+    Place it like any Pydantic error (`position_errors` or `value_errors`).
+
+    Example:
+        >>> crash_error(TypeError("no type"), ("messages", 0), {"content": "x"})["msg"]
+        'Validation itself raised TypeError: no type'
     """
-    return FieldError(
-        loc=(),
-        path="(root)",
-        pointer="",
-        type="validator_exception",
-        msg=f"Validation itself raised {type(exc).__name__}: {exc}",
-        input=None,
-        line=position,
-        col=position,
-    )
+    return {
+        "type": "validator_exception",
+        "loc": loc,
+        "msg": f"Validation itself raised {type(exc).__name__}: {exc}",
+        "input": input,
+    }
+
+
+def payload_path(loc: tuple, value: Any) -> tuple[str | int, ...]:
+    """The part of an error's `loc` that names places in `value` (union tags left out).
+
+    Example:
+        >>> payload_path(("messages", 0, "human", "content"), {"messages": [{"content": 1}]})
+        ('messages', 0, 'content')
+    """
+    return _value_path(loc, value, "")
 
 
 def _field_error(

@@ -13,9 +13,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from core.duplicates import DuplicateKey, duplicate_keys
+from core.crashes import pin_crashes, without
 from core.field_errors import (
     FieldError,
     crash_error,
+    payload_path,
     place_in_text,
     position_errors,
     value_errors,
@@ -119,8 +121,9 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
 
     Raises nothing: syntax and limit problems come back as `Report.syntax_error`, and an
     exception other than `ValidationError` raised inside the model's own code (langchain's
-    message discriminator raises `TypeError` for a dict without "type") becomes one
-    `validator_exception` error.
+    message discriminator raises `TypeError` for a dict without "type") becomes a
+    `validator_exception` error at the smallest part that raises it (`messages[0]`), with
+    every other field error still reported.
 
     Example:
         >>> report = validate_text('{"user_id": "not-a-uuid", "amount": 1}')
@@ -151,8 +154,9 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
                 return Report(model=model, text=text, syntax_error=syntax)
             return Report(model=model, text=text, syntax_error=_parser_error(raw[0]["msg"]))
         return Report(model=model, text=text, errors=position_errors(raw, text))
-    except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
-        return Report(model=model, text=text, errors=[crash_error(exc, 1)])
+    except Exception:  # noqa: BLE001 - a model's own code may raise anything
+        errors = _pinned(model, parse(text), lambda v: model.model_validate_json(_dump(v)))
+        return Report(model=model, text=text, errors=position_errors(errors, text))
 
 
 def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
@@ -166,8 +170,50 @@ def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
         return Report(model=model, raw=value, value=model.model_validate(value))
     except ValidationError as exc:
         return Report(model=model, raw=value, errors=value_errors(exc.errors(), value))
+    except Exception:  # noqa: BLE001 - a model's own code may raise anything
+        errors = _pinned(model, value, model.model_validate)
+        return Report(model=model, raw=value, errors=value_errors(errors, value))
+
+
+def validation_outcome(model: type[BaseModel], validate: Any) -> Any:
+    """Run `validate`: None when it passes or raises ValidationError, else what it raised."""
+    try:
+        validate()
+    except ValidationError:
+        return None
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
-        return Report(model=model, raw=value, errors=[crash_error(exc, None)])
+        return exc
+    return None
+
+
+def _pinned(model: type[BaseModel], value: Any, validate: Any) -> list[dict[str, Any]]:
+    """Raw error rows for a value whose validation raised: each raising part pinned by
+    core.crashes, then the rest validated without those parts (all sorted by place)."""
+    pinned = pin_crashes(value, lambda v: validation_outcome(model, lambda: validate(v)))
+    holes = [crash.loc for crash in pinned.crashes]
+    raw: list[dict[str, Any]] = []
+    if () not in holes:
+        try:
+            validate(pinned.rest)
+        except ValidationError as exc:
+            raw = [e | {"loc": pinned.restore(e["loc"])} for e in exc.errors()]
+            raw = [e for e in raw if without(payload_path(e["loc"], value), holes)]
+    rows = [crash_error(crash.exc, crash.loc, crash.input) for crash in pinned.crashes]
+    return sorted(rows + raw, key=lambda e: _order(payload_path(e["loc"], value), value))
+
+
+def _order(path: tuple[str | int, ...], value: Any) -> list[int]:
+    """A path's place in the payload: the index of each segment among its siblings."""
+    place = []
+    for segment in path:
+        keys = list(value) if isinstance(value, dict) else None
+        place.append(keys.index(segment) if keys is not None else int(segment))
+        value = value[segment]
+    return place
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def gate_disagrees(report: Report) -> Report | None:

@@ -6,7 +6,7 @@ from core.report import validate_text
 
 RAW_AMOUNT = {
     "aspect": "amount in the channels",
-    "our gate": "validated value 99.0",
+    "your model alone": "validated value 99.0",
     "LangGraph": "keeps the raw input 99; nodes see the coerced value, "
     "invoke() returns the raw one",
 }
@@ -14,7 +14,7 @@ MESSAGES = {
     "aspect": "messages in the channels",
     "LangGraph": "its reducer rewrote the input before validation: "
     '[{"content": "下单", "additional_kwargs": {}, "response_metada',
-    "our gate": 'validates the input as sent: [{"type": "human", "content": "下单"}]',
+    "your model alone": 'validates the input as sent: [{"type": "human", "content": "下单"}]',
 }
 
 
@@ -25,12 +25,12 @@ def test_unknown_key_is_rejected_even_though_langgraph_drops_it():
     assert entry.differences == [
         {
             "aspect": "verdict",
-            "our gate": "closed (1 error)",
+            "your model alone": "rejects (1 error)",
             "LangGraph": "runs the first node",
         },
         {
             "aspect": "unknown key coupon",
-            "our gate": "rejected (extra_forbidden)",
+            "your model alone": "rejected (extra='forbid')",
             "LangGraph": "silently dropped: the key never reaches a channel",
         },
         RAW_AMOUNT,
@@ -57,7 +57,7 @@ def test_an_unknown_key_is_named_when_langgraph_rejects_the_other_fields():
         [
             {
                 "aspect": "unknown key extra1",
-                "our gate": "rejected (extra_forbidden)",
+                "your model alone": "rejected (extra='forbid')",
                 "LangGraph": "dropped before validation: its errors never name it",
             }
         ],

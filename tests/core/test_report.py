@@ -1,5 +1,6 @@
 """core.report: whole error lists with exact positions, exports, Python-mode validation."""
 
+import copy
 import json
 from dataclasses import replace
 
@@ -181,16 +182,52 @@ def test_a_key_missing_under_a_parent_of_the_same_name_is_named_in_full():
     assert validate_value(json.loads(text), _Log).errors == [replace(expected, line=None, col=None)]
 
 
-def test_a_message_dict_without_type_is_reported_not_raised():
+_NO_TYPE = (
+    "Validation itself raised TypeError: Expected either a dictionary with a 'type' key or an "
+    "object with a 'type' attribute. Instead got type <class 'dict'>."
+)
+
+
+def test_a_message_dict_without_type_is_pinned_to_its_element_not_raised():
     report = validate_text(PRESETS["untyped_message"].text)
-    assert [(e.type, e.path, e.msg) for e in report.errors] == [
-        (
-            "validator_exception",
-            "(root)",
-            "Validation itself raised TypeError: Expected either a dictionary with a 'type' key or an "
-            "object with a 'type' attribute. Instead got type <class 'dict'>.",
-        ),
+    assert report.errors == [
+        FieldError(
+            loc=("messages", 0),
+            path="messages[0]",
+            pointer="/messages/0",
+            type="validator_exception",
+            msg=_NO_TYPE,
+            input={"role": "user", "content": "OpenAI-style dict without a type"},
+            line=12,
+            col=5,
+        )
     ]
+
+
+def test_a_raising_message_hides_no_other_field_error():
+    payload = copy.deepcopy(SEED_PAYLOAD)
+    payload.update(user_id="nope", amount=-1)
+    payload["items"][0].update(sku="bad sku", qty=0)
+    # Two typeless messages around a valid one whose content is wrong: the third error's
+    # index is the one in the payload, though the pinned messages were set aside.
+    payload["messages"] = [{"content": "a"}, {"content": "b"}, {"type": "human", "content": 5}]
+    text = json.dumps(payload, indent=1)
+    rows = [(e.path, e.type, e.line, e.col) for e in validate_text(text).errors]
+    assert rows == [
+        ("user_id", "uuid_parsing", 2, 13),
+        ("amount", "greater_than_equal", 3, 12),
+        ("items[0].sku", "string_pattern_mismatch", 6, 11),
+        ("items[0].qty", "greater_than_equal", 7, 11),
+        ("messages[0]", "validator_exception", 12, 3),
+        ("messages[1]", "validator_exception", 15, 3),
+        ("messages[2].content", "string_type", 20, 15),
+        ("messages[2].content", "list_type", 20, 15),
+    ]
+    assert [e.loc for e in validate_text(text).errors][-1] == (
+        "messages", 2, "human", "content", "list[union[str,dict[any,any]]]"
+    )
+    python = validate_value(payload).errors
+    assert [(e.path, e.type, e.line) for e in python] == [(p, t, None) for p, t, _, _ in rows]
 
 
 def test_syntax_errors_carry_line_and_column_and_no_field_errors():

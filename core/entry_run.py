@@ -1,0 +1,169 @@
+"""LangGraph's own entry verdict on a payload: runs the first node, or raises before it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel, ValidationError
+from pydantic_core import to_jsonable_python
+
+from core.crashes import pin_crashes, without
+from core.field_errors import FieldError, crash_error, payload_path, position_errors, value_errors
+from core.paths import format_path, plural
+
+__all__ = ["MAX_NAMED", "EntryVerdict", "entry_graph", "langgraph_entry"]
+
+MAX_NAMED = 5  # fields named in the one-line error; the rest are counted
+
+
+@dataclass
+class EntryVerdict:
+    """What LangGraph did with a payload, up to the moment its first node would start."""
+
+    runs: bool  # the first node's input was built: LangGraph runs it
+    input_schema: type | None  # what the payload is written through (input_schema or state)
+    first_nodes: list[str] = field(default_factory=list)
+    error: str | None = None  # what LangGraph raised, one line (type and message)
+    errors: list[FieldError] = field(default_factory=list)  # each part it rejects, placed
+    channels: dict[str, Any] | None = None  # channel values after the input was written
+    node_saw: dict[str, Any] | None = None  # the first node's input, as LangGraph built it
+    dropped: list[str] = field(default_factory=list)  # keys no input channel takes
+
+
+@lru_cache(maxsize=32)  # keyed by model class: server-side models, never user data
+def entry_graph(model: type[BaseModel]) -> CompiledStateGraph:
+    """The smallest graph over `model`: START -> one node -> END (for a model with no graph).
+
+    Example:
+        >>> from core.order import AgentState
+        >>> sorted(entry_graph(AgentState).nodes)
+        ['__start__', 'entry']
+    """
+    builder = StateGraph(model)
+    builder.add_node("entry", _no_write)
+    builder.add_edge(START, "entry")
+    builder.add_edge("entry", END)
+    return builder.compile()
+
+
+def _no_write(state: Any) -> dict[str, Any]:
+    return {}
+
+
+def langgraph_entry(
+    graph: CompiledStateGraph, payload: Any, text: str | None = None
+) -> EntryVerdict:
+    """Run `graph` on `payload` up to its first node, with LangGraph's own machinery.
+
+    LangGraph writes the payload through the input schema's channels (reducers applied:
+    `add_messages` converts role-style dicts and strings; a reducer channel without a
+    default starts empty), then builds the first node's input with its model. The run is
+    interrupted before any node executes (`interrupt_before="*"`), so no node code runs.
+    When LangGraph raises something other than ValidationError (add_messages' ValueError,
+    a discriminator's TypeError), the smallest part of the payload that raises it is pinned
+    and the rest is run again, so every error is reported. With `text`, each error gets its
+    line:col in that text.
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> payload = SEED_PAYLOAD | {"messages": [{"role": "user", "content": "hi"}]}
+        >>> verdict = langgraph_entry(build_order_graph(), payload | {"coupon": "X"})
+        >>> verdict.runs, verdict.first_nodes, verdict.dropped, verdict.node_saw["messages"][0]["type"]
+        (True, ['validate_order'], ['coupon'], 'human')
+    """
+    schema = graph.builder.input_schema
+    verdict = EntryVerdict(runs=False, input_schema=schema)
+    if isinstance(payload, dict):
+        taken = graph.builder.schemas.get(schema, {})
+        verdict.dropped = [key for key in payload if key not in taken]
+    exc, run, config = _attempt(graph, payload)
+    if exc is None:
+        verdict.runs = True
+        _record_state(verdict, run, config)
+        return verdict
+    verdict.error = _one_line(exc)
+    raw: list[dict[str, Any]] = []
+    if isinstance(exc, ValidationError):
+        raw = exc.errors()
+        _record_state(verdict, run, config)
+    else:
+        pinned = pin_crashes(payload, _crash_of(graph))
+        holes = [crash.loc for crash in pinned.crashes]
+        raw = [crash_error(crash.exc, crash.loc, crash.input) for crash in pinned.crashes]
+        rest_exc = _attempt(graph, pinned.rest)[0] if () not in holes else None
+        if isinstance(rest_exc, ValidationError):
+            rest = [e | {"loc": pinned.restore(e["loc"])} for e in rest_exc.errors()]
+            raw += [e for e in rest if without(payload_path(e["loc"], payload), holes)]
+    verdict.errors = position_errors(raw, text) if text is not None else value_errors(raw, payload)
+    return verdict
+
+
+def _attempt(graph: CompiledStateGraph, payload: Any) -> tuple[BaseException | None, Any, dict]:
+    """One interrupted run on a copy with its own checkpointer: what it raised, if anything."""
+    run = graph.copy(update={"checkpointer": InMemorySaver()})
+    config: dict[str, Any] = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
+    try:
+        for _ in run.stream(payload, config, stream_mode="values", interrupt_before="*"):
+            pass
+    except TypeError as exc:
+        if "synchronous" not in str(exc):
+            return exc, run, config
+        # An async routing function at START: LangGraph's async API, as its users run it.
+        try:
+            asyncio.run(_drain(run, payload, config))
+        except Exception as async_exc:  # noqa: BLE001 - whatever LangGraph raises is the verdict
+            return async_exc, run, config
+    except Exception as exc:  # noqa: BLE001 - whatever LangGraph raises is the verdict
+        return exc, run, config
+    return None, run, config
+
+
+async def _drain(run: Any, payload: Any, config: dict) -> None:
+    async for _ in run.astream(payload, config, stream_mode="values", interrupt_before="*"):
+        pass
+
+
+def _crash_of(graph: CompiledStateGraph) -> Any:
+    def crash(payload: Any) -> BaseException | None:
+        exc = _attempt(graph, payload)[0]
+        return None if exc is None or isinstance(exc, ValidationError) else exc
+
+    return crash
+
+
+def _record_state(verdict: EntryVerdict, run: Any, config: dict) -> None:
+    """Channel values after the input, the first nodes, and what LangGraph hands the first."""
+    try:
+        snapshot = run.get_state(config)
+    except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped while writing input
+        return
+    verdict.channels = _jsonable(dict(snapshot.values))
+    verdict.first_nodes = [task.name for task in snapshot.tasks]
+    if not verdict.runs or not verdict.first_nodes:
+        return
+    node = run.nodes[verdict.first_nodes[0]]
+    channels = node.channels if isinstance(node.channels, list) else [node.channels]
+    given = {name: value for name, value in snapshot.values.items() if name in channels}
+    saw = node.mapper(given) if node.mapper is not None else given  # LangGraph's own mapper
+    verdict.node_saw = _jsonable(saw.model_dump() if isinstance(saw, BaseModel) else saw)
+
+
+def _one_line(exc: BaseException) -> str:
+    """`ValidationError: 2 errors: user_id (uuid_parsing), amount (…)`, or type: first line."""
+    if isinstance(exc, ValidationError):
+        named = [f"{format_path(e['loc'])} ({e['type']})" for e in exc.errors()[:MAX_NAMED]]
+        more = exc.error_count() - len(named)
+        listed = ", ".join(named + [f"{more:,} more"] * bool(more))
+        return f"ValidationError: {plural(exc.error_count(), 'error')}: {listed}"
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {first}".rstrip(": ")
+
+
+def _jsonable(value: Any) -> Any:
+    return to_jsonable_python(value, fallback=repr)
