@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from core.duplicates import DuplicateKey, duplicate_keys
 from core.crashes import pin_crashes, without
+from core.duplicates import DuplicateKey, duplicate_keys
 from core.field_errors import (
     FieldError,
     crash_error,
