@@ -122,8 +122,8 @@ def _smallest(root: Any, loc: Loc, exc: BaseException, raises: Raises) -> tuple[
         count = len(node) if isinstance(node, dict | list) else 0
         if not count:
             return loc, exc
-        if (alone := raises(_replace(root, loc, _keep(node, 0)))) is not None:
-            return loc, alone  # the node raises with none of its children
+        if raises(_replace(root, loc, _keep(node, 0))) is not None:
+            return loc, exc  # the node raises with none of its children (exc names them)
         # Keeping the first i children, does it raise? No at 0, yes at `count`: find the
         # first i where it does; child i-1 is then needed for the exception.
         low, high, found = 0, count, exc

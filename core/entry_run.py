@@ -97,7 +97,7 @@ def langgraph_entry(
     else:
         pinned = pin_crashes(payload, _crash_of(graph))
         holes = [crash.loc for crash in pinned.crashes]
-        raw = [crash_error(crash.exc, crash.loc, crash.input) for crash in pinned.crashes]
+        raw = [crash_error(c.exc, c.loc, c.input, by="langgraph") for c in pinned.crashes]
         rest_exc = _attempt(graph, pinned.rest)[0] if () not in holes else None
         if isinstance(rest_exc, ValidationError):
             rest = [e | {"loc": pinned.restore(e["loc"])} for e in rest_exc.errors()]

@@ -54,21 +54,30 @@ class FieldError:
         }
 
 
-def crash_error(exc: BaseException, loc: tuple[str | int, ...] = (), input: Any = None) -> dict:
+def crash_error(
+    exc: BaseException,
+    loc: tuple[str | int, ...] = (),
+    input: Any = None,
+    by: str = "validator",
+) -> dict:
     """The raw error row for a part whose validation raised something other than ValidationError.
 
     Pydantic gives such an exception no location (and LangGraph crashes the same way), so
     `loc` is where core.crashes pinned it: the smallest part of the payload that raises.
-    Place it like any Pydantic error (`position_errors` or `value_errors`).
+    `by` is who raised: "validator" (Pydantic alone) or "langgraph" (its entry: a reducer
+    such as add_messages, or the model the first node's input is built with). Place it like
+    any Pydantic error (`position_errors` or `value_errors`).
 
     Example:
         >>> crash_error(TypeError("no type"), ("messages", 0), {"content": "x"})["msg"]
         'Validation itself raised TypeError: no type'
     """
+    who = "Validation itself" if by == "validator" else "LangGraph's entry"
+    said = " ".join(str(exc).split())  # one line: a table cell, a terminal row
     return {
-        "type": "validator_exception",
+        "type": f"{by}_exception",
         "loc": loc,
-        "msg": f"Validation itself raised {type(exc).__name__}: {exc}",
+        "msg": f"{who} raised {type(exc).__name__}: {said}",
         "input": input,
     }
 
