@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from core.entry_run import EntryVerdict, entry_graph, langgraph_entry
+from core.order import build_order_graph
 from core.paths import plural, truncate
 from core.report import Report
 
 __all__ = [
     "EntryComparison",
+    "input_model",
+    "order_entry_graph",
     "EntryVerdict",
     "Headline",
     "compare_entry",
@@ -37,11 +42,41 @@ class EntryComparison:
 
 @dataclass(frozen=True)
 class Headline:
-    """What the page says first: what LangGraph does, then where the model alone differs."""
+    """What the page says first: what LangGraph does, then where the model alone differs.
+
+    `text` is fixed wording and counts only (it may be shown as Markdown); `details` name
+    keys, fields, nodes and what LangGraph raised, and must be shown as plain text.
+    """
 
     level: Literal["success", "warning", "error"]
-    langgraph: str
-    model: str
+    text: str
+    details: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=32)  # keyed by model class: server-side models, never user data
+def order_entry_graph(state: type[BaseModel]) -> CompiledStateGraph:
+    """The seed order graph over `state` (AgentState or a schema-options variant), compiled
+    once per model: its entry judges seed payloads on the Validate page and the CLI.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> order_entry_graph(AgentState) is order_entry_graph(AgentState)
+        True
+    """
+    return build_order_graph(state=state)
+
+
+def input_model(graph: CompiledStateGraph) -> type[BaseModel] | None:
+    """The Pydantic model a payload for `graph` is written through: its input schema when
+    that is a Pydantic model (its state schema, unless declared otherwise), else None.
+
+    Example:
+        >>> from core.order import AgentState, build_order_graph
+        >>> input_model(build_order_graph()) is AgentState
+        True
+    """
+    schema = graph.builder.input_schema
+    return schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
 
 
 def compare_entry(report: Report, graph: CompiledStateGraph | None = None) -> EntryComparison:
@@ -66,40 +101,57 @@ def compare_entry(report: Report, graph: CompiledStateGraph | None = None) -> En
 
 
 def headline(report: Report, comparison: EntryComparison) -> Headline:
-    """The two verdicts as two sentences; the level is LangGraph's (warning: it runs a payload
-    the model alone rejects).
+    """LangGraph's verdict first, then the model alone's where it differs. The level is
+    LangGraph's: success (runs, and the model agrees), warning (runs a payload the model
+    alone rejects), error (raises before the first node).
 
     Example:
         >>> from core.report import validate_text
         >>> r = validate_text('{"user_id": "550e8400-e29b-41d4-a716-446655440000", '
         ...                   '"amount": 1, "coupon": "X"}')
-        >>> headline(r, compare_entry(r))
-        Headline(level='warning', langgraph='LangGraph runs this and drops coupon: the first \
-node, entry, starts.', model='Your model alone rejects it: 1 error, listed below.')
+        >>> said = headline(r, compare_entry(r))
+        >>> said.level, said.text
+        ('warning', 'LangGraph runs this payload: it drops 1 unknown key before the first node \
+starts. Your model alone rejects it: 1 error, listed below.')
+        >>> said.details
+        ['first node: entry', 'dropped by LangGraph (no input channel): coupon']
     """
     verdict = comparison.verdict
     alone = plural(len(report.errors), "error")
+    details = []
     if verdict.runs:
         changes = []
         if verdict.dropped:
-            changes.append("drops " + ", ".join(verdict.dropped[:5]))
-        rewritten = _rewritten(report, verdict)
+            changes.append(f"drops {plural(len(verdict.dropped), 'unknown key')}")
+        # add_messages always rewrites (ids, message objects): named where the model alone
+        # rejects what the reducer converted, e.g. role-style dicts and plain strings.
+        rejected = {e.loc[0] for e in report.errors if e.loc}
+        rewritten = [name for name in _rewritten(report, verdict) if name in rejected]
         if rewritten:
-            changes.append("its reducers rewrite " + ", ".join(rewritten[:5]))
-        start = "LangGraph runs this" + (" and " + " and ".join(changes) if changes else "")
-        nodes = ", ".join(verdict.first_nodes)
-        said = f"{start}: " + (f"the first node, {nodes}, starts." if nodes else "no node runs.")
+            changes.append(f"rewrites {plural(len(rewritten), 'field')} with its reducers")
+        said = "LangGraph runs this payload" + (
+            f": it {' and '.join(changes)} before the first node starts." if changes else "."
+        )
+        details.append("first node: " + (", ".join(verdict.first_nodes) or "none (goes to END)"))
+        if verdict.dropped:
+            details.append("dropped by LangGraph (no input channel): " + ", ".join(verdict.dropped))
+        if rewritten:
+            details.append("rewritten by a reducer before validation: " + ", ".join(rewritten))
         if report.ok:
-            return Headline("success", said, "Your model alone accepts it too.")
-        return Headline("warning", said, f"Your model alone rejects it: {alone}, listed below.")
-    found = plural(len(verdict.errors), "error")
-    said = f"LangGraph raises before the first node runs ({found}): {verdict.error}"
+            return Headline("success", f"{said} Your model alone accepts it too.", details)
+        return Headline(
+            "warning", f"{said} Your model alone rejects it: {alone}, listed below.", details
+        )
+    said = (
+        f"LangGraph raises before the first node runs ({plural(len(verdict.errors), 'error')}): "
+        "the graph would not run."
+    )
     model = (
-        "Your model alone accepts it: the difference is LangGraph's entry (below)."
+        "Your model alone accepts it: only LangGraph's entry refuses it."
         if report.ok
         else f"Your model alone rejects it too: {alone}."
     )
-    return Headline("error", said, model)
+    return Headline("error", f"{said} {model}", [f"LangGraph raised {verdict.error}"])
 
 
 def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]:

@@ -120,14 +120,17 @@ def build_order_graph(
     def audit(state: AgentState) -> dict[str, Any]:
         return {"status": "pending"}
 
-    builder = StateGraph(state or AgentState)
-    builder.add_node("validate_order", validate_order)
-    builder.add_node("confirm", confirm)
+    # Each node reads `state`, not the AgentState its annotation names: LangGraph builds a
+    # node's input from its annotation, which would undo the schema options' variant.
+    schema = state or AgentState
+    builder = StateGraph(schema)
+    builder.add_node("validate_order", validate_order, input_schema=schema)
+    builder.add_node("confirm", confirm, input_schema=schema)
     builder.add_edge(START, "validate_order")
     builder.add_edge("validate_order", "confirm")
     builder.add_edge("confirm", END)
     if "parallel_status" in chosen:
-        builder.add_node("audit", audit)
+        builder.add_node("audit", audit, input_schema=schema)
         builder.add_edge(START, "audit")
         builder.add_edge("audit", "confirm")
     return builder.compile()
@@ -161,14 +164,15 @@ def build_fanout_graph(*, state: type[BaseModel] | None = None) -> CompiledState
     def confirm(state: AgentState) -> dict[str, Any]:
         return {"status": "confirmed", "logs": ["confirmed"]}
 
-    builder = StateGraph(state or AgentState)
+    schema = state or AgentState
+    builder = StateGraph(schema)
     for name, node in [
         ("validate_order", validate_order),
         ("notify_email", notify_email),
         ("notify_sms", notify_sms),
         ("confirm", confirm),
     ]:
-        builder.add_node(name, node)
+        builder.add_node(name, node, input_schema=schema)  # as in build_order_graph
     builder.add_edge(START, "validate_order")
     builder.add_edge("validate_order", "notify_email")
     builder.add_edge("validate_order", "notify_sms")

@@ -9,6 +9,7 @@ import pyarrow as pa
 import streamlit as st
 
 from core.duplicates import MAX_REPORTED
+from core.entry import Headline
 from core.paths import plural
 from core.report import Report
 
@@ -22,6 +23,7 @@ __all__ = [
     "Verdicts",
     "annotated_text",
     "duplicates_view",
+    "entry_banner",
     "error_table",
     "exports",
     "syntax_error_view",
@@ -131,16 +133,25 @@ def syntax_error_view(report: Report) -> None:
         st.code(f"{line[start : start + 60]}\n{pointer}", language=None)
 
 
+def entry_banner(said: Headline) -> None:
+    """The two verdicts (LangGraph's, then the model alone's): fixed text and counts in the
+    banner, the names (keys, fields, nodes, what LangGraph raised) as plain text below it."""
+    {"success": st.success, "warning": st.warning, "error": st.error}[said.level](said.text)
+    if said.details:
+        st.code("\n".join(said.details), language=None, wrap_lines=True)
+
+
 def error_table(
     report: Report,
     *,
     key: str,
-    texts: Verdicts = GATE,
+    texts: Verdicts | None = GATE,
 ) -> None:
-    """Verdict, repeated keys, then one row per error: path, line:col, message, type, input,
-    ctx, docs, pointer (COLUMN_ORDER).
+    """Verdict (unless `texts` is None), repeated keys, then one row per error: path,
+    line:col, message, type, input, ctx, docs, pointer (COLUMN_ORDER).
     """
-    verdict(report, texts=texts)
+    if texts is not None:
+        verdict(report, texts=texts)
     syntax_error_view(report)
     duplicates_view(report)
     if not report.errors:

@@ -6,22 +6,40 @@ import inspect
 
 import pandas as pd
 import streamlit as st
+from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.coercion import coercion_rows
-from core.entry import compare_entry
+from core.entry import (
+    EntryComparison,
+    compare_entry,
+    entry_graph,
+    headline,
+    input_model,
+    order_entry_graph,
+)
 from core.json_schema import json_schema_text
 from core.order import AgentState
+from core.paths import plural
 from core.presets import SEED_TEXT
-from core.report import Report, gate_disagrees, validate_text
+from core.report import Report, validate_text
 from core.schema_options import SchemaOptions, build_model, model_source
-from ui.errors import GATE, PYTHON_GATE, PYTHON_MODE_NOTE, annotated_text, error_table, exports
+from ui.errors import (
+    GATE,
+    PYTHON_MODE_NOTE,
+    annotated_text,
+    duplicates_view,
+    entry_banner,
+    error_table,
+    exports,
+)
 from ui.model_form import model_form
 from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.payload_form import order_form
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import schema_options_form
 from ui.share import share_button, shared_state
+from ui.text import plain
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 EDITORS = ["JSON", "Form"]
@@ -82,20 +100,26 @@ def _restore_share() -> None:
 
 st.title("Validate")
 st.caption(
-    "Paste a payload (or pick a preset). Every field Pydantic rejects is listed with "
-    "its path, its line:col in your text, the rule and the value — before LangGraph runs."
+    "Paste a payload (or pick a preset). The first line says what LangGraph does with it "
+    "(a real run up to the first node); below, every field your model rejects, with its path, "
+    "its line:col in your text, the rule and the value."
 )
 project = active_project()
-default_text = init_payload(project.model)
+# A graph's payload goes through its input schema: validate against that when it declares
+# one (unless --model names another model).
+own = project.model
+if project.graph is not None and project.spec.model is None:
+    own = input_model(project.graph) or project.model
+default_text = init_payload(own)
 st.session_state.setdefault("validate_model", "project")
 _restore_share()
-if project.model is None:
+if own is None:
     st.info(
         "The configured graph's state is not a Pydantic model and no --model was given, so "
         "there is no model of yours to validate against: the seed order model is used here."
     )
-chosen = _choose_model(project.model)
-for note in project.notes if chosen is project.model else ():
+chosen = _choose_model(own)
+for note in project.notes if chosen is own else ():
     if note.code == "state_not_pydantic":
         st.info("What is checked here: your graph's state is not a Pydantic model.")
         st.code(str(note), language=None, wrap_lines=True)
@@ -109,11 +133,21 @@ if chosen is AgentState:
 else:
     st.caption("Schema options apply to the seed order model only; your model is used as written.")
     options, model = SchemaOptions(), chosen
+if chosen is AgentState:
+    graph = order_entry_graph(model)
+elif project.graph is not None and chosen is own:
+    graph = project.graph
+else:
+    graph = entry_graph(model)  # --model without a graph: the smallest graph over it
 
 
 @st.fragment  # typing in the editor reruns only this part, not the sidebar and options above
 def _workbench(
-    chosen: type[BaseModel], options: SchemaOptions, model: type[BaseModel], default_text: str
+    chosen: type[BaseModel],
+    options: SchemaOptions,
+    model: type[BaseModel],
+    graph: CompiledStateGraph,
+    default_text: str,
 ) -> None:
     # Segmented controls, not st.tabs: only the chosen view is computed, and the browser
     # renders a Validate rerun with about 115 ms less CPU than with two stateful tab sets.
@@ -124,13 +158,15 @@ def _workbench(
     reset_text = SEED_TEXT if chosen is AgentState else default_text
     text = editor_text("payload", reset_text)
     report = validate_text(text, model)
-    gate = gate_disagrees(report)  # the graph's own gate, when it says otherwise
-    shown = gate or report
+    comparison = _comparison(report, graph)
+    entry = comparison and Report(model=model, text=text, errors=comparison.verdict.errors)
+    shown = report if report.errors or not entry else entry  # what the exports hold
     edit, result = st.columns([5, 6], gap="large")
     with result:
-        error_table(shown, key="errors", texts=PYTHON_GATE if gate else GATE)
-        if gate:
-            st.info(PYTHON_MODE_NOTE)
+        if comparison is None:  # not JSON we can give LangGraph: the text's own problem
+            error_table(report, key="errors", texts=GATE)
+        else:
+            _verdicts(report, comparison, entry)
         exports(shown, key="export")
         shared = {
             "payload": text,
@@ -158,11 +194,11 @@ def _workbench(
         "View", VIEWS, required=True, key="validate_view", persist_state="session"
     )
     if view == "Annotated text":
-        _annotated(shown)
+        _annotated(report, entry)
     elif view == "Coercion lens":
         _lens(report)
     elif view == "What LangGraph would do":
-        _entry(report, text, model)
+        _entry(comparison, graph)
     elif view == "Model source":
         source = model_source(options) if chosen is AgentState else _source(model)
         st.code(source, language="python")
@@ -170,10 +206,15 @@ def _workbench(
         _json_schema(model)
 
 
-def _annotated(report: Report) -> None:
-    if report.ok and not report.duplicates:
+def _annotated(report: Report, entry: Report | None) -> None:
+    """The text with every error marked: the model alone's, then LangGraph's own ones."""
+    seen = {(e.path, e.type) for e in report.errors}
+    extra = [e for e in (entry.errors if entry else []) if (e.path, e.type) not in seen]
+    marked = Report(model=report.model, text=report.text, syntax_error=report.syntax_error)
+    marked.errors = report.errors + extra
+    if marked.ok and not report.duplicates:
         st.caption("No error positions to mark.")
-    st.code(annotated_text(report), language=None)
+    st.code(annotated_text(marked), language=None)
 
 
 def _lens(report: Report) -> None:
@@ -185,26 +226,55 @@ def _lens(report: Report) -> None:
         st.info("The coercion lens needs a payload that validates; fix the errors first.")
 
 
-def _entry(report: Report, text: str, model: type[BaseModel]) -> None:
-    if report.syntax_error is not None or not isinstance(report.input, dict):
-        st.info("LangGraph's entry needs a JSON object; fix the text first.")
-        return
-    # A real graph run: keep it for reruns that change neither the text nor the model.
+def _comparison(report: Report, graph: CompiledStateGraph) -> EntryComparison | None:
+    """LangGraph's entry on the payload (a real interrupted run), kept for reruns that change
+    neither the text nor the model; None when the text is not JSON LangGraph could take."""
+    if report.syntax_error is not None:
+        return None
     kept = st.session_state.get("entry_comparison")
-    if kept is not None and kept[0] == (text, model):
-        comparison = kept[1]
+    if kept is not None and kept[0] == (report.text, report.model, id(graph)):
+        return kept[1]
+    comparison = compare_entry(report, graph)
+    st.session_state["entry_comparison"] = ((report.text, report.model, id(graph)), comparison)
+    return comparison
+
+
+def _verdicts(report: Report, comparison: EntryComparison, entry: Report) -> None:
+    """LangGraph's verdict, then the errors: the model alone's, and LangGraph's own where
+    they differ (a discriminator's TypeError vs add_messages' ValueError, Python mode)."""
+    entry_banner(headline(report, comparison))
+    if not report.errors:  # else the table below names them
+        duplicates_view(report)
     else:
-        with st.spinner("Running LangGraph's entry…"):
-            comparison = compare_entry(report)
-        st.session_state["entry_comparison"] = ((text, model), comparison)
+        st.caption(f"Your model alone (Pydantic): {plural(len(report.errors), 'error')}.")
+        error_table(report, key="errors", texts=None)
+    same = [(e.path, e.type) for e in entry.errors] == [(e.path, e.type) for e in report.errors]
+    if entry.errors and not same:
+        st.caption(f"LangGraph's entry: {plural(len(entry.errors), 'error')}.")
+        error_table(entry, key="entry_errors", texts=None)
+        if report.ok and any(e.type == "is_instance_of" for e in entry.errors):
+            st.info(PYTHON_MODE_NOTE)
+
+
+def _entry(comparison: EntryComparison | None, graph: CompiledStateGraph) -> None:
+    if comparison is None:
+        st.info("LangGraph's entry needs JSON; fix the text first.")
+        return
+    nodes = ", ".join(comparison.verdict.first_nodes) or "END"
     verdict = "runs the first node" if comparison.langgraph_accepted else "raises before any node"
-    st.caption(f"A real one-node StateGraph over this model: LangGraph {verdict}.")
+    st.caption(
+        f"A real run of the graph up to its first node ({plain(nodes)}), stopped before any "
+        f"node code runs: LangGraph {verdict}."
+    )
     if comparison.langgraph_error:
         st.code(comparison.langgraph_error, language=None, wrap_lines=True)
     if comparison.differences:
         st.dataframe(pd.DataFrame(comparison.differences), key="entry_diff", hide_index=True)
     else:
-        st.caption("LangGraph and our gate agree on this payload.")
+        st.caption("LangGraph and your model alone agree on this payload.")
+    if comparison.node_saw is not None:
+        st.caption("What the first node receives (LangGraph built it with its model):")
+        st.json(comparison.node_saw, expanded=1)
 
 
 def _json_schema(model: type[BaseModel]) -> None:
@@ -221,4 +291,4 @@ def _json_schema(model: type[BaseModel]) -> None:
         st.json(schema_text, expanded=2)
 
 
-_workbench(chosen, options, model, default_text)
+_workbench(chosen, options, model, graph, default_text)

@@ -20,8 +20,16 @@ def at():
     return AppTest.from_file(PAGE, default_timeout=30).run()
 
 
+RUNS = "LangGraph runs this payload. Your model alone accepts it too."
+RAISES = (
+    "LangGraph raises before the first node runs (1 error): the graph would not run. "
+    "Your model alone rejects it too: 1 error."
+)
+
+
 def _banners(at):
-    return [e.value for e in at.error] + [s.value for s in at.success]
+    said = [w.value for w in at.warning if w.value.startswith("LangGraph ")]
+    return [e.value for e in at.error] + said + [s.value for s in at.success]
 
 
 def _error_rows(at):
@@ -32,13 +40,13 @@ def _error_rows(at):
 def test_opens_with_the_seed_order_and_an_open_gate(at):
     assert not at.exception
     assert at.text_area(key="payload").value == SEED_TEXT
-    assert _banners(at) == ["Gate open — the payload is valid; the graph would run."]
+    assert _banners(at) == [RUNS]
 
 
 def test_preset_loads_and_its_error_row_shows_path_and_position(at):
     at.selectbox(key="preset").select("bad_sku").run()
     assert at.text_area(key="payload").value == PRESETS["bad_sku"].text
-    assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
+    assert _banners(at) == [RAISES]
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
 
 
@@ -88,7 +96,8 @@ def test_views_not_chosen_compute_nothing(at):
     assert [list(d.value.columns) for d in at.dataframe] == [
         ["path", "input", "input_type", "output", "output_type", "change"]
     ]
-    assert [c.language for c in at.code] == []  # the annotated text went with its view
+    # the annotated text went with its view: only the verdict's plain-text details remain
+    assert [c.value for c in at.code] == ["first node: validate_order"]
     _show(at, "editor_view", "Form")
     assert [w.key for w in at.text_input] == ["form_user_id", "form_amount"]
 
@@ -106,9 +115,9 @@ def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
 
 def test_schema_options_change_the_model_and_its_source(at):
     at.selectbox(key="preset").select("padded_sku").run()
-    assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
+    assert _banners(at) == [RAISES]
     at.toggle(key="opt_strip_item").set_value(True).run()
-    assert _banners(at) == ["Gate open — the payload is valid; the graph would run."]
+    assert _banners(at) == [RUNS]
     _show(at, "validate_view", "Model source")
     source = [c.value for c in at.code if c.language == "python"][0]
     assert "model_config = ConfigDict(str_strip_whitespace=True)" in source
@@ -256,9 +265,9 @@ def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
     at.selectbox(key="preset").select("unknown_key").run()
     _show(at, "validate_view", "What LangGraph would do")
     rows = [d.value for d in at.dataframe if "aspect" in d.value.columns][0]
-    assert rows[["aspect", "our gate"]].values.tolist() == [
-        ["verdict", "closed (1 error)"],
-        ["unknown key coupon", "rejected (extra_forbidden)"],
+    assert rows[["aspect", "your model alone"]].values.tolist() == [
+        ["verdict", "rejects (1 error)"],
+        ["unknown key coupon", "rejected (extra='forbid')"],
         ["amount in the channels", "validated value 99.0"],
         [
             "messages in the channels",
@@ -270,9 +279,17 @@ def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
         "silently dropped: the key never reaches a channel",
         "keeps the raw input 99; nodes see the coerced value, invoke() returns the raw one",
     ]
-    assert "A real one-node StateGraph over this model: LangGraph runs the first node." in [
-        c.value for c in at.caption
+    assert (
+        "A real run of the graph up to its first node (validate\\_order), stopped before any "
+        "node code runs: LangGraph runs the first node."
+    ) in [c.value for c in at.caption]
+    assert _banners(at) == [
+        "LangGraph runs this payload: it drops 1 unknown key before the first node starts. "
+        "Your model alone rejects it: 1 error, listed below."
     ]
+    assert at.code[0].value == (
+        "first node: validate_order\ndropped by LangGraph (no input channel): coupon"
+    )
 
 
 def test_coercion_lens_flags_every_changed_leaf(at):
@@ -298,7 +315,7 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
     )
     at.text_area(key="payload").input(text).run()
     assert not at.exception
-    assert _banners(at) == ["Gate closed — 1 error, the graph would not run."]
+    assert _banners(at) == [RAISES]
     assert [w.value for w in at.warning] == [
         "The text repeats 1 key within one object. Only the last value of each is validated "
         "and kept; the earlier ones are silently dropped. Remove or rename them."

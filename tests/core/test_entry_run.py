@@ -5,15 +5,18 @@ import json
 import operator
 from typing import Annotated
 
+import pytest
 from langchain_core.messages import AnyMessage
 from langgraph.graph import END, START, StateGraph, add_messages
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.entry import compare_entry, headline
+from core.entry import Headline, compare_entry, headline
 from core.entry_run import EntryVerdict, langgraph_entry
 from core.field_errors import FieldError
-from core.order import SEED_PAYLOAD, AgentState, build_order_graph
+from core.order import SEED_PAYLOAD, AgentState, build_fanout_graph, build_order_graph
+from core.presets import PRESETS
 from core.report import validate_text
+from core.schema_options import SchemaOptions, build_model
 
 UUID = "550e8400-e29b-41d4-a716-446655440000"
 
@@ -87,13 +90,12 @@ def test_role_style_and_string_messages_run_though_the_model_alone_rejects_them(
         ("messages[0]", "validator_exception"),
         ("messages[1]", "validator_exception"),
     ]
-    said = headline(report, compare_entry(report, build_order_graph()))
-    assert said.level == "warning"
-    assert said.langgraph == (
-        "LangGraph runs this and its reducers rewrite messages: the first node, "
-        "validate_order, starts."
+    assert headline(report, compare_entry(report, build_order_graph())) == Headline(
+        "warning",
+        "LangGraph runs this payload: it rewrites 1 field with its reducers before the first "
+        "node starts. Your model alone rejects it: 2 errors, listed below.",
+        ["first node: validate_order", "rewritten by a reducer before validation: messages"],
     )
-    assert said.model == "Your model alone rejects it: 2 errors, listed below."
 
 
 def test_reducer_fields_without_a_default_start_empty():
@@ -186,3 +188,13 @@ def test_a_valid_seed_payload_runs_with_the_coerced_state_and_raw_channels():
     )
     assert verdict.node_saw["status"] == "pending" and "status" not in verdict.channels
     assert AgentState.model_validate(verdict.node_saw).amount == 42.0
+
+
+@pytest.mark.parametrize("build", [build_order_graph, build_fanout_graph])
+def test_the_seed_graphs_nodes_read_the_schema_options_model(build):
+    # Each node's annotation named AgentState, so LangGraph built their input with it and
+    # refused a padded SKU the "strip item" option's model accepts.
+    stripping = build_model(SchemaOptions(strip_item=True))
+    payload = json.loads(PRESETS["padded_sku"].text)
+    assert langgraph_entry(build(state=stripping), payload).runs
+    assert build(state=stripping).invoke(payload)["status"] == "confirmed"
