@@ -111,8 +111,8 @@ def test_validate_json_gives_each_error_pydantics_fields_and_the_pages_line_and_
     positions = [
         {"line": 1, "col": 13},
         {"line": 2, "col": 12},
-        {"line": 1, "col": 1},
-    ]  # its object, for now
+        {"line": 2, "col": 16},  # the unknown key itself
+    ]
     assert json.loads(capsys.readouterr().out) == {
         "ok": False,
         "errors": [
@@ -187,4 +187,7 @@ def test_trace_exits_0_when_every_step_is_clean_and_2_when_the_input_is_unusable
     assert main(["trace", _write(tmp_path, SEED_TEXT)]) == 0
     assert [row[3:5] for row in _checks(capsys.readouterr().out)] == [("✓", "")] * 3
     assert main(["trace", _write(tmp_path, '{"amount": 1,}')]) == 2
-    assert capsys.readouterr().err.startswith("unreadable payload: line 1, column 14:")
+    assert capsys.readouterr().err == (
+        "unreadable payload: line 1, column 13: Invalid JSON: a comma after the object's last "
+        "member — JSON allows none before }; remove this comma.\n"
+    )
