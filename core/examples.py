@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from re import _parser as sre  # the stdlib's own regex parser: walks a pattern to sample it
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from core.json_schema import json_schema, resolve
+from core.pattern_sample import sample_pattern
 
 __all__ = ["Example", "ExampleError", "example_payload", "model_examples"]
 
@@ -167,51 +166,8 @@ def _string(node: dict[str, Any]) -> str:
         return _FORMATS[node["format"]]
     low, high = node.get("minLength", 0), node.get("maxLength", 64)
     if "pattern" in node:
-        sampled = _sample(node["pattern"], low)
+        sampled = sample_pattern(node["pattern"], low)
         if sampled is not None and low <= len(sampled) <= high:
             return sampled
     text = "example"
     return (text * (low // len(text) + 1))[: max(low, min(len(text), high))]
-
-
-def _sample(pattern: str, low: int) -> str | None:
-    try:
-        parsed = sre.parse(pattern)
-        text = _emit(parsed, low)
-    except (re.error, ValueError, TypeError, KeyError, IndexError):
-        return None
-    return text if re.search(pattern, text) else None
-
-
-def _emit(items: Any, low: int) -> str:
-    out = []
-    for op, arg in items:
-        name = str(op)
-        if name == "LITERAL":
-            out.append(chr(arg))
-        elif name == "IN":
-            out.append(_first_char(arg))
-        elif name == "ANY":
-            out.append("a")
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            least, most, sub = arg
-            count = max(least, min(most, low)) if least == 0 or low > least else least
-            out.append(_emit(sub, 0) * count)
-        elif name == "SUBPATTERN":
-            out.append(_emit(arg[-1], low))
-        elif name == "BRANCH":
-            out.append(_emit(arg[1][0], low))
-        elif name not in ("AT",):
-            raise ValueError(name)  # lookarounds, backreferences: not simple
-    return "".join(out)
-
-
-def _first_char(ranges: list[tuple[Any, Any]]) -> str:
-    op, arg = ranges[0]
-    if str(op) == "NEGATE":
-        return "a" if len(ranges) > 1 and _first_char(ranges[1:]) != "a" else "b"
-    if str(op) == "LITERAL":
-        return chr(arg)
-    if str(op) == "RANGE":
-        return chr(arg[0])
-    return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(arg), "a")
