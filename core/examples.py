@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from core.json_schema import json_schema, resolve
 from core.pattern_sample import sample_pattern
 
-__all__ = ["Example", "ExampleError", "example_payload", "model_examples"]
+__all__ = ["HUMAN_MESSAGE", "Example", "ExampleError", "example_payload", "model_examples"]
 
 _MAX_DEPTH = 6  # recursive models: below this, optional fields are left out
 _FORMATS = {
@@ -25,6 +25,9 @@ _FORMATS = {
     "ipv4": "192.0.2.1",
     "ipv6": "2001:db8::1",
 }
+# A langchain message list (`list[AnyMessage]`) gets one human message, written as a person
+# would: the schema's other fields (id, name, metadata) are optional noise in an example.
+HUMAN_MESSAGE = {"type": "human", "content": "Hello"}
 
 
 class ExampleError(ValueError):
@@ -72,7 +75,9 @@ def example_payload(model: type[BaseModel]) -> dict[str, Any]:
     Example:
         >>> from core.order import AgentState
         >>> sorted(example_payload(AgentState))
-        ['amount', 'items', 'logs', 'status', 'user_id']
+        ['amount', 'items', 'logs', 'messages', 'status', 'user_id']
+        >>> example_payload(AgentState)["messages"]
+        [{'type': 'human', 'content': 'Hello'}]
     """
     schema = json_schema(model)
     top = resolve(schema, schema)  # a recursive model's schema is a $ref into $defs
@@ -109,10 +114,13 @@ def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
             return node[key][0]
     if "const" in node:
         return node["const"]
+    if _is_human_message(node):
+        return dict(HUMAN_MESSAGE)
     for key in ("anyOf", "oneOf", "allOf"):
         if key in node:
             branches = [b for b in node[key] if resolve(b, root).get("type") != "null"]
-            return _value((branches or node[key])[0], root, depth)
+            human = [b for b in branches if _is_human_message(resolve(b, root))]
+            return _value((human or branches or node[key])[0], root, depth)
     kind = node.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
@@ -129,6 +137,12 @@ def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
     if kind == "null":
         return None
     return node.get("default", "example")
+
+
+def _is_human_message(node: dict[str, Any]) -> bool:
+    """Whether `node` (resolved) is langchain's HumanMessage: `type` fixed to "human"."""
+    props = node.get("properties", {})
+    return "content" in props and props.get("type", {}).get("const") == "human"
 
 
 def _object(node: dict[str, Any], root: dict[str, Any], depth: int) -> dict[str, Any]:
