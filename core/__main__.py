@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Any, TextIO
 
+from core.field_errors import place_in_text
 from core.paths import plural
 from core.project import Project, load_project
 from core.report import Report, gate_disagrees, validate_text
@@ -107,6 +108,8 @@ def _trace(text: str, faults: list[str], as_json: bool, project: Project, out: T
     trace = run_trace(graph, report.input, model=project.model if project.graph else None)
     rows = trace.rows()
     if as_json:
+        # The gate validated the parsed dict: its errors get their place in the text here.
+        trace.gate_errors = place_in_text(trace.gate_errors, text)
         print(trace.to_json(), file=out)
     elif trace.gate_errors:
         return _print_report(report, as_json, out)

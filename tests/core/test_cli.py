@@ -191,3 +191,37 @@ def test_trace_exits_0_when_every_step_is_clean_and_2_when_the_input_is_unusable
         "unreadable payload: line 1, column 13: Invalid JSON: a comma after the object's last "
         "member — JSON allows none before }; remove this comma.\n"
     )
+
+
+def test_trace_json_places_the_gates_errors_in_the_text_as_validate_does(tmp_path, capsys):
+    path = _write(tmp_path, '{"user_id": "x", "amount": 1,\n "zz": 1}')
+    assert main(["validate", "--json", path]) == 1
+    validated = json.loads(capsys.readouterr().out)["errors"]
+    assert main(["trace", "--json", path]) == 1
+    body = json.loads(capsys.readouterr().out)
+    assert (body["steps"], body["error"], body["output"]) == ([], None, None)
+    assert (
+        [
+            {k: e[k] for k in ("type", "loc", "msg", "input", "line", "col")}
+            for e in body["gate_errors"]
+        ]
+        == [{k: e[k] for k in ("type", "loc", "msg", "input", "line", "col")} for e in validated]
+        == [
+            {
+                "type": "uuid_parsing",
+                "loc": ["user_id"],
+                "msg": "Input should be a valid UUID, invalid character: found `x` at 0",
+                "input": "x",
+                "line": 1,
+                "col": 13,
+            },
+            {
+                "type": "extra_forbidden",
+                "loc": ["zz"],
+                "msg": "Extra inputs are not permitted",
+                "input": 1,
+                "line": 2,
+                "col": 2,
+            },
+        ]
+    )
