@@ -48,7 +48,7 @@ def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
     assert not at.exception
     assert at.text_area(key="payload").value == broken
     assert at.session_state["payload_text"] == broken
-    assert "line 3, column 1 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
+    assert "line 2, column 14 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
     at.button(key="payload__format").click().run()
     assert at.text_area(key="payload").value == broken
     assert at.warning[0].value == "Format JSON left the text as it is: it is not valid JSON yet."
