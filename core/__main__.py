@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
 import sys
-from typing import Any
+from typing import Any, TextIO
 
+from core.field_errors import place_in_text
 from core.paths import plural
 from core.project import Project, load_project
 from core.report import Report, gate_disagrees, validate_text
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_GATE_CLOSED, EXIT_UNREADABLE = 0, 1, 2
+# 1: the gate is closed (validate, trace) or a step's check failed / the run stopped (trace).
+EXIT_OK, EXIT_FAILED, EXIT_UNREADABLE = 0, 1, 2
 
 
 def _read(source: str) -> str:
@@ -36,9 +39,17 @@ def _table(rows: list[dict[str, str]], columns: list[str]) -> str:
     return "\n".join(lines)
 
 
-def _print_report(report: Report, as_json: bool) -> int:
+def _json_errors(report: Report) -> list[dict[str, Any]]:
+    """Pydantic's errors() fields, then the 1-based line and col the Validate page shows."""
+    return [
+        {**item, "line": error.line, "col": error.col}
+        for item, error in zip(report.to_errors(), report.errors, strict=True)
+    ]
+
+
+def _print_report(report: Report, as_json: bool, out: TextIO) -> int:
     if as_json:
-        body: dict[str, Any] = {"ok": report.ok, "errors": report.to_errors()}
+        body: dict[str, Any] = {"ok": report.ok, "errors": _json_errors(report)}
         if report.syntax_error is not None:
             error = report.syntax_error
             body["syntax_error"] = {
@@ -52,15 +63,17 @@ def _print_report(report: Report, as_json: bool) -> int:
                 {"path": d.path, "positions": [list(spot) for spot in d.positions]}
                 for d in report.duplicates
             ]
-        print(json.dumps(body, indent=2, ensure_ascii=False))
+        print(json.dumps(body, indent=2, ensure_ascii=False), file=out)
     elif report.syntax_error is not None:
         print(f"unreadable payload: {report.syntax_error}", file=sys.stderr)
     elif report.ok:
-        print("gate open: the payload is valid")
+        print("gate open: the payload is valid", file=out)
     else:
-        print(f"gate closed: {plural(len(report.errors), 'error')}, the graph would not run")
+        print(
+            f"gate closed: {plural(len(report.errors), 'error')}, the graph would not run", file=out
+        )
         columns = ["line:col", "path", "type", "message", "input"]
-        print(_table(report.to_rows(), columns))
+        print(_table(report.to_rows(), columns), file=out)
     if not as_json:
         for duplicate in report.duplicates:  # stderr: stdout stays the verdict and the table
             print(
@@ -69,17 +82,17 @@ def _print_report(report: Report, as_json: bool) -> int:
             )
     if report.syntax_error is not None:
         return EXIT_UNREADABLE
-    return EXIT_OK if report.ok else EXIT_GATE_CLOSED
+    return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _trace(text: str, faults: list[str], as_json: bool, project: Project) -> int:
+def _trace(text: str, faults: list[str], as_json: bool, project: Project, out: TextIO) -> int:
     from core.order import AgentState, UnknownFaultError, build_order_graph
     from core.trace import run_trace
 
     model = project.model or AgentState
     report = validate_text(text, model)
     if report.syntax_error is not None:
-        return _print_report(report, as_json)
+        return _print_report(report, as_json, out)
     if project.graph is None and not project.seed_model:
         print("[no_graph] trace runs your model only through your graph: pass --graph too",
               file=sys.stderr)  # fmt: skip
@@ -95,17 +108,22 @@ def _trace(text: str, faults: list[str], as_json: bool, project: Project) -> int
     trace = run_trace(graph, report.input, model=project.model if project.graph else None)
     rows = trace.rows()
     if as_json:
-        print(trace.to_json())
+        # The gate validated the parsed dict: its errors get their place in the text here.
+        trace.gate_errors = place_in_text(trace.gate_errors, text)
+        print(trace.to_json(), file=out)
     elif trace.gate_errors:
-        return _print_report(report, as_json)
+        return _print_report(report, as_json, out)
     else:
-        print(_table([{k: str(v) for k, v in row.items()} for row in rows], list(rows[0])))
+        print(
+            _table([{k: str(v) for k, v in row.items()} for row in rows], list(rows[0])), file=out
+        )
         if trace.error:
-            print(f"run stopped: {trace.error}")
+            print(f"run stopped: {trace.error}", file=out)
             hint = trace.error.hint
             if hint:
-                print(f"hint: {hint}")
-    return EXIT_GATE_CLOSED if trace.gate_errors else EXIT_OK
+                print(f"hint: {hint}", file=out)
+    failed = trace.gate_errors or trace.error or any(step.violations for step in trace.steps)
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def _project(args: argparse.Namespace) -> Project | None:
@@ -121,11 +139,16 @@ def _project(args: argparse.Namespace) -> Project | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 gate closed, 2 unreadable).
+    """Run the command line; returns the exit code.
+
+    0: valid (validate) or every step clean (trace); 1: the gate is closed, or (trace) a
+    step's merged state violates the model or the run stopped with an error; 2: unreadable
+    input or a project that does not load (its error codes on standard error).
 
     The model and graph resolve as in the app: `--model/--graph`, then playground.toml in
     the working directory, then PLAYGROUND_MODEL / PLAYGROUND_GRAPH; else the seed order.
-    A project that does not load exits 2 with its error codes on standard error.
+    Standard output holds only the verdict (or the JSON): whatever your modules print, on
+    import or while running, goes to standard error.
     """
     parser = argparse.ArgumentParser(prog="python -m core", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -143,6 +166,12 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--model", help="your Pydantic model, as package.module:Class")
         command.add_argument("--graph", help="your StateGraph, compiled graph or factory")
     args = parser.parse_args(argv)
+    out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):  # a user module's print() must not reach out
+        return _run(args, out)
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         text = _read(args.file)
     except (OSError, UnicodeDecodeError) as exc:
@@ -152,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if project is None:
         return EXIT_UNREADABLE
     if args.command == "trace":
-        return _trace(text, args.fault, args.json, project)
+        return _trace(text, args.fault, args.json, project, out)
     if project.model is None:
         print("[no_model] the graph's state is not a Pydantic model: pass --model", file=sys.stderr)
         return EXIT_UNREADABLE
@@ -164,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             "parsed dict in Python mode, where it fails (strict types JSON cannot hold)",
             file=sys.stderr,
         )
-    return _print_report(gate or report, args.json)
+    return _print_report(gate or report, args.json, out)
 
 
 if __name__ == "__main__":

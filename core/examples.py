@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from re import _parser as sre  # the stdlib's own regex parser: walks a pattern to sample it
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from core.json_schema import json_schema, resolve
+from core.pattern_sample import sample_pattern
 
-__all__ = ["Example", "ExampleError", "example_payload", "model_examples"]
+__all__ = ["HUMAN_MESSAGE", "Example", "ExampleError", "example_payload", "model_examples"]
 
 _MAX_DEPTH = 6  # recursive models: below this, optional fields are left out
 _FORMATS = {
@@ -26,6 +25,9 @@ _FORMATS = {
     "ipv4": "192.0.2.1",
     "ipv6": "2001:db8::1",
 }
+# A langchain message list (`list[AnyMessage]`) gets one human message, written as a person
+# would: the schema's other fields (id, name, metadata) are optional noise in an example.
+HUMAN_MESSAGE = {"type": "human", "content": "Hello"}
 
 
 class ExampleError(ValueError):
@@ -73,7 +75,9 @@ def example_payload(model: type[BaseModel]) -> dict[str, Any]:
     Example:
         >>> from core.order import AgentState
         >>> sorted(example_payload(AgentState))
-        ['amount', 'items', 'logs', 'status', 'user_id']
+        ['amount', 'items', 'logs', 'messages', 'status', 'user_id']
+        >>> example_payload(AgentState)["messages"]
+        [{'type': 'human', 'content': 'Hello'}]
     """
     schema = json_schema(model)
     top = resolve(schema, schema)  # a recursive model's schema is a $ref into $defs
@@ -110,10 +114,13 @@ def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
             return node[key][0]
     if "const" in node:
         return node["const"]
+    if _is_human_message(node):
+        return dict(HUMAN_MESSAGE)
     for key in ("anyOf", "oneOf", "allOf"):
         if key in node:
             branches = [b for b in node[key] if resolve(b, root).get("type") != "null"]
-            return _value((branches or node[key])[0], root, depth)
+            human = [b for b in branches if _is_human_message(resolve(b, root))]
+            return _value((human or branches or node[key])[0], root, depth)
     kind = node.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
@@ -130,6 +137,12 @@ def _value(node: dict[str, Any], root: dict[str, Any], depth: int) -> Any:
     if kind == "null":
         return None
     return node.get("default", "example")
+
+
+def _is_human_message(node: dict[str, Any]) -> bool:
+    """Whether `node` (resolved) is langchain's HumanMessage: `type` fixed to "human"."""
+    props = node.get("properties", {})
+    return "content" in props and props.get("type", {}).get("const") == "human"
 
 
 def _object(node: dict[str, Any], root: dict[str, Any], depth: int) -> dict[str, Any]:
@@ -167,51 +180,8 @@ def _string(node: dict[str, Any]) -> str:
         return _FORMATS[node["format"]]
     low, high = node.get("minLength", 0), node.get("maxLength", 64)
     if "pattern" in node:
-        sampled = _sample(node["pattern"], low)
+        sampled = sample_pattern(node["pattern"], low)
         if sampled is not None and low <= len(sampled) <= high:
             return sampled
     text = "example"
     return (text * (low // len(text) + 1))[: max(low, min(len(text), high))]
-
-
-def _sample(pattern: str, low: int) -> str | None:
-    try:
-        parsed = sre.parse(pattern)
-        text = _emit(parsed, low)
-    except (re.error, ValueError, TypeError, KeyError, IndexError):
-        return None
-    return text if re.search(pattern, text) else None
-
-
-def _emit(items: Any, low: int) -> str:
-    out = []
-    for op, arg in items:
-        name = str(op)
-        if name == "LITERAL":
-            out.append(chr(arg))
-        elif name == "IN":
-            out.append(_first_char(arg))
-        elif name == "ANY":
-            out.append("a")
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            least, most, sub = arg
-            count = max(least, min(most, low)) if least == 0 or low > least else least
-            out.append(_emit(sub, 0) * count)
-        elif name == "SUBPATTERN":
-            out.append(_emit(arg[-1], low))
-        elif name == "BRANCH":
-            out.append(_emit(arg[1][0], low))
-        elif name not in ("AT",):
-            raise ValueError(name)  # lookarounds, backreferences: not simple
-    return "".join(out)
-
-
-def _first_char(ranges: list[tuple[Any, Any]]) -> str:
-    op, arg = ranges[0]
-    if str(op) == "NEGATE":
-        return "a" if len(ranges) > 1 and _first_char(ranges[1:]) != "a" else "b"
-    if str(op) == "LITERAL":
-        return chr(arg)
-    if str(op) == "RANGE":
-        return chr(arg[0])
-    return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(arg), "a")

@@ -22,7 +22,7 @@ __all__ = [
 
 _MISSING_TYPES = frozenset({"missing", "missing_argument", "missing_keyword_only_argument"})
 _EAGER_AFTER = 50  # errors; beyond this one full token pass beats lazy per-container decoding
-_KEY_TYPES = _MISSING_TYPES | {"extra_forbidden", "unexpected_keyword_argument"}
+_UNKNOWN_KEY_TYPES = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
 
 
 @dataclass(slots=True)  # not frozen: thousands are built per report and frozen __init__ is slow
@@ -128,8 +128,11 @@ def position_errors(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
         loc = err["loc"]
         found, offset, found_last = source.locate(loc)
         segments = _with_key(found, loc, err["type"], found_last)
-        if err["type"] in _KEY_TYPES and found and found_last:
-            offset = source.locate(found[:-1]).offset  # the enclosing object, as documented
+        if found_last and found and isinstance(found[-1], str):
+            if err["type"] in _UNKNOWN_KEY_TYPES:  # the key itself: the value may be anything
+                offset = source.key_offset(offset)
+            elif err["type"] in _MISSING_TYPES:  # the enclosing object, as documented
+                offset = source.locate(found[:-1]).offset
         located.append((segments, offset))
     positions = source.line_col([offset for _, offset in located])
     names = PathNames()

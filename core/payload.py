@@ -138,9 +138,30 @@ def parse(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        comma = _trailing_comma(exc)
+        if comma is not None:
+            raise PayloadError(_TRAILING[exc.doc[exc.pos]], *line_col(text, comma)) from None
         raise PayloadError(_explain(exc), exc.lineno, exc.colno) from None
     except RecursionError:  # pragma: no cover - depth is checked first
         raise PayloadError("The payload nests too deeply.", code="too_deep") from None
+
+
+_TRAILING = {
+    bracket: f"Invalid JSON: a comma after the {last} — JSON allows none before {bracket}; "
+    "remove this comma."
+    for bracket, last in (("}", "object's last member"), ("]", "array's last item"))
+}
+
+
+def _trailing_comma(exc: json.JSONDecodeError) -> int | None:
+    """The offset of a comma right before the } or ] the parser stopped at, if there is one.
+
+    The parser stops at the bracket; the person fixing it looks for the comma.
+    """
+    if exc.doc[exc.pos : exc.pos + 1] not in ("}", "]"):
+        return None
+    before = exc.doc[: exc.pos].rstrip(" \t\n\r")
+    return len(before) - 1 if before.endswith(",") else None
 
 
 def _explain(exc: json.JSONDecodeError) -> str:

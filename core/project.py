@@ -55,6 +55,21 @@ class Project:
     def seed_model(self) -> bool:
         return self.model is AgentState
 
+    @property
+    def input_model(self) -> type[BaseModel] | None:
+        """The model a payload is written for: the graph's `input_schema` when it declares a
+        Pydantic one (LangGraph validates the input with it), else `model`.
+
+        Example:
+            >>> load_project(["--graph", "core.order:build_fanout_graph"], {}, ".").input_model
+            <class 'core.order.AgentState'>
+        """
+        if self.graph is not None:
+            given = self.graph.builder.input_schema
+            if given is not self.graph.builder.state_schema and is_model(given):
+                return given
+        return self.model
+
 
 def load_project(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -> Project:
     """Resolve, import and check the model and graph: flag, then playground.toml, then env.

@@ -89,6 +89,28 @@ class SourceMap:
                 found = True
         return Located(tuple(path), offset, found)
 
+    def key_offset(self, value_offset: int) -> int:
+        """Where the key of the member whose value starts at `value_offset` starts (its quote).
+
+        Between a key and its value lie only whitespace and the colon, so the key's closing
+        quote is the last quote before the colon; its opening quote is the first one before
+        that which no backslash escapes.
+
+        Example:
+            >>> source = SourceMap('{"a": 1, "b" : 2}')
+            >>> source.key_offset(source.locate(("b",)).offset)
+            9
+        """
+        text = self.text
+        at = text.rindex('"', 0, text.rindex(":", 0, value_offset))
+        while True:
+            at = text.rindex('"', 0, at)
+            backslashes = 0
+            while text[at - 1 - backslashes] == "\\":
+                backslashes += 1
+            if backslashes % 2 == 0:
+                return at
+
     def index_all(self) -> None:
         """Index every container in one pass over the tokens (for many lookups at once).
 

@@ -77,7 +77,7 @@ ERROR_COLUMNS = {
     "pointer": st.column_config.TextColumn("pointer", help="The same field as a JSON pointer."),
     "line:col": st.column_config.TextColumn(
         "line:col",
-        help="Where it is in your text. A missing or unknown key points at its object.",
+        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
     ),
     "input": st.column_config.TextColumn(
         "input", help="The value rejected (cut to 80 characters)."

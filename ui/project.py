@@ -49,8 +49,19 @@ def _examples(name: str, _model: type[BaseModel]) -> dict[str, Example] | str:
         return str(exc)
 
 
+def _written_for(model: type[BaseModel]) -> type[BaseModel]:
+    """The model payloads are written for: the project's graph's input_schema, if it has one,
+    stands in for the project's model (LangGraph validates the input with it)."""
+    project = active_project()
+    return (project.input_model or model) if model is project.model else model
+
+
 def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
-    """Preset name -> (label, JSON text): the seed presets, or the model's own examples."""
+    """Preset name -> (label, JSON text): the seed presets, or the model's own examples.
+
+    For the project's model, the examples are its graph's input_schema's when it declares one.
+    """
+    model = _written_for(model)
     if model is AgentState:
         return {k: (f"{p.title} — {p.summary}", p.text) for k, p in PRESETS.items()}
     examples = _examples(f"{model.__module__}.{model.__qualname__}:{id(model)}", model)
@@ -88,7 +99,7 @@ def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
 
 def init_payload(model: type[BaseModel] | None) -> str:
     """The editor's default text for `model`; a new session starts from it."""
-    if model is None or model is AgentState:
+    if model is None or _written_for(model) is AgentState:
         return SEED_TEXT
     texts = [text for _, text in gallery(model).values()]
     default = texts[0] if texts else "{}"

@@ -23,6 +23,7 @@ PROJECTS = {
     "shop": ("shop.state:ShopState", "shop.graph:builder"),
     "typed": (None, "typed_state.graph:make_graph"),
     "plain": (None, "typed_state.graph:make_plain_graph"),
+    "input": (None, "typed_state.graph:make_pydantic_graph"),
     "reducer": (None, "custom_reducer.graph:graph"),
 }
 # Each fixture through a different way; every way is used (tests/core covers all nine).
@@ -135,6 +136,15 @@ def test_model_examples_are_the_preset_gallery(project):
 
     assert _payload(at) == {"tags": [], "text": "hi"}
     assert _error_rows(at) == [["text", "string_too_short"]]
+
+
+def test_a_graph_with_an_input_schema_starts_from_an_example_of_its_input(project):
+    project("input")
+    at = _open(VALIDATE)
+
+    assert _payload(at) == {"title": "example", "severity": "low", "tags": ["example"]}
+    assert at.selectbox(key="preset").options == ["Generated example — built from the JSON Schema"]
+    assert _banners(at) == [OPEN]  # the state Ticket accepts its input's example too
 
 
 def test_the_seed_order_stays_one_click_away(project):

@@ -41,9 +41,9 @@ def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
     assert (b.text_area(key="payload").value, b.session_state["payload_text"]) == (TEXT_B, TEXT_B)
     assert _error_rows(a) == [
         ("amount", "3:13", "greater_than_equal"),
-        ("only_in_a", "1:1", "extra_forbidden"),
+        ("only_in_a", "17:3", "extra_forbidden"),  # the key itself
     ]
-    assert _error_rows(b) == [("only_in_b", "1:1", "extra_forbidden")]
+    assert _error_rows(b) == [("only_in_b", "17:3", "extra_forbidden")]
     assert "only_in_b" not in _codes(a) and "only_in_a" not in _codes(b)
 
     fresh = _session("validate.py")

@@ -56,7 +56,7 @@ def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
     assert not at.exception
     assert at.text_area(key="payload").value == broken
     assert at.session_state["payload_text"] == broken
-    assert "line 3, column 1 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
+    assert "line 2, column 14 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
     at.button(key="payload__format").click().run()
     assert at.text_area(key="payload").value == broken
     assert at.warning[0].value == "Format JSON left the text as it is: it is not valid JSON yet."
@@ -381,10 +381,10 @@ def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
     line = '{"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1,}'
     at.text_area(key="payload").input(line).run()
 
-    message, excerpt = [c for c in at.code if c.value.startswith(("line 1,", line[35:]))]
+    message, excerpt = [c for c in at.code if c.value.startswith(("line 1,", line[34:]))]
     assert message.value == (
-        "line 1, column 65 [json_syntax]\nInvalid JSON: Expecting property name enclosed in "
-        "double quotes — keys need double quotes, and a trailing comma before } is not allowed."
-    )
+        "line 1, column 64 [json_syntax]\nInvalid JSON: a comma after the object's last member "
+        "— JSON allows none before }; remove this comma."
+    )  # the comma itself, not the } after it
     assert message.proto.wrap_lines
-    assert excerpt.value == line[35:] + "\n" + " " * 29 + "^"  # the caret in column 30
+    assert excerpt.value == line[34:] + "\n" + " " * 29 + "^"  # the caret in column 30

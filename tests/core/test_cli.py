@@ -2,9 +2,15 @@
 
 import io
 import json
+import re
+
+import pytest
+from pydantic import ValidationError
 
 from core.__main__ import main
+from core.order import AgentState
 from core.presets import PRESETS, SEED_TEXT
+from core.report import validate_text
 
 
 def _write(tmp_path, text):
@@ -93,3 +99,129 @@ def test_a_repeated_key_is_noted_on_stderr_and_listed_in_the_json_output(tmp_pat
     assert json.loads(capsys.readouterr().out)["duplicate_keys"] == [
         {"path": "amount", "positions": [[1, 2], [2, 2]]}
     ]
+
+
+def test_validate_json_gives_each_error_pydantics_fields_and_the_pages_line_and_col(
+    tmp_path, capsys
+):
+    text = '{"user_id": "not-a-uuid",\n "amount": -1, "coupon": "X"}'
+    with pytest.raises(ValidationError) as pydantic:
+        AgentState.model_validate_json(text)
+    assert main(["validate", "--json", _write(tmp_path, text)]) == 1
+    positions = [
+        {"line": 1, "col": 13},
+        {"line": 2, "col": 12},
+        {"line": 2, "col": 16},  # the unknown key itself
+    ]
+    assert json.loads(capsys.readouterr().out) == {
+        "ok": False,
+        "errors": [
+            error | spot
+            for error, spot in zip(json.loads(pydantic.value.json()), positions, strict=True)
+        ],
+    }
+    rows = [row["line:col"] for row in validate_text(text).to_rows()]
+    assert rows == [f"{p['line']}:{p['col']}" for p in positions]  # what the page shows
+
+
+def _cells(out: str) -> list[dict[str, str]]:
+    """The trace table's rows as {column: cell}, cut at the header's column starts."""
+    header, *rows = out.splitlines()
+    starts = [match.start() for match in re.finditer(r"\S+", header)]
+    names = header.split()
+    return [
+        {
+            name: row[start:end].strip()
+            for name, start, end in zip(names, starts, [*starts[1:], None], strict=True)
+        }
+        for row in rows
+    ]
+
+
+def _checks(out: str) -> list[tuple[str, ...]]:
+    table, _, after = out.partition("\nrun stopped: ")
+    rows = [
+        (row["step"], row["node"], row["status"], row["check"], row["blame"], row["error"])
+        for row in _cells(table)
+    ]
+    return [*rows, *(("run stopped: " + after).splitlines() if after else [])]
+
+
+def test_trace_exits_1_when_a_steps_state_violates_the_model_or_the_run_stops(tmp_path, capsys):
+    path = _write(tmp_path, SEED_TEXT)
+    start = ("0", "__start__", "pending", "✓", "", "")
+    validated = ("1", "validate_order", "validated", "✓", "", "")
+
+    assert main(["trace", path, "--fault", "bad_status_last"]) == 1
+    assert _checks(capsys.readouterr().out) == [
+        start,
+        validated,
+        ("2", "confirm", "shipped", "status: literal_error", "confirm", ""),
+    ]  # the last node's bad write is returned unvalidated: only our check sees it
+
+    assert main(["trace", path, "--fault", "negative_amount"]) == 1
+    assert _checks(capsys.readouterr().out) == [
+        start,
+        (*validated[:3], "amount: greater_than_equal", "validate_order", ""),
+        "run stopped: [input_invalid] step 2, node confirm (written by validate_order): "
+        "ValidationError: 1 validation error for AgentState",
+    ]
+
+    assert main(["trace", path, "--fault", "node_exception"]) == 1
+    assert _checks(capsys.readouterr().out) == [
+        start,
+        validated,
+        (
+            "2",
+            "confirm",
+            "validated",
+            "not merged",
+            "",
+            "RuntimeError: payment service unavailable",
+        ),
+        "run stopped: [node_error] step 2, node confirm: RuntimeError: payment service unavailable",
+    ]
+
+
+def test_trace_exits_0_when_every_step_is_clean_and_2_when_the_input_is_unusable(tmp_path, capsys):
+    assert main(["trace", _write(tmp_path, SEED_TEXT)]) == 0
+    assert [row[3:5] for row in _checks(capsys.readouterr().out)] == [("✓", "")] * 3
+    assert main(["trace", _write(tmp_path, '{"amount": 1,}')]) == 2
+    assert capsys.readouterr().err == (
+        "unreadable payload: line 1, column 13: Invalid JSON: a comma after the object's last "
+        "member — JSON allows none before }; remove this comma.\n"
+    )
+
+
+def test_trace_json_places_the_gates_errors_in_the_text_as_validate_does(tmp_path, capsys):
+    path = _write(tmp_path, '{"user_id": "x", "amount": 1,\n "zz": 1}')
+    assert main(["validate", "--json", path]) == 1
+    validated = json.loads(capsys.readouterr().out)["errors"]
+    assert main(["trace", "--json", path]) == 1
+    body = json.loads(capsys.readouterr().out)
+    assert (body["steps"], body["error"], body["output"]) == ([], None, None)
+    assert (
+        [
+            {k: e[k] for k in ("type", "loc", "msg", "input", "line", "col")}
+            for e in body["gate_errors"]
+        ]
+        == [{k: e[k] for k in ("type", "loc", "msg", "input", "line", "col")} for e in validated]
+        == [
+            {
+                "type": "uuid_parsing",
+                "loc": ["user_id"],
+                "msg": "Input should be a valid UUID, invalid character: found `x` at 0",
+                "input": "x",
+                "line": 1,
+                "col": 13,
+            },
+            {
+                "type": "extra_forbidden",
+                "loc": ["zz"],
+                "msg": "Extra inputs are not permitted",
+                "input": 1,
+                "line": 2,
+                "col": 2,
+            },
+        ]
+    )

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +146,52 @@ def test_validate_closes_the_gate_where_the_graphs_python_mode_gate_refuses_vali
         "note: the JSON text is valid for this model, but the graph's gate validates the parsed "
         "dict in Python mode, where it fails (strict types JSON cannot hold)\n"
     )
+
+
+def _run_cli(*argv: str, payload: str) -> subprocess.CompletedProcess[str]:
+    """`python -m core` in a fresh process: a module prints on import only the first time."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PLAYGROUND_MODEL", "PLAYGROUND_GRAPH")}
+    env["PYTHONPATH"] = str(FIXTURES.parents[1])
+    return subprocess.run(
+        [sys.executable, "-m", "core", *argv, "-"],
+        input=payload,
+        cwd=FIXTURES,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_json_output_stays_json_when_your_modules_print_on_import_and_while_running():
+    done = _run_cli(
+        "validate", "--json", "--model", "noisy.graph:NoisyState", payload='{"text": ""}'
+    )
+    assert (done.returncode, json.loads(done.stdout)) == (
+        1,
+        {
+            "ok": False,
+            "errors": [
+                {
+                    "type": "string_too_short",
+                    "loc": ["text"],
+                    "msg": "String should have at least 1 character",
+                    "input": "",
+                    "ctx": {"min_length": 1},
+                    "url": "https://errors.pydantic.dev/2.14/v/string_too_short",
+                    "line": 1,
+                    "col": 10,
+                }
+            ],
+        },
+    )
+    assert done.stderr == "noisy: importing the graph module\n"
+
+    done = _run_cli("trace", "--json", "--graph", "noisy.graph:graph", payload='{"text": "a b"}')
+    steps = json.loads(done.stdout)["steps"]
+    assert (done.returncode, [(s["node"], s["state"]) for s in steps]) == (
+        0,
+        [("__start__", {"text": "a b"}), ("count", {"text": "a b", "words": 2})],  # raw channels
+    )
+    assert done.stderr == "noisy: importing the graph module\nnoisy: counting 'a b'\n"

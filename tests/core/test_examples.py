@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import pytest
+from langchain_core.messages import AnyMessage, HumanMessage
+from langgraph.graph import START, StateGraph
+from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.examples import ExampleError, example_payload, model_examples
+from core.examples import HUMAN_MESSAGE, ExampleError, example_payload, model_examples
 from core.order import AgentState, LineItem
+from core.pattern_sample import sample_pattern
+from core.project import Project, load_project
 from core.report import validate_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
@@ -55,7 +61,20 @@ class Everything(BaseModel):
     email: str | None = Field(default=None, pattern=r"^[^@\s]+@[^@\s]+$")
 
 
-MODELS = [ShopState, TicketIn, TagState, AgentState, LineItem, Everything, Node]
+class Chat(BaseModel):
+    """A message list without a default: the example must hold one."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    topic: str = Field(min_length=3)
+
+
+class ChatWithHistory(BaseModel):
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+    turns: int = 0
+
+
+MODELS = [ShopState, TicketIn, TagState, AgentState, LineItem, Everything, Node, Chat]
+MODELS += [ChatWithHistory]
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
@@ -126,3 +145,78 @@ def test_a_model_no_example_can_satisfy_raises_with_what_to_add():
         "[no_example] could not build a valid example for Impossible; add model_config = "
         'ConfigDict(json_schema_extra={"examples": [...]}) to the model.'
     )
+
+
+@pytest.mark.parametrize("model", [Chat, ChatWithHistory, AgentState], ids=lambda m: m.__name__)
+def test_a_message_list_gets_one_human_message_the_model_turns_into_a_humanmessage(model):
+    payload = example_payload(model)
+
+    assert payload["messages"] == [{"type": "human", "content": "Hello"}] == [HUMAN_MESSAGE]
+    value = model.model_validate_json(json.dumps(payload))
+    assert [(type(m), m.content) for m in value.messages] == [(HumanMessage, "Hello")]
+
+
+def test_the_order_example_is_the_generated_one_with_a_message():
+    assert example_payload(AgentState) == {
+        "user_id": "550e8400-e29b-41d4-a716-446655440000",
+        "amount": 1,
+        "status": "pending",
+        "items": [{"sku": "AAA", "qty": 1, "unit_price": 1}],
+        "logs": ["example"],
+        "messages": [{"type": "human", "content": "Hello"}],
+    }
+
+
+class _Ticket(BaseModel):
+    """A Pydantic state with more than its input: `queue` is the graph's to fill."""
+
+    title: str
+    severity: str
+    tags: list[str] = Field(default_factory=list)
+    queue: str = "unassigned"
+    owner: str = Field(default="nobody", pattern=r"^[a-z]+$")
+
+
+def _triage(state: _Ticket) -> dict[str, Any]:
+    return {"queue": "oncall"}
+
+
+def test_a_graph_with_an_input_schema_gets_its_examples_from_the_input_schema():
+    builder = StateGraph(_Ticket, input_schema=TicketIn)
+    builder.add_node("triage", _triage)
+    builder.add_edge(START, "triage")
+    project = Project(model=_Ticket, graph=builder.compile())
+
+    assert project.input_model is TicketIn
+    assert {n: e.payload for n, e in model_examples(project.input_model).items()} == {
+        "generated": {"title": "example", "severity": "low", "tags": ["example"]}
+    }
+    plain = StateGraph(_Ticket)
+    plain.add_node("triage", _triage)
+    plain.add_edge(START, "triage")
+    assert Project(model=_Ticket, graph=plain.compile()).input_model is _Ticket
+    assert Project().input_model is AgentState  # the seed order
+
+
+def test_a_typeddict_graphs_input_schema_is_the_model_payloads_are_written_for(monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1] / "fixtures")
+    project = load_project(["--graph", "typed_state.graph:make_graph"], {}, ".")
+    assert (project.model, project.input_model) == (TicketIn, TicketIn)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "low", "sampled"),
+    [
+        (r"^[A-Z0-9-]+$", 3, "AAA"),
+        (r"^(AB|CD)-\d{4}[a-z]?$", 0, "AB-0000"),
+        (r"^[^@\s]+@[^@\s]+$", 0, "a@a"),
+        (r"x{2,}", 5, "xxxxx"),
+        (r"^(?=a)a$", 0, None),  # a lookahead
+        (r"^(a)\1$", 0, None),  # a backreference
+        (r"[", 0, None),  # not a pattern
+    ],
+)
+def test_pattern_samples_match_their_pattern_or_are_none(pattern, low, sampled):
+    assert sample_pattern(pattern, low) == sampled
+    if sampled is not None:
+        assert re.search(pattern, sampled)

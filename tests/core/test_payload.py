@@ -20,7 +20,8 @@ def _error(text):
     [
         ("", ("empty", 1, 1)),
         ("  \n ", ("empty", 1, 1)),
-        ('{\n  "a": 1,\n}', ("json_syntax", 3, 1)),
+        ('{\n  "a": 1,\n}', ("json_syntax", 2, 9)),  # the comma, not the } json.loads names
+        ("[1, 2, \n\t]", ("json_syntax", 1, 6)),
         ("{'a': 1}", ("json_syntax", 1, 2)),
         ('{"a": 1} x', ("json_syntax", 1, 10)),
         ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), ("too_deep", 1, MAX_DEPTH + 1)),
@@ -33,6 +34,7 @@ def _error(text):
         "empty",
         "blank",
         "trailing-comma",
+        "trailing-comma-in-array",
         "single-quotes",
         "extra-data",
         "too-deep",
@@ -61,8 +63,13 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
         ),
         (
             '{"amount": 5,}',
-            "Invalid JSON: Expecting property name enclosed in double quotes — keys need double "
-            "quotes, and a trailing comma before } is not allowed.",
+            "Invalid JSON: a comma after the object's last member — JSON allows none before }; "
+            "remove this comma.",
+        ),
+        (
+            '{"logs": ["a",]}',
+            "Invalid JSON: a comma after the array's last item — JSON allows none before ]; "
+            "remove this comma.",
         ),
         (
             '{"amount": 5 "status": "pending"}',
@@ -80,7 +87,15 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
             "the first character, or save the file as UTF-8 without BOM.",
         ),
     ],
-    ids=["ends-after-comma", "ends-in-a-list", "trailing-comma", "comma", "colon", "bom"],
+    ids=[
+        "ends-after-comma",
+        "ends-in-a-list",
+        "trailing-comma",
+        "trailing-comma-in-array",
+        "comma",
+        "colon",
+        "bom",
+    ],
 )
 def test_syntax_messages_say_what_to_fix(text, message):
     with pytest.raises(PayloadError) as caught:

@@ -151,6 +151,19 @@ def test_every_path_points_at_its_own_value(value, indent, ascii_only, eager):
 
 
 @FAST
+@given(nested, st.booleans(), st.booleans(), st.booleans())
+def test_every_members_key_offset_is_where_its_key_string_starts(value, indent, ascii_only, eager):
+    text = json.dumps(value, indent=1 if indent else None, ensure_ascii=ascii_only)
+    source = SourceMap(text)
+    if eager:
+        source.index_all()
+    decode = json.JSONDecoder().raw_decode
+    for path, _ in _paths(value):
+        if path and isinstance(path[-1], str):
+            assert decode(text, source.key_offset(source.locate(path).offset))[0] == path[-1]
+
+
+@FAST
 @given(st.lists(st.one_of(st.text(max_size=6), st.integers(0, 30)), max_size=5))
 def test_path_names_built_from_prefixes_equal_format_path(segments):
     segments = tuple(segments)

@@ -4,7 +4,8 @@ import copy
 import json
 from dataclasses import replace
 
-from pydantic import BaseModel
+import pytest
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.order import SEED_PAYLOAD
 from core.presets import PRESETS, SEED_TEXT
@@ -111,8 +112,8 @@ def test_every_error_of_a_bad_payload_is_reported_with_its_position():
             1,
             None,
             DOCS + "extra_forbidden",
-            1,
-            1,
+            5,
+            3,  # the key itself
         ),
     ]
 
@@ -133,7 +134,7 @@ def test_the_article_rejections_are_positioned_in_the_preset_texts():
         "bad_uuid": [("uuid_parsing", "user_id", "/user_id", 2, 14)],
         "negative_amount": [("greater_than_equal", "amount", "/amount", 3, 13)],
         "bad_sku": [("string_pattern_mismatch", "items[0].sku", "/items/0/sku", 6, 14)],
-        "unknown_key": [("extra_forbidden", "coupon", "/coupon", 1, 1)],
+        "unknown_key": [("extra_forbidden", "coupon", "/coupon", 17, 3)],
         "missing_user_id": [("missing", "user_id", "/user_id", 1, 1)],
         "too_many_items": [("too_long", "items", "/items", 4, 12)],
         "padded_sku": [("string_pattern_mismatch", "items[0].sku", "/items/0/sku", 6, 14)],
@@ -238,7 +239,7 @@ def test_syntax_errors_carry_line_and_column_and_no_field_errors():
         report.syntax_error.line,
         report.syntax_error.col,
         report.syntax_error.code,
-    ) == (False, [], 3, 1, "json_syntax")
+    ) == (False, [], 2, 14, "json_syntax")  # the trailing comma, not the } after it
 
 
 def test_a_top_level_array_is_a_root_model_type_error():
@@ -353,3 +354,39 @@ def test_the_depth_limit_holds_inside_a_field_pydantic_would_read_deeper():
     error = report.syntax_error
     assert (error.code, error.line, error.col) == ("too_deep", 1, 259)
     assert gate_disagrees(report) is None
+
+
+class _Inner(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+
+
+class _Outer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    inner: _Inner
+    tags: list[_Inner] = []
+
+
+def test_an_unknown_key_is_placed_at_its_key_and_a_missing_key_at_its_object():
+    text = '{"inner": {\n  "nme" : {"x": [1]},\n  "q\\"t": 2}, "tags": [{"name": "a", "b": 3}]}'
+    report = validate_text(text, _Outer)
+    with pytest.raises(ValidationError) as pydantic:
+        _Outer.model_validate_json(text)
+    assert [(e.loc, e.type) for e in report.errors] == [
+        (tuple(e["loc"]), e["type"]) for e in pydantic.value.errors()
+    ]
+    assert [(e.path, e.type, e.line, e.col) for e in report.errors] == [
+        ("inner.name", "missing", 1, 11),  # the object that lacks it
+        ("inner.nme", "extra_forbidden", 2, 3),
+        ('inner["q\\"t"]', "extra_forbidden", 3, 3),
+        ("tags[0].b", "extra_forbidden", 3, 38),
+    ]
+
+
+def test_many_unknown_keys_are_placed_at_their_keys_in_one_token_pass_too():
+    keys = [f"k{n}" for n in range(60)]  # past the lazy lookups' limit: index_all runs
+    text = '{"inner": {"name": "a"},\n' + ",\n".join(f' "{k}": [{{}}]' for k in keys) + "}"
+    report = validate_text(text, _Outer)
+    assert [(e.path, e.type, e.line, e.col) for e in report.errors] == [
+        (k, "extra_forbidden", n + 2, 2) for n, k in enumerate(keys)
+    ]

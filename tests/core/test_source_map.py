@@ -1,5 +1,7 @@
 """core.source_map: where a JSON path sits in the text, lazily or in one token pass."""
 
+import json
+
 from core.source_map import SourceMap
 
 
@@ -36,3 +38,16 @@ def test_flat_objects_find_keys_written_plainly_escaped_or_twice():
             ((2,), text.index('{"x"'), False),
             ((3, "b"), text.index("6}"), True),
         ]
+
+
+def test_a_keys_offset_is_its_opening_quote_however_the_key_is_escaped():
+    text = '{"a": 1, "b\\\\" :\n {"c\\"d": [2], "\\\\\\"e": 3}}'
+    assert json.loads(text) == {"a": 1, "b\\": {'c"d': [2], '\\"e': 3}}
+    for eager in (False, True):
+        source = SourceMap(text)
+        if eager:
+            source.index_all()
+        assert [
+            source.key_offset(source.locate(path).offset)
+            for path in [("a",), ("b\\",), ("b\\", 'c"d'), ("b\\", '\\"e')]
+        ] == [1, 9, text.index('"c'), text.index('"\\\\\\"e')]

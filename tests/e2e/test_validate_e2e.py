@@ -72,7 +72,7 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
         restored,
         [
             NEGATIVE_AMOUNT_ROW,
-            ["coupon", "1:1", "Extra inputs are not permitted", "extra_forbidden"],
+            ["coupon", "17:3", "Extra inputs are not permitted", "extra_forbidden"],
         ],
     )
 
