@@ -17,7 +17,6 @@ from core.report import Report
 
 __all__ = [
     "EntryComparison",
-    "input_model",
     "order_entry_graph",
     "EntryVerdict",
     "Headline",
@@ -64,19 +63,6 @@ def order_entry_graph(state: type[BaseModel]) -> CompiledStateGraph:
         True
     """
     return build_order_graph(state=state)
-
-
-def input_model(graph: CompiledStateGraph) -> type[BaseModel] | None:
-    """The Pydantic model a payload for `graph` is written through: its input schema when
-    that is a Pydantic model (its state schema, unless declared otherwise), else None.
-
-    Example:
-        >>> from core.order import AgentState, build_order_graph
-        >>> input_model(build_order_graph()) is AgentState
-        True
-    """
-    schema = graph.builder.input_schema
-    return schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
 
 
 def compare_entry(report: Report, graph: CompiledStateGraph | None = None) -> EntryComparison:

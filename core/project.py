@@ -58,13 +58,14 @@ class Project:
     @property
     def input_model(self) -> type[BaseModel] | None:
         """The model a payload is written for: the graph's `input_schema` when it declares a
-        Pydantic one (LangGraph validates the input with it), else `model`.
+        Pydantic one (LangGraph writes the input through its fields; the first node's input is
+        then built with its own model), else `model`. A --model given explicitly wins.
 
         Example:
             >>> load_project(["--graph", "core.order:build_fanout_graph"], {}, ".").input_model
             <class 'core.order.AgentState'>
         """
-        if self.graph is not None:
+        if self.graph is not None and self.spec.model is None:
             given = self.graph.builder.input_schema
             if given is not self.graph.builder.state_schema and is_model(given):
                 return given

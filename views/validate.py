@@ -15,7 +15,6 @@ from core.entry import (
     compare_entry,
     entry_graph,
     headline,
-    input_model,
     order_entry_graph,
 )
 from core.json_schema import json_schema_text
@@ -105,11 +104,7 @@ st.caption(
     "its line:col in your text, the rule and the value."
 )
 project = active_project()
-# A graph's payload goes through its input schema: validate against that when it declares
-# one (unless --model names another model).
-own = project.model
-if project.graph is not None and project.spec.model is None:
-    own = input_model(project.graph) or project.model
+own = project.input_model  # a graph's payload is written through its input schema
 default_text = init_payload(own)
 st.session_state.setdefault("validate_model", "project")
 _restore_share()

@@ -28,7 +28,7 @@ PROJECTS = {
 }
 # Each fixture through a different way; every way is used (tests/core covers all nine).
 ROTATION = [("shop", "flag"), ("typed", "toml"), ("reducer", "env")]
-OPEN = "Gate open — the payload is valid; the graph would run."
+OPEN = "LangGraph runs this payload. Your model alone accepts it too."
 
 
 def configure(monkeypatch, tmp_path, way: str, model: str | None, graph: str | None) -> None:

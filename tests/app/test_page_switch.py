@@ -135,7 +135,10 @@ def test_trace_runs_the_model_the_validate_pages_schema_options_make():
     at = _open("validate")
     at.text_area(key="payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
     at.number_input(key="opt_amount_le").set_value(100.0).run()
-    assert [e.value for e in at.error] == ["Gate closed — 1 error, the graph would not run."]
+    assert [e.value for e in at.error] == [
+        "LangGraph raises before the first node runs (1 error): the graph would not run. "
+        "Your model alone rejects it too: 1 error."
+    ]
 
     at.switch_page("views/trace.py").run()
     assert [i.value for i in at.info] == [
@@ -185,13 +188,17 @@ def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
 
 def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed():
     # Validate used to say "Gate open — the graph would run" (its JSON-mode check passes)
-    # while Trace's gate, on the parsed dict in Python mode, refused the same text.
+    # while Trace's gate, on the parsed dict in Python mode, refused the same text. LangGraph
+    # itself builds the first node's input in Python mode: its entry refuses it too.
     at = _open("validate")
     at.toggle(key="opt_strict").set_value(True).run()
     row = [["user_id", "2:14", "is_instance_of"]]
     assert [e.value for e in at.error] == [
-        "Gate closed — 1 error in Python mode, the graph would not run: the JSON text is valid "
-        "for this model, but the gate validates the parsed dict."
+        "LangGraph raises before the first node runs (1 error): the graph would not run. "
+        "Your model alone accepts it: only LangGraph's entry refuses it."
+    ]
+    assert [c.value for c in at.caption if c.value.startswith("LangGraph's entry")] == [
+        "LangGraph's entry: 1 error."
     ]
     assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == row
     assert [i.value for i in at.info] == [PYTHON_MODE_NOTE]
