@@ -10,10 +10,13 @@ import os
 import sys
 from typing import Any, TextIO
 
+from pydantic import BaseModel
+
+from core.entry import EntryComparison, compare_entry, entry_graph, order_entry_graph
 from core.field_errors import place_in_text
 from core.paths import plural
 from core.project import Project, load_project
-from core.report import Report, gate_disagrees, validate_text
+from core.report import Report, validate_text
 
 __all__ = ["main"]
 
@@ -47,9 +50,15 @@ def _json_errors(report: Report) -> list[dict[str, Any]]:
     ]
 
 
-def _print_report(report: Report, as_json: bool, out: TextIO) -> int:
+def _print_report(
+    report: Report, as_json: bool, out: TextIO, entry: EntryComparison | None = None
+) -> int:
+    """The model alone's verdict (and, with `entry`, LangGraph's first): exit 1 if either
+    refuses the payload."""
     if as_json:
         body: dict[str, Any] = {"ok": report.ok, "errors": _json_errors(report)}
+        if entry is not None:
+            body["langgraph"] = _json_entry(entry)
         if report.syntax_error is not None:
             error = report.syntax_error
             body["syntax_error"] = {
@@ -66,14 +75,8 @@ def _print_report(report: Report, as_json: bool, out: TextIO) -> int:
         print(json.dumps(body, indent=2, ensure_ascii=False), file=out)
     elif report.syntax_error is not None:
         print(f"unreadable payload: {report.syntax_error}", file=sys.stderr)
-    elif report.ok:
-        print("gate open: the payload is valid", file=out)
     else:
-        print(
-            f"gate closed: {plural(len(report.errors), 'error')}, the graph would not run", file=out
-        )
-        columns = ["line:col", "path", "type", "message", "input"]
-        print(_table(report.to_rows(), columns), file=out)
+        _print_verdicts(report, entry, out)
     if not as_json:
         for duplicate in report.duplicates:  # stderr: stdout stays the verdict and the table
             print(
@@ -82,7 +85,56 @@ def _print_report(report: Report, as_json: bool, out: TextIO) -> int:
             )
     if report.syntax_error is not None:
         return EXIT_UNREADABLE
-    return EXIT_OK if report.ok else EXIT_FAILED
+    refused = not report.ok or (entry is not None and not entry.langgraph_accepted)
+    return EXIT_FAILED if refused else EXIT_OK
+
+
+def _print_verdicts(report: Report, entry: EntryComparison | None, out: TextIO) -> None:
+    columns = ["line:col", "path", "type", "message", "input"]
+    if entry is None:  # trace's gate: the model alone, before the graph runs
+        count = plural(len(report.errors), "error")
+        said = "gate open: the payload is valid" if report.ok else f"gate closed: {count}"
+        print(said + ("" if report.ok else ", the graph would not run"), file=out)
+        if report.errors:
+            print(_table(report.to_rows(), columns), file=out)
+        return
+    verdict = entry.verdict
+    if verdict.runs:
+        print(f"langgraph: runs (first node: {', '.join(verdict.first_nodes) or 'none'})",
+              file=out)  # fmt: skip
+        if verdict.dropped:
+            print(f"langgraph: drops {', '.join(verdict.dropped)}", file=out)
+    else:
+        print(f"langgraph: raises before the first node: {verdict.error}", file=out)
+    if report.ok:
+        print("your model alone: the payload is valid", file=out)
+    else:
+        print(f"your model alone: {plural(len(report.errors), 'error')}", file=out)
+        print(_table(report.to_rows(), columns), file=out)
+    same = [(e.path, e.type) for e in verdict.errors] == [(e.path, e.type) for e in report.errors]
+    if not same and verdict.errors:
+        rows = [e.to_row() for e in verdict.errors]
+        print(f"langgraph's entry: {plural(len(rows), 'error')}", file=out)
+        print(_table(rows, columns), file=out)
+        if report.ok and any(e.type == "is_instance_of" for e in verdict.errors):
+            print(
+                "note: the JSON text is valid for this model, but LangGraph builds the first "
+                "node's input from the parsed dict in Python mode, where it fails (strict "
+                "types JSON cannot hold)",
+                file=sys.stderr,
+            )
+
+
+def _json_entry(entry: EntryComparison) -> dict[str, Any]:
+    verdict = entry.verdict
+    errors = Report(model=entry.verdict.input_schema or BaseModel, errors=verdict.errors)
+    return {
+        "runs": verdict.runs,
+        "first_nodes": verdict.first_nodes,
+        "error": verdict.error,
+        "dropped": verdict.dropped,
+        "errors": _json_errors(errors),
+    }
 
 
 def _trace(text: str, faults: list[str], as_json: bool, project: Project, out: TextIO) -> int:
@@ -185,16 +237,20 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if project.model is None:
         print("[no_model] the graph's state is not a Pydantic model: pass --model", file=sys.stderr)
         return EXIT_UNREADABLE
-    report = validate_text(text, project.model)
-    gate = gate_disagrees(report)  # the graph's gate validates the parsed dict in Python mode
-    if gate is not None and not args.json:
-        print(
-            "note: the JSON text is valid for this model, but the graph's gate validates the "
-            "parsed dict in Python mode, where it fails (strict types JSON cannot hold)",
-            file=sys.stderr,
-        )
-    return _print_report(gate or report, args.json, out)
+    model = project.input_model or project.model
+    report = validate_text(text, model)
+    entry = None
+    if report.syntax_error is None:
+        entry = compare_entry(report, _entry_graph(project, model))
+    return _print_report(report, args.json, out, entry)
 
+
+def _entry_graph(project: Project, model: type[BaseModel]) -> Any:
+    """The graph whose entry judges the payload: yours, the seed order's, or the smallest
+    graph over --model when no graph is configured."""
+    if project.graph is not None:
+        return project.graph
+    return order_entry_graph(model) if project.seed_model else entry_graph(model)
 
 if __name__ == "__main__":
     sys.exit(main())

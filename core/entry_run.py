@@ -146,7 +146,7 @@ def _record_state(verdict: EntryVerdict, run: Any, config: dict) -> None:
     except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped while writing input
         return
     verdict.channels = _jsonable(dict(snapshot.values))
-    verdict.first_nodes = [task.name for task in snapshot.tasks]
+    verdict.first_nodes = sorted(task.name for task in snapshot.tasks)  # tasks: no set order
     if not verdict.runs or not verdict.first_nodes:
         return
     node = run.nodes[verdict.first_nodes[0]]

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from core.__main__ import main
-from core.order import AgentState
+from core.order import AgentState, build_order_graph
 from core.presets import PRESETS, SEED_TEXT
 from core.report import validate_text
 
@@ -19,10 +19,12 @@ def _write(tmp_path, text):
     return str(path)
 
 
-def test_validate_prints_the_error_table_and_exits_1_when_the_gate_is_closed(tmp_path, capsys):
+def test_validate_prints_both_verdicts_and_the_error_table_and_exits_1(tmp_path, capsys):
     assert main(["validate", _write(tmp_path, PRESETS["bad_sku"].text)]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "gate closed: 1 error, the graph would not run",
+        "langgraph: raises before the first node: ValidationError: 1 error: items[0].sku "
+        "(string_pattern_mismatch)",
+        "your model alone: 1 error",
         "line:col  path          type                     message                                     input    ",
         "6:14      items[0].sku  string_pattern_mismatch  String should match pattern '^[A-Z0-9-]+$'  \"bad sku\"",
     ]
@@ -30,7 +32,29 @@ def test_validate_prints_the_error_table_and_exits_1_when_the_gate_is_closed(tmp
 
 def test_validate_json_output_and_exit_0_for_a_valid_payload(tmp_path, capsys):
     assert main(["validate", "--json", _write(tmp_path, SEED_TEXT)]) == 0
-    assert json.loads(capsys.readouterr().out) == {"ok": True, "errors": []}
+    assert json.loads(capsys.readouterr().out) == {
+        "ok": True,
+        "errors": [],
+        "langgraph": {
+            "runs": True,
+            "first_nodes": ["validate_order"],
+            "error": None,
+            "dropped": [],
+            "errors": [],
+        },
+    }
+
+
+def test_validate_says_langgraph_runs_a_payload_the_model_alone_rejects(tmp_path, capsys):
+    text = PRESETS["untyped_message"].text
+    assert main(["validate", _write(tmp_path, text)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [
+        "langgraph: runs (first node: validate_order)",
+        "your model alone: 1 error",
+        "line:col  path         type                 message                                                       input                                                       ",
+    ]
+    assert out[3].split()[:3] == ["12:5", "messages[0]", "validator_exception"]
 
 
 def test_unreadable_input_exits_2_with_line_and_column(tmp_path, capsys):
@@ -70,7 +94,7 @@ def test_stdin_line_ends_are_read_as_a_files_are(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     assert main(["validate", "-"]) == 1
     assert capsys.readouterr().out == from_file
-    assert [line.split()[:2] for line in from_file.splitlines()[2:]] == [
+    assert [line.split()[:2] for line in from_file.splitlines()[3:]] == [
         ["2:12", "user_id"],
         ["3:11", "amount"],
     ]
@@ -113,12 +137,27 @@ def test_validate_json_gives_each_error_pydantics_fields_and_the_pages_line_and_
         {"line": 2, "col": 12},
         {"line": 2, "col": 16},  # the unknown key itself
     ]
+    with pytest.raises(ValidationError) as langgraph:  # LangGraph's own run, unknown key dropped
+        build_order_graph().invoke(json.loads(text))
     assert json.loads(capsys.readouterr().out) == {
         "ok": False,
         "errors": [
             error | spot
             for error, spot in zip(json.loads(pydantic.value.json()), positions, strict=True)
         ],
+        "langgraph": {
+            "runs": False,
+            "first_nodes": [],
+            "error": "ValidationError: 2 errors: user_id (uuid_parsing), amount "
+            "(greater_than_equal)",
+            "dropped": ["coupon"],
+            "errors": [
+                error | spot
+                for error, spot in zip(
+                    json.loads(langgraph.value.json()), positions[:2], strict=True
+                )
+            ],
+        },
     }
     rows = [row["line:col"] for row in validate_text(text).to_rows()]
     assert rows == [f"{p['line']}:{p['col']}" for p in positions]  # what the page shows

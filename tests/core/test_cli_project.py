@@ -37,7 +37,9 @@ def test_validate_with_model_flag_reports_nested_paths(in_fixtures, tmp_path, ca
     payload = {"order_id": "x", "placed_on": "2024-01-31", "lines": []}
     assert main(["validate", "--model", "shop.state:ShopState", _write(tmp_path, payload)]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "gate closed: 3 errors, the graph would not run",
+        "langgraph: raises before the first node: ValidationError: 3 errors: order_id "
+        "(uuid_parsing), customer (missing), lines (too_short)",
+        "your model alone: 3 errors",
         "line:col  path      type          message                                                       input                                                    ",
         '1:14      order_id  uuid_parsing  Input should be a valid UUID, invalid character: found `x` a  "x"                                                      ',
         '1:1       customer  missing       Field required                                                {"order_id": "x", "placed_on": "2024-01-31", "lines": []}',
@@ -90,8 +92,11 @@ def test_playground_toml_and_environment_configure_the_cli(tmp_path, monkeypatch
     assert main(["validate", path]) == 0  # the model from the environment
     assert main(["trace", path]) == 0  # the graph from the file
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "gate open: the payload is valid"
-    assert _rows("\n".join(out.splitlines()[1:])) == [
+    assert out.splitlines()[:2] == [
+        "langgraph: runs (first node: tag_mood, tag_topic)",
+        "your model alone: the payload is valid",
+    ]
+    assert _rows("\n".join(out.splitlines()[2:])) == [
         ["0", "__start__"], ["1", "tag_mood"], ["1", "tag_topic"], ["2", "summarise"]
     ]  # fmt: skip
 
@@ -140,11 +145,17 @@ def test_validate_closes_the_gate_where_the_graphs_python_mode_gate_refuses_vali
 
     assert main(["validate", "--model", "strict_state:Strict", path]) == 1
     out, err = capsys.readouterr()
-    assert out.splitlines()[0] == "gate closed: 1 error, the graph would not run"
-    assert out.splitlines()[2].split()[:3] == ["1:13", "user_id", "is_instance_of"]
+    assert out.splitlines()[:3] == [
+        "langgraph: raises before the first node: ValidationError: 1 error: user_id "
+        "(is_instance_of)",
+        "your model alone: the payload is valid",
+        "langgraph's entry: 1 error",
+    ]
+    assert out.splitlines()[4].split()[:3] == ["1:13", "user_id", "is_instance_of"]
     assert err == (
-        "note: the JSON text is valid for this model, but the graph's gate validates the parsed "
-        "dict in Python mode, where it fails (strict types JSON cannot hold)\n"
+        "note: the JSON text is valid for this model, but LangGraph builds the first node's "
+        "input from the parsed dict in Python mode, where it fails (strict types JSON cannot "
+        "hold)\n"
     )
 
 
@@ -168,22 +179,28 @@ def test_json_output_stays_json_when_your_modules_print_on_import_and_while_runn
     done = _run_cli(
         "validate", "--json", "--model", "noisy.graph:NoisyState", payload='{"text": ""}'
     )
+    error = {
+        "type": "string_too_short",
+        "loc": ["text"],
+        "msg": "String should have at least 1 character",
+        "input": "",
+        "ctx": {"min_length": 1},
+        "url": "https://errors.pydantic.dev/2.14/v/string_too_short",
+        "line": 1,
+        "col": 10,
+    }
     assert (done.returncode, json.loads(done.stdout)) == (
         1,
         {
             "ok": False,
-            "errors": [
-                {
-                    "type": "string_too_short",
-                    "loc": ["text"],
-                    "msg": "String should have at least 1 character",
-                    "input": "",
-                    "ctx": {"min_length": 1},
-                    "url": "https://errors.pydantic.dev/2.14/v/string_too_short",
-                    "line": 1,
-                    "col": 10,
-                }
-            ],
+            "errors": [error],
+            "langgraph": {  # the smallest graph over --model: no node of the module runs
+                "runs": False,
+                "first_nodes": [],
+                "error": "ValidationError: 1 error: text (string_too_short)",
+                "dropped": [],
+                "errors": [error],
+            },
         },
     )
     assert done.stderr == "noisy: importing the graph module\n"
