@@ -6,7 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MAX_CRASHES", "Crash", "Pinned", "pin_crashes", "without"]
+from core.field_errors import payload_path
+
+__all__ = ["MAX_CRASHES", "Crash", "Pinned", "in_payload_order", "pin_crashes", "without"]
 
 MAX_CRASHES = 20  # parts pinned per payload; past that the rest is one crash at the root
 Loc = tuple[str | int, ...]
@@ -113,6 +115,25 @@ def without(loc: Loc, holes: list[Loc]) -> bool:
         (False, False)
     """
     return not any(loc[: len(hole)] == hole for hole in holes)
+
+
+def in_payload_order(rows: list[dict[str, Any]], value: Any) -> list[dict[str, Any]]:
+    """Raw error rows sorted by where their place comes in `value` (a pinned crash among the
+    field errors around it; rows at one place keep their order).
+
+    Example:
+        >>> rows = [{"loc": ("b",)}, {"loc": ("a", 1, "tag")}, {"loc": ("a", 0)}]
+        >>> [r["loc"] for r in in_payload_order(rows, {"a": [1, {"tag": 2}], "b": 3})]
+        [('a', 0), ('a', 1, 'tag'), ('b',)]
+    """
+    def place(row: dict[str, Any]) -> list[int]:
+        spot, node = [], value
+        for segment in payload_path(tuple(row["loc"]), value):
+            spot.append(list(node).index(segment) if isinstance(node, dict) else int(segment))
+            node = node[segment]
+        return spot
+
+    return sorted(rows, key=place)
 
 
 def _smallest(root: Any, loc: Loc, exc: BaseException, raises: Raises) -> tuple[Loc, BaseException]:

@@ -13,7 +13,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from core.crashes import pin_crashes, without
+from core.crashes import in_payload_order, pin_crashes, without
 from core.field_errors import FieldError, crash_error, payload_path, position_errors, value_errors
 from core.paths import format_path, plural
 
@@ -102,6 +102,7 @@ def langgraph_entry(
         if isinstance(rest_exc, ValidationError):
             rest = [e | {"loc": pinned.restore(e["loc"])} for e in rest_exc.errors()]
             raw += [e for e in rest if without(payload_path(e["loc"], payload), holes)]
+        raw = in_payload_order(raw, payload)
     verdict.errors = position_errors(raw, text) if text is not None else value_errors(raw, payload)
     return verdict
 

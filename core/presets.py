@@ -74,6 +74,12 @@ def _untyped_message(payload: dict[str, Any]) -> None:
     payload["messages"] = [{"role": "user", "content": "OpenAI-style dict without a type"}]
 
 
+def _typeless_everywhere(payload: dict[str, Any]) -> None:
+    payload.update(user_id="not-a-uuid", amount=-1)
+    payload["items"][0].update(sku="bad sku", qty=0)
+    payload["messages"] = [{"content": "a message with neither type nor role"}]
+
+
 def _hostile(payload: dict[str, Any]) -> None:
     payload["messages"][0]["content"] = "<img src=x onerror=alert(1)> **bold** [x](javascript:1)"
     payload["items"][0]["sku"] = "<script>alert(1)</script>"
@@ -157,9 +163,21 @@ PRESETS: dict[str, Preset] = {
     ),
     "untyped_message": Preset(
         "Message dict without 'type'",
-        "langchain's discriminator raises TypeError instead of a validation error.",
+        "LangGraph converts it and runs; your model alone raises TypeError at the message.",
         _variant(_untyped_message),
         ("validator_exception",),
+    ),
+    "typeless_message": Preset(
+        "Message without type or role, and four bad fields",
+        "LangGraph's add_messages raises ValueError at the message; every other error is listed.",
+        _variant(_typeless_everywhere),
+        (
+            "uuid_parsing",
+            "greater_than_equal",
+            "string_pattern_mismatch",
+            "greater_than_equal",
+            "validator_exception",
+        ),
     ),
     "wrong_status": Preset(
         "Wrong status literal",

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from core.crashes import pin_crashes, without
+from core.crashes import in_payload_order, pin_crashes, without
 from core.duplicates import DuplicateKey, duplicate_keys
 from core.field_errors import (
     FieldError,
@@ -199,17 +199,7 @@ def _pinned(model: type[BaseModel], value: Any, validate: Any) -> list[dict[str,
             raw = [e | {"loc": pinned.restore(e["loc"])} for e in exc.errors()]
             raw = [e for e in raw if without(payload_path(e["loc"], value), holes)]
     rows = [crash_error(crash.exc, crash.loc, crash.input) for crash in pinned.crashes]
-    return sorted(rows + raw, key=lambda e: _order(payload_path(e["loc"], value), value))
-
-
-def _order(path: tuple[str | int, ...], value: Any) -> list[int]:
-    """A path's place in the payload: the index of each segment among its siblings."""
-    place = []
-    for segment in path:
-        keys = list(value) if isinstance(value, dict) else None
-        place.append(keys.index(segment) if keys is not None else int(segment))
-        value = value[segment]
-    return place
+    return in_payload_order(rows + raw, value)
 
 
 def _dump(value: Any) -> str:

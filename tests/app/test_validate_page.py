@@ -388,3 +388,32 @@ def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
     )  # the comma itself, not the } after it
     assert message.proto.wrap_lines
     assert excerpt.value == line[34:] + "\n" + " " * 29 + "^"  # the caret in column 30
+
+
+def test_a_typeless_message_shows_langgraphs_verdict_and_every_error_in_both_tables(at):
+    at.selectbox(key="preset").select("typeless_message").run()
+    assert not at.exception
+    assert _banners(at) == [
+        "LangGraph raises before the first node runs (5 errors): the graph would not run. "
+        "Your model alone rejects it too: 5 errors."
+    ]
+    assert at.code[0].value == (
+        "LangGraph raised ValueError: Message dict must contain 'role' and 'content' keys, got "
+        "{'content': 'a message with neither type nor role'}"
+    )
+    tables = [d.value for d in at.dataframe if "pointer" in d.value.columns]
+    rows = [t[["path", "line:col", "type"]].values.tolist() for t in tables]
+    fields = [
+        ["user_id", "2:14", "uuid_parsing"],
+        ["amount", "3:13", "greater_than_equal"],
+        ["items[0].sku", "6:14", "string_pattern_mismatch"],
+        ["items[0].qty", "7:14", "greater_than_equal"],
+    ]
+    assert rows == [
+        [*fields, ["messages[0]", "12:5", "validator_exception"]],  # your model alone
+        [*fields, ["messages[0]", "12:5", "langgraph_exception"]],  # LangGraph's entry
+    ]
+    assert [c.value for c in at.caption if c.value.startswith(("Your model", "LangGraph's"))] == [
+        "Your model alone (Pydantic): 5 errors.",
+        "LangGraph's entry: 5 errors.",
+    ]

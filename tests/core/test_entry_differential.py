@@ -78,9 +78,9 @@ def _check(graph, payload):
             (tuple(e["loc"]), e["type"]) for e in raised.errors()
         ]
         assert all(e.line is not None for e in verdict.errors)
-    else:  # pinned: the first row is what LangGraph raised, at the part that raises it
-        assert verdict.errors[0].type == "langgraph_exception"
-        assert type(raised).__name__ in verdict.errors[0].msg
+    else:  # pinned: a row says what LangGraph raised, at the part that raises it
+        crashes = [e for e in verdict.errors if e.type == "langgraph_exception"]
+        assert type(raised).__name__ in crashes[0].msg
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -150,7 +150,7 @@ def test_a_message_with_neither_type_nor_role_is_pinned_and_the_other_errors_kep
         "ValueError: Message dict must contain 'role' and 'content' keys, got "
         "{'content': 'no type'}",
     )
-    assert verdict.errors[0] == FieldError(
+    assert verdict.errors[-1] == FieldError(
         loc=("messages", 0),
         path="messages[0]",
         pointer="/messages/0",
@@ -162,7 +162,7 @@ def test_a_message_with_neither_type_nor_role_is_pinned_and_the_other_errors_kep
         line=12,
         col=3,
     )
-    assert [(e.path, e.type, e.line, e.col) for e in verdict.errors[1:]] == [
+    assert [(e.path, e.type, e.line, e.col) for e in verdict.errors[:-1]] == [
         ("user_id", "uuid_parsing", 2, 13),
         ("amount", "greater_than_equal", 3, 12),
         ("items[0].sku", "string_pattern_mismatch", 6, 11),

@@ -1,7 +1,11 @@
 """core.presets: one contract test over every preset in the gallery."""
 
+import json
+
 import pytest
 
+from core.entry_run import langgraph_entry
+from core.order import build_order_graph
 from core.presets import PRESETS
 from core.report import validate_text
 
@@ -11,3 +15,18 @@ def test_preset_produces_exactly_its_expected_error_types(name):
     report = validate_text(PRESETS[name].text)
     assert report.syntax_error is None
     assert tuple(error.type for error in report.errors) == PRESETS[name].expect
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_gets_langgraphs_own_verdict(name):
+    """The verdict the page shows first is what the seed graph really does with the preset."""
+    payload = json.loads(PRESETS[name].text)
+    verdict = langgraph_entry(build_order_graph(), payload, PRESETS[name].text)
+    started, raised = [], None
+    try:
+        for event in build_order_graph().stream(payload, stream_mode="tasks"):
+            started += [event["name"]] if "input" in event else []
+    except Exception as exc:  # noqa: BLE001 - whatever LangGraph raises is the oracle
+        raised = exc
+    assert (verdict.runs, verdict.first_nodes) == (bool(started), started[:1])
+    assert (verdict.error or "").split(":")[0] == (type(raised).__name__ if raised else "")
