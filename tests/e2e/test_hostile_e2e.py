@@ -113,8 +113,9 @@ def test_hostile_json_text_is_shown_as_text_on_validate_and_trace(guarded: Guard
         HOSTILE[0]: HOSTILE[3],  # a hostile key: extra_forbidden puts it in the path column
     }
     submit_payload(page, to_text(payload))
-    expect(page.locator("[data-testid='stAlert']").filter(has_text="Gate ")).to_have_text(
-        "Gate closed — 3 errors, the graph would not run."
+    expect(page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")).to_have_text(
+        "LangGraph raises before the first node runs (2 errors): the graph would not run. "
+        "Your model alone rejects it too: 3 errors."
     )
     assert all(json.dumps(text) in _annotated(page) for text in HOSTILE)
     guarded.assert_inert()

@@ -22,26 +22,35 @@ NEGATIVE_AMOUNT_ROW = [
 ]  # fmt: skip
 
 
-def _expect_error_rows(page: Any, rows: list[list[str]]) -> None:
-    grid = page.locator(ERROR_GRID)
+def _expect_error_rows(page: Any, rows: list[list[str]], table: int = 0) -> None:
+    """The rows of the page's first error table (your model alone's), or of `table`."""
+    grid = page.locator(ERROR_GRID).nth(table)
     expect(grid.locator("[role='columnheader']")).to_have_text(
         ["path", "line:col", "message", "type"]
     )
     expect(grid.locator("[role='gridcell']")).to_have_text([cell for row in rows for cell in row])
 
 
+RUNS = "LangGraph runs this payload. Your model alone accepts it too."
+RAISES = (
+    "LangGraph raises before the first node runs (1 error): the graph would not run. "
+    "Your model alone rejects it too: 1 error."
+)
+
+
 def _expect_verdict(page: Any, text: str) -> None:
-    expect(page.locator("[data-testid='stAlert']").filter(has_text="Gate ")).to_have_text(text)
+    alert = page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")
+    expect(alert).to_have_text(text)
 
 
 def test_negative_amount_shows_its_error_row_and_caret_at_line_3_col_13(new_page) -> None:
     page = new_page()
     expect(page.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
-    _expect_verdict(page, "Gate open — the payload is valid; the graph would run.")
+    _expect_verdict(page, RUNS)
 
     submit_payload(page, PRESETS["negative_amount"].text)
 
-    _expect_verdict(page, "Gate closed — 1 error, the graph would not run.")
+    _expect_verdict(page, RAISES)
     _expect_error_rows(page, [NEGATIVE_AMOUNT_ROW])
     annotated = page.locator("[data-testid='stCode']").filter(has_text="│")
     expect(annotated).to_contain_text("^ greater_than_equal at amount")
@@ -67,7 +76,11 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
 
     restored = new_page(url=url)
     expect(restored.locator(".st-key-payload textarea")).to_have_value(text)
-    _expect_verdict(restored, "Gate closed — 2 errors, the graph would not run.")
+    _expect_verdict(
+        restored,
+        "LangGraph raises before the first node runs (1 error): the graph would not run. "
+        "Your model alone rejects it too: 2 errors.",
+    )
     _expect_error_rows(
         restored,
         [
@@ -75,6 +88,7 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
             ["coupon", "17:3", "Extra inputs are not permitted", "extra_forbidden"],
         ],
     )
+    _expect_error_rows(restored, [NEGATIVE_AMOUNT_ROW], table=1)  # LangGraph dropped coupon
 
     # A third context without the link is a separate session: it sees the seed order.
     fresh = new_page()
@@ -100,4 +114,45 @@ def test_schema_options_keep_their_values_after_a_preset_reruns_the_page(new_pag
     expect(numbers.nth(1)).to_have_value("0.009")
     toggles = body.locator("input[type='checkbox']")
     assert [toggle.is_checked() for toggle in toggles.all()] == [False, True, False]
-    _expect_verdict(page, "Gate closed — 1 error, the graph would not run.")
+    _expect_verdict(page, RAISES)
+
+
+def test_a_typeless_message_shows_langgraphs_verdict_and_every_error(new_page) -> None:
+    # add_messages raises ValueError for the message; Pydantic alone, TypeError. Each is
+    # pinned to the message, and the four field errors around it are all listed.
+    page = new_page()
+    submit_payload(page, PRESETS["typeless_message"].text)
+    _expect_verdict(
+        page,
+        "LangGraph raises before the first node runs (5 errors): the graph would not run. "
+        "Your model alone rejects it too: 5 errors.",
+    )
+    raised = page.locator("[data-testid='stCode']").filter(has_text="LangGraph raised")
+    expect(raised).to_have_text(
+        "LangGraph raised ValueError: Message dict must contain 'role' and 'content' keys, got "
+        "{'content': 'a message with neither type nor role'}"
+    )
+    fields = [
+        ["user_id", "2:14", "Input should be a valid UUID, invalid character: found `n` at 0",
+         "uuid_parsing"],
+        NEGATIVE_AMOUNT_ROW,
+        ["items[0].sku", "6:14", "String should match pattern '^[A-Z0-9-]+$'",
+         "string_pattern_mismatch"],
+        ["items[0].qty", "7:14", "Input should be greater than or equal to 1",
+         "greater_than_equal"],
+    ]  # fmt: skip
+    _expect_error_rows(
+        page,
+        [*fields, ["messages[0]", "12:5", "Validation itself raised TypeError: Expected either a "
+                   "dictionary with a 'type' key or an object with a 'type' attribute. Instead "
+                   "got type <class 'dict'>.", "validator_exception"]],
+    )  # fmt: skip
+    _expect_error_rows(
+        page,
+        [*fields, ["messages[0]", "12:5", "LangGraph's entry raised ValueError: Message dict "
+                   "must contain 'role' and 'content' keys, got {'content': 'a message with "
+                   "neither type nor role'} For troubleshooting, visit: https://docs.langchain"
+                   ".com/oss/python/langchain/errors/MESSAGE_COERCION_FAILURE",
+                   "langgraph_exception"]],
+        table=1,
+    )  # fmt: skip
