@@ -122,15 +122,17 @@ def in_payload_order(rows: list[dict[str, Any]], value: Any) -> list[dict[str, A
     field errors around it; rows at one place keep their order).
 
     Example:
-        >>> rows = [{"loc": ("b",)}, {"loc": ("a", 1, "tag")}, {"loc": ("a", 0)}]
+        >>> rows = [{"loc": ("c",), "type": "missing"}, {"loc": ("b",)}, {"loc": ("a", 0)}]
         >>> [r["loc"] for r in in_payload_order(rows, {"a": [1, {"tag": 2}], "b": 3})]
-        [('a', 0), ('a', 1, 'tag'), ('b',)]
+        [('a', 0), ('b',), ('c',)]
     """
     def place(row: dict[str, Any]) -> list[int]:
         spot, node = [], value
         for segment in payload_path(tuple(row["loc"]), value):
             spot.append(list(node).index(segment) if isinstance(node, dict) else int(segment))
             node = node[segment]
+        if row.get("type") == "missing" and isinstance(node, dict):
+            spot.append(len(node))  # a key not in the text: after its object's keys
         return spot
 
     return sorted(rows, key=place)

@@ -25,6 +25,7 @@ PROJECTS = {
     "plain": (None, "typed_state.graph:make_plain_graph"),
     "input": (None, "typed_state.graph:make_pydantic_graph"),
     "reducer": (None, "custom_reducer.graph:graph"),
+    "chat": (None, "chat.graph:builder"),
 }
 # Each fixture through a different way; every way is used (tests/core covers all nine).
 ROTATION = [("shop", "flag"), ("typed", "toml"), ("reducer", "env")]
@@ -68,7 +69,8 @@ def _open(page: str, *, form: bool = False) -> AppTest:
 
 
 def _banners(at):
-    return [e.value for e in at.error] + [s.value for s in at.success]
+    said = [w.value for w in at.warning if w.value.startswith("LangGraph ")]
+    return [e.value for e in at.error] + said + [s.value for s in at.success]
 
 
 def _error_rows(at):
@@ -418,3 +420,37 @@ def test_a_refused_form_edit_keeps_the_json_text_and_names_the_field(project):
         "standard JSON. The edit was not applied; type a smaller number."
     ]
     assert [c.value for c in at.code if "1e999" in c.value] == ["total = 1e999"]
+
+
+def test_a_message_state_without_defaults_runs_in_langgraph_with_role_style_messages(project):
+    project("chat")
+    at = _open(VALIDATE)
+    assert _banners(at) == [OPEN]  # the generated example: one human message, empty docs
+    assert _payload(at)["messages"] == [{"type": "human", "content": "Hello"}]
+
+    at.text_area(key="payload").input(
+        '{"topic": "refunds", "messages": [{"role": "user", "content": "hi"}]}'
+    ).run()
+    assert _banners(at) == [
+        "LangGraph runs this payload: it rewrites 1 field with its reducers before the first "
+        "node starts. Your model alone rejects it: 2 errors, listed below."
+    ]
+    assert [c.value for c in at.code if c.value.startswith("first node")] == [
+        "first node: reply\nrewritten by a reducer before validation: messages"
+    ]
+    assert _error_rows(at) == [["messages[0]", "validator_exception"], ["docs", "missing"]]
+
+
+def test_a_graph_whose_input_schema_langgraph_never_validates_runs_what_it_rejects(project):
+    project("input")
+    at = _open(VALIDATE)
+    at.text_area(key="payload").input('{"title": "ab", "severity": "urgent", "queue": 1}').run()
+    # TicketIn only names the input's channels; the node reads a TypedDict: nothing validates.
+    assert _banners(at) == [
+        "LangGraph runs this payload: it drops 1 unknown key before the first node starts. "
+        "Your model alone rejects it: 2 errors, listed below."
+    ]
+    assert [c.value for c in at.code if c.value.startswith("first node")] == [
+        "first node: triage\ndropped by LangGraph (no input channel): queue"
+    ]
+    assert _error_rows(at) == [["title", "string_too_short"], ["severity", "literal_error"]]
