@@ -5,22 +5,19 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import itertools
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Overwrite
 from pydantic import BaseModel, ValidationError
 
 from core.reducers import dump_json, graph_reducers
 from core.report import FieldError, validate_value
 from core.trace_errors import TraceError, trace_error
+from core.trace_ids import rename_message_ids
 from core.trace_run import run_like_invoke
 from core.trace_steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
 
@@ -174,7 +171,8 @@ def record_run(
             if not step.committed and not step.error:
                 step.error = f"{trace.error.type}: {trace.error.headline}"
     if opts.message_ids is not None:
-        _rename_ids(trace, opts.message_ids, payload if lead is None else lead.update)
+        given = payload if lead is None else lead.update
+        trace.output = rename_message_ids(steps, trace.output, opts.message_ids, given)
     trace.output_schema = _output_schema(run, opts.model)
     if trace.output_schema is not None and isinstance(trace.output, dict):
         with contextlib.suppress(ValidationError, TypeError):  # as invoke(version="v2") builds it
@@ -216,30 +214,3 @@ def _table_row(step: Step, checked: bool) -> dict[str, Any]:
         "blame": step.blame,
         "error": step.error,
     }
-
-
-def _rename_ids(trace: Trace, factory: Callable[[int], str], given: Any) -> None:
-    keep = set(re.findall(r'"id": "([^"]*)"', dump_json(given)))  # ids the user chose stay
-    names: dict[str, str] = {}
-    fresh = (name for name in map(factory, itertools.count(1)) if name not in keep)
-
-    def rename(value: Any) -> Any:
-        if isinstance(value, BaseMessage) and value.id and value.id not in keep:
-            if value.id not in names:
-                names[value.id] = next(fresh)
-            return value.model_copy(update={"id": names[value.id]})
-        if isinstance(value, dict):
-            return {k: rename(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return type(value)(map(rename, value))
-        if isinstance(value, Overwrite):
-            return Overwrite(rename(value.value))
-        if isinstance(value, BaseModel) and not isinstance(value, BaseMessage):
-            fields = type(value).model_fields
-            return value.model_copy(update={k: rename(getattr(value, k)) for k in fields})
-        return value
-
-    for step in trace.steps:
-        step.state, step.update = rename(step.state), rename(step.update)
-        step.before, step.input = rename(step.before), rename(step.input)
-    trace.output = rename(trace.output)
