@@ -105,11 +105,12 @@ def run_trace(
 
     LangGraph native (`check_each_step=False`) runs exactly what LangGraph runs: whatever
     LangGraph raises at its own entry is the trace's `error`. Checked mode first validates the
-    payload with our model alone (`input_model`: the graph's Pydantic input schema, else its
-    state schema); a refusal stops the run unless `run_anyway`. The graph runs on a copy
-    holding a fresh `InMemorySaver`: its checkpoints give the merged state after each
-    super-step and every write, even those LangGraph never streams. `options` are the other
-    `RunOptions` fields; `model` defaults to the graph's state schema when that is Pydantic.
+    payload with our model alone (`input_model`: the `model` given, else the graph's Pydantic
+    input schema, else its state schema); a refusal stops the run unless `run_anyway`.
+
+    The graph runs on a copy holding a fresh `InMemorySaver`: its checkpoints give the merged
+    state after each super-step and every write, even those LangGraph never streams. `options`
+    are the other `RunOptions` fields; `model` defaults to the graph's Pydantic state schema.
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -119,8 +120,9 @@ def run_trace(
 ('confirm', 'confirmed', 2)]
     """
     builder = getattr(graph, "builder", None)
-    options["model"] = options.get("model") or _pydantic(getattr(builder, "state_schema", None))
-    entry = _pydantic(getattr(builder, "input_schema", None))
+    given = options.get("model")  # a model the caller chose is the gate's too
+    entry = given or _pydantic(getattr(builder, "input_schema", None))
+    options["model"] = given or _pydantic(getattr(builder, "state_schema", None))
     options["input_model"] = options.get("input_model") or entry or options["model"]
     opts = RunOptions(check_each_step=check_each_step, **options)
     gate_errors: list[FieldError] = []

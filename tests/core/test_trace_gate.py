@@ -205,3 +205,10 @@ def test_run_anyway_shows_langgraph_raising_before_the_first_node_blaming_the_in
         "input_invalid", 1, "validate_order", "__start__", "ValidationError",
         _langgraph({**SEED_PAYLOAD, "amount": -1})[1],
     )  # fmt: skip
+
+
+def test_a_model_the_caller_gives_gates_instead_of_the_input_schema():
+    trace = run_trace(_qa_graph(), {"question": "", "answer": "x"}, model=QAState)
+
+    assert (trace.options.input_model, trace.options.model) == (QAState, QAState)
+    assert (trace.gate_errors, trace.ran, trace.output) == ([], True, {"answer": ""})
