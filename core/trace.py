@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
-import itertools
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Overwrite
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from core.reducers import dump_json, graph_reducers
 from core.report import FieldError, validate_value
 from core.trace_errors import TraceError, trace_error
+from core.trace_ids import rename_message_ids
+from core.trace_run import run_like_invoke
 from core.trace_steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
 
 __all__ = [
@@ -39,7 +38,9 @@ class RunOptions:
     """How a run is bounded and checked; a fork reuses its trace's options."""
 
     check_each_step: bool = True
-    model: type[BaseModel] | None = None
+    model: type[BaseModel] | None = None  # the state model each step is checked against
+    input_model: type[BaseModel] | None = None  # our gate's model (the input schema's)
+    run_anyway: bool = False  # checked mode: record the gate's errors, then run all the same
     message_ids: Callable[[int], str] | None = None  # n -> id; None keeps LangGraph's uuid4s
     recursion_limit: int = 25
     timeout_s: float = 10.0
@@ -47,22 +48,33 @@ class RunOptions:
 
 @dataclass
 class Trace:
-    """A recorded run: gate errors (graph not run) or one Step per node execution."""
+    """A recorded run: what our gate refused, and one Step per node execution if it ran.
+
+    `gate_errors` are our model's refusals (checked mode only); `ran` says whether the graph
+    then ran all the same (`run_anyway`) or not at all.
+    """
 
     gate_errors: list[FieldError] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     error: TraceError | None = None
-    output: Any = None  # what `invoke` returns (raw channel values), None when it raised
+    output: Any = None  # exactly what `invoke` returns (its output schema's channels), or None
     options: RunOptions = field(default_factory=RunOptions)
     graph: CompiledStateGraph | None = None  # the run's copy, holding its checkpointer
+    ran: bool = False  # the payload reached LangGraph (False: our gate refused it)
+    output_schema: type[BaseModel] | None = None  # the model `output_model` is built with
+    output_model: BaseModel | None = None  # output_schema(**output), None when that raises
 
     def rows(self) -> list[dict[str, Any]]:
         """The trace table: one flat row per step (nested values as JSON text).
 
         The status / logs / messages summary columns appear only for states that have
-        those fields (the order state does; a user's own graph may not).
+        those fields (the order state does; a user's own graph may not). LangGraph native
+        blames nobody: its rows have no blame column.
         """
-        rows = [_table_row(step, self.options.check_each_step) for step in self.steps]
+        checked = self.options.check_each_step
+        rows = [_table_row(step, checked) for step in self.steps]
+        if not checked:
+            rows = [{k: v for k, v in row.items() if k != "blame"} for row in rows]
         channels = set(graph_reducers(self.graph)) if self.graph is not None else set()
         absent = {"status", "logs", "messages"} - channels
         if self.graph is None or not absent:
@@ -72,8 +84,9 @@ class Trace:
     def to_json(self) -> str:
         """Everything recorded, as JSON text (the graph object left out)."""
         steps = [{k: v for k, v in vars(step).items() if k != "checkpoint"} for step in self.steps]
-        out = {"gate_errors": self.gate_errors, "steps": steps, "error": self.error}
-        return dump_json(out | {"output": self.output}, indent=2)
+        out = {"gate_errors": self.gate_errors, "ran": self.ran, "steps": steps}
+        out |= {"error": self.error, "output": self.output, "output_model": self.output_model}
+        return dump_json(out, indent=2)
 
     def to_csv(self) -> str:
         """The trace table as CSV text."""
@@ -88,12 +101,16 @@ class Trace:
 def run_trace(
     graph: CompiledStateGraph, payload: Any, *, check_each_step: bool = True, **options: Any
 ) -> Trace:
-    """Validate `payload` at the gate, run `graph` on it for real, and record every step.
+    """Run `graph` on `payload` for real and record every step (checked mode: gate it first).
+
+    LangGraph native (`check_each_step=False`) runs exactly what LangGraph runs: whatever
+    LangGraph raises at its own entry is the trace's `error`. Checked mode first validates the
+    payload with our model alone (`input_model`: the `model` given, else the graph's Pydantic
+    input schema, else its state schema); a refusal stops the run unless `run_anyway`.
 
     The graph runs on a copy holding a fresh `InMemorySaver`: its checkpoints give the merged
-    state after each super-step and every write, even those LangGraph never streams because
-    the next node's input failed validation. `options` are the other `RunOptions` fields;
-    `model` defaults to the graph's state schema when that is a Pydantic model.
+    state after each super-step and every write, even those LangGraph never streams. `options`
+    are the other `RunOptions` fields; `model` defaults to the graph's Pydantic state schema.
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -102,25 +119,32 @@ def run_trace(
         [('__start__', 'pending', 1), ('validate_order', 'validated', 2), \
 ('confirm', 'confirmed', 2)]
     """
-    schema = getattr(graph.builder, "state_schema", None)
-    if options.get("model") is None and isinstance(schema, type) and issubclass(schema, BaseModel):
-        options["model"] = schema
+    builder = getattr(graph, "builder", None)
+    given = options.get("model")  # a model the caller chose is the gate's too
+    entry = given or _pydantic(getattr(builder, "input_schema", None))
+    options["model"] = given or _pydantic(getattr(builder, "state_schema", None))
+    options["input_model"] = options.get("input_model") or entry or options["model"]
     opts = RunOptions(check_each_step=check_each_step, **options)
-    if opts.model is not None:
-        gate = validate_value(payload, opts.model)
-        if not gate.ok:
-            return Trace(gate_errors=gate.errors, options=opts)
+    gate_errors: list[FieldError] = []
+    if check_each_step and opts.input_model is not None:
+        gate_errors = validate_value(payload, opts.input_model).errors
+        if gate_errors and not opts.run_anyway:
+            return Trace(gate_errors=gate_errors, options=opts)
     run = graph.copy(update={"checkpointer": InMemorySaver()})
-    return record_run(run, payload, {"configurable": {"thread_id": "trace"}}, opts)
+    trace = record_run(run, payload, {"configurable": {"thread_id": "trace"}}, opts)
+    trace.gate_errors = gate_errors
+    return trace
 
 
 def record_run(
     run: CompiledStateGraph, payload: Any, config: dict, opts: RunOptions, lead: Step | None = None
 ) -> Trace:
-    """Stream `run` (a graph holding a checkpointer) and build the Trace from its checkpoints.
+    """Run `run` (a graph holding a checkpointer) as `invoke` would; build the Trace from its
+    checkpoints.
 
     With `payload` None the run resumes from the checkpoint in `config` (a fork); `lead` is the
-    row for that checkpoint, where the walk back through the checkpoints stops.
+    row for that checkpoint, where the walk back through the checkpoints stops. Graphs with
+    async nodes run through `astream` (see `run_like_invoke`).
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -132,27 +156,44 @@ def record_run(
     """
     log = TaskLog(time.monotonic() + opts.timeout_s)
     output, error = None, None
+    # One worker thread: starting pool threads for the checkpoint saves cost more than the
+    # whole bare run. A super-step's tasks still run, and merge, together.
+    limits = {"recursion_limit": opts.recursion_limit, "callbacks": [log], "max_concurrency": 1}
     try:
-        # One worker thread: starting pool threads for the checkpoint saves cost more than the
-        # whole bare run. A super-step's tasks still run, and merge, together.
-        limits = {"recursion_limit": opts.recursion_limit, "callbacks": [log], "max_concurrency": 1}
-        for chunk in run.stream(payload, {**config, **limits}, stream_mode="values"):
-            log.check_deadline()
-            output = chunk
+        output = run_like_invoke(run, payload, {**config, **limits}, log)
     except Exception as exc:  # noqa: BLE001 - a node may raise anything; the trace shows it
-        output, error = None, exc
+        error = exc
     stop = lead.checkpoint["configurable"]["checkpoint_id"] if lead and lead.checkpoint else None
     chain = walk_chain(run.checkpointer, config["configurable"]["thread_id"], stop)
     steps = build_steps(chain, log, run, payload, opts.model, opts.check_each_step, lead)
-    trace = Trace(steps=steps, output=output, options=opts, graph=run)
+    trace = Trace(steps=steps, output=output, options=opts, graph=run, ran=True)
     if error is not None:
         trace.error = trace_error(error, steps, chain[-1].metadata["step"] + 1 if chain else 0)
         for step in steps:  # rows LangGraph never merged show what stopped the run
             if not step.committed and not step.error:
                 step.error = f"{trace.error.type}: {trace.error.headline}"
     if opts.message_ids is not None:
-        _rename_ids(trace, opts.message_ids, payload if lead is None else lead.update)
+        given = payload if lead is None else lead.update
+        trace.output = rename_message_ids(steps, trace.output, opts.message_ids, given)
+    trace.output_schema = _output_schema(run, opts.model)
+    if trace.output_schema is not None and isinstance(trace.output, dict):
+        with contextlib.suppress(ValidationError, TypeError):  # as invoke(version="v2") builds it
+            trace.output_model = trace.output_schema(**trace.output)
     return trace
+
+
+def _pydantic(schema: Any) -> type[BaseModel] | None:
+    return schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
+
+
+def _output_schema(graph: CompiledStateGraph, model: type[BaseModel] | None) -> Any:
+    # The graph's own Pydantic output schema; without one of its own (it is the state
+    # schema), the model the run is checked with (a TypedDict state's user model, say).
+    builder = getattr(graph, "builder", None)
+    schema = getattr(builder, "output_schema", None)
+    if _pydantic(schema) is not None:
+        return schema
+    return model if schema is getattr(builder, "state_schema", None) else None
 
 
 def _table_row(step: Step, checked: bool) -> dict[str, Any]:
@@ -175,30 +216,3 @@ def _table_row(step: Step, checked: bool) -> dict[str, Any]:
         "blame": step.blame,
         "error": step.error,
     }
-
-
-def _rename_ids(trace: Trace, factory: Callable[[int], str], given: Any) -> None:
-    keep = set(re.findall(r'"id": "([^"]*)"', dump_json(given)))  # ids the user chose stay
-    names: dict[str, str] = {}
-    fresh = (name for name in map(factory, itertools.count(1)) if name not in keep)
-
-    def rename(value: Any) -> Any:
-        if isinstance(value, BaseMessage) and value.id and value.id not in keep:
-            if value.id not in names:
-                names[value.id] = next(fresh)
-            return value.model_copy(update={"id": names[value.id]})
-        if isinstance(value, dict):
-            return {k: rename(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return type(value)(map(rename, value))
-        if isinstance(value, Overwrite):
-            return Overwrite(rename(value.value))
-        if isinstance(value, BaseModel) and not isinstance(value, BaseMessage):
-            fields = type(value).model_fields
-            return value.model_copy(update={k: rename(getattr(value, k)) for k in fields})
-        return value
-
-    for step in trace.steps:
-        step.state, step.update = rename(step.state), rename(step.update)
-        step.before, step.input = rename(step.before), rename(step.input)
-    trace.output = rename(trace.output)

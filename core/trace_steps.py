@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from dataclasses import dataclass, field, replace
@@ -55,6 +56,7 @@ class TaskLog(BaseCallbackHandler):
     """Sees each node call: the input it got and the raw dict it returned (undeclared keys too)."""
 
     raise_error = True  # so the deadline check really stops the run
+    run_inline = True  # async runs call it in the loop, in order, not in an executor thread
 
     def __init__(self, deadline: float) -> None:
         self.deadline, self.root = deadline, None
@@ -82,7 +84,8 @@ class TaskLog(BaseCallbackHandler):
             self.outputs[self.runs[run_id]] = outputs
 
     def on_chain_error(self, error: BaseException, *, run_id: UUID, **kw: Any) -> None:
-        if run_id in self.runs:
+        # A cancelled task is not the node's error: the run's deadline (or a sibling) ended it.
+        if run_id in self.runs and not isinstance(error, asyncio.CancelledError):
             self.errors[self.runs[run_id]] = f"{type(error).__name__}: {error}"
 
 

@@ -26,7 +26,8 @@ def restore_trace_share(
     be strings among `graphs` / `modes`, `faults` a list of strings, `payload` a string,
     `options` the seed model's schema options, `step` a row number, `fork` a row number with
     the edited state's text (kept as `trace_fork_request`, forked again after the run) and
-    `edit` the same for an edit not forked (`trace_edit_request`); any other field value is
+    `edit` the same for an edit not forked (`trace_edit_request`), `run_anyway` true when the
+    shared run went past our gate's refusal (`trace_run_anyway_request`); any other field value is
     dropped with one warning naming the fields (never their values) and the default is used
     instead.
 
@@ -68,6 +69,11 @@ def restore_trace_share(
     if type(ran) is not bool:
         ignored.append("ran")
         ran = True
+    anyway = state.get("run_anyway", False)  # the shared run passed our refusing gate
+    if type(anyway) is not bool:
+        ignored.append("run_anyway")
+    elif anyway and ran:
+        st.session_state["trace_run_anyway_request"] = True
     for name in ("fork", "edit"):  # forked again, or put back in the editor, after the run
         value = state.get(name)
         if _is_fork(value) and ran:
@@ -141,6 +147,8 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
     json_col, csv_col, share_col = st.columns(3)
     trace = result.get("trace") if result else None
     state = result["settings"] if result else settings | {"ran": False}
+    if trace is not None and trace.gate_errors and trace.ran:
+        state = state | {"run_anyway": True}
     if trace is not None:
         json_col.download_button(
             "Trace (JSON)", trace.to_json, "trace.json", "application/json", key="export_json"

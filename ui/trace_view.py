@@ -27,10 +27,16 @@ def trace_table(trace: Trace, *, key: str, fix: str = "", checked: str = "the pa
     """
     if trace.gate_errors:
         count = plural(len(trace.gate_errors), "error")
-        st.error(
-            f"Gate closed — {count} in {checked}; the graph did not run."
-            + (f" {fix}" if fix else "")
-        )
+        if trace.ran:  # refused by our model, then run anyway: LangGraph's verdict is below
+            st.warning(
+                f"Our model alone refuses {checked} ({count}); it ran anyway. The table below "
+                "is what LangGraph itself did with it."
+            )
+        else:
+            st.error(
+                f"Gate closed — {count} in {checked}; the graph did not run."
+                + (f" {fix}" if fix else "")
+            )
         st.dataframe(
             pd.DataFrame([error.to_row() for error in trace.gate_errors]),
             key=f"{key}__gate",
@@ -38,7 +44,8 @@ def trace_table(trace: Trace, *, key: str, fix: str = "", checked: str = "the pa
             column_config=ERROR_COLUMNS,
             column_order=COLUMN_ORDER,
         )
-        return
+        if not trace.ran:
+            return
     st.dataframe(
         pd.DataFrame(trace.rows()),
         key=f"{key}__table",
@@ -177,43 +184,45 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
 
 
 def output_panel(trace: Trace, *, key: str) -> None:
-    """What `invoke` returns (raw channel values) next to that value validated with the model."""
+    """What `invoke` returns next to the same value built into the graph's output model."""
     if trace.output is None:
         reason = "the run raised (see the error above)" if trace.error else "no state was streamed"
         st.caption(f"There is no output: {reason}.")
         return
     raw = json.loads(dump_json(trace.output))
-    model = trace.options.model
+    schema = trace.output_schema
     left, right = st.columns(2)
     left.markdown("**invoke() returns** — raw channel values, defaults never written missing")
     left.code(dump_json(trace.output, indent=2), language="json")
-    if model is None:
-        right.caption("The graph's state is not a Pydantic model: there is nothing to coerce.")
+    if schema is None:
+        right.caption("The graph's output is not a Pydantic model: there is nothing to coerce.")
         return
-    # The run recorded only the raw values, so this is our validation, not LangGraph's v2 output.
-    report = validate_value(trace.output, model)
-    right.markdown(f"**Validated with the state model** — {plain(model.__name__)}")
-    if not report.ok:
-        right.error(_invalid_output(trace, report))
+    which = "state" if schema is trace.options.model else "output"
+    name = plain(schema.__name__)
+    right.markdown(f"**Validated with the {which} model** — {name}")
+    right.caption(plain(f'{schema.__name__}(**output), as invoke(version="v2") builds it.'))
+    if trace.output_model is None:
+        report = validate_value(trace.output, schema)
+        right.error(_invalid_output(trace, report, which))
         right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", hide_index=True)
         return
-    right.code(dump_json(report.value, indent=2), language="json")
-    rows = [vars(row) for row in coercion_rows(raw, report.value) if row.changed]
+    right.code(dump_json(trace.output_model, indent=2), language="json")
+    rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
     st.markdown("**Differences** — raw value vs the validated model, leaf by leaf")
     st.dataframe(pd.DataFrame(rows), key=f"{key}__diff", hide_index=True)
 
 
-def _invalid_output(trace: Trace, report: Report) -> str:
+def _invalid_output(trace: Trace, report: Report, which: str) -> str:
     fields = {str(error.loc[0]) for error in report.errors if error.loc}
     writes = [s for s in trace.steps if s.committed and fields & set(s.changed)]
     if trace.error is not None or not writes:
-        return "The raw output does not validate with the state model."
+        return f"The raw output does not validate with the {which} model."
     last = max(step.step for step in writes)
     names = ", ".join(sorted({step.node for step in writes if step.step == last}))
     after = any(step.step > last for step in trace.steps)
     tail = "." if after else ", and no node ran after it, so LangGraph never rebuilt the model."
     return (
         "LangGraph finished without raising, yet the raw output does not validate with the "
-        f"state model: the last write to the failing field(s) came from {plain(names)} "
+        f"{which} model: the last write to the failing field(s) came from {plain(names)} "
         f"(step {last}){tail}"
     )

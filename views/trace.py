@@ -56,12 +56,12 @@ def _options_note(settings: dict[str, Any]) -> None:
         st.code("\n".join(f"{name} = {value!r}" for name, value in changed.items()), language=None)
 
 
-def _run(settings: dict[str, Any]) -> dict[str, Any]:
+def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any]:
     forget_forks()
     st.session_state["step_slider"] = 0
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
-    result: dict[str, Any] = {"settings": settings, "run": run}
+    result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
     try:
         payload = parse(settings["payload"])
     except PayloadError as exc:
@@ -83,11 +83,13 @@ def _run(settings: dict[str, Any]) -> dict[str, Any]:
         check_each_step=settings["mode"] == "checked",
         message_ids=_message_id,
         model=model,
+        run_anyway=run_anyway,
     )
+    gate = trace.options.input_model
     if trace.gate_errors:  # once per run, not on every rerun that shows it
         trace.gate_errors = place_in_text(trace.gate_errors, settings["payload"])
-        if trace.options.model is not None:  # a real JSON-mode run of the same text
-            result["json_accepts"] = validate_text(settings["payload"], trace.options.model).ok
+        if gate is not None:  # a real JSON-mode run of the same text
+            result["json_accepts"] = validate_text(settings["payload"], gate).ok
     st.session_state["trace_result"] = result | {"trace": trace}
     return st.session_state["trace_result"]
 
@@ -104,6 +106,16 @@ def _show(result: dict[str, Any]) -> None:
     trace_table(trace, key="trace", fix=_GATE_FIX)
     if result.get("json_accepts"):
         st.info(PYTHON_MODE_NOTE)
+    if trace.gate_errors and not trace.ran:
+        st.button(
+            "Run anyway",
+            key="run_anyway",
+            on_click=_run,
+            args=(_settings(),),
+            kwargs={"run_anyway": True},
+            help="Record what our model says above, then run the graph on the payload all the "
+            "same, to see what LangGraph itself does with it.",
+        )
     hint = trace.error.hint if trace.error else None
     if hint:
         st.info(hint)
@@ -157,11 +169,12 @@ if st.session_state["trace_graph"] == "project":
         st.code(str(note), language=None, wrap_lines=True)
 _options_note(_settings())
 st.caption(
-    "LangGraph native: only what LangGraph itself does and reports. Check every step: we also "
-    "validate the merged state after each step and blame the node whose write broke it."
+    "LangGraph native: only what LangGraph itself does and reports, no gate of ours. Check every "
+    "step: our model first gates the payload, then we validate the merged state after each step "
+    "and blame the node whose write broke it."
 )
 if st.button("Run", key="run", type="primary") or shared_step is not None:
-    result = _run(_settings())
+    result = _run(_settings(), run_anyway=st.session_state.pop("trace_run_anyway_request", False))
     select_shared_step(result, shared_step or 0)
     open_shared_forks(result)
 

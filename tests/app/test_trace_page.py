@@ -118,6 +118,7 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
 
     assert _table(at) == [(0, "__start__", "pending", "not checked", ""),
                           (1, "validate_order", "validated", "not checked", "")]  # fmt: skip
+    assert "blame" not in at.dataframe[0].value.columns  # nobody is blamed natively
     assert [w.value for w in at.warning] == []
     assert (
         "LangGraph rebuilt the state model before calling confirm and it failed: its note names "
@@ -307,6 +308,8 @@ def _shared_link(at: AppTest) -> dict:
         ({"options": {"amount_le": "100"}}, "options"),
         ({"options": {"amount_le": True}}, "options"),
         ({"options": {"amount_ge": 5.0, "amount_le": 1.0}}, "options"),
+        ({"run_anyway": "yes"}, "run_anyway"),
+        ({"run_anyway": 1}, "run_anyway"),
     ],
 )
 def test_share_fields_of_the_wrong_type_are_named_dropped_and_defaulted(hostile, ignored):
@@ -433,6 +436,9 @@ def test_a_valid_output_claims_no_escape(at):
 
     assert [e.value for e in at.error] == []
     assert "**Validated with the state model** — AgentState" in [m.value for m in at.markdown]
+    assert plain('AgentState(**output), as invoke(version="v2") builds it.') in [
+        c.value for c in at.caption
+    ]
 
 
 def test_a_concurrent_update_says_langgraph_named_no_node_because_its_error_has_no_note(at):
@@ -652,3 +658,82 @@ def test_a_share_link_edit_of_a_row_this_run_lacks_is_named_and_the_run_shown():
         "from (the payload or graph differs from the shared run); the edit is left out."
     ]
     assert [row[1] for row in _table(at)] == ["__start__", "validate_order", "confirm"]
+
+
+def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(at):
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    at.radio(key="trace_mode").set_value("native")
+    _run(at)
+
+    trace = at.session_state["trace_result"]["trace"]
+    assert (trace.ran, trace.gate_errors, trace.error.code) == (True, [], "input_invalid")
+    assert _table(at) == [(0, "__start__", "pending", "not checked", "")]
+    assert [e.value for e in at.error] == [
+        "Run stopped at step 1 [input_invalid] — ValidationError"
+    ]
+    assert not [e for e in at.error if e.value.startswith("Gate closed")]
+    assert "run_anyway" not in [b.key for b in at.button]
+
+
+def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    _run(at)
+    assert at.error[0].value.startswith("Gate closed — 1 error in the payload")
+
+    at.button(key="run_anyway").click().run()
+
+    result = at.session_state["trace_result"]
+    assert (result["run_anyway"], result["trace"].ran) == (True, True)
+    assert [w.value for w in at.warning] == [
+        "Our model alone refuses the payload (1 error); it ran anyway. The table below is what "
+        "LangGraph itself did with it.",
+        # the per-step check sees the same field in the entry state, written by the payload
+        "Check every step: the merged state first broke the model at step 0, blamed on "
+        "\\_\\_start\\_\\_ — LangGraph itself does not check it.",
+    ]
+    assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == [
+        ["user_id", "2:14", "uuid_parsing"]
+    ]
+    assert _table(at, 1) == [(0, "__start__", "pending", "user_id: uuid_parsing", "")]
+    assert [e.value for e in at.error] == [
+        "Run stopped at step 1 [input_invalid] — ValidationError"
+    ]
+    assert "run_anyway" not in [b.key for b in at.button]
+
+
+def test_a_run_anyway_share_link_reopens_the_run_past_the_gate(at):
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    _run(at)
+    at.button(key="run_anyway").click().run()
+
+    link = _shared_link(at)
+    assert link["run_anyway"] is True
+    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert not reopened.exception
+    assert [w.value for w in reopened.warning] == [w.value for w in at.warning]  # no share_field
+    assert reopened.session_state["trace_result"]["trace"].ran
+    assert _table(reopened, 1) == _table(at, 1)
+
+
+@pytest.mark.parametrize("graph", ["corpus.fanout_io_schemas:app", "corpus.fanout_async:app"])
+def test_a_published_graph_with_an_output_schema_shows_invokes_value_and_its_model(
+    monkeypatch, graph
+):
+    monkeypatch.setattr(sys, "argv", ["app.py"])
+    monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
+    monkeypatch.setenv("PLAYGROUND_GRAPH", graph)
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    monkeypatch.syspath_prepend(str(fixtures))
+    monkeypatch.chdir(fixtures)
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    at.session_state["payload_text"] = '{"query": "what is weather in sf", "inner": {"yo": 1}}'
+    at.radio(key="trace_mode").set_value("native")
+    _run(at)
+
+    assert not at.exception
+    trace = at.session_state["trace_result"]["trace"]
+    assert trace.error is None
+    output = {"answer": "doc1,doc2,doc3,doc4", "docs": ["doc1", "doc2", "doc3", "doc4"]}
+    shown = [c.value for c in at.code]
+    assert dump_json(output, indent=2) in shown  # invoke() returns: the output schema's keys
+    assert "**Validated with the output model** — Output" in [m.value for m in at.markdown]

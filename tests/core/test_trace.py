@@ -58,7 +58,8 @@ def _trace(faults: tuple[str, ...] = (), **options):
 
 
 def _native(row: dict) -> dict:
-    return row | {"check": "not checked", "blame": ""}
+    # LangGraph native checks nothing and blames nobody: no blame column at all.
+    return {k: v for k, v in row.items() if k != "blame"} | {"check": "not checked"}
 
 
 def _stable(values: list) -> str:
