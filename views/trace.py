@@ -67,12 +67,13 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
     except PayloadError as exc:
         st.session_state["trace_result"] = result | {"syntax": str(exc)}
         return st.session_state["trace_result"]
-    model = None
+    model = gate_model = None
     state = (
         build_model(SchemaOptions.from_dict(settings["options"])) if "options" in settings else None
     )
     if settings["graph"] == "project" and project.graph is not None:
         graph, model = project.graph, project.model  # None: the graph's own Pydantic state
+        gate_model = project.input_model  # the input schema's, as on the Validate page
     elif settings["graph"] == "seed":
         graph = build_order_graph(settings["faults"], state=state)
     else:
@@ -83,6 +84,7 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
         check_each_step=settings["mode"] == "checked",
         message_ids=_message_id,
         model=model,
+        input_model=gate_model,
         run_anyway=run_anyway,
     )
     gate = trace.options.input_model
