@@ -454,3 +454,17 @@ def test_a_graph_whose_input_schema_langgraph_never_validates_runs_what_it_rejec
         "first node: triage\ndropped by LangGraph (no input channel): queue"
     ]
     assert _error_rows(at) == [["title", "string_too_short"], ["severity", "literal_error"]]
+
+
+def test_trace_gates_with_the_input_schema_and_runs_anyway_what_langgraph_runs(project):
+    project("input")
+    at = _open(TRACE)
+    at.session_state["payload_text"] = '{"title": "ab", "severity": "low"}'
+    at.button(key="run").click().run()
+    assert not at.exception
+    gate = at.dataframe[0].value  # TicketIn's rule: the state Ticket has no min_length
+    assert gate[["path", "line:col", "type"]].values.tolist() == [["title", "1:11", "string_too_short"]]
+    at.button(key="run_anyway").click().run()
+    assert not at.exception
+    nodes = [row for row in at.dataframe if "node" in row.value.columns][0].value["node"]
+    assert nodes.tolist() == ["__start__", "triage"]
