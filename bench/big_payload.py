@@ -13,9 +13,9 @@ import time
 from playwright.sync_api import sync_playwright
 
 from core.order import SEED_PAYLOAD
-from core.presets import to_text
-from core.report import validate_text
-from core.schema_options import SchemaOptions, build_model
+from core.order.presets import to_text
+from core.order.schema_options import SchemaOptions, build_model
+from core.validate.report import validate_text
 from tests.e2e._browser import goto_app, launch_chromium, new_context, rerun, wait_for_runs
 from tests.e2e._server import cpu_seconds, machine_load, peak_memory_mb, streamlit_server
 

@@ -22,7 +22,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from core.order import SEED_PAYLOAD
-from core.presets import to_text
+from core.order.presets import to_text
 from tests.e2e._browser import goto_app, launch_chromium, new_context
 from tests.e2e._server import ROOT, Server, cpu_seconds, machine_load, streamlit_server
 

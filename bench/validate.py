@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pydantic import ValidationError  # noqa: E402
 
 from core.order import SEED_PAYLOAD  # noqa: E402
-from core.report import validate_text  # noqa: E402
-from core.schema_options import SchemaOptions, build_model  # noqa: E402
+from core.order.schema_options import SchemaOptions, build_model  # noqa: E402
+from core.validate.report import validate_text  # noqa: E402
 
 
 def _ratio(ours, bare, repeat: int, number: int) -> tuple[float, float]:

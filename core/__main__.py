@@ -12,11 +12,11 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel
 
-from core.entry import EntryComparison, compare_entry, entry_graph, order_entry_graph
-from core.field_errors import place_in_text
-from core.paths import plural
+from core.jsontext.paths import plural
 from core.project import Project, load_project
-from core.report import Report, validate_text
+from core.validate.entry import EntryComparison, compare_entry, entry_graph, order_entry_graph
+from core.validate.field_errors import place_in_text
+from core.validate.report import Report, validate_text
 
 __all__ = ["main"]
 

@@ -8,10 +8,10 @@ from typing import NamedTuple
 import pyarrow as pa
 import streamlit as st
 
-from core.duplicates import MAX_REPORTED
-from core.entry import Headline
-from core.paths import plural
-from core.report import Report
+from core.jsontext.duplicates import MAX_REPORTED
+from core.jsontext.paths import plural
+from core.validate.entry import Headline
+from core.validate.report import Report
 
 __all__ = [
     "COLUMN_ORDER",

@@ -10,9 +10,9 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from core.json_schema import field_kind, json_schema
-from core.payload import json_writable, parse
-from core.presets import to_text
+from core.jsontext.payload import json_writable, parse
+from core.order.presets import to_text
+from core.validate.json_schema import field_kind, json_schema
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 from ui.text import plain
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import streamlit as st
 
-from core.duplicates import duplicate_keys
-from core.json_format import reindent
-from core.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
-from core.presets import SEED_TEXT
+from core.jsontext.duplicates import duplicate_keys
+from core.jsontext.json_format import reindent
+from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
+from core.order.presets import SEED_TEXT
 
 __all__ = [
     "NOT_A_FLOAT",

@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.payload import json_writable, parse
-from core.presets import to_text
+from core.jsontext.payload import json_writable, parse
+from core.order.presets import to_text
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 
 __all__ = ["order_form"]

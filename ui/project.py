@@ -9,10 +9,10 @@ from pathlib import Path
 import streamlit as st
 from pydantic import BaseModel
 
-from core.examples import Example, ExampleError, model_examples
 from core.order import AgentState
-from core.presets import PRESETS, SEED_TEXT, to_text
+from core.order.presets import PRESETS, SEED_TEXT, to_text
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
+from core.validate.examples import Example, ExampleError, model_examples
 from ui.payload import SHARED_KEY, set_payload_text
 from ui.text import plain
 

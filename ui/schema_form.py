@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.schema_options import SchemaOptions
+from core.order.schema_options import SchemaOptions
 
 __all__ = ["current_options", "schema_options_form"]
 

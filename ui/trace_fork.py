@@ -6,11 +6,11 @@ from typing import Any
 
 import streamlit as st
 
-from core.field_errors import place_in_text
-from core.fork import ForkError, fork_trace
-from core.payload import PayloadError, parse
-from core.reducers import dump_json
+from core.jsontext.payload import PayloadError, parse
 from core.trace import Trace
+from core.trace.fork import ForkError, fork_trace
+from core.trace.reducers import dump_json
+from core.validate.field_errors import place_in_text
 from ui.text import plain
 from ui.trace_view import trace_table
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from core.schema_options import SchemaOptions
+from core.order.schema_options import SchemaOptions
 from ui.payload import set_payload_text
 from ui.share import share_button, shared_state
 from ui.trace_fork import fork_share

@@ -7,12 +7,12 @@ import json
 import pandas as pd
 import streamlit as st
 
-from core.coercion import coercion_rows
-from core.diagram import graph_dot
-from core.paths import plural
-from core.reducers import DROPPED, dump_json
-from core.report import Report, validate_value
+from core.jsontext.paths import plural
 from core.trace import Trace, TraceError
+from core.trace.diagram import graph_dot
+from core.trace.reducers import DROPPED, dump_json
+from core.validate.coercion import coercion_rows
+from core.validate.report import Report, validate_value
 from ui.errors import COLUMN_ORDER, ERROR_COLUMNS
 from ui.text import plain
 

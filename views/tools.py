@@ -7,12 +7,12 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-from core.presets import to_text
-from core.report import Report, validate_text
+from core.order.presets import to_text
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews, schema_views
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
+from core.validate.report import Report, validate_text
 from ui.errors import TOOL_CALL, error_table
 from ui.payload import payload_editor
 from ui.share import share_button

@@ -6,12 +6,12 @@ from typing import Any
 
 import streamlit as st
 
-from core.field_errors import place_in_text
+from core.jsontext.payload import PayloadError, parse
 from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
-from core.payload import PayloadError, parse
-from core.report import validate_text
-from core.schema_options import SchemaOptions, build_model
+from core.order.schema_options import SchemaOptions, build_model
 from core.trace import run_trace
+from core.validate.field_errors import place_in_text
+from core.validate.report import validate_text
 from ui.errors import PYTHON_MODE_NOTE
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker

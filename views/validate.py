@@ -9,20 +9,20 @@ import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
-from core.coercion import coercion_rows
-from core.entry import (
+from core.jsontext.paths import plural
+from core.order import AgentState
+from core.order.presets import SEED_TEXT
+from core.order.schema_options import SchemaOptions, build_model, model_source
+from core.validate.coercion import coercion_rows
+from core.validate.entry import (
     EntryComparison,
     compare_entry,
     entry_graph,
     headline,
     order_entry_graph,
 )
-from core.json_schema import json_schema_text
-from core.order import AgentState
-from core.paths import plural
-from core.presets import SEED_TEXT
-from core.report import Report, validate_text
-from core.schema_options import SchemaOptions, build_model, model_source
+from core.validate.json_schema import json_schema_text
+from core.validate.report import Report, validate_text
 from ui.errors import (
     GATE,
     PYTHON_MODE_NOTE,

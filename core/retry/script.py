@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.payload import PayloadError, check_limits, line_col
-from core.source_map import JSON_STRING_BODY
+from core.jsontext.payload import PayloadError, check_limits, line_col
+from core.jsontext.source_map import JSON_STRING_BODY
 
 __all__ = [
     "MAX_CALLS",

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.paths import format_path, truncate
+from core.jsontext.paths import format_path, truncate
 
 __all__ = ["Difference", "RoundTrip", "Stage", "round_trip"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from core.order import AgentState
-from core.report import validate_text
+from core.validate.report import validate_text
 from ui.errors import annotated_text
 
 

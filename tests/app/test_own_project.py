@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.diagram import CURRENT_FILL
-from core.payload import json_writable
-from core.presets import PRESETS, SEED_TEXT
+from core.jsontext.payload import json_writable
+from core.order.presets import PRESETS, SEED_TEXT
+from core.trace.diagram import CURRENT_FILL
 from ui.model_form import _typed
 from ui.text import plain
 from ui.versions import versions_text

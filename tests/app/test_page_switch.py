@@ -8,8 +8,8 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.order import SEED_PAYLOAD
-from core.presets import to_text
-from core.schema_options import SchemaOptions, model_source
+from core.order.presets import to_text
+from core.order.schema_options import SchemaOptions, model_source
 from ui.errors import PYTHON_MODE_NOTE
 
 APP = str(Path(__file__).parents[2] / "app.py")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.presets import PRESETS
+from core.order.presets import PRESETS
 
 APP = str(Path(__file__).parents[2] / "app.py")
 

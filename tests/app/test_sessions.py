@@ -7,7 +7,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.order import SEED_PAYLOAD
-from core.presets import SEED_TEXT, to_text
+from core.order.presets import SEED_TEXT, to_text
 
 VIEWS = Path(__file__).parents[2] / "views"
 # Each session's payload carries a key only it uses, so a leak shows up as a foreign path.

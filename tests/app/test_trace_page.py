@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.diagram import CURRENT_FILL
-from core.presets import PRESETS, SEED_TEXT
-from core.reducers import dump_json
-from core.schema_options import SchemaOptions
+from core.order.presets import PRESETS, SEED_TEXT
+from core.order.schema_options import SchemaOptions
 from core.share import decode_share, encode_share
+from core.trace.diagram import CURRENT_FILL
+from core.trace.reducers import dump_json
 from ui.text import plain
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.payload import MAX_PAYLOAD_BYTES
-from core.presets import PRESETS, SEED_TEXT
+from core.jsontext.payload import MAX_PAYLOAD_BYTES
+from core.order.presets import PRESETS, SEED_TEXT
 from core.share import encode_share
 
 PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")

@@ -9,8 +9,8 @@ from pydantic import ValidationError
 
 from core.__main__ import main
 from core.order import AgentState, build_order_graph
-from core.presets import PRESETS, SEED_TEXT
-from core.report import validate_text
+from core.order.presets import PRESETS, SEED_TEXT
+from core.validate.report import validate_text
 
 
 def _write(tmp_path, text):

@@ -1,14 +1,14 @@
-"""core.coercion: each input leaf next to the validated value, with the kind of change."""
+"""core.validate.coercion: each input leaf next to the validated value, with the kind of change."""
 
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import TypedDict
 
-from core.coercion import CoercionRow, coercion_rows
-from core.presets import PRESETS
-from core.report import validate_text
-from core.schema_options import SchemaOptions, build_model
+from core.order.presets import PRESETS
+from core.order.schema_options import SchemaOptions, build_model
+from core.validate.coercion import CoercionRow, coercion_rows
+from core.validate.report import validate_text
 
 UUID = '"550e8400-e29b-41d4-a716-446655440000"'
 

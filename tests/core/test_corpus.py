@@ -17,9 +17,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 
-from core.reducers import dump_json
 from core.trace import run_trace
-from core.trace_run import needs_async
+from core.trace.invoke import needs_async
+from core.trace.reducers import dump_json
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # The react agent is built as its test built it: with langgraph.prebuilt, now deprecated.

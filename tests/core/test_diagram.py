@@ -6,8 +6,8 @@ from typing import TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from core.diagram import CURRENT_FILL, FAILED_FILL, graph_dot
 from core.order import build_order_graph
+from core.trace.diagram import CURRENT_FILL, FAILED_FILL, graph_dot
 
 HEADER = [
     "digraph {",

@@ -5,10 +5,10 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.duplicates import DuplicateKey, duplicate_keys
+from core.jsontext.duplicates import DuplicateKey, duplicate_keys
+from core.jsontext.paths import format_path
 from core.order import SEED_PAYLOAD
-from core.paths import format_path
-from core.report import validate_text
+from core.validate.report import validate_text
 
 NESTED = """{
   "a": 1,

@@ -1,8 +1,8 @@
-"""core.entry: LangGraph's real entry compared with our gate."""
+"""core.validate.entry: LangGraph's real entry compared with our gate."""
 
-from core.entry import compare_entry
-from core.presets import PRESETS
-from core.report import validate_text
+from core.order.presets import PRESETS
+from core.validate.entry import compare_entry
+from core.validate.report import validate_text
 
 RAW_AMOUNT = {
     "aspect": "amount in the channels",

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from core.entry_run import langgraph_entry
 from core.order import SEED_PAYLOAD, build_order_graph
+from core.validate.entry_run import langgraph_entry
 from tests.core.test_entry_run import chat_graph
 
 MESSAGES = st.one_of(

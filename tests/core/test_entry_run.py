@@ -1,4 +1,4 @@
-"""core.entry_run: LangGraph's own entry verdict, against LangGraph itself."""
+"""core.validate.entry_run: LangGraph's own entry verdict, against LangGraph itself."""
 
 import copy
 import json
@@ -10,13 +10,13 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph import END, START, StateGraph, add_messages
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.entry import Headline, compare_entry, headline
-from core.entry_run import EntryVerdict, langgraph_entry
-from core.field_errors import FieldError
 from core.order import SEED_PAYLOAD, AgentState, build_fanout_graph, build_order_graph
-from core.presets import PRESETS
-from core.report import validate_text
-from core.schema_options import SchemaOptions, build_model
+from core.order.presets import PRESETS
+from core.order.schema_options import SchemaOptions, build_model
+from core.validate.entry import Headline, compare_entry, headline
+from core.validate.entry_run import EntryVerdict, langgraph_entry
+from core.validate.field_errors import FieldError
+from core.validate.report import validate_text
 
 UUID = "550e8400-e29b-41d4-a716-446655440000"
 

@@ -18,11 +18,11 @@ from langgraph.graph import START, StateGraph
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.examples import HUMAN_MESSAGE, ExampleError, example_payload, model_examples
 from core.order import AgentState, LineItem
-from core.pattern_sample import sample_pattern
 from core.project import Project, load_project
-from core.report import validate_text
+from core.validate.examples import HUMAN_MESSAGE, ExampleError, example_payload, model_examples
+from core.validate.pattern_sample import sample_pattern
+from core.validate.report import validate_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from custom_reducer.graph import TagState  # noqa: E402

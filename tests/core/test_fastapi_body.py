@@ -7,8 +7,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from core.order import AgentState
-from core.presets import PRESETS
-from core.report import validate_text
+from core.order.presets import PRESETS
+from core.validate.report import validate_text
 
 app = FastAPI()
 

@@ -1,4 +1,4 @@
-"""core.json_schema: a model's schema, `$ref`s followed, and the kind of form field each needs."""
+"""core.validate.json_schema: a model's schema, `$ref`s followed, and the kind of form field each needs."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from core.json_schema import field_kind, json_schema, resolve
 from core.order import AgentState
+from core.validate.json_schema import field_kind, json_schema, resolve
 
 
 class Address(BaseModel):

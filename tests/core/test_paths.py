@@ -1,11 +1,11 @@
-"""core.paths: how an error location is named (path, pointer) and how values are cut."""
+"""core.jsontext.paths: how an error location is named (path, pointer) and how values are cut."""
 
 import json
 import sys
 
-from core.paths import PathNames, format_path, format_pointer, truncate
-from core.presets import SEED_TEXT
-from core.report import validate_text, validate_value
+from core.jsontext.paths import PathNames, format_path, format_pointer, truncate
+from core.order.presets import SEED_TEXT
+from core.validate.report import validate_text, validate_value
 
 
 def test_paths_and_pointers_escape_odd_keys():

@@ -1,12 +1,18 @@
-"""core.payload: every limit is a PayloadError with a code, a position and a fix."""
+"""core.jsontext.payload: every limit is a PayloadError with a code, a position and a fix."""
 
 import json
 
 import pytest
 from pydantic import BaseModel
 
-from core.payload import MAX_DEPTH, MAX_NUMBER_DIGITS, MAX_PAYLOAD_BYTES, PayloadError, parse
-from core.report import validate_text
+from core.jsontext.payload import (
+    MAX_DEPTH,
+    MAX_NUMBER_DIGITS,
+    MAX_PAYLOAD_BYTES,
+    PayloadError,
+    parse,
+)
+from core.validate.report import validate_text
 
 
 def _error(text):

@@ -1,13 +1,13 @@
-"""core.presets: one contract test over every preset in the gallery."""
+"""core.order.presets: one contract test over every preset in the gallery."""
 
 import json
 
 import pytest
 
-from core.entry_run import langgraph_entry
 from core.order import build_order_graph
-from core.presets import PRESETS
-from core.report import validate_text
+from core.order.presets import PRESETS
+from core.validate.entry_run import langgraph_entry
+from core.validate.report import validate_text
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from core.diagram import graph_dot
 from core.order import AgentState
 from core.project import ProjectSpec, load_project
-from core.reducers import graph_reducers, model_reducers
 from core.trace import run_trace
-from core.trace_errors import explain_run_error
+from core.trace.diagram import graph_dot
+from core.trace.errors import explain_run_error
+from core.trace.reducers import graph_reducers, model_reducers
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHOP = ("shop.state:ShopState", "shop.graph:builder")

@@ -5,13 +5,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core.jsontext.paths import PathNames, format_path, format_pointer
+from core.jsontext.payload import PayloadError
+from core.jsontext.source_map import SourceMap
 from core.order import build_order_graph
-from core.paths import PathNames, format_path, format_pointer
-from core.payload import PayloadError
-from core.report import Report, validate_text, validate_value
 from core.share import ShareError, decode_share, encode_share
-from core.source_map import SourceMap
 from core.trace import Trace, run_trace
+from core.validate.report import Report, validate_text, validate_value
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

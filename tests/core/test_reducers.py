@@ -13,7 +13,7 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel
 
 from core.order import AgentState, LineItem, build_fanout_graph, build_order_graph
-from core.reducers import (
+from core.trace.reducers import (
     dump_json,
     graph_reducers,
     merge_rows,

@@ -1,4 +1,4 @@
-"""core.report: whole error lists with exact positions, exports, Python-mode validation."""
+"""core.validate.report: whole error lists with exact positions, exports, Python-mode validation."""
 
 import copy
 import json
@@ -8,9 +8,9 @@ import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.order import SEED_PAYLOAD
-from core.presets import PRESETS, SEED_TEXT
-from core.report import FieldError, gate_disagrees, validate_text, validate_value
-from core.schema_options import SchemaOptions, build_model
+from core.order.presets import PRESETS, SEED_TEXT
+from core.order.schema_options import SchemaOptions, build_model
+from core.validate.report import FieldError, gate_disagrees, validate_text, validate_value
 
 UUID = "550e8400-e29b-41d4-a716-446655440000"
 DOCS = "https://errors.pydantic.dev/2.14/v/"

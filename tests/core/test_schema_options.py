@@ -1,13 +1,13 @@
-"""core.schema_options: the model built from options behaves exactly like its shown source."""
+"""core.order.schema_options: the model built from options behaves exactly like its shown source."""
 
 import json
 
 import pytest
 
 from core.order import AgentState
-from core.presets import PRESETS
-from core.report import validate_text
-from core.schema_options import SchemaOptions, build_model, model_source
+from core.order.presets import PRESETS
+from core.order.schema_options import SchemaOptions, build_model, model_source
+from core.validate.report import validate_text
 
 
 def _schema(model):

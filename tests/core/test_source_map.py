@@ -1,8 +1,8 @@
-"""core.source_map: where a JSON path sits in the text, lazily or in one token pass."""
+"""core.jsontext.source_map: where a JSON path sits in the text, lazily or in one token pass."""
 
 import json
 
-from core.source_map import SourceMap
+from core.jsontext.source_map import SourceMap
 
 
 def test_source_map_skips_union_tags_and_points_at_values():

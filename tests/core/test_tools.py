@@ -7,12 +7,12 @@ import pytest
 from pydantic import BaseModel
 from pydantic_core import core_schema
 
-from core.presets import to_text
-from core.report import validate_text, validate_value
+from core.order.presets import to_text
 from core.tools import SCENARIOS, Observation, attempt
 from core.tools.custom_type import DrawingParametersNoHook, DrawingToolNoHook, PlainColor
 from core.tools.loose_strict import LooseTool
 from core.tools.roundtrip import Difference, round_trip
+from core.validate.report import validate_text, validate_value
 
 PRESETS = [
     (scenario_id, kind, name)

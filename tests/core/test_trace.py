@@ -13,11 +13,11 @@ from typing import Annotated, TypedDict
 import pytest
 from langgraph.graph import END, START, StateGraph
 
-from core.diagram import CURRENT_FILL
-from core.fork import ForkError, fork_trace
 from core.order import SEED_PAYLOAD, AgentState, build_fanout_graph, build_order_graph
-from core.reducers import dump_json
 from core.trace import TraceError, run_trace
+from core.trace.diagram import CURRENT_FILL
+from core.trace.fork import ForkError, fork_trace
+from core.trace.reducers import dump_json
 
 ROOT = Path(__file__).resolve().parents[2]
 START_ROW = {

@@ -11,10 +11,10 @@ import pytest
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field
 
-from core.fork import fork_trace
 from core.order import build_order_graph
 from core.trace import run_trace
-from core.trace_run import needs_async
+from core.trace.fork import fork_trace
+from core.trace.invoke import needs_async
 
 
 class Counter(BaseModel):

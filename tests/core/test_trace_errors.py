@@ -1,4 +1,4 @@
-"""core.trace_errors: an exception classified and blamed on the steps that wrote its fields.
+"""core.trace.errors: an exception classified and blamed on the steps that wrote its fields.
 
 tests/core/test_trace.py checks the same on real runs; these pin each branch on its own.
 """
@@ -6,8 +6,8 @@ tests/core/test_trace.py checks the same on real runs; these pin each branch on 
 from langgraph.errors import EmptyInputError, GraphRecursionError, InvalidUpdateError
 from pydantic import BaseModel, ValidationError
 
-from core.trace_errors import TraceError, trace_error
-from core.trace_steps import Step, TraceTimeout
+from core.trace.errors import TraceError, trace_error
+from core.trace.steps import Step, TraceTimeout
 
 STEPS = [
     Step(0, "__start__", changed=["items", "status"]),

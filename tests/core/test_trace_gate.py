@@ -11,8 +11,8 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
-from core.reducers import dump_json
 from core.trace import TraceError, run_trace
+from core.trace.reducers import dump_json
 
 GATE_CASES = [
     ({"user_id": "not-a-uuid"}, [("uuid_parsing", "user_id")]),

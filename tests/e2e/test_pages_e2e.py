@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 import ui.pages
-from core.presets import PRESETS
+from core.order.presets import PRESETS
 from tests.e2e._browser import rerun, submit_payload
 
 pytestmark = pytest.mark.e2e

@@ -12,7 +12,7 @@ from langgraph._internal._runnable import RunnableCallable
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.pregel import Pregel
 
-from core.trace_steps import TaskLog, TraceTimeout
+from core.trace.steps import TaskLog, TraceTimeout
 
 __all__ = ["needs_async", "run_like_invoke"]
 

@@ -1,4 +1,4 @@
-"""The recording side of core.trace: node calls, the checkpoint walk, step rows, state checks."""
+"""The recording side of a trace: node calls, the checkpoint walk, step rows, state checks."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from langgraph.errors import EmptyChannelError
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
-from core.reducers import DROPPED, graph_reducers, merge_rows, reducer_for
-from core.report import FieldError, validate_value
+from core.trace.reducers import DROPPED, graph_reducers, merge_rows, reducer_for
+from core.validate.report import FieldError, validate_value
 
 __all__ = ["Step", "TaskLog", "TraceTimeout", "build_steps", "checkpoint_values", "walk_chain"]
 

@@ -14,12 +14,12 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
 
-from core.reducers import dump_json, graph_reducers
-from core.report import FieldError, validate_value
-from core.trace_errors import TraceError, trace_error
-from core.trace_ids import rename_message_ids
-from core.trace_run import run_like_invoke
-from core.trace_steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
+from core.trace.errors import TraceError, trace_error
+from core.trace.ids import rename_message_ids
+from core.trace.invoke import run_like_invoke
+from core.trace.reducers import dump_json, graph_reducers
+from core.trace.steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
+from core.validate.report import FieldError, validate_value
 
 __all__ = [
     "RunOptions",

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel
 
-from core.paths import PathNames
+from core.jsontext.paths import PathNames
 
 __all__ = ["CoercionRow", "coercion_rows"]
 

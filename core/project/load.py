@@ -14,7 +14,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.order import AgentState
-from core.project_checks import ProjectError, graph_caveats, is_model, load_graph, load_model
+from core.project.checks import ProjectError, graph_caveats, is_model, load_graph, load_model
 
 __all__ = [
     "CONFIG_FILE",

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from core.json_schema import json_schema, resolve
-from core.pattern_sample import sample_pattern
+from core.validate.json_schema import json_schema, resolve
+from core.validate.pattern_sample import sample_pattern
 
 __all__ = ["HUMAN_MESSAGE", "Example", "ExampleError", "example_payload", "model_examples"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from core.source_map import JSON_STRING_BODY
+from core.jsontext.source_map import JSON_STRING_BODY
 
 __all__ = ["reindent"]
 

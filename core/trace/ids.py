@@ -11,8 +11,8 @@ from langchain_core.messages import BaseMessage
 from langgraph.types import Overwrite
 from pydantic import BaseModel
 
-from core.reducers import dump_json
-from core.trace_steps import Step
+from core.trace.reducers import dump_json
+from core.trace.steps import Step
 
 __all__ = ["rename_message_ids"]
 

@@ -10,10 +10,10 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from core.entry_run import EntryVerdict, entry_graph, langgraph_entry
+from core.jsontext.paths import plural, truncate
 from core.order import build_order_graph
-from core.paths import plural, truncate
-from core.report import Report
+from core.validate.entry_run import EntryVerdict, entry_graph, langgraph_entry
+from core.validate.report import Report
 
 __all__ = [
     "EntryComparison",
@@ -72,7 +72,7 @@ def compare_entry(report: Report, graph: CompiledStateGraph | None = None) -> En
     None means the smallest graph over `report.model`.
 
     Example:
-        >>> from core.report import validate_text
+        >>> from core.validate.report import validate_text
         >>> r = validate_text('{"user_id": "550e8400-e29b-41d4-a716-446655440000", '
         ...                   '"amount": 1, "coupon": "X"}')
         >>> [row["aspect"] for row in compare_entry(r).differences]
@@ -92,7 +92,7 @@ def headline(report: Report, comparison: EntryComparison) -> Headline:
     alone rejects), error (raises before the first node).
 
     Example:
-        >>> from core.report import validate_text
+        >>> from core.validate.report import validate_text
         >>> r = validate_text('{"user_id": "550e8400-e29b-41d4-a716-446655440000", '
         ...                   '"amount": 1, "coupon": "X"}')
         >>> said = headline(r, compare_entry(r))

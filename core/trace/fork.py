@@ -7,10 +7,10 @@ from typing import Any
 from langgraph.types import Overwrite
 from pydantic import ValidationError
 
-from core.paths import plural
-from core.reducers import LAST_VALUE, graph_reducers
-from core.report import validate_value
-from core.trace import Step, Trace, checkpoint_values, record_run
+from core.jsontext.paths import plural
+from core.trace.reducers import LAST_VALUE, graph_reducers
+from core.trace.run import Step, Trace, checkpoint_values, record_run
+from core.validate.report import validate_value
 
 __all__ = ["ForkError", "fork_trace"]
 

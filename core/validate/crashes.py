@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.field_errors import payload_path
+from core.validate.field_errors import payload_path
 
 __all__ = ["MAX_CRASHES", "Crash", "Pinned", "in_payload_order", "pin_crashes", "without"]
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.order import SEED_PAYLOAD
+from core.order.models import SEED_PAYLOAD
 
 __all__ = ["PRESETS", "SEED_TEXT", "Preset", "to_text"]
 

@@ -1,53 +1,25 @@
-"""The seed order: the article's Pydantic state, its two-node graph, faults and presets."""
+"""The seed order's graphs: `START -> validate_order -> confirm -> END`, its faults, a fan-out."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
-from uuid import UUID
+from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage
+from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
+
+from core.order.models import AgentState
 
 __all__ = [
     "FAULTS",
-    "SEED_PAYLOAD",
-    "AgentState",
-    "LineItem",
     "UnknownFaultError",
     "build_fanout_graph",
     "build_order_graph",
 ]
 
-
-class LineItem(BaseModel):
-    sku: str = Field(min_length=3, max_length=32, pattern=r"^[A-Z0-9-]+$")
-    qty: int = Field(ge=1, le=99)
-    unit_price: float = Field(gt=0, allow_inf_nan=False)
-
-
-class AgentState(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    user_id: UUID
-    amount: float = Field(ge=0, le=1_000_000, allow_inf_nan=False)
-    status: Literal["pending", "validated", "confirmed"] = "pending"
-    items: list[LineItem] = Field(default_factory=list, max_length=20)
-    logs: Annotated[list[str], operator.add] = Field(default_factory=list)
-    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
-
-
-SEED_PAYLOAD: dict[str, Any] = {
-    "user_id": "550e8400-e29b-41d4-a716-446655440000",
-    "amount": 99,
-    "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
-    "messages": [{"type": "human", "content": "下单"}],
-}
 
 FAULTS: dict[str, str] = {
     "negative_amount": "validate_order also writes amount=-1",

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from json.decoder import scanstring as _scanstring
 
-from core.paths import format_path
-from core.source_map import JSON_STRING_BODY, SourceMap
+from core.jsontext.paths import format_path
+from core.jsontext.source_map import JSON_STRING_BODY, SourceMap
 
 __all__ = ["MAX_POSITIONS", "MAX_REPORTED", "DuplicateKey", "duplicate_keys"]
 

@@ -13,8 +13,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from core.order import AgentState
-from core.paths import number_literal
+from core.jsontext.paths import number_literal
+from core.order.models import AgentState
 
 __all__ = ["SchemaOptions", "build_model", "model_source"]
 

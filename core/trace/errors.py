@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from langgraph.errors import EmptyInputError, GraphRecursionError, InvalidUpdateError
 from pydantic import ValidationError
 
-from core.trace_steps import Step, TraceTimeout
+from core.trace.steps import Step, TraceTimeout
 
 __all__ = ["TraceError", "explain_run_error", "trace_error"]
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.paths import PathNames, format_path, format_pointer, truncate
-from core.source_map import SourceMap
+from core.jsontext.paths import PathNames, format_path, format_pointer, truncate
+from core.jsontext.source_map import SourceMap
 
 __all__ = [
     "FieldError",
@@ -63,7 +63,7 @@ def crash_error(
     """The raw error row for a part whose validation raised something other than ValidationError.
 
     Pydantic gives such an exception no location (and LangGraph crashes the same way), so
-    `loc` is where core.crashes pinned it: the smallest part of the payload that raises.
+    `loc` is where core.validate.crashes pinned it: the smallest part of the payload that raises.
     `by` is who raised: "validator" (Pydantic alone) or "langgraph" (its entry: a reducer
     such as add_messages, or the model the first node's input is built with). Place it like
     any Pydantic error (`position_errors` or `value_errors`).
@@ -183,7 +183,7 @@ def place_in_text(errors: list[FieldError], text: str) -> list[FieldError]:
     """Errors of a Python value given line:col in the JSON text the value was parsed from.
 
     Example:
-        >>> from core.report import validate_value
+        >>> from core.validate.report import validate_value
         >>> errors = validate_value({"user_id": "x", "amount": 1}).errors
         >>> placed = place_in_text(errors, '{"user_id": "x", "amount": 1}')
         >>> [(e.path, e.line, e.col) for e in placed]

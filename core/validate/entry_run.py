@@ -13,9 +13,15 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from core.crashes import in_payload_order, pin_crashes, without
-from core.field_errors import FieldError, crash_error, payload_path, position_errors, value_errors
-from core.paths import format_path, plural
+from core.jsontext.paths import format_path, plural
+from core.validate.crashes import in_payload_order, pin_crashes, without
+from core.validate.field_errors import (
+    FieldError,
+    crash_error,
+    payload_path,
+    position_errors,
+    value_errors,
+)
 
 __all__ = ["MAX_NAMED", "EntryVerdict", "entry_graph", "langgraph_entry"]
 

@@ -1,0 +1,23 @@
+"""The user's own model and graph: where they come from (flags, playground.toml, env) and checks."""
+
+from __future__ import annotations
+
+from core.project.load import (
+    CONFIG_FILE,
+    GRAPH_ENV,
+    MODEL_ENV,
+    Project,
+    ProjectError,
+    ProjectSpec,
+    load_project,
+)
+
+__all__ = [
+    "CONFIG_FILE",
+    "GRAPH_ENV",
+    "MODEL_ENV",
+    "Project",
+    "ProjectError",
+    "ProjectSpec",
+    "load_project",
+]
