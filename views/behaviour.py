@@ -16,7 +16,7 @@ from core.probes import (
     run_all,
     run_probe,
 )
-from ui.probe_view import probe_detail, results_frame, verdict_counts
+from ui.labs.probe_view import probe_detail, results_frame, verdict_counts
 from ui.share import ignore_field, share_button, shared_state
 
 _TIMING_ID = "basemodel_state_is_slower"

@@ -18,7 +18,7 @@ from core.retry import (
     load_script,
     run_script,
 )
-from ui.retry_state import (
+from ui.labs.retry_state import (
     init_state,
     inputs,
     load_preset,

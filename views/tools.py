@@ -14,15 +14,15 @@ from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from core.validate.report import Report, validate_text
 from ui.errors import TOOL_CALL, error_table
-from ui.payload import payload_editor
-from ui.share import share_button
-from ui.tools_state import (
+from ui.labs.tools_state import (
     EDITOR_KEY,
     TABS,
     load_preset,
     restore_share,
     switch_scenario,
 )
+from ui.payload import payload_editor
+from ui.share import share_button
 
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
 

@@ -16,8 +16,8 @@ from ui.errors import PYTHON_MODE_NOTE
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import current_options
-from ui.trace_fork import forget_forks, fork_section, open_shared_forks
-from ui.trace_share import restore_trace_share, select_shared_step, share_section
+from ui.trace.fork import forget_forks, fork_section, open_shared_forks
+from ui.trace.share import restore_trace_share, select_shared_step, share_section
 from ui.trace_view import output_panel, step_panels, stepper, trace_table
 
 _GATE_FIX = (

@@ -32,13 +32,13 @@ from ui.errors import (
     error_table,
     exports,
 )
-from ui.model_form import model_form
 from ui.payload import editor_text, payload_editor, set_payload_text
-from ui.payload_form import order_form
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import schema_options_form
 from ui.share import share_button, shared_state
 from ui.text import plain
+from ui.validate.model_form import model_form
+from ui.validate.payload_form import order_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 EDITORS = ["JSON", "Form"]

@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 from core.jsontext.payload import json_writable
 from core.order.presets import PRESETS, SEED_TEXT
 from core.trace.diagram import CURRENT_FILL
-from ui.model_form import _typed
 from ui.text import plain
+from ui.validate.model_form import _typed
 from ui.versions import versions_text
 
 ROOT = Path(__file__).resolve().parents[2]

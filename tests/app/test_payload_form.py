@@ -19,7 +19,7 @@ def _apply(items: list, edits: dict) -> AppTest:
     def script() -> None:
         import streamlit as st
 
-        from ui.payload_form import _apply_items
+        from ui.validate.payload_form import _apply_items
 
         _apply_items("form_items", st.session_state["items_before"])
 

@@ -9,7 +9,7 @@ import streamlit as st
 from core.order.schema_options import SchemaOptions
 from ui.payload import set_payload_text
 from ui.share import share_button, shared_state
-from ui.trace_fork import fork_share
+from ui.trace.fork import fork_share
 
 __all__ = ["restore_trace_share", "select_shared_step", "share_section"]
 

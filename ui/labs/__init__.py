@@ -1,0 +1,1 @@
+"""The three labs' own pieces: probe results, the retry and tool-parameter link state."""

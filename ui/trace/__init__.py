@@ -1,0 +1,1 @@
+"""The Trace page's own pieces: forks and the share link of a trace."""
