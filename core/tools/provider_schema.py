@@ -25,7 +25,7 @@ PROVIDERS: dict[str, str] = {
     "google_openapi": "Google Live (OpenAPI subset)",
 }
 # What each `Rewrite.kind` does to the schema the model sees; it states only the change,
-# which tests/core/test_provider_schema.py checks against the transformers' real output.
+# which tests/core/tools/test_provider_schema.py checks against the transformers' real output.
 REWRITE_MEANINGS: dict[str, str] = {
     "title_dropped": "titles removed",
     "additional_properties_closed": "closed to undeclared keys (additionalProperties: false)",

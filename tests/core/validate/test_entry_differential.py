@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from core.order import SEED_PAYLOAD, build_order_graph
 from core.validate.entry_run import langgraph_entry
-from tests.core.test_entry_run import chat_graph
+from tests.core.validate.test_entry_run import chat_graph
 
 MESSAGES = st.one_of(
     st.fixed_dictionaries({"type": st.sampled_from(["human", "ai", "bogus"]), "content": st.text(max_size=3)}),

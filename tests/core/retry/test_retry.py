@@ -655,7 +655,7 @@ def test_importing_core_retry_and_running_langgraph_does_not_import_pydantic_ai(
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).parents[2],
+        cwd=Path(__file__).parents[3],
     )
 
     assert done.stdout.strip() == "False"
@@ -676,7 +676,7 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
         capture_output=True,
         text=True,
         check=True,
-        cwd=Path(__file__).parents[2],
+        cwd=Path(__file__).parents[3],
     )
 
     assert done.stdout.split() == ["3", "Answer", "None"]

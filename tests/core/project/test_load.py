@@ -13,7 +13,7 @@ from core.trace.diagram import graph_dot
 from core.trace.errors import explain_run_error
 from core.trace.reducers import graph_reducers, model_reducers
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SHOP = ("shop.state:ShopState", "shop.graph:builder")
 
 

@@ -1,6 +1,6 @@
 """core.trace.errors: an exception classified and blamed on the steps that wrote its fields.
 
-tests/core/test_trace.py checks the same on real runs; these pin each branch on its own.
+tests/core/trace/test_run.py checks the same on real runs; these pin each branch on its own.
 """
 
 from langgraph.errors import EmptyInputError, GraphRecursionError, InvalidUpdateError

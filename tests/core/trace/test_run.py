@@ -19,7 +19,7 @@ from core.trace.diagram import CURRENT_FILL
 from core.trace.fork import ForkError, fork_trace
 from core.trace.reducers import dump_json
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 START_ROW = {
     "step": 0, "node": "__start__", "status": "pending", "logs": "[]", "messages": 1,
     "changed": "user_id, amount, items, messages",

@@ -21,7 +21,7 @@ from core.trace import run_trace
 from core.trace.invoke import needs_async
 from core.trace.reducers import dump_json
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 # The react agent is built as its test built it: with langgraph.prebuilt, now deprecated.
 pytestmark = pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
 

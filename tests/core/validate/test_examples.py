@@ -24,7 +24,7 @@ from core.validate.examples import HUMAN_MESSAGE, ExampleError, example_payload,
 from core.validate.pattern_sample import sample_pattern
 from core.validate.report import validate_text
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures"))
 from custom_reducer.graph import TagState  # noqa: E402
 from shop.state import ShopState  # noqa: E402
 from typed_state.graph import TicketIn  # noqa: E402
@@ -199,7 +199,7 @@ def test_a_graph_with_an_input_schema_gets_its_examples_from_the_input_schema():
 
 
 def test_a_typeddict_graphs_input_schema_is_the_model_payloads_are_written_for(monkeypatch):
-    monkeypatch.chdir(Path(__file__).resolve().parents[1] / "fixtures")
+    monkeypatch.chdir(Path(__file__).resolve().parents[2] / "fixtures")
     project = load_project(["--graph", "typed_state.graph:make_graph"], {}, ".")
     assert (project.model, project.input_model) == (TicketIn, TicketIn)
 

@@ -33,7 +33,7 @@ from core.probes._model import (
 from core.probes.article_examples import run_snippet
 from core.probes.timing import time_state_kinds
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ALL_IDS = list(registry())
 FAST_IDS = [p.id for p in registry().values() if not p.on_demand]
 
