@@ -6,12 +6,9 @@ from typing import Any
 
 import streamlit as st
 
-from core.jsontext.payload import PayloadError, parse
-from core.order import FAULTS, AgentState, build_fanout_graph, build_order_graph
-from core.order.schema_options import SchemaOptions, build_model
-from core.trace import run_trace
-from core.validate.field_errors import place_in_text
-from core.validate.report import validate_text
+from core.order import FAULTS, AgentState
+from core.order.schema_options import SchemaOptions
+from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui.errors import PYTHON_MODE_NOTE
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
@@ -23,12 +20,7 @@ from ui.trace_view import output_panel, step_panels, stepper, trace_table
 _GATE_FIX = (
     "Fix the payload on the Validate page (each error's line:col is in your text), then run again."
 )
-SEED_GRAPHS = {"seed": "Seed order graph", "fanout": "Fan-out graph (parallel notifiers)"}
 MODES = {"checked": "Check every step", "native": "LangGraph native"}
-
-
-def _message_id(n: int) -> str:
-    return f"msg-{n}"  # stable ids instead of uuid4s, so runs and exports compare exactly
 
 
 def _settings() -> dict[str, Any]:
@@ -62,38 +54,23 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
     result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
-    try:
-        payload = parse(settings["payload"])
-    except PayloadError as exc:
-        st.session_state["trace_result"] = result | {"syntax": str(exc)}
-        return st.session_state["trace_result"]
-    model = gate_model = None
-    state = (
-        build_model(SchemaOptions.from_dict(settings["options"])) if "options" in settings else None
-    )
-    if settings["graph"] == "project" and project.graph is not None:
-        graph, model = project.graph, project.model  # None: the graph's own Pydantic state
-        gate_model = project.input_model  # the input schema's, as on the Validate page
-    elif settings["graph"] == "seed":
-        graph = build_order_graph(settings["faults"], state=state)
-    else:
-        graph = build_fanout_graph(state=state)
-    trace = run_trace(
-        graph,
-        payload,
-        check_each_step=settings["mode"] == "checked",
-        message_ids=_message_id,
-        model=model,
-        input_model=gate_model,
+    outcome = trace_text(
+        settings["payload"],
+        graph=settings["graph"],
+        faults=settings["faults"],
+        checked=settings["mode"] == "checked",
+        options=settings.get("options"),
+        project=project,
         run_anyway=run_anyway,
     )
-    gate = trace.options.input_model
-    if trace.gate_errors:  # once per run, not on every rerun that shows it
-        trace.gate_errors = place_in_text(trace.gate_errors, settings["payload"])
-        if gate is not None:  # a real JSON-mode run of the same text
-            result["json_accepts"] = validate_text(settings["payload"], gate).ok
-    st.session_state["trace_result"] = result | {"trace": trace}
-    return st.session_state["trace_result"]
+    if outcome.syntax is not None:
+        result["syntax"] = outcome.syntax
+    else:
+        if outcome.json_accepts is not None:
+            result["json_accepts"] = outcome.json_accepts
+        result["trace"] = outcome.trace
+    st.session_state["trace_result"] = result
+    return result
 
 
 def _show(result: dict[str, Any]) -> None:
