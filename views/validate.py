@@ -13,6 +13,7 @@ from core.jsontext.paths import plural
 from core.order import AgentState
 from core.order.presets import SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source
+from core.validate.annotated import annotated_text
 from core.validate.coercion import coercion_rows
 from core.validate.entry import (
     EntryComparison,
@@ -26,7 +27,6 @@ from core.validate.report import Report, validate_text
 from ui.errors import (
     GATE,
     PYTHON_MODE_NOTE,
-    annotated_text,
     duplicates_view,
     entry_banner,
     error_table,

@@ -1,12 +1,12 @@
-"""The annotated payload: line numbers, a marker column, a caret under every error."""
+"""core.validate.annotated: line numbers, a marker column, a caret under every error."""
 
 from __future__ import annotations
 
 import json
 
 from core.order import AgentState
+from core.validate.annotated import annotated_text
 from core.validate.report import validate_text
-from ui.errors import annotated_text
 
 
 def test_markers_have_their_own_column_and_carets_sit_under_the_value():
