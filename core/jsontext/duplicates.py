@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from json.decoder import scanstring as _scanstring
+from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]  # not in typeshed
+from typing import Any
 
 from core.jsontext.paths import format_path
 from core.jsontext.source_map import JSON_STRING_BODY, SourceMap
@@ -68,7 +69,7 @@ def duplicate_keys(text: str) -> list[DuplicateKey]:
 
 def _locate(text: str) -> list[DuplicateKey]:
     # One frame per open container: [path, is_array, key -> offsets, commas seen, last key].
-    stack: list[list] = []
+    stack: list[list[Any]] = []
     found: list[tuple[int, tuple[str | int, ...], list[int]]] = []
     for match in _TOKEN.finditer(text):
         if match.group(2) is not None:  # a key

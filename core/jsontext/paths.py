@@ -59,7 +59,7 @@ def truncate(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class PathNames(dict):
+class PathNames(dict[str | int, tuple[str, str]]):
     """segments -> (path, pointer), from a per-report memo of each segment's two pieces."""
 
     def __call__(self, segments: tuple[str | int, ...]) -> tuple[str, str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from json.decoder import scanstring as _scanstring
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]  # not in typeshed
+from typing import Any, NamedTuple, cast
 
 __all__ = ["JSON_STRING_BODY", "Located", "SourceMap"]
 
@@ -30,6 +30,9 @@ _FLAT_MEMBER = re.compile(
 )
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*").match
 _AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")  # the gap and comma after a value
+# Both can match nothing, so they always match: typed so, at no cost in the hot loops.
+_SKIP_WS = cast(Callable[[str, int], re.Match[str]], _WS.match)
+_SKIP_AFTER = cast(Callable[[str, int], re.Match[str]], _AFTER.match)
 
 
 class Located(NamedTuple):
@@ -58,7 +61,7 @@ class SourceMap:
         self._decoder = json.JSONDecoder()
         self._children: dict[int, dict[str | int, int]] = {}
         self._flat: dict[int, int] = {}  # offset -> end of objects holding no container
-        self._root = _WS.match(text, 0).end()
+        self._root = _SKIP_WS(text, 0).end()
 
     def locate(self, loc: Sequence[str | int]) -> Located:
         """Follow `loc` as far as the text goes: the segments that exist, the last one's offset.
@@ -118,7 +121,7 @@ class SourceMap:
         one C-speed token scan plus a stack is cheaper. Only for text that is valid JSON.
         """
         text, children = self.text, self._children
-        stack: list[list] = []  # [offset, children, is_array, next index]
+        stack: list[list[Any]] = []  # [offset, children, is_array, next index]
         for match in _TOKEN.finditer(text):
             kind = match.lastindex  # 1 flat object, 2 string, 3 key; None for punctuation
             if kind is not None:
@@ -132,7 +135,7 @@ class SourceMap:
                 continue
             char = text[match.start()]
             if char == "{" or char == "[":
-                frame = [match.start(), {}, char == "[", 0]
+                frame: list[Any] = [match.start(), {}, char == "[", 0]
                 if char == "[" and text[match.end() : match.end() + 1] != "]":
                     frame[1][0], frame[3] = match.end(), 1
                 stack.append(frame)
@@ -169,7 +172,8 @@ class SourceMap:
         text = self.text
         opener = text[offset : offset + 1]
         # Hot loop (thousands of errors): one regex per key, one C decode per value.
-        member, after, skip_value = _MEMBER.match, _AFTER.match, self._decoder.scan_once
+        skip_value = self._decoder.scan_once  # type: ignore[attr-defined]  # not in typeshed
+        member, after = _MEMBER.match, _SKIP_AFTER
         end = self._flat.get(offset)  # known from index_all, else matched here once
         if end is None and opener == "{":
             flat = _FLAT_MATCH(text, offset)
@@ -184,16 +188,16 @@ class SourceMap:
             return children
         try:
             if opener == "{":
-                pos = _WS.match(text, offset + 1).end()
-                while (found := member(text, pos)) is not None:
-                    key = found.group(1)
+                pos = _SKIP_WS(text, offset + 1).end()
+                while (named := member(text, pos)) is not None:
+                    key = named.group(1)
                     if "\\" in key:
-                        key = _scanstring(text, found.start() + 1)[0]
-                    value_at = found.end()
+                        key = _scanstring(text, named.start() + 1)[0]
+                    value_at = named.end()
                     children[key] = value_at
                     pos = after(text, skip_value(text, value_at)[1]).end()
             elif opener == "[":
-                pos = _WS.match(text, offset + 1).end()
+                pos = _SKIP_WS(text, offset + 1).end()
                 index = 0
                 while text[pos] != "]":
                     children[index] = pos

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeAlias
 
 from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, StateGraph
@@ -15,11 +15,15 @@ from core.order.models import AgentState
 
 __all__ = [
     "FAULTS",
+    "CompiledGraph",
     "UnknownFaultError",
     "build_fanout_graph",
     "build_order_graph",
 ]
 
+
+# Any compiled StateGraph: LangGraph's four type parameters are the graph's business.
+CompiledGraph: TypeAlias = CompiledStateGraph[Any, Any, Any, Any]
 
 FAULTS: dict[str, str] = {
     "negative_amount": "validate_order also writes amount=-1",
@@ -54,7 +58,7 @@ def _check_faults(faults: Iterable[str]) -> frozenset[str]:
 
 def build_order_graph(
     faults: Iterable[str] = (), *, state: type[BaseModel] | None = None
-) -> CompiledStateGraph:
+) -> CompiledGraph:
     """Compile `START -> validate_order -> confirm -> END` over `AgentState`.
 
     Each fault id in `faults` (see `FAULTS`) makes one node misbehave. `state` replaces
@@ -94,7 +98,7 @@ def build_order_graph(
 
     # Each node reads `state`, not the AgentState its annotation names: LangGraph builds a
     # node's input from its annotation, which would undo the schema options' variant.
-    schema = state or AgentState
+    schema: Any = state or AgentState  # Any: the node functions' annotation types them
     builder = StateGraph(schema)
     builder.add_node("validate_order", validate_order, input_schema=schema)
     builder.add_node("confirm", confirm, input_schema=schema)
@@ -108,7 +112,7 @@ def build_order_graph(
     return builder.compile()
 
 
-def build_fanout_graph(*, state: type[BaseModel] | None = None) -> CompiledStateGraph:
+def build_fanout_graph(*, state: type[BaseModel] | None = None) -> CompiledGraph:
     """Compile a graph where two parallel nodes append to `logs` and `messages` in one step.
 
     `START -> validate_order -> (notify_email, notify_sms) -> confirm -> END`; the two
@@ -136,7 +140,7 @@ def build_fanout_graph(*, state: type[BaseModel] | None = None) -> CompiledState
     def confirm(state: AgentState) -> dict[str, Any]:
         return {"status": "confirmed", "logs": ["confirmed"]}
 
-    schema = state or AgentState
+    schema: Any = state or AgentState  # as in build_order_graph
     builder = StateGraph(schema)
     for name, node in [
         ("validate_order", validate_order),

@@ -34,7 +34,7 @@ class Preset:
     expect: tuple[str, ...]  # error types the seed model reports, in order
 
 
-def _variant(change: Callable[[dict[str, Any]], None]) -> str:
+def _variant(change: Callable[[dict[str, Any]], object]) -> str:
     payload = copy.deepcopy(SEED_PAYLOAD)
     change(payload)
     return to_text(payload)

@@ -57,12 +57,16 @@ class SchemaOptions:
         for spec in fields(cls):
             if spec.name not in data:
                 continue
-            value = data[spec.name]
-            kind = {"bool": bool, "str": str, "int": int, "float": (int, float)}[str(spec.type)]
+            value: Any = data[spec.name]
+            kinds: dict[str, type | tuple[type, ...]] = {
+                "bool": bool, "str": str, "int": int, "float": (int, float)
+            }
+            kind = kinds[str(spec.type)]
             if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
                 raise ValueError(f"[bad_option] {spec.name} has the wrong type")
             try:
-                kwargs[spec.name] = float(value) if spec.type == "float" else value
+                number: Any = value  # an int or float: checked just above
+                kwargs[spec.name] = float(number) if spec.type == "float" else value
             except OverflowError:
                 raise ValueError(f"[bad_option] {spec.name} is too large") from None
         return cls(**kwargs)
@@ -106,8 +110,9 @@ def _build(options: SchemaOptions) -> type[BaseModel]:
             float,
             Field(ge=_bound(options.amount_ge), le=_bound(options.amount_le), allow_inf_nan=False),
         ),
-        status=(Literal["pending", "validated", "confirmed"], "pending"),
-        items=(list[line_item], Field(default_factory=list, max_length=options.items_max)),
+        # Runtime types: create_model takes what a class body would, mypy cannot follow them.
+        status=(Literal["pending", "validated", "confirmed"], "pending"),  # type: ignore[arg-type,maybe-unrecognized-str-typeform]
+        items=(list[line_item], Field(default_factory=list, max_length=options.items_max)),  # type: ignore[valid-type]
         logs=(Annotated[list[str], operator.add], Field(default_factory=list)),
         messages=(Annotated[list[AnyMessage], add_messages], Field(default_factory=list)),
     )

@@ -7,9 +7,9 @@ import time
 from typing import Annotated, Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, Field
 
+from core.order.graph import CompiledGraph
 from core.probes._model import ARTICLE_STATE, Check, Probe
 
 __all__ = ["BUDGET_SECONDS", "MARGIN", "PROBES", "time_state_kinds"]
@@ -61,7 +61,7 @@ _PAYLOAD: dict[str, Any] = {
 }
 
 
-def _build(state: type, **kwargs: Any) -> CompiledStateGraph:
+def _build(state: type, **kwargs: Any) -> CompiledGraph:
     builder = StateGraph(state, **kwargs)
     builder.add_node("validate_order", lambda s: {"status": "validated", "logs": ["checked"]})
     builder.add_node("confirm", lambda s: {"status": "confirmed", "logs": ["confirmed"]})

@@ -10,6 +10,8 @@ from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
+from core.order.graph import CompiledGraph
+
 __all__ = ["ProjectError", "graph_caveats", "is_model", "load_graph", "load_model"]
 
 
@@ -41,7 +43,8 @@ def load_model(spec: str) -> type[BaseModel]:
     """
     target = _import(spec, "model")
     if is_model(target):
-        return target
+        model: type[BaseModel] = target
+        return model
     what = "a TypedDict" if is_typeddict(target) else f"{_kind(target)}"
     raise ProjectError(
         "not_a_model",
@@ -50,7 +53,7 @@ def load_model(spec: str) -> type[BaseModel]:
     )
 
 
-def load_graph(spec: str) -> CompiledStateGraph:
+def load_graph(spec: str) -> CompiledGraph:
     """Import the "pkg.mod:Attr" `spec`: a compiled graph, a builder, or a factory of either.
 
     Example:
@@ -84,7 +87,7 @@ def load_graph(spec: str) -> CompiledStateGraph:
     return target
 
 
-def graph_caveats(graph: CompiledStateGraph, model: type[BaseModel] | None) -> list[ProjectError]:
+def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[ProjectError]:
     """What a run here does differently from the user's own: state, checkpointer, config, stops.
 
     `model` is the model the pages validate against (None: no Pydantic model is checked).

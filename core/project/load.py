@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.order import AgentState
+from core.order.graph import CompiledGraph
 from core.project.checks import ProjectError, graph_caveats, is_model, load_graph, load_model
 
 __all__ = [
@@ -47,7 +47,7 @@ class Project:
 
     spec: ProjectSpec = field(default_factory=ProjectSpec)
     model: type[BaseModel] | None = AgentState  # None: a non-Pydantic state and no --model
-    graph: CompiledStateGraph | None = None
+    graph: CompiledGraph | None = None
     errors: tuple[ProjectError, ...] = ()  # what failed; the seed order is used instead
     notes: tuple[ProjectError, ...] = ()  # loaded, with a caveat the pages must state
 

@@ -10,9 +10,9 @@ from typing import Annotated, Any
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, Field
 
+from core.order.graph import CompiledGraph
 from core.retry.answer import full_errors
 from core.retry.lg_messages import (
     feedback_message,
@@ -66,7 +66,7 @@ class RetryLoopState(BaseModel):
 
 def build_retry_graph(
     script: list[dict[str, Any]], *, retries: int, model: type[BaseModel]
-) -> CompiledStateGraph:
+) -> CompiledGraph:
     """Compile the loop for one script, budget and output model.
 
     Example:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from langgraph.graph.state import CompiledStateGraph
+from core.order.graph import CompiledGraph
 
 __all__ = ["CURRENT_FILL", "FAILED_FILL", "graph_dot"]
 
@@ -20,7 +20,7 @@ _ENDS = ("__start__", "__end__")
 
 
 def graph_dot(
-    graph: CompiledStateGraph, current: Iterable[str] = (), failed: Iterable[str] = ()
+    graph: CompiledGraph, current: Iterable[str] = (), failed: Iterable[str] = ()
 ) -> str:
     """DOT text for `graph.get_graph()`: `current` nodes filled, conditional edges dashed.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
 from pydantic import ValidationError
 
@@ -47,6 +48,7 @@ def fork_trace(trace: Trace, step: int, edited: Any) -> Trace:
     if not isinstance(edited, dict):
         raise ForkError(f"[{ForkError.code}] the edited state must be a JSON object")
     graph = trace.graph
+    assert graph is not None  # _fork_point refuses a trace that never ran
     reducers = graph_reducers(graph)
     writes = {
         key: value if reducers[key] == LAST_VALUE else Overwrite(_validated(report, key, value))
@@ -54,7 +56,10 @@ def fork_trace(trace: Trace, step: int, edited: Any) -> Trace:
         if key in reducers
     }
     config = _update_state(graph, base, writes, single=len(_rows(trace, step)) == 1)
-    point = graph.checkpointer.get_tuple(config)
+    saver = graph.checkpointer
+    assert isinstance(saver, BaseCheckpointSaver)  # record_run's copy holds an InMemorySaver
+    point = saver.get_tuple(config)
+    assert point is not None  # update_state has just written it
     lead = Step(
         step=point.metadata["step"],
         node="update_state",

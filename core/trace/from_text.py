@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.payload import PayloadError, parse
 from core.order import build_fanout_graph, build_order_graph
+from core.order.graph import CompiledGraph
 from core.order.schema_options import SchemaOptions, build_model
 from core.project import Project
 from core.trace.run import Trace, run_trace
@@ -89,12 +89,12 @@ def _pick(
     faults: Sequence[str],
     options: Mapping[str, Any] | None,
     project: Project | None,
-) -> tuple[CompiledStateGraph, type[BaseModel] | None, type[BaseModel] | None]:
+) -> tuple[CompiledGraph, type[BaseModel] | None, type[BaseModel] | None]:
     """The graph to run, the model it is checked with and the gate's model (None: its own)."""
     if graph == "project" and project is not None and project.graph is not None:
         # the model None: the graph's own Pydantic state; the gate: its input schema's
         return project.graph, project.model, project.input_model
-    state = build_model(SchemaOptions.from_dict(options)) if options is not None else None
+    state = build_model(SchemaOptions.from_dict(dict(options))) if options is not None else None
     if graph == "seed":
         return build_order_graph(faults, state=state), None, None
     return build_fanout_graph(state=state), None, None

@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph._internal._runnable import RunnableCallable
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.pregel import Pregel
+from langgraph.types import StreamMode
 
+from core.order.graph import CompiledGraph
 from core.trace.steps import TaskLog, TraceTimeout
 
 __all__ = ["needs_async", "run_like_invoke"]
@@ -19,7 +21,7 @@ __all__ = ["needs_async", "run_like_invoke"]
 _INTERRUPT = "__interrupt__"  # langgraph.constants.INTERRUPT, the key invoke adds
 
 
-def needs_async(graph: Pregel) -> bool:
+def needs_async(graph: Pregel[Any, Any, Any, Any]) -> bool:
     """Whether some node or branch of `graph` (or of a subgraph) has only an async function.
 
     Read off LangGraph's own node objects: such a node is a `RunnableCallable` holding no
@@ -42,7 +44,9 @@ def needs_async(graph: Pregel) -> bool:
     return False
 
 
-def run_like_invoke(run: CompiledStateGraph, payload: Any, config: dict, log: TaskLog) -> Any:
+def run_like_invoke(
+    run: CompiledGraph, payload: Any, config: RunnableConfig, log: TaskLog
+) -> Any:
     """What `run.invoke(payload, config)` returns (or raises), streamed so `log` sees each step.
 
     The stream is the one `invoke` itself reads (modes updates and values, the graph's output
@@ -56,15 +60,17 @@ def run_like_invoke(run: CompiledStateGraph, payload: Any, config: dict, log: Ta
         >>> sorted(run_like_invoke(build_order_graph(), SEED_PAYLOAD, {}, log))
         ['amount', 'items', 'logs', 'messages', 'status', 'user_id']
     """
-    kwargs = {"stream_mode": ["updates", "values"], "output_keys": run.output_channels}
+    modes: list[StreamMode] = ["updates", "values"]
+    keys = run.output_channels
     if not needs_async(run):
-        return _latest(run.stream(payload, config, **kwargs), log)
+        return _latest(run.stream(payload, config, stream_mode=modes, output_keys=keys), log)
 
     async def drive() -> Any:
         chunks: list[Any] = []
         try:
             async with asyncio.timeout(max(log.deadline - time.monotonic(), 0)):
-                await _collect(run.astream(payload, config, **kwargs), chunks, log)
+                stream = run.astream(payload, config, stream_mode=modes, output_keys=keys)
+                await _collect(stream, chunks, log)
         except TimeoutError as exc:
             if isinstance(exc, TraceTimeout):
                 raise

@@ -11,9 +11,10 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langgraph.channels import BinaryOperatorAggregate, LastValue
 from langgraph.graph.message import add_messages
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
 from pydantic import BaseModel
+
+from core.order.graph import CompiledGraph
 
 __all__ = [
     "ADD_MESSAGES",
@@ -69,7 +70,7 @@ def model_reducers(model: type[BaseModel]) -> dict[str, str]:
     return out
 
 
-def graph_reducers(graph: CompiledStateGraph) -> dict[str, str]:
+def graph_reducers(graph: CompiledGraph) -> dict[str, str]:
     """Field -> reducer name, from the compiled graph's channels (what LangGraph really uses).
 
     Example:
@@ -117,7 +118,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, BaseMessage):
         out = {"type": value.type, "content": value.content, "id": value.id}
         return out | (
-            {"tool_calls": value.tool_calls} if getattr(value, "tool_calls", None) else {}
+            {"tool_calls": tool_calls} if (tool_calls := getattr(value, "tool_calls", None)) else {}
         )
     if isinstance(value, Overwrite):
         return {OVERWRITE: value.value}

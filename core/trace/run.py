@@ -10,10 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
 
+from core.order.graph import CompiledGraph
 from core.trace.errors import TraceError, trace_error
 from core.trace.ids import rename_message_ids
 from core.trace.invoke import run_like_invoke
@@ -59,7 +60,7 @@ class Trace:
     error: TraceError | None = None
     output: Any = None  # exactly what `invoke` returns (its output schema's channels), or None
     options: RunOptions = field(default_factory=RunOptions)
-    graph: CompiledStateGraph | None = None  # the run's copy, holding its checkpointer
+    graph: CompiledGraph | None = None  # the run's copy, holding its checkpointer
     ran: bool = False  # the payload reached LangGraph (False: our gate refused it)
     output_schema: type[BaseModel] | None = None  # the model `output_model` is built with
     output_model: BaseModel | None = None  # output_schema(**output), None when that raises
@@ -99,7 +100,7 @@ class Trace:
 
 
 def run_trace(
-    graph: CompiledStateGraph, payload: Any, *, check_each_step: bool = True, **options: Any
+    graph: CompiledGraph, payload: Any, *, check_each_step: bool = True, **options: Any
 ) -> Trace:
     """Run `graph` on `payload` for real and record every step (checked mode: gate it first).
 
@@ -137,7 +138,11 @@ def run_trace(
 
 
 def record_run(
-    run: CompiledStateGraph, payload: Any, config: dict, opts: RunOptions, lead: Step | None = None
+    run: CompiledGraph,
+    payload: Any,
+    config: RunnableConfig,
+    opts: RunOptions,
+    lead: Step | None = None,
 ) -> Trace:
     """Run `run` (a graph holding a checkpointer) as `invoke` would; build the Trace from its
     checkpoints.
@@ -158,9 +163,14 @@ def record_run(
     output, error = None, None
     # One worker thread: starting pool threads for the checkpoint saves cost more than the
     # whole bare run. A super-step's tasks still run, and merge, together.
-    limits = {"recursion_limit": opts.recursion_limit, "callbacks": [log], "max_concurrency": 1}
+    limited: RunnableConfig = {
+        **config,
+        "recursion_limit": opts.recursion_limit,
+        "callbacks": [log],
+        "max_concurrency": 1,
+    }
     try:
-        output = run_like_invoke(run, payload, {**config, **limits}, log)
+        output = run_like_invoke(run, payload, limited, log)
     except Exception as exc:  # noqa: BLE001 - a node may raise anything; the trace shows it
         error = exc
     stop = lead.checkpoint["configurable"]["checkpoint_id"] if lead and lead.checkpoint else None
@@ -186,7 +196,7 @@ def _pydantic(schema: Any) -> type[BaseModel] | None:
     return schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
 
 
-def _output_schema(graph: CompiledStateGraph, model: type[BaseModel] | None) -> Any:
+def _output_schema(graph: CompiledGraph, model: type[BaseModel] | None) -> Any:
     # The graph's own Pydantic output schema; without one of its own (it is the state
     # schema), the model the run is checked with (a TypedDict state's user model, say).
     builder = getattr(graph, "builder", None)

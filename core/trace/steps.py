@@ -10,10 +10,12 @@ from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import Checkpoint
 from langgraph.errors import EmptyChannelError
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
+from core.order.graph import CompiledGraph
 from core.trace.reducers import DROPPED, graph_reducers, merge_rows, reducer_for
 from core.validate.report import FieldError, validate_value
 
@@ -45,7 +47,7 @@ class Step:
     before: dict[str, Any] = field(default_factory=dict)
     error: str = ""
     committed: bool = True  # False: the run stopped before LangGraph merged this step
-    checkpoint: dict[str, Any] | None = None  # the config of the checkpoint holding `state`
+    checkpoint: RunnableConfig | None = None  # the config of the checkpoint holding `state`
 
     def merges(self) -> list[dict[str, str]]:
         """Per written field: before, update, reducer, after (see `merge_rows`)."""
@@ -59,7 +61,8 @@ class TaskLog(BaseCallbackHandler):
     run_inline = True  # async runs call it in the loop, in order, not in an executor thread
 
     def __init__(self, deadline: float) -> None:
-        self.deadline, self.root = deadline, None
+        self.deadline = deadline
+        self.root: UUID | None = None
         self.runs: dict[UUID, str] = {}
         self.tasks: dict[str, tuple[int, str, Any]] = {}  # task id -> (step, node, input)
         self.outputs: dict[str, Any] = {}
@@ -116,7 +119,7 @@ def walk_chain(saver: Any, thread: str, stop: str | None) -> list[Any]:
 def build_steps(
     chain: list[Any],
     log: TaskLog,
-    run: CompiledStateGraph,
+    run: CompiledGraph,
     payload: Any,
     model: type[BaseModel] | None,
     check: bool,
@@ -173,7 +176,9 @@ def build_steps(
     return steps
 
 
-def _row(base: Step, log: TaskLog, task: str, written: list, reducers: dict[str, str]) -> Step:
+def _row(
+    base: Step, log: TaskLog, task: str, written: list[Any], reducers: dict[str, str]
+) -> Step:
     # Tasks the callbacks never saw are LangGraph's own input task.
     _, node, seen = log.tasks.get(task, (base.step, "__start__", None))
     update = base.update if node == "__start__" else log.outputs.get(task)
@@ -191,7 +196,7 @@ def _row(base: Step, log: TaskLog, task: str, written: list, reducers: dict[str,
     )
 
 
-def checkpoint_values(graph: CompiledStateGraph, checkpoint: dict[str, Any]) -> dict[str, Any]:
+def checkpoint_values(graph: CompiledGraph, checkpoint: Checkpoint) -> dict[str, Any]:
     """The state LangGraph reads from a checkpoint, as `stream(stream_mode="values")` emits it.
 
     A checkpoint stores only written channels; a reducer channel never written still reads
@@ -208,7 +213,8 @@ def checkpoint_values(graph: CompiledStateGraph, checkpoint: dict[str, Any]) -> 
             out[key] = stored[key]
             continue
         with contextlib.suppress(EmptyChannelError):
-            out[key] = graph.channels[key].copy().get()
+            # stream channels are channels, never managed values (the other half of the union)
+            out[key] = graph.channels[key].copy().get()  # type: ignore[union-attr]
     return out
 
 

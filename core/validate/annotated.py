@@ -38,8 +38,8 @@ def annotated_text(report: Report) -> str:
         >>> from core.validate.report import validate_text
         >>> print(annotated_text(validate_text('{"amount": -1}')))
         ▶ 1 │ {"amount": -1}
-          │ ^ missing at user_id: Field required
-          │            ^ greater_than_equal at amount: Input should be greater than or equal to 0
+            │ ^ missing at user_id: Field required
+            │            ^ greater_than_equal at amount: Input should be greater than or equal to 0
     """
     if report.text is None:
         return ""
@@ -50,8 +50,8 @@ def annotated_text(report: Report) -> str:
         error = report.syntax_error
         positions.append((error.line, error.col, f"{error.code}: {error.message}"))
     for duplicate in report.duplicates[:MAX_REPORTED]:  # all but the last are dropped
-        for line, col in duplicate.positions[:-1]:
-            positions.append((line, col, f"repeated key {duplicate.path}: this value is dropped"))
+        note = f"repeated key {duplicate.path}: this value is dropped"
+        positions += [(at_line, at_col, note) for at_line, at_col in duplicate.positions[:-1]]
     for line, col, note in positions:
         if line is not None:
             marks.setdefault(line, []).append((col or 1, note))

@@ -84,8 +84,9 @@ def _child(out: Any, key: str | int) -> Any:
         name = _field_name(type(out), key) if isinstance(key, str) else None
         if name is not None:
             return getattr(out, name)
-        if isinstance(key, str) and key in (out.model_extra or {}):
-            return out.model_extra[key]
+        extra = out.model_extra or {}
+        if isinstance(key, str) and key in extra:
+            return extra[key]
         return _MISSING
     if isinstance(out, list | tuple) and isinstance(key, int) and key < len(out):
         return out[key]

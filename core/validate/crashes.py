@@ -47,13 +47,13 @@ class Pinned:
                 isinstance(index, int)
                 and len(place) > depth
                 and tuple(place[:depth]) == gone[:-1]
-                and isinstance(place[depth], int)
-                and place[depth] >= index
+                and isinstance(at := place[depth], int)
+                and at >= index
             ):
-                place[depth] += 1
+                place[depth] = at + 1
         return tuple(place)
 
-    def restore(self, loc: tuple) -> tuple:
+    def restore(self, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
         """A Pydantic `loc` from validating `rest` -> the same loc in the original value: the
         list indices after a removed item move back up; union tags stay as they are."""
         positions, node = [], self.rest
@@ -162,16 +162,16 @@ def _smallest(root: Any, loc: Loc, exc: BaseException, raises: Raises) -> tuple[
         loc, exc = (*loc, key), found
 
 
-def _keep(node: dict | list, count: int) -> dict | list:
+def _keep(node: dict[Any, Any] | list[Any], count: int) -> dict[Any, Any] | list[Any]:
     if isinstance(node, dict):
         return dict(list(node.items())[:count])
     return node[:count]
 
 
-def _drop(node: dict | list, key: str | int) -> dict | list:
+def _drop(node: dict[Any, Any] | list[Any], key: str | int) -> dict[Any, Any] | list[Any]:
     if isinstance(node, dict):
         return {k: v for k, v in node.items() if k != key}
-    return node[:key] + node[key + 1 :]  # type: ignore[operator]
+    return node[:key] + node[key + 1 :]  # type: ignore[operator,index]  # a list's key is an int
 
 
 def _get(value: Any, loc: Loc) -> Any:

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from core.jsontext.paths import plural, truncate
 from core.order import build_order_graph
+from core.order.graph import CompiledGraph
 from core.validate.entry_run import EntryVerdict, entry_graph, langgraph_entry
 from core.validate.report import Report
 
@@ -53,7 +53,7 @@ class Headline:
 
 
 @lru_cache(maxsize=32)  # keyed by model class: server-side models, never user data
-def order_entry_graph(state: type[BaseModel]) -> CompiledStateGraph:
+def order_entry_graph(state: type[BaseModel]) -> CompiledGraph:
     """The seed order graph over `state` (AgentState or a schema-options variant), compiled
     once per model: its entry judges seed payloads on the Validate page and the CLI.
 
@@ -65,7 +65,7 @@ def order_entry_graph(state: type[BaseModel]) -> CompiledStateGraph:
     return build_order_graph(state=state)
 
 
-def compare_entry(report: Report, graph: CompiledStateGraph | None = None) -> EntryComparison:
+def compare_entry(report: Report, graph: CompiledGraph | None = None) -> EntryComparison:
     """Run LangGraph's entry on the report's payload and list what differs from the model.
 
     `graph` is the graph the payload is for (its input schema, reducers and first node);

@@ -7,17 +7,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
 from core.jsontext.paths import format_path, plural
+from core.order.graph import CompiledGraph
 from core.validate.crashes import in_payload_order, pin_crashes, without
 from core.validate.field_errors import (
     FieldError,
     crash_error,
+    error_rows,
     payload_path,
     position_errors,
     value_errors,
@@ -43,7 +45,7 @@ class EntryVerdict:
 
 
 @lru_cache(maxsize=32)  # keyed by model class: server-side models, never user data
-def entry_graph(model: type[BaseModel]) -> CompiledStateGraph:
+def entry_graph(model: type[BaseModel]) -> CompiledGraph:
     """The smallest graph over `model`: START -> one node -> END (for a model with no graph).
 
     Example:
@@ -63,7 +65,7 @@ def _no_write(state: Any) -> dict[str, Any]:
 
 
 def langgraph_entry(
-    graph: CompiledStateGraph, payload: Any, text: str | None = None
+    graph: CompiledGraph, payload: Any, text: str | None = None
 ) -> EntryVerdict:
     """Run `graph` on `payload` up to its first node, with LangGraph's own machinery.
 
@@ -98,7 +100,7 @@ def langgraph_entry(
     verdict.error = _one_line(exc)
     raw: list[dict[str, Any]] = []
     if isinstance(exc, ValidationError):
-        raw = exc.errors()
+        raw = error_rows(exc)
         _record_state(verdict, run, config)
     else:
         pinned = pin_crashes(payload, _crash_of(graph))
@@ -106,17 +108,19 @@ def langgraph_entry(
         raw = [crash_error(c.exc, c.loc, c.input, by="langgraph") for c in pinned.crashes]
         rest_exc = _attempt(graph, pinned.rest)[0] if () not in holes else None
         if isinstance(rest_exc, ValidationError):
-            rest = [e | {"loc": pinned.restore(e["loc"])} for e in rest_exc.errors()]
+            rest = [e | {"loc": pinned.restore(e["loc"])} for e in error_rows(rest_exc)]
             raw += [e for e in rest if without(payload_path(e["loc"], payload), holes)]
         raw = in_payload_order(raw, payload)
     verdict.errors = position_errors(raw, text) if text is not None else value_errors(raw, payload)
     return verdict
 
 
-def _attempt(graph: CompiledStateGraph, payload: Any) -> tuple[BaseException | None, Any, dict]:
+def _attempt(
+    graph: CompiledGraph, payload: Any
+) -> tuple[BaseException | None, Any, RunnableConfig]:
     """One interrupted run on a copy with its own checkpointer: what it raised, if anything."""
     run = graph.copy(update={"checkpointer": InMemorySaver()})
-    config: dict[str, Any] = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
+    config: RunnableConfig = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
     try:
         for _ in run.stream(payload, config, stream_mode="values", interrupt_before="*"):
             pass
@@ -133,12 +137,12 @@ def _attempt(graph: CompiledStateGraph, payload: Any) -> tuple[BaseException | N
     return None, run, config
 
 
-async def _drain(run: Any, payload: Any, config: dict) -> None:
+async def _drain(run: Any, payload: Any, config: RunnableConfig) -> None:
     async for _ in run.astream(payload, config, stream_mode="values", interrupt_before="*"):
         pass
 
 
-def _crash_of(graph: CompiledStateGraph) -> Any:
+def _crash_of(graph: CompiledGraph) -> Any:
     def crash(payload: Any) -> BaseException | None:
         exc = _attempt(graph, payload)[0]
         return None if exc is None or isinstance(exc, ValidationError) else exc
@@ -146,7 +150,7 @@ def _crash_of(graph: CompiledStateGraph) -> Any:
     return crash
 
 
-def _record_state(verdict: EntryVerdict, run: Any, config: dict) -> None:
+def _record_state(verdict: EntryVerdict, run: Any, config: RunnableConfig) -> None:
     """Channel values after the input, the first nodes, and what LangGraph hands the first."""
     try:
         snapshot = run.get_state(config)

@@ -178,7 +178,8 @@ def _number(node: dict[str, Any], integer: bool) -> int | float:
 def _string(node: dict[str, Any]) -> str:
     if node.get("format") in _FORMATS:
         return _FORMATS[node["format"]]
-    low, high = node.get("minLength", 0), node.get("maxLength", 64)
+    low: int = node.get("minLength", 0)
+    high: int = node.get("maxLength", 64)
     if "pattern" in node:
         sampled = sample_pattern(node["pattern"], low)
         if sampled is not None and low <= len(sampled) <= high:

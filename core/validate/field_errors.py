@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from core.jsontext.paths import PathNames, format_path, format_pointer, truncate
 from core.jsontext.source_map import SourceMap
@@ -14,6 +14,7 @@ from core.jsontext.source_map import SourceMap
 __all__ = [
     "FieldError",
     "crash_error",
+    "error_rows",
     "payload_path",
     "place_in_text",
     "position_errors",
@@ -54,12 +55,17 @@ class FieldError:
         }
 
 
+def error_rows(exc: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic's error dicts, typed as the plain rows the functions here take (no copy)."""
+    return cast("list[dict[str, Any]]", exc.errors())
+
+
 def crash_error(
     exc: BaseException,
     loc: tuple[str | int, ...] = (),
     input: Any = None,
     by: str = "validator",
-) -> dict:
+) -> dict[str, Any]:
     """The raw error row for a part whose validation raised something other than ValidationError.
 
     Pydantic gives such an exception no location (and LangGraph crashes the same way), so
@@ -82,7 +88,7 @@ def crash_error(
     }
 
 
-def payload_path(loc: tuple, value: Any) -> tuple[str | int, ...]:
+def payload_path(loc: tuple[str | int, ...], value: Any) -> tuple[str | int, ...]:
     """The part of an error's `loc` that names places in `value` (union tags left out).
 
     Example:
@@ -143,7 +149,7 @@ def position_errors(raw: list[dict[str, Any]], text: str) -> list[FieldError]:
 
 
 def _with_key(
-    found: tuple[str | int, ...], loc: tuple, type_: str, found_last: bool
+    found: tuple[str | int, ...], loc: tuple[str | int, ...], type_: str, found_last: bool
 ) -> tuple[str | int, ...]:
     # A missing key is not in the text, but it is the field the user must add. (Its parent
     # may have the same name: whether the last segment was found is asked, not compared.)
@@ -160,7 +166,7 @@ def value_errors(raw: list[dict[str, Any]], value: Any) -> list[FieldError]:
     ]
 
 
-def _value_path(loc: tuple, value: Any, type_: str) -> tuple[str | int, ...]:
+def _value_path(loc: tuple[str | int, ...], value: Any, type_: str) -> tuple[str | int, ...]:
     found: list[str | int] = []
     found_last = False
     node = value

@@ -31,7 +31,8 @@ def json_schema(model: type[BaseModel]) -> dict[str, Any]:
         >>> json_schema(LineItem)["title"]
         'LineItem'
     """
-    return json.loads(json_schema_text(model))
+    schema: dict[str, Any] = json.loads(json_schema_text(model))
+    return schema
 
 
 def resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:

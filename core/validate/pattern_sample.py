@@ -10,7 +10,7 @@ walk does not know gives None, never a wrong string.
 from __future__ import annotations
 
 import re
-from re import _parser as sre  # the stdlib's regex parser: walks a pattern to sample it
+from re import _parser as sre  # type: ignore[attr-defined]  # the stdlib's regex parser, untyped
 from typing import Any
 
 __all__ = ["sample_pattern"]

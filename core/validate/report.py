@@ -19,6 +19,7 @@ from core.validate.crashes import in_payload_order, pin_crashes, without
 from core.validate.field_errors import (
     FieldError,
     crash_error,
+    error_rows,
     payload_path,
     place_in_text,
     position_errors,
@@ -81,7 +82,10 @@ class Report:
             if error.url:
                 item["url"] = error.url
             out.append(item)
-        return json.loads(json.dumps(out, ensure_ascii=False, default=str), parse_constant=str)
+        rows: list[dict[str, Any]] = json.loads(
+            json.dumps(out, ensure_ascii=False, default=str), parse_constant=str
+        )
+        return rows
 
     def to_csv(self) -> str:
         """The table rows as CSV text."""
@@ -141,7 +145,7 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
     except PayloadError as exc:
         return Report(model=model, text=text, syntax_error=exc)
     except ValidationError as exc:
-        raw = exc.errors()
+        raw = error_rows(exc)
         # A raw lone surrogate in the text (not a \ud800 escape) is `string_unicode` at the
         # root, not json_invalid: it is the text that is wrong there too, not a field.
         first = raw[0] if raw else {"type": "", "loc": ()}
@@ -169,7 +173,7 @@ def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
     try:
         return Report(model=model, raw=value, value=model.model_validate(value))
     except ValidationError as exc:
-        return Report(model=model, raw=value, errors=value_errors(exc.errors(), value))
+        return Report(model=model, raw=value, errors=value_errors(error_rows(exc), value))
     except Exception:  # noqa: BLE001 - a model's own code may raise anything
         errors = _pinned(model, value, model.model_validate)
         return Report(model=model, raw=value, errors=value_errors(errors, value))
@@ -196,7 +200,7 @@ def _pinned(model: type[BaseModel], value: Any, validate: Any) -> list[dict[str,
         try:
             validate(pinned.rest)
         except ValidationError as exc:
-            raw = [e | {"loc": pinned.restore(e["loc"])} for e in exc.errors()]
+            raw = [e | {"loc": pinned.restore(e["loc"])} for e in error_rows(exc)]
             raw = [e for e in raw if without(payload_path(e["loc"], value), holes)]
     rows = [crash_error(crash.exc, crash.loc, crash.input) for crash in pinned.crashes]
     return in_payload_order(rows + raw, value)
@@ -222,7 +226,9 @@ def gate_disagrees(report: Report) -> Report | None:
         >>> [(e.path, e.type, e.line, e.col) for e in gate.errors]
         [('user_id', 'is_instance_of', 1, 13)]
     """
-    if not report.ok or report.input is None or not _has_strict(report.model):
+    if not report.ok or report.input is None or report.text is None:
+        return None
+    if not _has_strict(report.model):
         return None
     gate = validate_value(report.input, report.model)
     if gate.ok:
