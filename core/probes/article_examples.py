@@ -24,7 +24,7 @@ def run_snippet(snippet: str, name: str) -> tuple[str, BaseException | None, lis
 
     def capture(*args: object, **kwargs: object) -> None:
         kwargs.pop("file", None)
-        print(*args, file=printed, **kwargs)  # type: ignore[call-overload]
+        print(*args, file=printed, **kwargs)  # type: ignore[call-overload,unused-ignore]
 
     namespace: dict[str, object] = {"__name__": f"article_{name}", "print": capture}
     code = compile(snippet, f"<article {name}>", "exec")

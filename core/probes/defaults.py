@@ -10,13 +10,13 @@ __all__ = ["PROBES"]
 
 def probe_mutable_default_is_shared() -> list[Check]:
     class Shared(BaseModel):
-        logs: list = []  # the article's pitfall, written as the article writes it
+        logs: list = []  # type: ignore[type-arg]  # the article's pitfall, as the article writes it
 
     first = Shared()
     first.logs.append("first")
     second = Shared()
 
-    def append_in_place(state: Shared) -> dict[str, list]:
+    def append_in_place(state: Shared) -> dict[str, list[str]]:
         state.logs.append("node")  # mutates the default if Pydantic did not copy it
         return {"logs": state.logs}
 

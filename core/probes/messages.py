@@ -1,6 +1,6 @@
 """Probes of message fields: `add_messages` dedupe, and `list[BaseMessage]` round trips."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
@@ -13,7 +13,7 @@ from core.probes._model import ARTICLE_STATE, Check, Probe
 __all__ = ["PROBES"]
 
 
-def _names(messages: list) -> list[str]:
+def _names(messages: list[Any]) -> list[str]:
     return [type(message).__name__ for message in messages]
 
 
@@ -52,7 +52,9 @@ def probe_basemessage_loses_subclass() -> list[Check]:
     config = {"configurable": {"thread_id": "probe"}, "recursion_limit": 10}
     sent = [HumanMessage("hi"), ToolMessage("42", tool_call_id="c1"), AIMessage("ok")]
     builder.compile(checkpointer=saver).invoke({"messages": sent}, config)
-    restored = saver.get_tuple(config).checkpoint["channel_values"]["messages"]
+    stored = saver.get_tuple(config)
+    assert stored is not None  # the run has just been checkpointed
+    restored = stored.checkpoint["channel_values"]["messages"]
     wire = Loose.model_validate_json(Loose(messages=sent).model_dump_json()).messages
     return [
         Check(

@@ -62,7 +62,7 @@ _PAYLOAD: dict[str, Any] = {
 
 
 def _build(state: type, **kwargs: Any) -> CompiledGraph:
-    builder = StateGraph(state, **kwargs)
+    builder: StateGraph[Any] = StateGraph(state, **kwargs)
     builder.add_node("validate_order", lambda s: {"status": "validated", "logs": ["checked"]})
     builder.add_node("confirm", lambda s: {"status": "confirmed", "logs": ["confirmed"]})
     builder.add_edge(START, "validate_order")

@@ -69,12 +69,12 @@ def probe_invalid_write_reaches_final_state() -> list[Check]:
     return [
         Check(
             expected="validate_order (not last) writes amount=-1; the final state has amount=-1",
-            observed=_error_text(middle_exc) or f"final amount={middle['amount']!r}",
+            observed=_error_text(middle_exc) or f"final amount={(middle or {})['amount']!r}",
             matches=middle is not None and middle.get("amount") == -1,
         ),
         Check(
             expected='confirm (last node) writes status="shipped"; the final state has it',
-            observed=_error_text(last_exc) or f"final status={last['status']!r}",
+            observed=_error_text(last_exc) or f"final status={(last or {})['status']!r}",
             matches=last is not None and last.get("status") == "shipped",
         ),
     ]

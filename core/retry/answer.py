@@ -118,5 +118,6 @@ def full_errors(
             model.model_validate(returned)
     except ValidationError as exc:
         # .json() rather than .errors(): ctx may hold objects that are not JSON values.
-        return json.loads(exc.json())
+        errors: list[dict[str, Any]] = json.loads(exc.json())
+        return errors
     return []

@@ -16,6 +16,7 @@ from core.order.graph import CompiledGraph
 from core.retry.answer import full_errors
 from core.retry.lg_messages import (
     feedback_message,
+    last_turn,
     message_dict,
     model_turn,
     raw_output,
@@ -88,7 +89,7 @@ def build_retry_graph(
         }
 
     def run_search(state: RetryLoopState) -> dict[str, Any]:
-        call = state.messages[-1].tool_calls[0]
+        call = last_turn(state.messages).tool_calls[0]
         content = json.dumps(search(**call["args"]), ensure_ascii=False, separators=(",", ":"))
         reply = ToolMessage(
             content, tool_call_id=call["id"], name="search", id=f"tool-{state.calls}"
@@ -96,7 +97,7 @@ def build_retry_graph(
         part = "ToolMessage (name=search, status=success)"
         row = Attempt(
             state.calls,
-            returned(state.messages[-1]),
+            returned(last_turn(state.messages)),
             VERDICT_TOOL,
             sent_back=content,
             part=part,
@@ -105,14 +106,14 @@ def build_retry_graph(
         return {"messages": [reply], "attempts": [row.to_row()], "status": "searched"}
 
     def validate(state: RetryLoopState) -> dict[str, Any]:
-        raw, is_text = raw_output(state.messages[-1])
+        raw, is_text = raw_output(last_turn(state.messages))
         errors = full_errors(model, raw, as_json_text=is_text)
         if errors:
             return {"errors": errors, "status": "invalid", "logs": [f"{len(errors)} errors"]}
         value = model.model_validate_json(raw) if is_text else model.model_validate(raw)
         row = Attempt(
             state.calls,
-            returned(state.messages[-1]),
+            returned(last_turn(state.messages)),
             VERDICT_VALID,
             retries_left=state.retries_left,
         )
@@ -124,7 +125,7 @@ def build_retry_graph(
         }
 
     def feedback(state: RetryLoopState) -> dict[str, Any]:
-        last = state.messages[-1]
+        last = last_turn(state.messages)
         sent = [{k: e[k] for k in _SENT_KEYS if k in e} for e in state.errors]
         # PydanticAI charges an output-tool call to that tool's budget and plain text to the
         # run's; both count towards the run's, which is checked on the text path only.
@@ -216,5 +217,5 @@ def run_with_langgraph(
 def _after_generate(state: RetryLoopState) -> str:
     if state.error:
         return END
-    calls = state.messages[-1].tool_calls
+    calls = last_turn(state.messages).tool_calls
     return "search" if calls and calls[0]["name"] == "search" else "validate"

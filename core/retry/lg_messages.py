@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
@@ -12,6 +13,7 @@ from core.retry.timeline import json_text
 __all__ = [
     "OUTPUT_TOOL",
     "feedback_message",
+    "last_turn",
     "message_dict",
     "model_turn",
     "raw_output",
@@ -36,7 +38,12 @@ def model_turn(turn: dict[str, Any], number: int) -> AIMessage:
     )
 
 
-def feedback_message(last: AnyMessage, sent: list[dict[str, Any]], id_: str) -> tuple[Any, str]:
+def last_turn(messages: Sequence[AnyMessage]) -> AIMessage:
+    """The last message, the model's turn: every node after `generate` reads it (no copy)."""
+    return cast(AIMessage, messages[-1])
+
+
+def feedback_message(last: AIMessage, sent: list[dict[str, Any]], id_: str) -> tuple[Any, str]:
     """The message carrying the errors back: the output tool's result, or a user turn for text."""
     if last.tool_calls:
         text = json.dumps({"error": sent}, ensure_ascii=False, separators=(",", ":"))
@@ -47,14 +54,14 @@ def feedback_message(last: AnyMessage, sent: list[dict[str, Any]], id_: str) -> 
     return HumanMessage(text, id=id_), "HumanMessage"
 
 
-def raw_output(message: AnyMessage) -> tuple[Any, bool]:
+def raw_output(message: AIMessage) -> tuple[Any, bool]:
     """What to validate from the model's message, and whether it is JSON text."""
     if message.tool_calls:
         return message.tool_calls[0]["args"], False
     return message.content, True
 
 
-def returned(message: AnyMessage) -> str:
+def returned(message: AIMessage) -> str:
     """The model's message as the timeline's `returned` column: {"text"} or {"tool", "args"}."""
     if message.tool_calls:
         call = message.tool_calls[0]

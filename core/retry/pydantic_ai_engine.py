@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -102,7 +102,7 @@ def _read_attempts(
         for part in response.parts:
             returned, raw, is_text = _returned(part)
             reply = _reply_to(part, replies)
-            row = {
+            row: dict[str, Any] = {
                 "attempt": number,
                 "returned": returned,
                 "errors": "",
@@ -176,7 +176,7 @@ def _part_label(part: Any) -> str:
 def _cause_errors(cause: BaseException | None) -> list[dict[str, Any]]:
     """The errors the exhausting call failed with, from the exception PydanticAI chained."""
     if isinstance(cause, ValidationError):
-        return cause.errors(include_url=False, include_context=False)
+        return cast("list[dict[str, Any]]", cause.errors(include_url=False, include_context=False))
     retry_part = getattr(cause, "tool_retry", None)
     content = getattr(retry_part, "content", None)
     return list(content) if isinstance(content, list) else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,10 +61,11 @@ def round_trip(value: BaseModel) -> RoundTrip:
     """
     model = type(value)
     result = RoundTrip()
-    for via, dump, load in (
+    stages: tuple[tuple[str, Callable[[], Any], Callable[[Any], BaseModel]], ...] = (
         ("model_dump", value.model_dump, model.model_validate),
         ("model_dump_json", value.model_dump_json, model.model_validate_json),
-    ):
+    )
+    for via, dump, load in stages:
         try:
             dumped = dump()
         except Exception as exc:  # a serializer error is the finding
