@@ -12,8 +12,8 @@ import time
 
 from playwright.sync_api import sync_playwright
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import to_text
 from core.order.schema_options import SchemaOptions, build_model
 from core.validate.report import validate_text
 from tests.e2e._browser import goto_app, launch_chromium, new_context, rerun, wait_for_runs

@@ -21,8 +21,8 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import to_text
 from tests.e2e._browser import goto_app, launch_chromium, new_context
 from tests.e2e._server import ROOT, Server, cpu_seconds, machine_load, streamlit_server
 

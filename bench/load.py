@@ -25,8 +25,8 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import to_text
 from tests.e2e._browser import CHROMIUM, CHROMIUM_ARGS, IDLE_AFTER_RUNS, RUN_COUNTER_SCRIPT
 from tests.e2e._server import Server, cpu_seconds, machine_load, streamlit_server
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import os
 import sys
 from typing import Any, TextIO
 
 from pydantic import BaseModel
 
-from core.jsontext.paths import plural
+from core.jsontext.write import dumps, plural
 from core.project import Project, load_project
 from core.validate.entry import EntryComparison, compare_entry, entry_graph, order_entry_graph
 from core.validate.field_errors import place_in_text
@@ -72,7 +71,7 @@ def _print_report(
                 {"path": d.path, "positions": [list(spot) for spot in d.positions]}
                 for d in report.duplicates
             ]
-        print(json.dumps(body, indent=2, ensure_ascii=False), file=out)
+        print(dumps(body, indent=2), file=out)
     elif report.syntax_error is not None:
         print(f"unreadable payload: {report.syntax_error}", file=sys.stderr)
     else:

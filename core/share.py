@@ -8,6 +8,8 @@ import json
 import zlib
 from typing import Any
 
+from core.jsontext.write import dumps
+
 __all__ = ["MAX_SHARE_JSON_BYTES", "MAX_TOKEN_CHARS", "ShareError", "decode_share", "encode_share"]
 
 PREFIX = "v1."
@@ -35,7 +37,7 @@ def encode_share(state: dict[str, Any]) -> str:
         >>> decode_share(encode_share({"page": "validate", "payload": "{}"}))
         {'page': 'validate', 'payload': '{}'}
     """
-    raw = json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    raw = dumps(state, compact=True, allow_nan=False)
     try:
         packed = zlib.compress(raw.encode("utf-8"), 9)
     except UnicodeEncodeError:
@@ -106,7 +108,7 @@ def decode_share(token: str) -> dict[str, Any]:
     if not isinstance(state, dict):
         raise ShareError("share_corrupt", "This share link does not hold valid state. " + _AGAIN)
     try:  # a \ud800 escape decodes to a lone surrogate, which no browser can be sent
-        json.dumps(state, ensure_ascii=False).encode("utf-8")
+        dumps(state).encode("utf-8")
     except UnicodeEncodeError:
         raise ShareError(
             "share_encoding",

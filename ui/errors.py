@@ -9,7 +9,7 @@ import pyarrow as pa
 import streamlit as st
 
 from core.jsontext.duplicates import MAX_REPORTED
-from core.jsontext.paths import plural
+from core.jsontext.write import plural
 from core.validate.annotated import text_lines
 from core.validate.entry import Headline
 from core.validate.report import Report

@@ -9,8 +9,9 @@ from pathlib import Path
 import streamlit as st
 from pydantic import BaseModel
 
+from core.jsontext.write import to_text
 from core.order import AgentState
-from core.order.presets import PRESETS, SEED_TEXT, to_text
+from core.order.presets import PRESETS, SEED_TEXT
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from core.validate.examples import Example, ExampleError, model_examples
 from ui.payload import SHARED_KEY, set_payload_text

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from core.jsontext.paths import plural
+from core.jsontext.write import plural
 from core.trace import Trace, TraceError
 from core.trace.diagram import graph_dot
 from core.trace.reducers import DROPPED, dump_json

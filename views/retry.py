@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.jsontext.paths import plural
+from core.jsontext.write import plural
 from core.retry import (
     ENGINES,
     MAX_RETRIES,

@@ -7,7 +7,7 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-from core.order.presets import to_text
+from core.jsontext.write import to_text
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews, schema_views
 from core.tools.roundtrip import round_trip

@@ -9,7 +9,7 @@ import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
-from core.jsontext.paths import plural
+from core.jsontext.write import plural
 from core.order import AgentState
 from core.order.presets import SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source

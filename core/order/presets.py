@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from core.jsontext.write import to_text
 from core.order.models import SEED_PAYLOAD
 
-__all__ = ["PRESETS", "SEED_TEXT", "Preset", "to_text"]
-
-
-def to_text(value: Any) -> str:
-    """Payload value -> the editor's JSON text (2-space indent, Unicode kept).
-
-    Example:
-        >>> to_text({"a": 1})
-        '{\\n  "a": 1\\n}'
-    """
-    return json.dumps(value, indent=2, ensure_ascii=False)
+__all__ = ["PRESETS", "SEED_TEXT", "Preset"]
 
 
 SEED_TEXT = to_text(SEED_PAYLOAD)

@@ -13,7 +13,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from core.jsontext.paths import number_literal
+from core.jsontext.write import number_literal
 from core.order.models import AgentState
 
 __all__ = ["SchemaOptions", "build_model", "model_source"]

@@ -2,10 +2,10 @@
 
 import importlib
 import inspect
-import json
 import textwrap
 import time
 
+from core.jsontext.write import dumps
 from core.probes._model import (
     VERDICTS,
     Check,
@@ -187,4 +187,4 @@ def results_to_json(results: list[ProbeResult]) -> str:
         '[]'
     """
     rows = [{name: getattr(r, name) for name in _COLUMNS} for r in results]
-    return json.dumps(rows, ensure_ascii=False, indent=2)
+    return dumps(rows, indent=2)

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 
-from core.jsontext.paths import number_literal
+from core.jsontext.write import number_literal
 
 __all__ = [
     "Answer",

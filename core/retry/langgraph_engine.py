@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import operator
 from dataclasses import replace
 from typing import Annotated, Any
@@ -12,6 +11,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
+from core.jsontext.write import dumps
 from core.order.graph import CompiledGraph
 from core.retry.answer import full_errors
 from core.retry.lg_messages import (
@@ -31,7 +31,6 @@ from core.retry.timeline import (
     Attempt,
     RetryRun,
     RunError,
-    json_text,
     left_out,
 )
 from core.trace import run_trace
@@ -90,7 +89,7 @@ def build_retry_graph(
 
     def run_search(state: RetryLoopState) -> dict[str, Any]:
         call = last_turn(state.messages).tool_calls[0]
-        content = json.dumps(search(**call["args"]), ensure_ascii=False, separators=(",", ":"))
+        content = dumps(search(**call["args"]), compact=True)
         reply = ToolMessage(
             content, tool_call_id=call["id"], name="search", id=f"tool-{state.calls}"
         )
@@ -137,7 +136,7 @@ def build_retry_graph(
             state.calls,
             returned(last),
             VERDICT_RETRY,
-            json_text(sent),
+            dumps(sent, default=str),
             left_out=left_out(sent, state.errors),
             retries_left=max(left, 0),
         )

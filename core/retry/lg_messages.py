@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
-from core.retry.timeline import json_text
+from core.jsontext.write import dumps
 
 __all__ = [
     "OUTPUT_TOOL",
@@ -46,11 +45,11 @@ def last_turn(messages: Sequence[AnyMessage]) -> AIMessage:
 def feedback_message(last: AIMessage, sent: list[dict[str, Any]], id_: str) -> tuple[Any, str]:
     """The message carrying the errors back: the output tool's result, or a user turn for text."""
     if last.tool_calls:
-        text = json.dumps({"error": sent}, ensure_ascii=False, separators=(",", ":"))
+        text = dumps({"error": sent}, compact=True)
         call_id = last.tool_calls[0]["id"]
         reply = ToolMessage(text, tool_call_id=call_id, name=OUTPUT_TOOL, status="error", id=id_)
         return reply, f"ToolMessage (name={OUTPUT_TOOL}, status=error)"
-    text = f"Validation errors:\n{json.dumps(sent, ensure_ascii=False)}\nFix them and answer again."
+    text = f"Validation errors:\n{dumps(sent)}\nFix them and answer again."
     return HumanMessage(text, id=id_), "HumanMessage"
 
 
@@ -65,8 +64,8 @@ def returned(message: AIMessage) -> str:
     """The model's message as the timeline's `returned` column: {"text"} or {"tool", "args"}."""
     if message.tool_calls:
         call = message.tool_calls[0]
-        return json_text({"tool": call["name"], "args": call["args"]})
-    return json_text({"text": message.content})
+        return dumps({"tool": call["name"], "args": call["args"]}, default=str)
+    return dumps({"text": message.content}, default=str)
 
 
 def message_dict(message: AnyMessage) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
+from core.jsontext.write import dumps
 from core.retry.answer import full_errors
 from core.retry.script import MAX_CALLS, search, turn_at
 from core.retry.timeline import (
@@ -17,7 +18,6 @@ from core.retry.timeline import (
     Attempt,
     RetryRun,
     RunError,
-    json_text,
     left_out,
 )
 
@@ -123,7 +123,7 @@ def _read_attempts(
                 )
                 row |= {
                     "verdict": VERDICT_RETRY,
-                    "errors": json_text(sent) if sent else "",
+                    "errors": dumps(sent, default=str) if sent else "",
                     "sent_back": text,
                     "part": _part_label(reply),
                     "retries_left": retries_left,
@@ -139,7 +139,7 @@ def _read_attempts(
                 sent = _cause_errors(cause)
                 row |= {
                     "verdict": VERDICT_EXHAUSTED,
-                    "errors": json_text(sent) if sent else "",
+                    "errors": dumps(sent, default=str) if sent else "",
                     "retries_left": 0,
                 }
             else:
@@ -155,9 +155,9 @@ def _read_attempts(
 
 def _returned(part: Any) -> tuple[str, Any, bool]:
     if part.part_kind == "text":
-        return json_text({"text": part.content}), part.content, True
+        return dumps({"text": part.content}, default=str), part.content, True
     args = part.args_as_dict()
-    return json_text({"tool": part.tool_name, "args": args}), args, False
+    return dumps({"tool": part.tool_name, "args": args}, default=str), args, False
 
 
 def _reply_to(part: Any, replies: list[Any]) -> Any:

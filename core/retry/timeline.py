@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.jsontext.write import dumps
+
 __all__ = [
     "Attempt",
     "RetryRun",
@@ -16,7 +18,6 @@ __all__ = [
     "VERDICT_RETRY",
     "VERDICT_TOOL",
     "VERDICT_VALID",
-    "json_text",
     "left_out",
     "word_count",
 ]
@@ -25,16 +26,6 @@ VERDICT_TOOL = "tool call: search ran"
 VERDICT_VALID = "valid: output accepted"
 VERDICT_RETRY = "invalid: feedback sent, retry"
 VERDICT_EXHAUSTED = "invalid: budget exhausted, run ends"
-
-
-def json_text(value: Any) -> str:
-    """Compact JSON text that keeps non-ASCII characters readable.
-
-    Example:
-        >>> json_text({"loc": ("citations",)})
-        '{"loc": ["citations"]}'
-    """
-    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def word_count(text: str) -> int:
@@ -67,7 +58,7 @@ def left_out(sent: list[dict[str, Any]], full: list[dict[str, Any]]) -> str:
         if extra:
             where = ".".join(map(str, error.get("loc", ()))) or "(root)"
             missing[f"{where}.{error.get('type')}"] = extra
-    return json_text(missing) if missing else ""
+    return dumps(missing, default=str) if missing else ""
 
 
 def _pair_key(error: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
@@ -103,7 +94,7 @@ class Attempt:
         "output tool" for a call of the output tool ("" for a call that drew on none).
 
         Example:
-            >>> Attempt(1, json_text({"text": "hi"}), VERDICT_RETRY).counter
+            >>> Attempt(1, dumps({"text": "hi"}, default=str), VERDICT_RETRY).counter
             'run'
         """
         if self.verdict not in (VERDICT_RETRY, VERDICT_EXHAUSTED):

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.jsontext.paths import plural
+from core.jsontext.write import plural
 from core.tools import Observation, Scenario, models_source
 from core.tools.schema_lint import ref_paths
 

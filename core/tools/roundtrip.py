@@ -9,7 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.jsontext.paths import format_path, truncate
+from core.jsontext.paths import format_path
+from core.jsontext.write import truncate
 
 __all__ = ["Difference", "RoundTrip", "Stage", "round_trip"]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
+from core.jsontext.write import dumps
 from core.order.graph import CompiledGraph
 
 __all__ = ["CURRENT_FILL", "FAILED_FILL", "graph_dot"]
@@ -63,7 +63,7 @@ def graph_dot(
 
 def _quote(text: str) -> str:
     # JSON string escaping is also valid DOT string escaping for quotes and backslashes.
-    return json.dumps(text, ensure_ascii=False)
+    return dumps(text)
 
 
 def _attrs(attrs: dict[str, str]) -> str:

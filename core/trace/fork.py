@@ -8,7 +8,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
 from pydantic import ValidationError
 
-from core.jsontext.paths import plural
+from core.jsontext.write import plural
 from core.trace.reducers import LAST_VALUE, graph_reducers
 from core.trace.run import Step, Trace, checkpoint_values, record_run
 from core.validate.report import validate_value

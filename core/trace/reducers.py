@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -14,6 +13,7 @@ from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
 from pydantic import BaseModel
 
+from core.jsontext.write import dumps
 from core.order.graph import CompiledGraph
 
 __all__ = [
@@ -111,7 +111,7 @@ def dump_json(value: Any, indent: int | None = None) -> str:
         >>> dump_json({"logs": Overwrite(["x"])})
         '{"logs": {"Overwrite": ["x"]}}'
     """
-    return json.dumps(value, default=_plain, ensure_ascii=False, indent=indent)
+    return dumps(value, default=_plain, indent=indent)
 
 
 def _plain(value: Any) -> Any:

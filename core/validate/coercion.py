@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel
 
 from core.jsontext.paths import PathNames
+from core.jsontext.write import dumps
 
 __all__ = ["CoercionRow", "coercion_rows"]
 
@@ -134,7 +134,7 @@ def _same(value: Any, out: Any) -> bool:
 
 
 def _row(path: str, value: Any, out: Any) -> CoercionRow:
-    shown_in = json.dumps(value, ensure_ascii=False)
+    shown_in = dumps(value)
     if out is _MISSING:
         return CoercionRow(path, shown_in, _type(value), "", "", "dropped")
     if _same(value, out):
@@ -156,7 +156,7 @@ def _show(out: Any) -> str:
     if isinstance(out, BaseModel):
         return f"{type(out).__name__}(…)"
     try:
-        return json.dumps(out, ensure_ascii=False)
+        return dumps(out)
     except (TypeError, ValueError):
         return repr(out)
 

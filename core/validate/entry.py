@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from core.jsontext.paths import plural, truncate
+from core.jsontext.write import plural, truncate
 from core.order import build_order_graph
 from core.order.graph import CompiledGraph
 from core.validate.entry_run import EntryVerdict, entry_graph, langgraph_entry

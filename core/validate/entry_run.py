@@ -13,7 +13,8 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from core.jsontext.paths import format_path, plural
+from core.jsontext.paths import format_path
+from core.jsontext.write import plural
 from core.order.graph import CompiledGraph
 from core.validate.crashes import in_payload_order, pin_crashes, without
 from core.validate.field_errors import (

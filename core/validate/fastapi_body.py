@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.jsontext.write import dumps
+
 __all__ = ["fastapi_422_body"]
 
 
@@ -45,7 +47,7 @@ def fastapi_422_body(model: type[BaseModel], payload: Any) -> dict[str, Any]:
         errors = [{**err, "loc": ("body", *err["loc"])} for err in exc.errors(include_url=False)]
         body = {"detail": _jsonable(errors)}
         try:  # Starlette's JSONResponse refuses NaN and infinities: the 422 becomes a 500
-            json.dumps(body, ensure_ascii=False, allow_nan=False)
+            dumps(body, allow_nan=False)
         except ValueError as refused:
             return _server_error(refused)
         return body

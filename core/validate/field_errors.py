@@ -8,8 +8,9 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
-from core.jsontext.paths import PathNames, format_path, format_pointer, truncate
+from core.jsontext.paths import PathNames, format_path, format_pointer
 from core.jsontext.source_map import SourceMap
+from core.jsontext.write import truncate
 
 __all__ = [
     "FieldError",

@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.jsontext.write import dumps
+
 __all__ = ["field_kind", "json_schema", "json_schema_text", "resolve"]
 
 
@@ -20,7 +22,7 @@ def json_schema_text(model: type[BaseModel]) -> str:
         >>> json.loads(json_schema_text(LineItem))["required"]
         ['sku', 'qty', 'unit_price']
     """
-    return json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False)
+    return dumps(model.model_json_schema(), indent=2)
 
 
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:

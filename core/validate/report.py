@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from core.jsontext.duplicates import DuplicateKey, duplicate_keys
 from core.jsontext.payload import PayloadError, check_depth, check_shape, parse
+from core.jsontext.write import dumps
 from core.order import AgentState
 from core.validate.crashes import in_payload_order, pin_crashes, without
 from core.validate.field_errors import (
@@ -83,7 +84,7 @@ class Report:
                 item["url"] = error.url
             out.append(item)
         rows: list[dict[str, Any]] = json.loads(
-            json.dumps(out, ensure_ascii=False, default=str), parse_constant=str
+            dumps(out, default=str), parse_constant=str
         )
         return rows
 
@@ -207,7 +208,7 @@ def _pinned(model: type[BaseModel], value: Any, validate: Any) -> list[dict[str,
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return dumps(value)
 
 
 def gate_disagrees(report: Report) -> Report | None:

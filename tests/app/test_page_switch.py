@@ -7,8 +7,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import to_text
 from core.order.schema_options import SchemaOptions, model_source
 from ui.errors import PYTHON_MODE_NOTE
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import SEED_TEXT, to_text
+from core.order.presets import SEED_TEXT
 
 VIEWS = Path(__file__).parents[2] / "views"
 # Each session's payload carries a key only it uses, so a leak shows up as a foreign path.

@@ -13,7 +13,7 @@ from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Block
 
-from core.order.presets import to_text
+from core.jsontext.write import to_text
 from core.tools import SCENARIOS
 from core.tools.loose_strict import LooseTool
 from core.tools.provider_schema import REWRITE_MEANINGS

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import to_text
 from tests.e2e._browser import goto_app, new_context, rerun, submit_payload
 from tests.e2e._server import Server
 

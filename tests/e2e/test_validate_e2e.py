@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from core.order.presets import PRESETS, SEED_TEXT, to_text
+from core.order.presets import PRESETS, SEED_TEXT
 from tests.e2e._browser import rerun, submit_payload
 
 pytestmark = pytest.mark.e2e

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
+from core.jsontext.write import dumps
 from core.retry import MAX_RETRIES, PRESETS, AnswerConstraints
 from ui.share import ignore_field, shared_state
 
@@ -27,7 +27,7 @@ DEFAULT_PRESET = "article"
 
 def preset_text(name: str) -> str:
     """A preset's model script as the editor shows it."""
-    return json.dumps(PRESETS[name].script, ensure_ascii=False, indent=2)
+    return dumps(PRESETS[name].script, indent=2)
 
 
 # Run inputs (also the share-link field names) -> their widget keys.

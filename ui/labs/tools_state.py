@@ -7,7 +7,7 @@ from typing import Any
 import streamlit as st
 
 from core.jsontext.payload import MAX_PAYLOAD_BYTES
-from core.order.presets import to_text
+from core.jsontext.write import to_text
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
 from ui.payload import set_payload_text

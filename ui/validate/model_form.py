@@ -11,7 +11,7 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.jsontext.payload import json_writable, parse
-from core.order.presets import to_text
+from core.jsontext.write import dumps, to_text
 from core.validate.json_schema import field_kind, json_schema
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 from ui.text import plain
@@ -27,7 +27,7 @@ _VERSION, _SEEN = "mform_version", "mform_seen_hash"
 
 
 def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return value if isinstance(value, str) else dumps(value)
 
 
 def _typed(text: Any, kind: str) -> Any:

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from core.jsontext.payload import json_writable, parse
-from core.order.presets import to_text
+from core.jsontext.write import dumps, to_text
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 
 __all__ = ["order_form"]
@@ -30,7 +30,7 @@ def _cell(text: Any) -> Any:
 
 
 def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return value if isinstance(value, str) else dumps(value)
 
 
 def _apply(field: str, widget_key: str) -> None:
@@ -51,7 +51,7 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
     for row, changes in edits.get("edited_rows", {}).items():
         if not isinstance(new_items[int(row)], dict):  # the row shows a value, not fields
             st.session_state["form_items__notice"] = (
-                f"items[{row}] = {json.dumps(items[int(row)], ensure_ascii=False)}"
+                f"items[{row}] = {dumps(items[int(row)])}"
             )
             st.session_state["form_items__source"] = None  # the editor starts afresh
             return

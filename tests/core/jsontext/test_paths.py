@@ -3,7 +3,7 @@
 import json
 import sys
 
-from core.jsontext.paths import PathNames, format_path, format_pointer, truncate
+from core.jsontext.paths import PathNames, format_path, format_pointer
 from core.order.presets import SEED_TEXT
 from core.validate.report import validate_text, validate_value
 
@@ -21,14 +21,6 @@ def test_path_names_memo_gives_the_same_names_and_keeps_each_segment_once():
     assert names(("items", 1)) == ("items[1]", "/items/1")
     assert names(()) == ("(root)", "")
     assert sorted(names, key=str) == [0, 1, "a/b", "items", "x y"]
-
-
-def test_truncate_cuts_long_json_and_survives_circular_values():
-    assert truncate({"k": "v"}) == '{"k": "v"}'
-    assert truncate("x" * 100, 10) == '"xxxxxxxx…'
-    loop: list = []
-    loop.append(loop)
-    assert truncate(loop) == "[[...]]"
 
 
 def _cache_sizes() -> dict[str, int]:

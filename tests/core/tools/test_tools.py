@@ -7,7 +7,7 @@ import pytest
 from pydantic import BaseModel
 from pydantic_core import core_schema
 
-from core.order.presets import to_text
+from core.jsontext.write import to_text
 from core.tools import SCENARIOS, Observation, attempt
 from core.tools.custom_type import DrawingParametersNoHook, DrawingToolNoHook, PlainColor
 from core.tools.loose_strict import LooseTool
