@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, PydanticInvalidForJsonSchema
 
-from core.tools.schema_diff import JsonSchema, Rewrite, diff_schemas
+from core.tools.schema_diff import Rewrite, diff_schemas
+from core.validate.json_schema import JsonSchema
 
 __all__ = [
     "PROVIDERS",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["JsonSchema", "Rewrite", "diff_schemas"]
+from core.validate.json_schema import JsonSchema
 
-JsonSchema = dict[str, Any]
+__all__ = ["Rewrite", "diff_schemas"]
 
 _CONSTRAINTS = frozenset(
     "minLength maxLength pattern format minimum maximum exclusiveMinimum exclusiveMaximum "

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, PydanticInvalidForJsonSchema
 
-__all__ = ["Finding", "lint_model", "lint_schema", "ref_paths", "walk_schema"]
+from core.validate.json_schema import JsonSchema
 
-JsonSchema = dict[str, Any]
+__all__ = ["Finding", "lint_model", "lint_schema", "ref_paths", "walk_schema"]
 
 # Keywords that give a node a type; a node with none of them accepts anything.
 _TYPED = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps
 
-__all__ = ["field_kind", "json_schema", "json_schema_text", "resolve"]
+__all__ = ["JsonSchema", "field_kind", "json_schema", "json_schema_text", "resolve"]
+
+JsonSchema: TypeAlias = dict[str, Any]  # a JSON Schema document or one of its nodes
 
 
 @lru_cache(maxsize=64)  # keyed by model class: server-side models, never user data
