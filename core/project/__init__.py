@@ -2,22 +2,6 @@
 
 from __future__ import annotations
 
-from core.project.load import (
-    CONFIG_FILE,
-    GRAPH_ENV,
-    MODEL_ENV,
-    Project,
-    ProjectError,
-    ProjectSpec,
-    load_project,
-)
+from core.project.load import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, ProjectSpec, load_project
 
-__all__ = [
-    "CONFIG_FILE",
-    "GRAPH_ENV",
-    "MODEL_ENV",
-    "Project",
-    "ProjectError",
-    "ProjectSpec",
-    "load_project",
-]
+__all__ = ["CONFIG_FILE", "GRAPH_ENV", "MODEL_ENV", "Project", "ProjectSpec", "load_project"]

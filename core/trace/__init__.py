@@ -2,24 +2,7 @@
 
 from __future__ import annotations
 
-from core.trace.run import (
-    RunOptions,
-    Step,
-    Trace,
-    TraceError,
-    TraceTimeout,
-    checkpoint_values,
-    record_run,
-    run_trace,
-)
+from core.trace.from_text import TextRun, trace_text
+from core.trace.run import RunOptions, Step, Trace, TraceError, run_trace
 
-__all__ = [
-    "RunOptions",
-    "Step",
-    "Trace",
-    "TraceError",
-    "TraceTimeout",
-    "checkpoint_values",
-    "record_run",
-    "run_trace",
-]
+__all__ = ["RunOptions", "Step", "TextRun", "Trace", "TraceError", "run_trace", "trace_text"]
