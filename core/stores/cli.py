@@ -16,7 +16,14 @@ from core.stores.errors import StoreCode, StoreError
 from core.stores.open import STORE_ENV, open_store, store_label
 from core.stores.serde import strict_serde
 
-__all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_UNREADABLE", "add_audit_parser", "parse_shard", "run_audit"]
+__all__ = [
+    "EXIT_INVALID",
+    "EXIT_OK",
+    "EXIT_UNREADABLE",
+    "add_audit_parser",
+    "parse_shard",
+    "run_audit",
+]
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
