@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
-import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -61,9 +61,10 @@ def shard_of(thread_id: str, shards: int) -> int:
 
     Example:
         >>> shard_of("thread-1", 4), shard_of("thread-1", 4) == shard_of("thread-1", 4)
-        (2, True)
+        (1, True)
     """
-    return zlib.crc32(thread_id.encode("utf-8")) % shards
+    digest = hashlib.blake2b(thread_id.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % shards
 
 
 def iter_thread_ids(store: Store, shard: tuple[int, int] = (0, 1)) -> Iterator[str]:

@@ -32,8 +32,8 @@ class Refused:
         """One sentence a user can act on.
 
         Example:
-            >>> Refused("os.system").describe()[:53]
-            'the stored value names os.system, which the playgrou'
+            >>> Refused("os.system").describe().split(",")[0]
+            'the stored value names os.system'
         """
         if "." in self.what:
             return (
