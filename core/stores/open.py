@@ -196,6 +196,11 @@ def _connect_error(label: str, reason: str) -> StoreError:
             f"{label} refused the login (wrong user or password); check the DSN's "
             f"credentials in {STORE_ENV} or the server configuration.",
         )
+    if "database" in reason and "does not exist" in reason:
+        return StoreError(
+            StoreCode.MISSING,
+            f"{label}: the server has no such database; correct the database name in the DSN.",
+        )
     return StoreError(
         StoreCode.UNREACHABLE,
         f"cannot connect to {label} (server down, or wrong host or port); start the server "

@@ -102,12 +102,22 @@ def new_store(kind: str, name: str, tmp: Path, postgres: Postgres | None) -> str
     return postgres.create_database(name)
 
 
+def _demo(kind: str, tmp: Path, postgres: Postgres | None) -> str:
+    spec = new_store(kind, "demo", tmp, postgres)
+    with writer(kind, spec) as saver:
+        run_demo_threads(saver)
+    return spec
+
+
+@pytest.fixture(scope="session")
+def postgres_demo(postgres, tmp_path_factory) -> str:
+    """The DSN of the demo threads written by real runs through the real PostgresSaver."""
+    return _demo("postgres", tmp_path_factory.mktemp("demo"), postgres)
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])
 def demo_store(request, tmp_path_factory) -> tuple[str, str]:
     """(kind, spec) of the demo threads written by real runs through the real saver."""
-    kind = request.param
-    pg = request.getfixturevalue("postgres") if kind == "postgres" else None
-    spec = new_store(kind, "demo", tmp_path_factory.mktemp("demo"), pg)
-    with writer(kind, spec) as saver:
-        run_demo_threads(saver)
-    return kind, spec
+    if request.param == "postgres":
+        return "postgres", request.getfixturevalue("postgres_demo")
+    return "sqlite", _demo("sqlite", tmp_path_factory.mktemp("demo"), None)

@@ -119,3 +119,12 @@ def test_sqlite_is_opened_read_only_and_an_audit_leaves_the_file_unchanged(demo_
                 store.saver.conn.execute("DELETE FROM checkpoints")
     with writer(kind, spec) as saver:
         assert len(list(saver.list(None))) == 35
+
+
+def test_a_postgres_database_that_does_not_exist_is_named(postgres):
+    error = _refusal(postgres.dsn("no_such_db"))
+    assert (error.code, error.message) == (
+        "store_missing",
+        f"postgresql://postgres@127.0.0.1:{postgres.port}/no_such_db: the server has no such "
+        "database; correct the database name in the DSN.",
+    )
