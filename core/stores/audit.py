@@ -89,16 +89,18 @@ def stored_state(saved: CheckpointTuple) -> Any:
     """The state a checkpoint holds: its state channels (LangGraph's own channels left out).
 
     An input checkpoint (`source == "input"`) holds the graph's input, not yet written to
-    the state channels: that input is what is validated.
+    the state channels: what is validated is the state so far with the input's keys over it
+    (a reducer would merge them instead; the next checkpoint holds LangGraph's merge).
     """
     checkpoint = saved.checkpoint
     if isinstance(checkpoint, Refused):
         return checkpoint
     values = checkpoint.get("channel_values") or {}
+    state = {k: v for k, v in values.items() if not k.startswith("_") and ":" not in k}
     start = values.get("__start__")
     if saved.metadata.get("source") == "input" and isinstance(start, dict):
-        return start
-    return {k: v for k, v in values.items() if not k.startswith("_") and ":" not in k}
+        return {**state, **start}
+    return state
 
 
 def state_errors(state: Any, model: type[BaseModel]) -> list[dict[str, Any]]:

@@ -33,13 +33,13 @@ def _payload(amount: float, thread_id: str) -> dict[str, Any]:
     return payload
 
 
-# thread id -> (fault ids, amount, interrupt before confirm)
-DEMO_THREADS: dict[str, tuple[tuple[str, ...], float, bool]] = {
-    "clean-1": ((), 99, False),
-    "clean-2": ((), 250, False),
-    **{f"fault-{fault}": ((fault,), 99, False) for fault in FAULTS},
-    "interrupted": ((), 99, True),
-    "model-change": ((), 750, False),  # valid under AgentState, not under CandidateState
+# thread id -> (fault ids, amount, interrupt before confirm, a second turn's message or None)
+DEMO_THREADS: dict[str, tuple[tuple[str, ...], float, bool, str | None]] = {
+    "clean-1": ((), 99, False, None),
+    "clean-2": ((), 250, False, "再来一单"),  # a second input on the same thread
+    **{f"fault-{fault}": ((fault,), 99, False, None) for fault in FAULTS},
+    "interrupted": ((), 99, True, None),
+    "model-change": ((), 750, False, None),  # valid under AgentState, not under CandidateState
 }
 
 
@@ -60,7 +60,7 @@ def run_demo_threads(saver: BaseCheckpointSaver) -> dict[str, str | None]:
     checkpoints written before the raise, as a real run does.
     """
     outcome: dict[str, str | None] = {}
-    for thread_id, (faults, amount, interrupt) in DEMO_THREADS.items():
+    for thread_id, (faults, amount, interrupt, again) in DEMO_THREADS.items():
         builder = build_order_graph(faults).builder
         graph = builder.compile(
             checkpointer=saver, interrupt_before=["confirm"] if interrupt else None
@@ -69,6 +69,9 @@ def run_demo_threads(saver: BaseCheckpointSaver) -> dict[str, str | None]:
         try:
             with _numbered_message_ids(thread_id):
                 graph.invoke(_payload(amount, thread_id), config)
+                if again:
+                    turn = {"type": "human", "content": again, "id": f"{thread_id}-again"}
+                    graph.invoke({"messages": [turn]}, config)
             outcome[thread_id] = "interrupted before confirm" if interrupt else None
         except Exception as exc:  # the store keeps what was checkpointed before the raise
             outcome[thread_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"

@@ -24,9 +24,9 @@ def _root(thread_id: str, checkpoint_id: str | None = None) -> dict:
 
 def _expected_errors(values: dict, metadata: dict, model: type[BaseModel]) -> list[dict]:
     # the oracle: the model's own fields picked out of the saver's raw channel values
-    state = values["__start__"] if metadata["source"] == "input" else {
-        name: values[name] for name in model.model_fields if name in values
-    }
+    state = {name: values[name] for name in model.model_fields if name in values}
+    if metadata["source"] == "input":  # the input's keys over the state so far
+        state.update(values["__start__"])
     try:
         model.model_validate(state)
     except ValidationError as exc:

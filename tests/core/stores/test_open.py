@@ -118,7 +118,7 @@ def test_sqlite_is_opened_read_only_and_an_audit_leaves_the_file_unchanged(demo_
             with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
                 store.saver.conn.execute("DELETE FROM checkpoints")
     with writer(kind, spec) as saver:
-        assert len(list(saver.list(None))) == 35
+        assert len(list(saver.list(None))) == 39
 
 
 def test_a_postgres_database_that_does_not_exist_is_named(postgres):
