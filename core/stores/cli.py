@@ -80,6 +80,8 @@ def run_audit(args: argparse.Namespace) -> int:
     project = load_project(flags, os.environ, os.getcwd())
     for error in project.errors:
         print(error, file=sys.stderr)
+    for note in project.notes:
+        print(f"note: {note}", file=sys.stderr)
     if project.errors:
         return EXIT_UNREADABLE
     if project.model is None:

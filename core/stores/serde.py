@@ -41,10 +41,17 @@ class Refused:
                 "(it was not run); if it is one of your own types, pass the model that declares "
                 "it with --model"
             )
-        return (
-            f"the stored value is in {self.what!r} format, which the playground never reads "
-            "(pickle can run code; an encrypted value needs its key)"
-        )
+        if self.what == "pickle":
+            return (
+                "the stored value is pickled, which the playground never reads (unpickling "
+                "runs code); store it with LangGraph's default msgpack serializer"
+            )
+        if "+" in self.what:
+            return (
+                f"the stored value is encrypted ({self.what}); the playground does not read "
+                "encrypted stores yet: audit a decrypted copy"
+            )
+        return f"the stored value is in {self.what!r} format, which the playground does not read"
 
 
 def _on_event(event: SerdeEvent) -> None:
