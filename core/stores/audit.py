@@ -103,15 +103,20 @@ def stored_state(saved: CheckpointTuple) -> Any:
     return state
 
 
-def state_errors(state: Any, model: type[BaseModel]) -> list[dict[str, Any]]:
+def state_errors(
+    state: Any, model: type[BaseModel], *, may_hold_refusals: bool = True
+) -> list[dict[str, Any]]:
     """Pydantic's errors for `state` (JSON-safe), or one `refused_value` error per refusal.
+
+    `may_hold_refusals=False` skips the search for `Refused` markers (the serializer
+    counted none while this state was read).
 
     Example:
         >>> from core.order import LineItem
         >>> [e["type"] for e in state_errors({"sku": "ab", "qty": 1, "unit_price": 1}, LineItem)]
         ['string_too_short']
     """
-    refused = find_refused(state)
+    refused = find_refused(state) if may_hold_refusals else []
     if refused:
         return [
             {"type": "refused_value", "loc": list(at), "msg": hit.describe(), "input": hit.what}
@@ -132,8 +137,10 @@ def _checkpoints(store: Store, thread_id: str, history: bool) -> Iterator[Checkp
         yield latest
 
 
-def _verdict(store: Store, saved: CheckpointTuple, model: type[BaseModel]) -> InvalidState | None:
-    errors = state_errors(stored_state(saved), model)
+def _verdict(
+    store: Store, saved: CheckpointTuple, model: type[BaseModel], refusals: bool
+) -> InvalidState | None:
+    errors = state_errors(stored_state(saved), model, may_hold_refusals=refusals)
     if not errors:
         return None
     configurable = saved.config["configurable"]
@@ -185,10 +192,14 @@ def audit_store(
     if not 0 <= index < shards:
         raise ValueError(f"shard {index}/{shards}: i must be in 0..{shards - 1}")
     result = AuditResult()
+    serde = store.saver.serde
+    counted = getattr(serde, "refusals", None)  # None: not ours, search every state
     for thread_id in iter_thread_ids(store, shard):
         result.threads += 1
-        for saved in _checkpoints(store, thread_id, history):
+        for saved in _checkpoints(store, thread_id, history):  # each read as it is yielded
             result.checkpoints += 1
-            if (invalid := _verdict(store, saved, model)) is not None:
+            now = getattr(serde, "refusals", None)
+            refusals, counted = now is None or now != counted, now
+            if (invalid := _verdict(store, saved, model, refusals)) is not None:
                 result.invalid.append(invalid)
     return result

@@ -79,6 +79,7 @@ class StrictSerializer(SerializerProtocol):
     def __init__(self, allowed: Iterable[tuple[str, ...]]) -> None:
         _listen()
         self.allowed = frozenset(allowed)
+        self.refusals = 0  # grows with each Refused returned: readers skip the search if not
         self._inner = JsonPlusSerializer(
             pickle_fallback=False, allowed_json_modules=None, allowed_msgpack_modules=self.allowed
         )
@@ -89,7 +90,7 @@ class StrictSerializer(SerializerProtocol):
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         type_, payload = data
         if type_ not in _READABLE_TYPES:
-            return Refused(type_)
+            return self._refuse(type_)
         if type_ != "msgpack":
             return self._inner.loads_typed(data)
         return ormsgpack.unpackb(payload, ext_hook=self._ext, option=ormsgpack.OPT_NON_STR_KEYS)
@@ -104,7 +105,11 @@ class StrictSerializer(SerializerProtocol):
             refused = _collector.found
         finally:
             _collector.found = outer
-        return Refused(refused[0]) if refused else value
+        return self._refuse(refused[0]) if refused else value
+
+    def _refuse(self, what: str) -> Refused:
+        self.refusals += 1
+        return Refused(what)
 
 
 def strict_serde(models: Iterable[type]) -> StrictSerializer:
