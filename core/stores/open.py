@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -20,6 +21,11 @@ __all__ = ["STORE_ENV", "Store", "open_store", "store_label"]
 
 STORE_ENV = "PLAYGROUND_STORE"
 _PG_PREFIXES = ("postgresql://", "postgres://")
+_PG_KEYWORDS = re.compile(r"^\s*[a-z_]+\s*=")  # libpq's "host=... password=..." form
+
+
+def _is_postgres(spec: str) -> bool:
+    return spec.startswith(_PG_PREFIXES) or bool(_PG_KEYWORDS.match(spec))
 _SQLITE_PREFIX = "sqlite:///"
 
 
@@ -54,10 +60,12 @@ def store_label(spec: str) -> str:
     Example:
         >>> store_label("postgresql://app:s3cret@127.0.0.1:5433/shop")
         'postgresql://app@127.0.0.1:5433/shop'
+        >>> store_label("host=db.internal port=6543 user=app password=s3cret dbname=shop")
+        'postgresql://app@db.internal:6543/shop'
         >>> store_label("sqlite:///runs/checkpoints.sqlite")
         'runs/checkpoints.sqlite'
     """
-    if spec.startswith(_PG_PREFIXES):
+    if _is_postgres(spec):
         from psycopg.conninfo import conninfo_to_dict
 
         try:
@@ -92,7 +100,7 @@ def open_store(spec: str, serde: SerializerProtocol) -> Iterator[Store]:
             StoreCode.NO_STORE,
             f"no store given; pass a SQLite file or a postgresql:// DSN, or set {STORE_ENV}.",
         )
-    opener = _open_postgres if spec.startswith(_PG_PREFIXES) else _open_sqlite
+    opener = _open_postgres if _is_postgres(spec) else _open_sqlite
     with opener(spec, serde) as store:
         yield store
 

@@ -55,3 +55,18 @@ def test_the_demo_store_holds_each_kind_of_thread_and_rebuilds_identically(tmp_p
         ("human", "clean-2-again", "再来一单"),
         ("ai", "clean-2-msg-2", "订单已校验"),
     ]
+
+
+def test_the_demo_store_is_rebuilt_by_a_command(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-m", "core.stores.demo", str(tmp_path / "demo.sqlite")],
+        cwd=root, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert done.stdout.splitlines()[:2] == ["clean-1: completed", "clean-2: completed"]
+    assert len(done.stdout.splitlines()) == len(DEMO_THREADS)
+    assert _states(tmp_path / "demo.sqlite").keys() == DEMO_THREADS.keys()

@@ -128,3 +128,30 @@ def test_a_postgres_database_that_does_not_exist_is_named(postgres):
         f"postgresql://postgres@127.0.0.1:{postgres.port}/no_such_db: the server has no such "
         "database; correct the database name in the DSN.",
     )
+
+
+def test_a_keyword_form_dsn_is_postgres_and_its_password_never_shown(postgres):
+    error = _refusal(f"host=127.0.0.1 port={postgres.port} user=postgres password=Kw-Pass-77")
+    assert (error.code, error.message) == (
+        "store_login_refused",
+        f"postgresql://postgres@127.0.0.1:{postgres.port}/ refused the login (wrong user or "
+        "password); check the DSN's credentials in PLAYGROUND_STORE or the server "
+        "configuration.",
+    )
+    assert "Kw-Pass-77" not in repr(error)
+
+
+def test_the_allow_list_is_the_models_classes_and_langchains_messages():
+    messages = {
+        ("langchain_core.messages." + module, name + chunk)
+        for module, name in [("ai", "AIMessage"), ("base", "BaseMessage"), ("chat", "ChatMessage"),
+                             ("function", "FunctionMessage"), ("human", "HumanMessage"),
+                             ("system", "SystemMessage"), ("tool", "ToolMessage")]
+        for chunk in ("", "Chunk")
+    }  # fmt: skip
+    assert strict_serde([AgentState]).allowed == {
+        ("core.order", "AgentState"),
+        ("core.order", "LineItem"),  # nested: reached through AgentState.items
+        ("langchain_core.messages.modifier", "RemoveMessage"),
+        *messages,
+    }
