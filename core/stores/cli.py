@@ -8,7 +8,7 @@ import logging
 import os
 import sqlite3
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from core.project import load_project
 from core.stores.audit import AuditResult, audit_store
@@ -70,7 +70,7 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     return audit
 
 
-def run_audit(args: argparse.Namespace) -> int:
+def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run `audit` on parsed arguments; returns the exit code (0 valid, 1 invalid, 2 unreadable).
 
     The model and graph resolve as for `validate` (flag, playground.toml, environment).
@@ -113,32 +113,22 @@ def run_audit(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_UNREADABLE
-    _print(result, args.json)
+    _print(result, args.json, out or sys.stdout)
     return EXIT_INVALID if result.invalid else EXIT_OK
 
 
-def _print(result: AuditResult, as_json: bool) -> None:
+def _print(result: AuditResult, as_json: bool, out: TextIO) -> None:
     if as_json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str))
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str), file=out)
         return
     print(
         f"{result.threads} threads, {result.checkpoints} checkpoints audited: "
-        f"{len(result.invalid)} invalid"
+        f"{len(result.invalid)} invalid",
+        file=out,
     )
     for state in result.invalid:
-        print(f"{state.thread_id}  step {state.step}  node {state.node}  {state.checkpoint_id}")
+        print(f"{state.thread_id}  step {state.step}  node {state.node}  {state.checkpoint_id}",
+              file=out)  # fmt: skip
         for error in state.errors:
             loc = ".".join(str(part) for part in error["loc"]) or "(state)"
-            print(f"    {loc}: {error['type']}: {error['msg']}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry until `python -m core` wires `add_audit_parser` in."""
-    parser = argparse.ArgumentParser(prog="python -m core")
-    add_audit_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.handler(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+            print(f"    {loc}: {error['type']}: {error['msg']}", file=out)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from core.__main__ import main
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import audit_store, open_store, strict_serde
-from core.stores.cli import main
 
 from .conftest import PG_PASSWORD, writer
 
@@ -33,7 +33,7 @@ def _expected(spec: str, model=AgentState, **options) -> dict:
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "core.stores.cli", "audit", *args],
+        [sys.executable, "-m", "core", "audit", *args],
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

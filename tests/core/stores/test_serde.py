@@ -21,10 +21,10 @@ from langgraph.checkpoint.serde.jsonplus import (
     _msgpack_enc,
 )
 
+from core.__main__ import main
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import Refused, audit_store, open_store, strict_serde
 from core.stores.audit import InvalidState
-from core.stores.cli import main
 
 from .conftest import new_store, writer
 
