@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
@@ -16,6 +15,7 @@ from pydantic_core import to_jsonable_python
 from core.crashes import in_payload_order, pin_crashes, without
 from core.field_errors import FieldError, crash_error, payload_path, position_errors, value_errors
 from core.paths import format_path, plural
+from core.run_saver import run_saver
 
 __all__ = ["MAX_NAMED", "EntryVerdict", "entry_graph", "langgraph_entry"]
 
@@ -109,7 +109,7 @@ def langgraph_entry(
 
 def _attempt(graph: CompiledStateGraph, payload: Any) -> tuple[BaseException | None, Any, dict]:
     """One interrupted run on a copy with its own checkpointer: what it raised, if anything."""
-    run = graph.copy(update={"checkpointer": InMemorySaver()})
+    run = graph.copy(update={"checkpointer": run_saver(graph)})
     config: dict[str, Any] = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
     try:
         for _ in run.stream(payload, config, stream_mode="values", interrupt_before="*"):

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel, ValidationError
 
 from core.reducers import dump_json, graph_reducers
 from core.report import FieldError, validate_value
+from core.run_saver import run_saver
 from core.trace_errors import TraceError, trace_error
 from core.trace_ids import rename_message_ids
 from core.trace_run import run_like_invoke
@@ -130,7 +130,7 @@ def run_trace(
         gate_errors = validate_value(payload, opts.input_model).errors
         if gate_errors and not opts.run_anyway:
             return Trace(gate_errors=gate_errors, options=opts)
-    run = graph.copy(update={"checkpointer": InMemorySaver()})
+    run = graph.copy(update={"checkpointer": run_saver(graph)})
     trace = record_run(run, payload, {"configurable": {"thread_id": "trace"}}, opts)
     trace.gate_errors = gate_errors
     return trace
@@ -148,7 +148,7 @@ def record_run(
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
-        >>> run = build_order_graph().copy(update={"checkpointer": InMemorySaver()})
+        >>> run = build_order_graph().copy(update={"checkpointer": run_saver(build_order_graph())})
         >>> config = {"configurable": {"thread_id": "t"}}
         >>> trace = record_run(run, SEED_PAYLOAD, config, RunOptions())
         >>> [step.node for step in trace.steps]
