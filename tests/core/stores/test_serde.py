@@ -80,7 +80,10 @@ def poisoned(request, tmp_path) -> tuple[str, str, Path, str]:
 
 def test_a_crafted_row_runs_under_langgraphs_defaults_but_not_in_the_audit(poisoned, capsys):
     kind, spec, marker, checkpoint_id = poisoned
-    with writer(kind, spec) as saver:  # the control: LangGraph's default serializer
+    with writer(kind, spec) as saver:
+        # The control: LangGraph's default serializer as shipped, with LANGGRAPH_STRICT_MSGPACK
+        # unset: it allows every module (CI also runs the suite with the variable set).
+        saver.serde = JsonPlusSerializer(allowed_msgpack_modules=True)
         saver.get_tuple({"configurable": {"thread_id": "poisoned"}})
     assert marker.exists(), "the default serializer called os.system"
     marker.unlink()
