@@ -84,16 +84,16 @@ def langgraph_entry(
     if isinstance(payload, dict):
         taken = graph.builder.schemas.get(schema, {})
         verdict.dropped = [key for key in payload if key not in taken]
-    exc, run, config = _attempt(graph, payload)
+    exc, run, config, seen = _attempt(graph, payload)
     if exc is None:
         verdict.runs = True
-        _record_state(verdict, run, config)
+        _record_state(verdict, run, config, seen)
         return verdict
     verdict.error = _one_line(exc)
     raw: list[dict[str, Any]] = []
     if isinstance(exc, ValidationError):
         raw = exc.errors()
-        _record_state(verdict, run, config)
+        _record_state(verdict, run, config, None)
     else:
         pinned = pin_crashes(payload, _crash_of(graph))
         holes = [crash.loc for crash in pinned.crashes]
@@ -107,29 +107,30 @@ def langgraph_entry(
     return verdict
 
 
-def _attempt(graph: CompiledStateGraph, payload: Any) -> tuple[BaseException | None, Any, dict]:
-    """One interrupted run on a copy with its own checkpointer: what it raised, if anything."""
+def _attempt(graph: CompiledStateGraph, payload: Any) -> tuple[Any, Any, dict, dict | None]:
+    """One interrupted run on a copy with its own checkpointer: what it raised, if anything,
+    and the last checkpoint LangGraph streamed (its channel values and next tasks)."""
     run = graph.copy(update={"checkpointer": run_saver(graph)})
     config: dict[str, Any] = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
+    seen: list[dict] = []
     try:
-        for _ in run.stream(payload, config, stream_mode="values", interrupt_before="*"):
-            pass
+        seen += run.stream(payload, config, stream_mode="checkpoints", interrupt_before="*")
     except TypeError as exc:
         if "synchronous" not in str(exc):
-            return exc, run, config
+            return exc, run, config, None
         # An async routing function at START: LangGraph's async API, as its users run it.
         try:
-            asyncio.run(_drain(run, payload, config))
+            seen += asyncio.run(_drain(run, payload, config))
         except Exception as async_exc:  # noqa: BLE001 - whatever LangGraph raises is the verdict
-            return async_exc, run, config
+            return async_exc, run, config, None
     except Exception as exc:  # noqa: BLE001 - whatever LangGraph raises is the verdict
-        return exc, run, config
-    return None, run, config
+        return exc, run, config, None
+    return None, run, config, seen[-1] if seen else None
 
 
-async def _drain(run: Any, payload: Any, config: dict) -> None:
-    async for _ in run.astream(payload, config, stream_mode="values", interrupt_before="*"):
-        pass
+async def _drain(run: Any, payload: Any, config: dict) -> list[dict]:
+    stream = run.astream(payload, config, stream_mode="checkpoints", interrupt_before="*")
+    return [event async for event in stream]
 
 
 def _crash_of(graph: CompiledStateGraph) -> Any:
@@ -140,19 +141,27 @@ def _crash_of(graph: CompiledStateGraph) -> Any:
     return crash
 
 
-def _record_state(verdict: EntryVerdict, run: Any, config: dict) -> None:
-    """Channel values after the input, the first nodes, and what LangGraph hands the first."""
-    try:
-        snapshot = run.get_state(config)
-    except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped while writing input
-        return
-    verdict.channels = _jsonable(dict(snapshot.values))
-    verdict.first_nodes = sorted(task.name for task in snapshot.tasks)  # tasks: no set order
+def _record_state(verdict: EntryVerdict, run: Any, config: dict, seen: dict | None) -> None:
+    """Channel values after the input, the first nodes, and what LangGraph hands the first.
+
+    `seen` is the checkpoint LangGraph streamed before stopping at the first node (free);
+    without it (a ValidationError stops LangGraph before it streams one), the saved state.
+    """
+    if seen is None:
+        try:
+            snapshot = run.get_state(config)
+        except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped writing the input
+            return
+        values, tasks = dict(snapshot.values), [task.name for task in snapshot.tasks]
+    else:
+        values, tasks = seen["values"], [task["name"] for task in seen["tasks"]]
+    verdict.channels = _jsonable(values)
+    verdict.first_nodes = sorted(tasks)  # LangGraph's task order is not stable
     if not verdict.runs or not verdict.first_nodes:
         return
     node = run.nodes[verdict.first_nodes[0]]
     channels = node.channels if isinstance(node.channels, list) else [node.channels]
-    given = {name: value for name, value in snapshot.values.items() if name in channels}
+    given = {name: value for name, value in values.items() if name in channels}
     saw = node.mapper(given) if node.mapper is not None else given  # LangGraph's own mapper
     verdict.node_saw = _jsonable(saw.model_dump() if isinstance(saw, BaseModel) else saw)
 
