@@ -1,4 +1,5 @@
-"""Command line: `python -m core validate [--model M] FILE|-`, `trace [--graph G] FILE|-`."""
+"""Command line: `python -m core validate [--model M] FILE|-`, `trace [--graph G] FILE|-`,
+`audit STORE --model M`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pydantic import BaseModel
 
 from core.jsontext.write import dumps, plural
 from core.project import Project, load_project
+from core.stores.cli import add_audit_parser
 from core.validate.entry import EntryComparison, compare_entry, entry_graph, order_entry_graph
 from core.validate.field_errors import place_in_text
 from core.validate.report import Report, validate_text
@@ -216,10 +218,11 @@ def main(argv: list[str] | None = None) -> int:
     for command in (validate, trace):
         command.add_argument("--model", help="your Pydantic model, as package.module:Class")
         command.add_argument("--graph", help="your StateGraph, compiled graph or factory")
+    add_audit_parser(commands)
     args = parser.parse_args(argv)
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):  # a user module's print() must not reach out
-        return _run(args, out)
+        return args.handler(args, out) if args.command == "audit" else _run(args, out)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:

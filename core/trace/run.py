@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import BaseModel, ValidationError
 
 from core.order.graph import CompiledGraph
@@ -21,6 +20,7 @@ from core.trace.invoke import run_like_invoke
 from core.trace.reducers import dump_json, graph_reducers
 from core.trace.steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
 from core.validate.report import FieldError, validate_value
+from core.validate.run_saver import run_saver
 
 __all__ = [
     "RunOptions",
@@ -131,7 +131,7 @@ def run_trace(
         gate_errors = validate_value(payload, opts.input_model).errors
         if gate_errors and not opts.run_anyway:
             return Trace(gate_errors=gate_errors, options=opts)
-    run = graph.copy(update={"checkpointer": InMemorySaver()})
+    run = graph.copy(update={"checkpointer": run_saver(graph)})
     trace = record_run(run, payload, {"configurable": {"thread_id": "trace"}}, opts)
     trace.gate_errors = gate_errors
     return trace
@@ -153,7 +153,7 @@ def record_run(
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
-        >>> run = build_order_graph().copy(update={"checkpointer": InMemorySaver()})
+        >>> run = build_order_graph().copy(update={"checkpointer": run_saver(build_order_graph())})
         >>> config = {"configurable": {"thread_id": "t"}}
         >>> trace = record_run(run, SEED_PAYLOAD, config, RunOptions())
         >>> [step.node for step in trace.steps]

@@ -8,7 +8,6 @@ from functools import lru_cache
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
@@ -25,6 +24,7 @@ from core.validate.field_errors import (
     position_errors,
     value_errors,
 )
+from core.validate.run_saver import run_saver
 
 __all__ = ["MAX_NAMED", "EntryVerdict", "entry_graph", "langgraph_entry"]
 
@@ -93,16 +93,16 @@ def langgraph_entry(
     if isinstance(payload, dict):
         taken = graph.builder.schemas.get(schema, {})
         verdict.dropped = [key for key in payload if key not in taken]
-    exc, run, config = _attempt(graph, payload)
+    exc, run, config, seen = _attempt(graph, payload)
     if exc is None:
         verdict.runs = True
-        _record_state(verdict, run, config)
+        _record_state(verdict, run, config, seen)
         return verdict
     verdict.error = _one_line(exc)
     raw: list[dict[str, Any]] = []
     if isinstance(exc, ValidationError):
         raw = error_rows(exc)
-        _record_state(verdict, run, config)
+        _record_state(verdict, run, config, None)
     else:
         pinned = pin_crashes(payload, _crash_of(graph))
         holes = [crash.loc for crash in pinned.crashes]
@@ -118,29 +118,30 @@ def langgraph_entry(
 
 def _attempt(
     graph: CompiledGraph, payload: Any
-) -> tuple[BaseException | None, Any, RunnableConfig]:
-    """One interrupted run on a copy with its own checkpointer: what it raised, if anything."""
-    run = graph.copy(update={"checkpointer": InMemorySaver()})
+) -> tuple[BaseException | None, Any, RunnableConfig, dict[str, Any] | None]:
+    """One interrupted run on a copy with its own checkpointer: what it raised, if anything,
+    and the last checkpoint LangGraph streamed (its channel values and next tasks)."""
+    run = graph.copy(update={"checkpointer": run_saver(graph)})
     config: RunnableConfig = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
+    seen: list[dict[str, Any]] = []
     try:
-        for _ in run.stream(payload, config, stream_mode="values", interrupt_before="*"):
-            pass
+        seen += run.stream(payload, config, stream_mode="checkpoints", interrupt_before="*")
     except TypeError as exc:
         if "synchronous" not in str(exc):
-            return exc, run, config
+            return exc, run, config, None
         # An async routing function at START: LangGraph's async API, as its users run it.
         try:
-            asyncio.run(_drain(run, payload, config))
+            seen += asyncio.run(_drain(run, payload, config))
         except Exception as async_exc:  # noqa: BLE001 - whatever LangGraph raises is the verdict
-            return async_exc, run, config
+            return async_exc, run, config, None
     except Exception as exc:  # noqa: BLE001 - whatever LangGraph raises is the verdict
-        return exc, run, config
-    return None, run, config
+        return exc, run, config, None
+    return None, run, config, seen[-1] if seen else None
 
 
-async def _drain(run: Any, payload: Any, config: RunnableConfig) -> None:
-    async for _ in run.astream(payload, config, stream_mode="values", interrupt_before="*"):
-        pass
+async def _drain(run: Any, payload: Any, config: RunnableConfig) -> list[dict[str, Any]]:
+    stream = run.astream(payload, config, stream_mode="checkpoints", interrupt_before="*")
+    return [event async for event in stream]
 
 
 def _crash_of(graph: CompiledGraph) -> Any:
@@ -151,19 +152,29 @@ def _crash_of(graph: CompiledGraph) -> Any:
     return crash
 
 
-def _record_state(verdict: EntryVerdict, run: Any, config: RunnableConfig) -> None:
-    """Channel values after the input, the first nodes, and what LangGraph hands the first."""
-    try:
-        snapshot = run.get_state(config)
-    except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped while writing input
-        return
-    verdict.channels = _jsonable(dict(snapshot.values))
-    verdict.first_nodes = sorted(task.name for task in snapshot.tasks)  # tasks: no set order
+def _record_state(
+    verdict: EntryVerdict, run: Any, config: RunnableConfig, seen: dict[str, Any] | None
+) -> None:
+    """Channel values after the input, the first nodes, and what LangGraph hands the first.
+
+    `seen` is the checkpoint LangGraph streamed before stopping at the first node (free);
+    without it (a ValidationError stops LangGraph before it streams one), the saved state.
+    """
+    if seen is None:
+        try:
+            snapshot = run.get_state(config)
+        except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped writing the input
+            return
+        values, tasks = dict(snapshot.values), [task.name for task in snapshot.tasks]
+    else:
+        values, tasks = seen["values"], [task["name"] for task in seen["tasks"]]
+    verdict.channels = _jsonable(values)
+    verdict.first_nodes = sorted(tasks)  # LangGraph's task order is not stable
     if not verdict.runs or not verdict.first_nodes:
         return
     node = run.nodes[verdict.first_nodes[0]]
     channels = node.channels if isinstance(node.channels, list) else [node.channels]
-    given = {name: value for name, value in snapshot.values.items() if name in channels}
+    given = {name: value for name, value in values.items() if name in channels}
     saw = node.mapper(given) if node.mapper is not None else given  # LangGraph's own mapper
     verdict.node_saw = _jsonable(saw.model_dump() if isinstance(saw, BaseModel) else saw)
 

@@ -20,6 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from core.trace import run_trace
 from core.trace.invoke import needs_async
 from core.trace.reducers import dump_json
+from core.validate.entry_run import EntryVerdict, langgraph_entry
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 # The react agent is built as its test built it: with langgraph.prebuilt, now deprecated.
@@ -138,3 +139,30 @@ def test_the_corpus_covers_what_the_trace_must_handle():
         "fanout_io_schemas": ("Input", "Output"),
         "fanout_async": ("Input", "Output"),
     }
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[case.module for case in CORPUS])
+def test_langgraphs_entry_verdict_on_a_published_graph_is_its_own(case):
+    """Our LangGraph verdict (run up to the first node, no node code run) names the nodes
+    LangGraph itself starts first (stream_mode="tasks" reports each task as it starts)."""
+    graph = _fresh(case)
+    verdict = langgraph_entry(graph, case.payload)
+    config = {"configurable": {"thread_id": "oracle"}}
+    fresh = _fresh(case).copy(update={"checkpointer": InMemorySaver()})
+    if needs_async(graph):
+
+        async def starts() -> list[Any]:
+            return [e async for e in fresh.astream(case.payload, config, stream_mode="tasks")]
+
+        events = asyncio.run(starts())
+    else:
+        events = list(fresh.stream(case.payload, config, stream_mode="tasks"))
+    # A super-step's tasks are all announced before any of them reports a result.
+    step = next((i for i, e in enumerate(events) if "input" not in e), len(events))
+    assert verdict == EntryVerdict(
+        runs=True,
+        input_schema=graph.builder.input_schema,
+        first_nodes=sorted(e["name"] for e in events[:step]),
+        channels=verdict.channels,
+        node_saw=verdict.node_saw,
+    )

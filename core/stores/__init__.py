@@ -1,0 +1,22 @@
+"""Checkpoint stores (SQLite, Postgres): open read-only, deserialize strictly, audit."""
+
+from core.stores.audit import AuditResult, InvalidState, audit_store, shard_of
+from core.stores.errors import StoreCode, StoreError
+from core.stores.open import STORE_ENV, Store, open_store, store_label
+from core.stores.serde import Refused, StrictSerializer, strict_serde
+
+__all__ = [
+    "STORE_ENV",
+    "AuditResult",
+    "InvalidState",
+    "Refused",
+    "Store",
+    "StoreCode",
+    "StoreError",
+    "StrictSerializer",
+    "audit_store",
+    "open_store",
+    "shard_of",
+    "store_label",
+    "strict_serde",
+]

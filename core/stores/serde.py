@@ -1,0 +1,149 @@
+"""Strict checkpoint deserialization: an explicit allow-list, no pickle, refusals named."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import ormsgpack
+from langgraph._internal._serde import build_serde_allowlist
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.serde.event_hooks import SerdeEvent, register_serde_event_listener
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+__all__ = ["Refused", "StrictSerializer", "find_refused", "strict_serde"]
+
+_BLOCKED = frozenset({"msgpack_blocked", "msgpack_method_blocked"})
+_READABLE_TYPES = frozenset({"null", "bytes", "bytearray", "json", "msgpack"})
+_collector = threading.local()  # per thread: the refusals of the value being decoded now
+_listening = threading.Lock()
+_listener_registered = False
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Stands where a stored value was refused: nothing it names was imported or called."""
+
+    what: str  # "os.system", or the storage type ("pickle", "msgpack+aes") of a whole value
+
+    def describe(self) -> str:
+        """One sentence a user can act on.
+
+        Example:
+            >>> Refused("os.system").describe().split(",")[0]
+            'the stored value names os.system'
+        """
+        if "." in self.what:
+            return (
+                f"the stored value names {self.what}, which the playground's allow-list refuses "
+                "(it was not run); if it is one of your own types, pass the model that declares "
+                "it with --model"
+            )
+        if self.what == "pickle":
+            return (
+                "the stored value is pickled, which the playground never reads (unpickling "
+                "runs code); store it with LangGraph's default msgpack serializer"
+            )
+        if "+" in self.what:
+            return (
+                f"the stored value is encrypted ({self.what}); the playground does not read "
+                "encrypted stores yet: audit a decrypted copy"
+            )
+        return f"the stored value is in {self.what!r} format, which the playground does not read"
+
+
+def _on_event(event: SerdeEvent) -> None:
+    found = getattr(_collector, "found", None)
+    if found is not None and event["kind"] in _BLOCKED:
+        found.append(f"{event['module']}.{event['name']}")
+
+
+def _listen() -> None:
+    global _listener_registered
+    with _listening:
+        if not _listener_registered:
+            register_serde_event_listener(_on_event)
+            _listener_registered = True
+
+
+class StrictSerializer(SerializerProtocol):
+    """Reads only allow-listed types; a refused value becomes a `Refused` marker in place.
+
+    LangGraph's strict `JsonPlusSerializer` already refuses to call what is not on the
+    list, but silently puts the raw arguments in its place; this wrapper makes the
+    refusal visible where it happened, so one bad value does not hide or stop the rest.
+    """
+
+    def __init__(self, allowed: Iterable[tuple[str, ...]]) -> None:
+        _listen()
+        self.allowed = frozenset(allowed)
+        self.refusals = 0  # grows with each Refused returned: readers skip the search if not
+        self._inner = JsonPlusSerializer(
+            pickle_fallback=False, allowed_json_modules=None, allowed_msgpack_modules=self.allowed
+        )
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return self._inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        type_, payload = data
+        if type_ not in _READABLE_TYPES:
+            return self._refuse(type_)
+        if type_ != "msgpack":
+            return self._inner.loads_typed(data)
+        return ormsgpack.unpackb(payload, ext_hook=self._ext, option=ormsgpack.OPT_NON_STR_KEYS)
+
+    def _ext(self, code: int, data: bytes) -> Any:
+        # Only the outermost extension values reach this hook: LangGraph decodes each one
+        # whole (nested values included) under the allow-list, and reports every refusal.
+        outer, _collector.found = getattr(_collector, "found", None), []
+        try:
+            packed = ormsgpack.packb(ormsgpack.Ext(code, data))
+            value = self._inner.loads_typed(("msgpack", packed))
+            refused = _collector.found
+        finally:
+            _collector.found = outer
+        return self._refuse(refused[0]) if refused else value
+
+    def _refuse(self, what: str) -> Refused:
+        self.refusals += 1
+        return Refused(what)
+
+
+def strict_serde(models: Iterable[type]) -> StrictSerializer:
+    """A serializer allowing the given models' types, LangChain messages and LangGraph's own.
+
+    The allow-list is LangGraph's: the one `StateGraph.compile` builds from the state schemas
+    under `LANGGRAPH_STRICT_MSGPACK` (each Pydantic model, its nested models, dataclasses
+    and enums, and the LangChain message classes), plus the types LangGraph always treats
+    as safe. Pickle is never read.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> serde = strict_serde([AgentState])
+        >>> ("core.order", "LineItem") in serde.allowed
+        True
+        >>> serde.loads_typed(serde.dumps_typed({"amount": 99}))
+        {'amount': 99}
+    """
+    return StrictSerializer(build_serde_allowlist(schemas=list(models)))
+
+
+def find_refused(
+    value: Any, loc: tuple[str | int, ...] = ()
+) -> list[tuple[tuple[str | int, ...], Refused]]:
+    """Every `Refused` marker in a decoded value, with its location.
+
+    Example:
+        >>> find_refused({"messages": ["hi", Refused("os.system")]})
+        [(('messages', 1), Refused(what='os.system'))]
+    """
+    if isinstance(value, Refused):
+        return [(loc, value)]
+    if isinstance(value, dict):
+        return [hit for k, v in value.items() for hit in find_refused(v, (*loc, k))]
+    if isinstance(value, list | tuple):
+        return [hit for i, v in enumerate(value) for hit in find_refused(v, (*loc, i))]
+    return []

@@ -1,0 +1,53 @@
+"""A checkpointer per run whose deserializer reads back only the graph's own types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph._internal._serde import build_serde_allowlist
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+from core.order.graph import CompiledGraph
+
+__all__ = ["graph_schemas", "run_saver"]
+
+
+def run_saver(graph: CompiledGraph) -> InMemorySaver:
+    """A fresh `InMemorySaver` with an explicit msgpack allow-list and no pickle.
+
+    The list is the one LangGraph's own `compile()` builds under `LANGGRAPH_STRICT_MSGPACK`
+    (LangChain messages, then every type the schemas name), over this graph's and each
+    subgraph's schemas: a run gives the same states whether that variable is set or not, and
+    nothing a state holds is imported by name unless a schema declares it.
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> saver = run_saver(build_order_graph())
+        >>> ("core.order", "LineItem") in saver.serde._allowed_msgpack_modules
+        True
+    """
+    allowed = build_serde_allowlist(schemas=graph_schemas(graph), channels=graph.builder.channels)
+    return InMemorySaver(
+        serde=JsonPlusSerializer(pickle_fallback=False, allowed_msgpack_modules=allowed)
+    )
+
+
+def graph_schemas(graph: Any) -> list[type]:
+    """The schemas `compile()` collects (state, input, output, context, each node's and each
+    branch's input), for the graph and every subgraph in it."""
+    schemas: list[type] = []
+    for each in [graph, *(sub for _, sub in graph.get_subgraphs(recurse=True))]:
+        builder = getattr(each, "builder", None)
+        if builder is None or not hasattr(builder, "state_schema"):
+            continue  # a Pregel graph without a StateGraph builder declares no schemas
+        schemas += [builder.state_schema, builder.input_schema, builder.output_schema]
+        schemas += [builder.context_schema] if builder.context_schema is not None else []
+        schemas += [node.input_schema for node in builder.nodes.values()]
+        schemas += [
+            branch.input_schema
+            for branches in builder.branches.values()
+            for branch in branches.values()
+            if branch.input_schema is not None
+        ]
+    return schemas

@@ -1,0 +1,50 @@
+"""core.validate.run_saver: a run's states are the same with LANGGRAPH_STRICT_MSGPACK set or not, and
+nothing is deserialized by a name its schemas do not declare."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+# A published graph whose subgraph stores its Pydantic state object in a checkpoint.
+SCRIPT = """
+import importlib, sys
+sys.path.insert(0, "tests/fixtures")
+from langgraph.checkpoint.memory import InMemorySaver
+import core.trace.run as trace
+from core.trace.reducers import dump_json
+if sys.argv[1] == "default":  # the control: the checkpointer LangGraph gives by default
+    trace.run_saver = lambda graph: InMemorySaver()
+graph = importlib.import_module("corpus.subgraph_interrupt").graph
+payload = {"messages": [{"type": "human", "content": "Create a proposal", "id": "req"}]}
+run = trace.run_trace(graph, payload, check_each_step=False, message_ids=lambda n: f"m{n}")
+print(dump_json([(step.node, step.state) for step in run.steps]))
+"""
+
+
+def _run(saver: str, strict: bool) -> tuple[str, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, saver],
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LANGGRAPH_STRICT_MSGPACK": str(strict)},
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_runs_read_back_their_own_types_with_or_without_strict_msgpack(strict):
+    ours, said = _run("ours", strict)
+    default, warned = _run("default", strict)
+    asked = {"messages": [{"type": "human", "content": "Create a proposal", "id": "req"}]}
+    assert json.loads(ours) == [["__start__", asked], ["subgraph", asked]]  # it interrupts
+    assert ours == default
+    assert said == ""
+    # The control: LangGraph's default checkpointer names the unregistered state class.
+    word = "Blocked deserialization of" if strict else "Deserializing unregistered type"
+    assert f"{word} corpus.subgraph_interrupt.PydanticState" in warned
