@@ -1,20 +1,26 @@
-"""app.py: every page opens inside the navigation, with the shared sidebar, without an exception."""
+"""app.py: every page of the registry (ui.pages.PAGES) opens inside the navigation, with the
+shared sidebar, without an exception: a page added to the registry is smoke-tested here."""
 
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui.pages import PAGES, PageSpec
 from ui.versions import versions_text
 
 ROOT = Path(__file__).parents[2]
-PAGES = ["validate", "trace", "behaviour", "tools", "retry"]
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_every_page_opens_inside_the_app_without_an_exception(page):
+def test_the_registry_lists_the_five_pages_in_navigation_order():
+    assert [page.url_path for page in PAGES] == ["validate", "trace", "behaviour", "tools", "retry"]
+    assert [page.path for page in PAGES] == [f"views/{page.url_path}.py" for page in PAGES]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[page.url_path for page in PAGES])
+def test_every_page_opens_inside_the_app_without_an_exception(page: PageSpec):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
-    at.switch_page(f"views/{page}.py").run()
+    at.switch_page(page.path).run()
     assert not at.exception
     versions = [c.value for c in at.sidebar.code if c.value.startswith("pydantic")]
     assert [line.split()[0] for line in versions[0].splitlines()] == [
