@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -187,23 +185,6 @@ def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_th
         c.value for c in at.caption
     ]
     assert at.dataframe.len == 0
-
-
-def test_the_validate_page_and_core_retry_run_without_importing_pydantic_ai():
-    root = Path(__file__).parents[2]
-    code = (
-        "import sys\n"
-        "from streamlit.testing.v1 import AppTest\n"
-        "import core.retry\n"
-        f"at = AppTest.from_file({str(root / 'views' / 'validate.py')!r}, default_timeout=60)\n"
-        "at.run()\n"
-        "print(bool(at.exception), 'pydantic_ai' in sys.modules)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
-    )
-
-    assert done.stdout.split() == ["False", "False"]
 
 
 def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():

@@ -288,9 +288,3 @@ def test_json_export_holds_the_public_fields():
             "versions": {"python": "3.11.7", "pydantic": "2.14.4"},
         }
     ]
-
-
-def test_importing_core_probes_does_not_load_langgraph():
-    code = "import sys, core.probes; print('langgraph' in sys.modules, 'streamlit' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert done.stdout.split() == ["False", "False"]

@@ -644,23 +644,6 @@ def test_bad_run_options_are_rejected_with_a_stable_code(kwargs, code):
     assert caught.value.code == code
 
 
-def test_importing_core_retry_and_running_langgraph_does_not_import_pydantic_ai():
-    code = (
-        "import sys, core.retry, core.retry.pydantic_ai_engine\n"
-        "core.retry.run_script([{'text': 'x'}], engine='langgraph')\n"
-        "print('pydantic_ai' in sys.modules)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=Path(__file__).parents[3],
-    )
-
-    assert done.stdout.strip() == "False"
-
-
 def test_pydantic_ai_engine_runs_with_the_network_blocked():
     code = (
         "import socket\n"
