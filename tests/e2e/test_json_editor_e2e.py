@@ -1,0 +1,112 @@
+"""The JSON editor component in Chromium: typing, marks, go-to, undo across reruns, no egress."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e._browser import goto_app, new_context, rerun
+from tests.e2e._server import Server, streamlit_server
+
+pytestmark = pytest.mark.e2e
+
+APP = "tests/e2e/editor_app.py"
+TEXT = '{\n  "order_id": "A-1",\n  "qty": "three",\n  "items": []\n}\n'
+QTY_MESSAGE = "Input should be a valid integer, unable to parse string as an integer"
+ITEMS_MESSAGE = "List should have at least 1 item after validation"
+
+
+@pytest.fixture(scope="module")
+def editor_server() -> Iterator[Server]:
+    with streamlit_server(APP) as server:
+        yield server
+
+
+@pytest.fixture
+def guarded_page(browser: Any, editor_server: Server) -> Iterator[tuple[Any, list[str], list[str]]]:
+    """The demo page with every request recorded and any not to the app's host aborted."""
+    context = new_context(browser, viewport={"width": 1200, "height": 900})
+    seen: list[str] = []
+    blocked: list[str] = []
+
+    def route(request_route: Any) -> None:
+        url = request_route.request.url
+        seen.append(url)
+        if urlsplit(url).netloc == editor_server.host:
+            request_route.continue_()
+        else:
+            blocked.append(url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    page = goto_app(context.new_page(), editor_server.url)
+    try:
+        yield page, seen, blocked
+    finally:
+        context.close()
+
+
+def editor_text(frame: Any) -> str:
+    """The editor's document as the user sees it, one `.cm-line` per line."""
+    return "\n".join(frame.locator(".cm-line").all_text_contents())
+
+
+def test_editor_marks_goes_to_returns_typing_and_keeps_undo_offline(
+    guarded_page: tuple[Any, list[str], list[str]],
+) -> None:
+    page, seen, blocked = guarded_page
+    frame = page.frame_locator(".st-key-editor iframe")
+    returned = page.locator(".st-key-returned code")
+    editor = frame.locator(".cm-editor")
+    expect(frame.locator(".cm-content")).to_have_attribute("aria-label", "JSON")
+    assert editor_text(frame) == TEXT
+    expect(frame.locator(".cm-lineNumbers .cm-gutterElement", has_text="5")).to_have_count(1)
+
+    # Each mark sits on the token at its line:col, and hovering shows its message.
+    expect(frame.locator(".cm-lintRange-error")).to_have_text('"three"')
+    expect(frame.locator(".cm-lintRange-warning")).to_have_text("[")
+    frame.locator(".cm-lintRange-error").hover()
+    expect(frame.locator(".cm-tooltip-lint")).to_have_text(QTY_MESSAGE)
+    frame.locator(".cm-lintRange-warning").hover()
+    expect(frame.locator(".cm-tooltip-lint")).to_have_text(ITEMS_MESSAGE)
+
+    # Go to puts the caret at 3:10 and focuses the editor; asked again after the caret
+    # moved away, it moves it back (same position, new request).
+    with rerun(page):
+        page.locator(".st-key-goto_qty button").click()
+    expect(editor).to_have_attribute("data-caret", "3:10")
+    expect(editor).to_contain_class("cm-focused")
+    page.keyboard.press("Control+Home")
+    expect(editor).to_have_attribute("data-caret", "1:1")
+    with rerun(page):
+        page.locator(".st-key-goto_qty button").click()
+    expect(editor).to_have_attribute("data-caret", "3:10")
+
+    # Typing at the caret: "three" -> 3; the debounced value reruns the script.
+    with rerun(page):
+        for _ in range(len('"three"')):
+            page.keyboard.press("Delete")
+        page.keyboard.type("3")
+    typed = TEXT.replace('"three"', "3")
+    expect(returned).to_have_text(typed.rstrip("\n"))
+    assert editor_text(frame) == typed
+    expect(editor).to_have_attribute("data-caret", "3:11")
+
+    # The rerun did not rebuild the editor: undo still reaches the original text, and the
+    # undone text is sent back at once on Ctrl+Enter.
+    frame.locator(".cm-content").focus()
+    for _ in range(2):
+        page.keyboard.press("Control+z")
+    assert editor_text(frame) == TEXT
+    with rerun(page):
+        page.keyboard.press("Control+Enter")
+    expect(returned).to_have_text(TEXT.rstrip("\n"))
+
+    expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    assert {urlsplit(url).netloc for url in seen} == {urlsplit(page.url).netloc}
+    assert any(urlsplit(url).path.endswith("/index.html") for url in seen)  # the component
+    assert blocked == []
