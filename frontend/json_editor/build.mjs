@@ -1,6 +1,6 @@
 // `npm ci && npm run build`: bundle src/ into one self-contained build/index.html (no URL
 // loads, nothing fetched at run time) and record the hash of everything it was built from.
-// tests/test_json_editor_bundle.py recomputes that hash in Python, without node.
+// tests/frontend/test_json_editor_bundle.py recomputes that hash in Python, without node.
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
