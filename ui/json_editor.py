@@ -64,6 +64,36 @@ class _Sync:
     goto: tuple[int, int] | None = None
     goto_nonce: int = 0
 
+    def begin(
+        self, text: str, value: _Value | None, goto: tuple[int, int] | None
+    ) -> tuple[str, dict[str, int] | None]:
+        """Before the component call: which text the marks are in, and a go-to request."""
+        typed = value is not None and value.id != self.seen  # this run comes from the editor
+        live = value if value is not None and value.rev == self.rev else None
+        if text not in (self.arg, self.returned) and (live is None or text != live.text):
+            self.rev += 1  # the caller's own new text: the frontend adopts it
+            at = f"rev:{self.rev}"
+        elif live is not None and text == live.text:
+            at = live.id
+        else:
+            at = self.returned_at if text == self.returned else ""
+        self.arg = text
+        request = None
+        if goto is not None and (goto != self.goto or not typed):
+            self.goto_nonce += 1
+            request = {"line": goto[0], "col": goto[1], "nonce": self.goto_nonce}
+        self.goto = goto
+        return at, request
+
+    def finish(self, text: str, value: _Value | None) -> str:
+        """After the call: the editor's text, unless it predates the caller's new text."""
+        self.seen = value.id if value is not None else None
+        if value is not None and value.rev == self.rev:
+            self.returned, self.returned_at = value.text, value.id
+        else:  # nothing typed since the text was (re)placed
+            self.returned, self.returned_at = text, f"rev:{self.rev}"
+        return self.returned
+
 
 def json_editor(
     text: str,
@@ -104,28 +134,12 @@ def json_editor(
     """
     sync_key = f"_json_editor_sync:{key}"
     sync: _Sync = st.session_state.setdefault(sync_key, _Sync(0, text, text, "rev:0"))
-    value = _Value.parse(st.session_state.get(key))
-    typed = value is not None and value.id != sync.seen  # this run comes from the editor
-    live = value if value is not None and value.rev == sync.rev else None
-    if text not in (sync.arg, sync.returned) and (live is None or text != live.text):
-        sync.rev += 1
-        live = None
-        at = f"rev:{sync.rev}"
-    elif live is not None and text == live.text:
-        at = live.id
-    else:
-        at = sync.returned_at if text == sync.returned else ""
-    sync.arg = text
-    request = None
-    if goto is not None and (goto != sync.goto or not typed):
-        sync.goto_nonce += 1
-        request = {"line": goto[0], "col": goto[1], "nonce": sync.goto_nonce}
-    sync.goto = goto
+    marks_at, request = sync.begin(text, _Value.parse(st.session_state.get(key)), goto)
     raw = _component(
         text=text,
         rev=sync.rev,
         marks=[vars(mark) for mark in marks],
-        marks_at=at,
+        marks_at=marks_at,
         goto=request,
         height=height,
         debounce_ms=debounce_ms,
@@ -133,10 +147,4 @@ def json_editor(
         key=key,
         default=None,
     )
-    value = _Value.parse(raw)
-    sync.seen = value.id if value is not None else None
-    if value is not None and value.rev == sync.rev:
-        sync.returned, sync.returned_at = value.text, value.id
-    else:  # nothing typed since the text was (re)placed
-        sync.returned, sync.returned_at = text, f"rev:{sync.rev}"
-    return sync.returned
+    return sync.finish(text, _Value.parse(raw))
