@@ -1,11 +1,10 @@
 """An offline JSON code editor (CodeMirror 6 in a Streamlit component) with marks and go-to.
 
-Why a component of our own (docs/json_editor.md has the details): streamlit-code-editor
-0.1.22 and streamlit-ace 0.1.1 bundle Ace through react-ace, whose workers and modes are
-found through Ace's `basePath` loader and whose pages reference cdnjs; neither can move the
-caret to a line:col on request, and both rebuild their state from the `code` argument. The
-frontend here, `frontend/json_editor/`, is built from a lockfile (`npm ci && npm run
-build`) into one committed file with no URL in it.
+Why our own component rather than a package (docs/json_editor.md has the table): the
+Monaco wrappers load Monaco from jsDelivr; streamlit-code-editor and streamlit-ace ship Ace's
+path-based worker loader and cdnjs URLs, mark only per line or without messages, and cannot
+move the caret on request. `frontend/json_editor/` is built from its lockfile
+(`npm ci && npm run build`) into one committed file that names no URL.
 """
 
 from __future__ import annotations
