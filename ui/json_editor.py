@@ -1,11 +1,4 @@
-"""An offline JSON code editor (CodeMirror 6 in a Streamlit component) with marks and go-to.
-
-Why our own component rather than a package (docs/json_editor.md has the table): the
-Monaco wrappers load Monaco from jsDelivr; streamlit-code-editor and streamlit-ace ship Ace's
-path-based worker loader and cdnjs URLs, mark only per line or without messages, and cannot
-move the caret on request. `frontend/json_editor/` is built from its lockfile
-(`npm ci && npm run build`) into one committed file that names no URL.
-"""
+"""Offline JSON code editor (our CodeMirror 6 component; docs/json_editor.md: why not a package)."""
 
 from __future__ import annotations
 

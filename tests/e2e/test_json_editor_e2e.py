@@ -18,6 +18,9 @@ APP = "tests/e2e/editor_app.py"
 TEXT = '{\n  "order_id": "A-1",\n  "qty": "three",\n  "items": []\n}\n'
 QTY_MESSAGE = "Input should be a valid integer, unable to parse string as an integer"
 ITEMS_MESSAGE = "List should have at least 1 item after validation"
+# The highlight style of JSON strings in frontend/json_editor/src/theme.js.
+STRING_COLOURS = {"light": "rgb(163, 21, 21)", "dark": "rgb(206, 145, 120)"}
+DEBOUNCE_MS = 400  # json_editor's default, used by the demo page
 
 
 @pytest.fixture(scope="module")
@@ -86,27 +89,59 @@ def test_editor_marks_goes_to_returns_typing_and_keeps_undo_offline(
         page.locator(".st-key-goto_qty button").click()
     expect(editor).to_have_attribute("data-caret", "3:10")
 
-    # Typing at the caret: "three" -> 3; the debounced value reruns the script.
+    # Typing at the caret, slower than the debounce: every keystroke's value reruns the
+    # script, which passes back an older text; none of it is lost or overwritten.
+    for _ in range(len('"three"')):
+        page.keyboard.press("Delete")
     with rerun(page):
-        for _ in range(len('"three"')):
-            page.keyboard.press("Delete")
-        page.keyboard.type("3")
-    typed = TEXT.replace('"three"', "3")
+        page.keyboard.type("123", delay=DEBOUNCE_MS + 300)
+    typed = TEXT.replace('"three"', "123")
     expect(returned).to_have_text(typed.rstrip("\n"))
     assert editor_text(frame) == typed
-    expect(editor).to_have_attribute("data-caret", "3:11")
+    expect(editor).to_have_attribute("data-caret", "3:13")
 
-    # The rerun did not rebuild the editor: undo still reaches the original text, and the
-    # undone text is sent back at once on Ctrl+Enter.
-    frame.locator(".cm-content").focus()
-    for _ in range(2):
+    # Those reruns did not rebuild the editor: undo walks back to the original text, and
+    # Ctrl+Enter sends it at once.
+    for _ in range(10):
+        if editor_text(frame) == TEXT:
+            break
         page.keyboard.press("Control+z")
     assert editor_text(frame) == TEXT
     with rerun(page):
         page.keyboard.press("Control+Enter")
     expect(returned).to_have_text(TEXT.rstrip("\n"))
 
+    # Tab is not captured: the keyboard can leave the editor.
+    page.keyboard.press("Tab")
+    expect(editor).not_to_contain_class("cm-focused")
+
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
     assert {urlsplit(url).netloc for url in seen} == {urlsplit(page.url).netloc}
     assert any(urlsplit(url).path.endswith("/index.html") for url in seen)  # the component
     assert blocked == []
+
+
+BACKGROUND = "e => getComputedStyle(e).backgroundColor"
+# Perceived brightness of an "rgb(r, g, b)" colour, 0-255.
+BRIGHTNESS = """e => {
+  const [r, g, b] = getComputedStyle(e).backgroundColor.match(/\\d+/g).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_editor_takes_the_colours_of_streamlits_theme(
+    browser: Any, editor_server: Server, scheme: str
+) -> None:
+    context = new_context(browser, color_scheme=scheme)  # Streamlit follows the system's
+    try:
+        page = goto_app(context.new_page(), editor_server.url)
+        app = page.locator("[data-testid='stApp']")
+        editor = page.frame_locator(".st-key-editor iframe").locator(".cm-editor")
+        expect(editor).to_have_css("background-color", app.evaluate(BACKGROUND))
+        assert (app.evaluate(BRIGHTNESS) < 128) == (scheme == "dark")
+        expect(
+            page.frame_locator(".st-key-editor iframe").locator(".cm-line span", has_text='"A-1"')
+        ).to_have_css("color", STRING_COLOURS[scheme])
+    finally:
+        context.close()
