@@ -100,6 +100,17 @@ def test_editor_marks_goes_to_returns_typing_and_keeps_undo_offline(
     assert editor_text(frame) == typed
     expect(editor).to_have_attribute("data-caret", "3:13")
 
+    # The page's own new text (Reset) replaces the content as one change Ctrl+Z takes back.
+    with rerun(page):
+        page.locator(".st-key-reset button").click()
+    expect(returned).to_have_text(TEXT.rstrip("\n"))
+    assert editor_text(frame) == TEXT
+    frame.locator(".cm-content").focus()
+    with rerun(page):
+        page.keyboard.press("Control+z")
+    expect(returned).to_have_text(typed.rstrip("\n"))
+    assert editor_text(frame) == typed
+
     # Those reruns did not rebuild the editor: undo walks back to the original text, and
     # Ctrl+Enter sends it at once.
     for _ in range(10):
