@@ -17,6 +17,7 @@ import { themeFor } from "./theme.js";
 // and a reloaded iframe starts counting again.
 const INSTANCE = Math.random().toString(36).slice(2, 10);
 const MAX_SNAPSHOTS = 8;
+const FRAME_PADDING = 4; // #root's padding in index.html, room for the focus outline
 const SEVERITIES = new Set(["error", "warning", "info", "hint"]);
 
 let view = null;
@@ -187,7 +188,7 @@ function onRender({ args, theme, disabled }) {
   applyMarks(args.marks, args.marks_at);
   applyGoto(args.goto);
   view.dom.style.height = `${args.height}px`;
-  setFrameHeight(args.height);
+  setFrameHeight(args.height + FRAME_PADDING);
 }
 
 connect(onRender);

@@ -20,6 +20,11 @@ const DARK = HighlightStyle.define([
   { tag: tags.invalid, color: "#ff7b72", textDecoration: "underline" },
 ]);
 
+/** `color` at the given alpha ("40" hex) when it is #rrggbb; else unchanged. */
+function faded(color, alpha) {
+  return /^#[0-9a-f]{6}$/i.test(color) ? `${color}${alpha}` : color;
+}
+
 function isDark(theme) {
   if (theme.base === "dark" || theme.base === "light") return theme.base === "dark";
   const hex = /^#([0-9a-f]{6})$/i.exec(theme.backgroundColor || "");
@@ -36,10 +41,11 @@ export function themeFor(theme = {}) {
   const panel = theme.secondaryBackgroundColor || (dark ? "#262730" : "#f0f2f6");
   const text = theme.textColor || (dark ? "#fafafa" : "#31333f");
   const primary = theme.primaryColor || "#ff4b4b";
+  const font = theme.font || "sans-serif";
   return [
     EditorView.theme({
       "&": { color: text, backgroundColor: background, height: "100%", fontSize: "14px",
-        border: `1px solid ${panel}`, borderRadius: "0.5rem" },
+        border: `1px solid ${faded(text, "33")}`, borderRadius: "0.5rem" },
       "&.cm-focused": { outline: `2px solid ${primary}` },
       ".cm-scroller": { fontFamily: "'Source Code Pro', ui-monospace, monospace", overflow: "auto" },
       ".cm-content": { caretColor: text },
@@ -48,8 +54,9 @@ export function themeFor(theme = {}) {
       ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: dark ? "#ffffff12" : "#0000000a" },
       "&.cm-focused .cm-selectionBackground, .cm-selectionBackground":
         { backgroundColor: dark ? "#264f78" : "#add6ff" },
-      ".cm-tooltip": { backgroundColor: panel, color: text, border: `1px solid ${text}40` },
-      ".cm-panels": { backgroundColor: panel, color: text },
+      ".cm-tooltip": { backgroundColor: panel, color: text, fontFamily: font,
+        border: `1px solid ${faded(text, "40")}`, padding: "2px 4px" },
+      ".cm-panels": { backgroundColor: panel, color: text, fontFamily: font },
     }, { dark }),
     syntaxHighlighting(dark ? DARK : LIGHT),
   ];
