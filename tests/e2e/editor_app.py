@@ -19,12 +19,19 @@ MARKS = [
 ]
 QTY = (3, 10)
 
-st.session_state.setdefault("doc", TEXT)
-if st.button("Reset", key="reset"):
-    st.session_state.doc = TEXT
-goto = QTY if st.button("Go to qty", key="goto_qty") else None
-st.session_state.doc = json_editor(
-    st.session_state.doc, key="editor", marks=MARKS, goto=goto, height=240
-)
-with st.container(key="returned"):
-    st.code(st.session_state.doc, language="json")
+
+def main() -> None:
+    st.session_state.setdefault("doc", TEXT)
+    if st.button("Reset", key="reset"):
+        st.session_state.doc = TEXT
+    goto = QTY if st.button("Go to qty", key="goto_qty") else None
+    st.session_state.doc = json_editor(
+        st.session_state.doc, key="editor", marks=MARKS, goto=goto, height=240
+    )
+    with st.container(key="returned"):
+        st.code(st.session_state.doc, language="json")
+
+
+# Streamlit runs this file as __main__; pytest's doctest collection only imports it.
+if __name__ == "__main__":
+    main()
