@@ -10,7 +10,7 @@ from typing import Any, Literal
 import streamlit as st
 import streamlit.components.v1 as components
 
-__all__ = ["BUILD_DIR", "Mark", "json_editor"]
+__all__ = ["BUILD_DIR", "Mark", "json_editor", "pending_text"]
 
 BUILD_DIR = Path(__file__).resolve().parents[1] / "frontend" / "json_editor" / "build"
 _component = components.declare_component("json_editor", path=str(BUILD_DIR))
@@ -87,6 +87,31 @@ class _Sync:
         return self.returned
 
 
+def _sync_key(key: str) -> str:
+    return f"_json_editor_sync:{key}"
+
+
+def pending_text(key: str) -> str | None:
+    """What the editor `key` holds, readable before it is drawn in this run.
+
+    None until the user has typed since the page last set the text. Validate this text
+    before calling `json_editor` (and pass it as `text`), so the marks drawn in this run
+    belong to what the user sees; a text the page sets itself (a preset, Reset) goes after.
+
+    Example:
+        >>> text = pending_text("doc_editor")  # doctest: +SKIP
+        >>> text = st.session_state.doc if text is None else text  # doctest: +SKIP
+        >>> st.session_state.doc = json_editor(  # doctest: +SKIP
+        ...     text, key="doc_editor", marks=marks_for(text)
+        ... )
+    """
+    value = _Value.parse(st.session_state.get(key))
+    sync = st.session_state.get(_sync_key(key))
+    if value is None or not isinstance(sync, _Sync) or value.rev != sync.rev:
+        return None
+    return value.text
+
+
 def json_editor(
     text: str,
     *,
@@ -124,8 +149,7 @@ def json_editor(
         ...     marks=[Mark(1, 9, "Input should be a valid integer")],
         ... )
     """
-    sync_key = f"_json_editor_sync:{key}"
-    sync: _Sync = st.session_state.setdefault(sync_key, _Sync(0, text, text, "rev:0"))
+    sync: _Sync = st.session_state.setdefault(_sync_key(key), _Sync(0, text, text, "rev:0"))
     marks_at, request = sync.begin(text, _Value.parse(st.session_state.get(key)), goto)
     raw = _component(
         text=text,

@@ -1,4 +1,4 @@
-"""The JSON editor component in Chromium: typing, marks, go-to, undo across reruns, no egress."""
+"""The JSON editor component in Chromium: typing, marks, go-to, undo across reruns, themes, no egress."""
 
 from __future__ import annotations
 
@@ -99,6 +99,9 @@ def test_editor_marks_goes_to_returns_typing_and_keeps_undo_offline(
     expect(returned).to_have_text(typed.rstrip("\n"))
     assert editor_text(frame) == typed
     expect(editor).to_have_attribute("data-caret", "3:13")
+    # The page's marks follow its text without rebuilding the editor (undo below).
+    expect(frame.locator(".cm-lintRange-error")).to_have_count(0)
+    expect(frame.locator(".cm-lintRange-warning")).to_have_text("[")
 
     # The page's own new text (Reset) replaces the content as one change Ctrl+Z takes back.
     with rerun(page):
@@ -121,6 +124,7 @@ def test_editor_marks_goes_to_returns_typing_and_keeps_undo_offline(
     with rerun(page):
         page.keyboard.press("Control+Enter")
     expect(returned).to_have_text(TEXT.rstrip("\n"))
+    expect(frame.locator(".cm-lintRange-error")).to_have_text('"three"')
 
     # Tab is not captured: the keyboard can leave the editor.
     page.keyboard.press("Tab")
