@@ -126,6 +126,26 @@ def test_editor_marks_goes_to_returns_typing_and_keeps_undo_offline(
     expect(returned).to_have_text(TEXT.rstrip("\n"))
     expect(frame.locator(".cm-lintRange-error")).to_have_text('"three"')
 
+    # Keyboard only: F8 selects each marked token in turn (the caret ends the selection).
+    frame.locator(".cm-content").focus()
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("F8")
+    expect(editor).to_have_attribute("data-caret", "3:17")
+    page.keyboard.press("F8")
+    expect(editor).to_have_attribute("data-caret", "4:13")
+
+    # Go-to scrolls: with the qty line scrolled out of view, it comes back into view.
+    qty_line = frame.locator(".cm-line", has_text='"qty"')
+    page.keyboard.press("Control+End")
+    with rerun(page):
+        for _ in range(40):
+            page.keyboard.press("Enter")
+    expect(qty_line).not_to_be_in_viewport()
+    with rerun(page):
+        page.locator(".st-key-goto_qty button").click()
+    expect(editor).to_have_attribute("data-caret", "3:10")
+    expect(qty_line).to_be_in_viewport()
+
     # Tab is not captured: the keyboard can leave the editor.
     page.keyboard.press("Tab")
     expect(editor).not_to_contain_class("cm-focused")
