@@ -29,7 +29,17 @@ def _frame(at: AppTest, *columns: str) -> list[tuple]:
 
 
 def _all_text(at: AppTest) -> str:
-    return str(at._tree)  # every element's protobuf, labels and values included
+    """Every rendered element's protobuf as text: labels, values, options, messages."""
+    found: list[str] = []
+
+    def walk(node) -> None:
+        if getattr(node, "proto", None) is not None:
+            found.append(str(node.proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(found)
 
 
 def test_the_demo_store_lists_every_thread_with_the_status_the_demo_defines(at):
@@ -123,7 +133,8 @@ def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
     assert not at.exception
     message = at.code[-1].value
     assert message.startswith("[not_a_database] notes.db is not a SQLite database")
-    assert "playground-threads-" not in _all_text(at)  # the private temp copy is never named
+    shown = _all_text(at)
+    assert "notes.db" in shown and "playground-threads-" not in shown  # not the private copy
     at.radio(key="threads_source").set_value("demo").run()
     assert len(_frame(at, "thread_id")) == 10
 
@@ -151,7 +162,8 @@ def test_a_dsn_configured_store_is_named_without_its_password(monkeypatch):
     assert not at.exception
     assert at.code[0].value == "postgresql://app@127.0.0.1:1/shop"
     assert at.code[-1].value.startswith("[store_unreachable] cannot connect to postgresql://app@")
-    assert "s3cret" not in _all_text(at)
+    shown = _all_text(at)
+    assert "postgresql://app@127.0.0.1:1/shop" in shown and "s3cret" not in shown
 
 
 def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
