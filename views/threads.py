@@ -9,7 +9,7 @@ from core.stores.demo import DEMO_THREADS
 from core.stores.errors import StoreError
 from core.stores.open import open_store
 from core.stores.serde import strict_serde
-from core.stores.threads import thread_timeline
+from core.stores.timeline import thread_timeline
 from core.stores.unbrick import WRITES_ENV, writes_enabled
 from ui.project import active_project
 from ui.threads.audit import audit_section

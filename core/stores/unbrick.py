@@ -20,7 +20,7 @@ from pydantic_core import to_jsonable_python
 from core.report import Report, validate_value
 from core.stores.open import _is_postgres, store_label
 from core.stores.serde import StrictSerializer
-from core.stores.threads import Checkpoint, Timeline
+from core.stores.timeline import Checkpoint, Timeline
 
 __all__ = [
     "WRITES_ENV",

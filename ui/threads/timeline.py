@@ -12,7 +12,7 @@ from pydantic_core import to_jsonable_python
 
 from core.report import validate_value
 from core.stores.serde import find_refused
-from core.stores.threads import Checkpoint, Timeline
+from core.stores.timeline import Checkpoint, Timeline
 from ui.errors import Verdicts, error_table
 
 __all__ = ["as_json", "thread_view"]

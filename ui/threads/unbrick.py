@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from core.payload import PayloadError, parse
 from core.report import validate_value
 from core.stores.serde import strict_serde
-from core.stores.threads import Timeline
+from core.stores.timeline import Timeline
 from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick, write_unbrick
 from ui.errors import error_table
 from ui.threads.source import StoreChoice

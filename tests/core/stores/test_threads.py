@@ -8,7 +8,8 @@ from pydantic import ValidationError
 from core.order import AgentState, build_order_graph
 from core.stores import open_store, strict_serde
 from core.stores.demo import DEMO_THREADS, CandidateState
-from core.stores.threads import ThreadStatus, list_threads, thread_timeline
+from core.stores.threads import ThreadStatus, list_threads
+from core.stores.timeline import thread_timeline
 
 from .conftest import writer
 from .test_audit import _expected_errors, _expected_node, _root

@@ -12,7 +12,7 @@ from pydantic_core import to_jsonable_python
 from core.order import AgentState, build_order_graph
 from core.stores import open_store, strict_serde
 from core.stores.demo import run_demo_threads
-from core.stores.threads import thread_timeline
+from core.stores.timeline import thread_timeline
 from core.stores.unbrick import (
     WRITES_ENV,
     UnbrickCode,
