@@ -6,13 +6,14 @@ import pytest
 from pydantic import ValidationError
 
 from core.order import AgentState, build_order_graph
-from core.stores import open_store, strict_serde
+from core.stores import Refused, open_store, strict_serde
 from core.stores.demo import DEMO_THREADS, CandidateState
 from core.stores.threads import ThreadStatus, list_threads
 from core.stores.timeline import thread_timeline
 
 from .conftest import writer
 from .test_audit import _expected_errors, _expected_node, _root
+from .test_serde import poisoned  # noqa: F401 - the fixture: a store with a crafted row
 
 # thread -> (status as listed, detail) with AgentState as written and CandidateState current
 DEMO_STATUSES = {
@@ -146,3 +147,26 @@ def test_a_valid_thread_blames_no_one_and_an_unknown_thread_has_no_timeline(demo
         missing = thread_timeline(store, "no-such-thread", AgentState)
     assert clean.blamed is None and missing is None
     assert clean.blame_line() == "Every stored state of this thread is valid under the model."
+
+
+def test_a_crafted_row_is_listed_broken_and_shown_refused_without_running(poisoned):  # noqa: F811
+    kind, spec, marker, checkpoint_id = poisoned
+    with open_store(spec, strict_serde([AgentState])) as store:
+        page = list_threads(store, AgentState)
+        timeline = thread_timeline(store, "poisoned", AgentState)
+    assert not marker.exists(), "nothing the crafted row names was called"
+    # SQLite stores the crafted value in the latest checkpoint only; Postgres in the messages
+    # blob of its version, which every checkpoint since validate_order's write points to
+    step, node = (2, "confirm") if kind == "sqlite" else (1, "validate_order")
+    assert [(row.thread_id, row.label(), row.detail) for row in page.rows] == [
+        ("clean", "valid", ""),
+        ("poisoned", f"broken at step {step}", f"written by {node}"),
+    ]
+    latest = timeline.checkpoints[-1]
+    assert (latest.checkpoint_id, latest.values["messages"][2]) == (
+        checkpoint_id, Refused("os.system"),
+    )  # fmt: skip
+    assert [(e["type"], e["loc"], e["input"]) for e in latest.errors] == [
+        ("refused_value", ["messages", 2], "os.system")
+    ]
+    assert timeline.blame_line() == f"First invalid at step {step}, written by {node}."
