@@ -34,7 +34,7 @@ model, current = choose_models(project.model or AgentState)
 models = [m for m in (model, current) if m is not None]
 try:
     with open_store(choice.spec, strict_serde(models)) as store:
-        st.subheader("Threads")
+        st.subheader("Thread list")
         thread = thread_list(store, model, current)
         timeline = thread_timeline(store, thread, model) if thread else None
         if timeline is not None:

@@ -184,3 +184,24 @@ def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
         dict((row[0], row[1]) for row in _frame(page, "thread_id"))["fault-bad_status_last"]
         == "valid"
     )
+
+
+def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):
+    from core.stores.audit import AuditResult, InvalidState
+
+    error = {"type": "literal_error", "loc": ["status"], "msg": "Input should be …"}
+    part = AuditResult(2, 2, [InvalidState("fault-bad_status_last", "c", 2, "confirm", [error])])
+    at.session_state["threads_audit_job"] = {
+        "signature": ("demo", "demo store (built for this session)", "AgentState", "False"),
+        "parts": [part, AuditResult(1, 1)],
+        "cancelled": True,
+    }
+    at.run()
+    assert not at.exception
+    assert at.warning[0].value.startswith("Audit cancelled: the counts below cover the slices")
+    assert at.text[0].value == (
+        "3 threads, 3 checkpoints audited; 1 invalid states in 1 threads (so far)"
+    )
+    assert _frame(at, "type") == [("literal_error", "status", 1, 1)]
+    assert not [b for b in at.button if b.key == "threads_audit_cancel"]
+    assert len(at.session_state["threads_audit_job"]["parts"]) == 2  # nothing more ran
