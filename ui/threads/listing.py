@@ -87,9 +87,14 @@ def thread_list(
         after=cursors[-1],
         limit=size,
     )
-    if not page.rows:
+    if not page.rows and page.next_after is not None:
         st.info(
-            "No thread matches these filters on this page."
+            f"None of the {page.scanned:,} threads looked at matches; press Next to look "
+            "further (a status filter reads each thread's latest checkpoint)."
+        )
+    elif not page.rows:
+        st.info(
+            "No thread matches these filters."
             if contains or status != _ALL or len(cursors) > 1
             else "This store holds no threads yet."
         )
