@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
+from core.stores.config import server_store
 from core.stores.demo import build_demo_store
-from core.stores.open import STORE_ENV, store_label
+from core.stores.errors import StoreError
+from core.stores.open import store_label
 
 __all__ = ["MAX_UPLOAD_BYTES", "StoreChoice", "choose_store"]
 
@@ -79,16 +82,30 @@ def _upload() -> StoreChoice | None:
     return StoreChoice(str(path), f"uploaded file {upload.name}", "upload")
 
 
+def _server() -> str | None:
+    try:
+        found = server_store(sys.argv[1:], os.environ, Path.cwd())
+    except StoreError as error:
+        st.error("The server's store setting cannot be read:")
+        st.code(str(error), language=None, wrap_lines=True)
+        return None
+    return found.spec if found else None
+
+
 def choose_store() -> StoreChoice | None:
-    """The store picker; None when no store is chosen yet (the page says what to do)."""
-    server = os.environ.get(STORE_ENV, "").strip()
+    """The store picker; None when no store is chosen yet (the page says what to do).
+
+    The server's store is offered when it is configured (`--store`, playground.toml's
+    `store`, or PLAYGROUND_STORE) and named only by its label.
+    """
+    server = _server()
     sources = [name for name in SOURCES if name != "server" or server]
     if st.session_state.get("threads_source") not in sources:
         st.session_state["threads_source"] = "demo"
     source = st.radio(
         "Store", sources, format_func=SOURCES.get, key="threads_source", horizontal=True
     )
-    if source == "server":
+    if source == "server" and server:
         return StoreChoice(server, store_label(server), "server")
     if source == "upload":
         return _upload()
