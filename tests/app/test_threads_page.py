@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
 from core.stores.demo import DEMO_THREADS
@@ -13,6 +15,18 @@ from core.stores.unbrick import WRITES_ENV
 from ui.threads.audit import SLICES
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+SESSION_ID = "test session id"  # AppTest's, for every instance
+
+
+@pytest.fixture(autouse=True)
+def _session_ends() -> Iterator[None]:
+    """End the session after each test as a disconnect does: its session caches released.
+
+    AppTest gives every instance the same session id, so without this one test's demo
+    store (unbricked, say) would be the next test's.
+    """
+    yield
+    clear_session_resource_cache(SESSION_ID)
 
 
 @pytest.fixture
@@ -205,3 +219,36 @@ def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):
     assert _frame(at, "type") == [("literal_error", "status", 1, 1)]
     assert not [b for b in at.button if b.key == "threads_audit_cancel"]
     assert len(at.session_state["threads_audit_job"]["parts"]) == 2  # nothing more ran
+
+
+def test_editing_the_state_after_a_dry_run_withdraws_the_write_button(monkeypatch):
+    monkeypatch.setenv(WRITES_ENV, "1")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    editor = at.text_area(key="threads_unbrick_text")
+    editor.set_value(editor.value.replace('"shipped"', '"confirmed"'))
+    at.button(key="threads_unbrick_validate").click().run()
+    assert [b.key for b in at.button if b.key == "threads_unbrick_write"]
+    at.text_area(key="threads_unbrick_text").set_value('{"status": "pending"}').run()
+    assert not [b for b in at.button if b.key == "threads_unbrick_write"]
+    at.button(key="threads_unbrick_validate").click().run()
+    assert at.code[-1].value.startswith("[unbrick_invalid_edit] the edited state still has")
+    edit_errors = [d.value for d in at.dataframe if d.value.columns[0] == "path"][-1]
+    assert edit_errors[["path", "type"]].values.tolist() == [
+        ["user_id", "missing"], ["amount", "missing"],
+    ]  # fmt: skip
+
+
+def test_the_sessions_demo_store_is_deleted_when_the_session_ends(monkeypatch):
+    import tempfile
+
+    def session_dirs() -> set[Path]:
+        return set(Path(tempfile.gettempdir()).glob("playground-threads-*"))
+
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    before = session_dirs()
+    AppTest.from_file(PAGE, default_timeout=60).run()
+    made = session_dirs() - before
+    assert [sorted(p.name for p in path.iterdir()) for path in made] == [["demo.sqlite"]]
+    clear_session_resource_cache(SESSION_ID)  # what Streamlit does when a session disconnects
+    assert not [path for path in made if path.exists()]

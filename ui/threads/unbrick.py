@@ -23,6 +23,10 @@ _PLAN = "threads_unbrick_plan"
 _WRITTEN = "threads_unbrick_written"
 
 
+def _forget_plan() -> None:
+    st.session_state.pop(_PLAN, None)
+
+
 def _editor_text(timeline: Timeline) -> str:
     state = (timeline.blamed or timeline.checkpoints[-1]).state
     return json.dumps(as_json(state), ensure_ascii=False, indent=2)
@@ -50,7 +54,10 @@ def unbrick_section(
         st.session_state["threads_unbrick_of"] = timeline.thread_id
         st.session_state.pop(_PLAN, None)
     st.text_area(
-        "The state to write (edit the broken fields)", key="threads_unbrick_text", height=300
+        "The state to write (edit the broken fields)",
+        key="threads_unbrick_text",
+        height=300,
+        on_change=_forget_plan,  # a dry run shows what will be written: never a stale one
     )
     if st.button("Validate and dry run", key="threads_unbrick_validate"):
         st.session_state.pop(_PLAN, None)
