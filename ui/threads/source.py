@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
@@ -46,8 +47,11 @@ def _remove(directory: str) -> None:
 @st.cache_resource(scope="session", on_release=_remove, show_spinner=False)
 def _session_dir() -> str:
     # Session-scoped: this session's own files (the demo, an upload), removed by Streamlit
-    # when the session disconnects; nothing in it is shared with another session.
-    return tempfile.mkdtemp(prefix="playground-threads-")
+    # when the session disconnects; nothing in it is shared with another session. The exit
+    # hook catches what no disconnect released (a killed server's sessions, AppTest's).
+    directory = tempfile.mkdtemp(prefix="playground-threads-")
+    atexit.register(_remove, directory)
+    return directory
 
 
 def _demo() -> StoreChoice:
