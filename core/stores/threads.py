@@ -139,13 +139,16 @@ def written_by(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]
 
 
 def _first_invalid(store: Store, thread_id: str, model: type[BaseModel]) -> CheckpointTuple:
+    """The oldest invalid checkpoint the latest descends from with no valid one between."""
     # newest first, read whole: the saver holds its lock while `list` is iterated
     history = list(store.saver.list(thread_root(thread_id)))
+    by_id = {saved.config["configurable"]["checkpoint_id"]: saved for saved in history}
     first = history[0]
-    for saved in history[1:]:
-        if not state_errors(stored_state(saved), model):
+    while first.parent_config is not None:
+        parent = by_id.get(first.parent_config["configurable"]["checkpoint_id"])
+        if parent is None or not state_errors(stored_state(parent), model):
             break
-        first = saved
+        first = parent
     return first
 
 

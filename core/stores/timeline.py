@@ -7,6 +7,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
 
 from core.stores.audit import state_errors, stored_state
 from core.stores.open import Store
@@ -41,6 +42,7 @@ class Checkpoint:
     writes: list[StoredWrite]  # the writes that produced it (stored on its parent)
     pending: list[str]  # nodes triggered but not run yet
     node: str | None = None  # the node whose write made it (state channels only)
+    changed: list[str] = field(default_factory=list)  # state fields that differ from the parent
 
 
 @dataclass
@@ -80,6 +82,27 @@ def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None
     ]
 
 
+def _changed(before: Any, after: Any) -> list[str]:
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return []
+    dump = to_jsonable_python
+    return [
+        k
+        for k in after
+        if k not in before or dump(before[k], fallback=repr) != dump(after[k], fallback=repr)
+    ]
+
+
+def _blamed(checkpoints: list[Checkpoint]) -> Checkpoint | None:
+    """The oldest of the invalid checkpoints the latest one descends from without a valid one
+    between: its parent links are followed, so a fork's abandoned branch is not blamed."""
+    by_id = {c.checkpoint_id: c for c in checkpoints}
+    blamed, at = None, checkpoints[-1] if checkpoints else None
+    while at is not None and at.errors:
+        blamed, at = at, by_id.get(at.parent_id or "")
+    return blamed
+
+
 def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Timeline | None:
     """Every root checkpoint of `thread_id`, oldest first, each validated against `model`.
 
@@ -113,11 +136,11 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
                 node=written_by(store, saved, errors),
             )
         )
-    blamed = None
-    for checkpoint in reversed(checkpoints):
-        if not checkpoint.errors:
-            break
-        blamed = checkpoint
+    by_checkpoint = {c.checkpoint_id: c for c in checkpoints}
+    for checkpoint in checkpoints:
+        parent = by_checkpoint.get(checkpoint.parent_id or "")
+        checkpoint.changed = _changed(parent.state if parent else {}, checkpoint.state)
+    blamed = _blamed(checkpoints)
     latest = history[-1]
     interrupts = [v for _, channel, v in latest.pending_writes or [] if channel == "__interrupt__"]
     namespaces = [

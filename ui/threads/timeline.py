@@ -41,6 +41,7 @@ def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
             "step": ["" if c.step is None else str(c.step) for c in rows],
             "source": [c.source for c in rows],
             "written by": [c.node or "" for c in rows],
+            "changed": [", ".join(c.changed) for c in rows],
             "errors": [len(c.errors) for c in rows],
             "pending": [", ".join(c.pending) for c in rows],
             "time": [c.time for c in rows],

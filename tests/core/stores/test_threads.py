@@ -136,6 +136,11 @@ def test_a_broken_thread_shows_its_stored_values_where_get_state_history_raises(
         (0, "__start__", []),
         (1, "validate_order", ["greater_than_equal"]),
     ]
+    assert [c.changed for c in timeline.checkpoints] == [
+        ["user_id", "amount", "items", "messages"],  # the input over an empty state
+        ["messages"],  # add_messages turned the input's dict into a HumanMessage
+        ["amount", "status", "logs", "messages"],
+    ]
     assert timeline.blamed is latest
     assert timeline.blame_line() == "First invalid at step 1, written by validate_order."
     assert (timeline.interrupts, timeline.namespaces) == ([], [])
