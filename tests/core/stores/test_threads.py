@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from core.order import AgentState, build_order_graph
 from core.stores import Refused, open_store, strict_serde
-from core.stores.demo import DEMO_THREADS, CandidateState
+from core.stores.demo import DEMO_THREADS, CandidateState, run_demo_threads
 from core.stores.threads import ThreadStatus, list_threads
 from core.stores.timeline import thread_timeline
 
@@ -175,3 +175,24 @@ def test_a_crafted_row_is_listed_broken_and_shown_refused_without_running(poison
         ("refused_value", ["messages", 2], "os.system")
     ]
     assert timeline.blame_line() == f"First invalid at step {step}, written by {node}."
+
+
+def test_blame_follows_the_latest_checkpoints_ancestry_not_the_order_of_ids(tmp_path):
+    spec = str(tmp_path / "forked.sqlite")
+    with writer("sqlite", spec) as saver:
+        run_demo_threads(saver)
+        graph = build_order_graph(["bad_status_last"]).builder.compile(checkpointer=saver)
+        step_1 = [s for s in saver.list(_root("fault-bad_status_last")) if s.metadata["step"] == 1]
+        # a fork from the valid step 1 that breaks it another way: the old broken step 2 is
+        # now an abandoned branch, older in id order than the fork
+        forked = graph.update_state(step_1[0].config, {"status": "cancelled"}, as_node="confirm")
+    with open_store(spec, strict_serde([AgentState])) as store:
+        timeline = thread_timeline(store, "fault-bad_status_last", AgentState)
+        row = list_threads(store, AgentState, contains="bad_status").rows[0]
+    blamed = timeline.blamed
+    assert (blamed.checkpoint_id, blamed.source, blamed.parent_id) == (
+        forked["configurable"]["checkpoint_id"], "update",
+        step_1[0].config["configurable"]["checkpoint_id"],
+    )  # fmt: skip
+    assert [e["input"] for e in blamed.errors] == ["cancelled"]
+    assert (row.label(), row.detail) == ("broken at step 2", "written by confirm")
