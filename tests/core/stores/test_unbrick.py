@@ -11,7 +11,7 @@ from pydantic_core import to_jsonable_python
 
 from core.order import AgentState, build_order_graph
 from core.stores import open_store, strict_serde
-from core.stores.demo import run_demo_threads
+from core.stores.demo import CandidateState, run_demo_threads
 from core.stores.timeline import thread_timeline
 from core.stores.unbrick import (
     WRITES_ENV,
@@ -90,8 +90,13 @@ def test_an_edit_that_is_still_invalid_or_unchanged_is_refused(own_demo):
     base = to_jsonable_python(timeline.checkpoints[-2].state)
     with pytest.raises(UnbrickError) as unchanged:
         plan_unbrick(timeline, base, AgentState, graph)
-    assert [e.value.code for e in (invalid, not_object, unchanged)] == [
+    with open_store(own_demo[1], strict_serde([CandidateState])) as store:
+        changed = thread_timeline(store, "model-change", CandidateState)  # invalid from input
+    with pytest.raises(UnbrickError) as no_fork:
+        plan_unbrick(changed, {**edited, "amount": 400}, CandidateState, build_order_graph())
+    assert [e.value.code for e in (invalid, not_object, unchanged, no_fork)] == [
         UnbrickCode.INVALID_EDIT, UnbrickCode.NOT_AN_OBJECT, UnbrickCode.NOTHING_TO_WRITE,
+        UnbrickCode.NO_FORK_POINT,
     ]  # fmt: skip
 
 
