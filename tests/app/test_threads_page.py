@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.stores.demo import DEMO_THREADS
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
+from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
@@ -252,3 +253,21 @@ def test_the_sessions_demo_store_is_deleted_when_the_session_ends(monkeypatch):
     assert [sorted(p.name for p in path.iterdir()) for path in made] == [["demo.sqlite"]]
     clear_session_resource_cache(SESSION_ID)  # what Streamlit does when a session disconnects
     assert not [path for path in made if path.exists()]
+
+
+def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, postgres_demo):  # noqa: F811
+    monkeypatch.setenv(STORE_ENV, postgres_demo)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="threads_source").set_value("server").run()
+    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    assert not at.exception
+    assert (
+        at.code[0].value
+        == f"postgresql://postgres@127.0.0.1:{postgres_demo.split(':')[3].split('/')[0]}/demo"
+    )
+    assert [row[:2] for row in _frame(at, "thread_id")][2:4] == [
+        ("fault-bad_status_last", "broken at step 2"),
+        ("fault-negative_amount", "broken at step 1"),
+    ]
+    assert "First invalid at step 2, written by confirm." in [c.value for c in at.code]
+    assert PG_PASSWORD not in _all_text(at)
