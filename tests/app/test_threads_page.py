@@ -10,7 +10,7 @@ from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
 from core.stores.demo import DEMO_THREADS
-from core.stores.open import STORE_ENV
+from core.stores.open import STORE_ENV, store_label
 from core.stores.unbrick import WRITES_ENV
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
@@ -261,10 +261,9 @@ def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, pos
     at.radio(key="threads_source").set_value("server").run()
     at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
     assert not at.exception
-    assert (
-        at.code[0].value
-        == f"postgresql://postgres@127.0.0.1:{postgres_demo.split(':')[3].split('/')[0]}/demo"
-    )
+    label = at.code[0].value
+    assert label == store_label(postgres_demo) and label.endswith("/demo")
+    assert label.startswith("postgresql://postgres@127.0.0.1:")
     assert [row[:2] for row in _frame(at, "thread_id")][2:4] == [
         ("fault-bad_status_last", "broken at step 2"),
         ("fault-negative_amount", "broken at step 1"),
