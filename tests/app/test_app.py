@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from ui.versions import versions_text
 
 ROOT = Path(__file__).parents[2]
-PAGES = ["validate", "trace", "behaviour", "tools", "retry"]
+PAGES = ["validate", "trace", "threads", "behaviour", "tools", "retry"]
 
 
 @pytest.mark.parametrize("page", PAGES)
