@@ -18,6 +18,7 @@ class PageSpec(NamedTuple):
 PAGES = (
     PageSpec("views/validate.py", "Validate", "validate", "🔎", default=True),
     PageSpec("views/trace.py", "Trace", "trace", "🧭"),
+    PageSpec("views/threads.py", "Threads", "threads", "🧵"),
     PageSpec("views/behaviour.py", "Behaviour lab", "behaviour", "🔬"),
     PageSpec("views/tools.py", "Tool-parameter lab", "tools", "🧰"),
     PageSpec("views/retry.py", "Retry lab", "retry", "🔁"),

@@ -12,8 +12,15 @@ from ui.versions import versions_text
 ROOT = Path(__file__).parents[2]
 
 
-def test_the_registry_lists_the_five_pages_in_navigation_order():
-    assert [page.url_path for page in PAGES] == ["validate", "trace", "behaviour", "tools", "retry"]
+def test_the_registry_lists_the_six_pages_in_navigation_order():
+    assert [page.url_path for page in PAGES] == [
+        "validate",
+        "trace",
+        "threads",
+        "behaviour",
+        "tools",
+        "retry",
+    ]
     assert [page.path for page in PAGES] == [f"views/{page.url_path}.py" for page in PAGES]
 
 

@@ -1,0 +1,235 @@
+"""A store's threads, a page at a time, each with a status from its latest checkpoint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import CheckpointTuple
+from pydantic import BaseModel
+
+from core.stores.audit import state_errors, stored_state
+from core.stores.open import Store
+from core.stores.writers import blame, parent_writes
+
+__all__ = [
+    "ThreadPage",
+    "ThreadRow",
+    "ThreadStatus",
+    "list_threads",
+    "pending_nodes",
+    "thread_root",
+    "written_by",
+]
+
+_BRANCH = "branch:to:"  # LangGraph 1.x's trigger channel of each node
+_SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
+
+
+class ThreadStatus(StrEnum):
+    """A thread's status, from its latest checkpoint."""
+
+    VALID = "valid"
+    BROKEN = "broken"  # the stored state fails the model it was written with
+    WOULD_NOT_RESUME = "would not resume"  # valid as written, fails the current model
+    INTERRUPTED = "interrupted"  # valid, but tasks are pending (interrupt or a raise)
+
+
+@dataclass(frozen=True)
+class ThreadRow:
+    """One row of the thread list."""
+
+    thread_id: str
+    checkpoints: int
+    last_step: int | None
+    last_time: str
+    status: ThreadStatus
+    broken_at: int | None  # the step of the first invalid checkpoint (BROKEN only)
+    detail: str  # the blamed node, the pending nodes or the first error, as plain text
+
+    def label(self) -> str:
+        """The status as the list shows it: `broken at step 2`, `interrupted`.
+
+        Example:
+            >>> ThreadRow("t", 3, 2, "", ThreadStatus.BROKEN, 2, "").label()
+            'broken at step 2'
+        """
+        if self.status is ThreadStatus.BROKEN:
+            return f"broken at step {self.broken_at}"
+        return str(self.status)
+
+
+@dataclass
+class ThreadPage:
+    """A page of threads; `next_after` is the thread id to continue after (None: the end)."""
+
+    rows: list[ThreadRow]
+    next_after: str | None
+    scanned: int
+
+
+def thread_root(thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
+    configurable = {"thread_id": thread_id, "checkpoint_ns": ""}
+    if checkpoint_id:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
+
+
+def pending_nodes(saved: CheckpointTuple) -> list[str]:
+    """Nodes a checkpoint has triggered but not yet run (LangGraph's own trigger rule), sorted.
+
+    A node is due when its `branch:to:<node>` channel is newer than the version the node
+    last saw; an input checkpoint's `__start__` is due until the input is applied.
+    """
+    checkpoint: Any = saved.checkpoint  # a Refused marker when the serializer refused it
+    if not isinstance(checkpoint, dict):
+        return []
+    values, versions = checkpoint.get("channel_values") or {}, checkpoint["channel_versions"]
+    seen = checkpoint.get("versions_seen") or {}
+    due = []
+    for channel in values:
+        node = channel.removeprefix(_BRANCH) if channel.startswith(_BRANCH) else None
+        node = "__start__" if channel == "__start__" else node
+        newer = versions.get(channel, "") > seen.get(node or "", {}).get(channel, "")
+        if node and newer:
+            due.append(node)
+    return sorted(due)  # Postgres keeps channels in JSONB order, SQLite in write order
+
+
+def _ids_page(store: Store, after: str, contains: str, size: int) -> list[str]:
+    find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
+    rows = store.query(
+        f"SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id > ? AND {find} > 0 "
+        "ORDER BY thread_id LIMIT ?",
+        (after, contains, size),
+    )
+    return [row[0] for row in rows]
+
+
+def _counts(store: Store, ids: list[str]) -> dict[str, int]:
+    marks = ", ".join("?" for _ in ids)
+    rows = store.query(
+        "SELECT thread_id, COUNT(*) FROM checkpoints WHERE checkpoint_ns = '' AND thread_id "
+        f"IN ({marks}) GROUP BY thread_id",
+        tuple(ids),
+    )
+    return {thread: int(count) for thread, count in rows}
+
+
+def _field_names(errors: list[dict[str, Any]]) -> list[str]:
+    return [str(e["loc"][0]) for e in errors if e.get("loc")]
+
+
+def written_by(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> str | None:
+    """The node whose write made `saved` (those that wrote a field in `errors`, if any).
+
+    None for an input checkpoint, or when no node wrote it (an `update_state` without one).
+    """
+    if saved.metadata.get("source") == "input" or saved.parent_config is None:
+        return None
+    configurable = saved.config["configurable"]
+    writes = parent_writes(
+        store,
+        configurable["thread_id"],
+        configurable.get("checkpoint_ns", ""),
+        saved.parent_config["configurable"]["checkpoint_id"],
+    )
+    return blame(writes, _field_names(errors))
+
+
+def _first_invalid(store: Store, thread_id: str, model: type[BaseModel]) -> CheckpointTuple:
+    """The oldest invalid checkpoint the latest descends from with no valid one between."""
+    # newest first, read whole: the saver holds its lock while `list` is iterated
+    history = list(store.saver.list(thread_root(thread_id)))
+    by_id = {saved.config["configurable"]["checkpoint_id"]: saved for saved in history}
+    first = history[0]
+    while first.parent_config is not None:
+        parent = by_id.get(first.parent_config["configurable"]["checkpoint_id"])
+        if parent is None or not state_errors(stored_state(parent), model):
+            break
+        first = parent
+    return first
+
+
+def _row(
+    store: Store,
+    thread_id: str,
+    count: int,
+    model: type[BaseModel],
+    current: type[BaseModel] | None,
+) -> ThreadRow | None:
+    latest = store.saver.get_tuple(thread_root(thread_id))
+    if latest is None:  # only subgraph checkpoints
+        return None
+    step = latest.metadata.get("step") if isinstance(latest.metadata, dict) else None
+    time = latest.checkpoint.get("ts", "") if isinstance(latest.checkpoint, dict) else ""
+    state = stored_state(latest)
+    errors = state_errors(state, model)
+    status, broken_at, detail = ThreadStatus.VALID, None, ""
+    if errors:
+        first = _first_invalid(store, thread_id, model)
+        first_errors = state_errors(stored_state(first), model)
+        status, broken_at = ThreadStatus.BROKEN, first.metadata.get("step")
+        detail = f"written by {written_by(store, first, first_errors) or 'no node'}"
+    elif current is not None and (later := state_errors(state, current)):
+        status = ThreadStatus.WOULD_NOT_RESUME
+        detail = f"{later[0]['type']} at {'.'.join(map(str, later[0]['loc']))}"
+    elif due := pending_nodes(latest):
+        status = ThreadStatus.INTERRUPTED
+        raised = any(w[1] == "__error__" for w in latest.pending_writes or [])
+        detail = ("a task raised; next: " if raised else "next: ") + ", ".join(due)
+    return ThreadRow(thread_id, count, step, str(time), status, broken_at, detail)
+
+
+def list_threads(
+    store: Store,
+    model: type[BaseModel],
+    *,
+    current: type[BaseModel] | None = None,
+    contains: str = "",
+    status: ThreadStatus | None = None,
+    after: str = "",
+    limit: int = 50,
+) -> ThreadPage:
+    """Threads in id order after `after`, at most `limit`, each with a status.
+
+    Only the latest checkpoint of each listed thread is read (and, for a broken one, its
+    history back to the first invalid checkpoint); nothing else of the store is loaded.
+    `model` is the model the threads were written with; `current` (optional) a changed
+    model: a state valid under `model` but not under `current` "would not resume".
+    `contains` keeps thread ids holding that text; `status` keeps one status (threads are
+    then read until `limit` match or a few thousand were looked at: see `next_after`).
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> from core.order import AgentState
+        >>> from core.stores.demo import build_demo_store
+        >>> from core.stores.open import open_store
+        >>> from core.stores.serde import strict_serde
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "demo.sqlite"
+        >>> _ = build_demo_store(path)
+        >>> with open_store(str(path), strict_serde([AgentState])) as store:
+        ...     page = list_threads(store, AgentState, contains="bad_status")
+        >>> [(row.thread_id, row.label(), row.detail) for row in page.rows]
+        [('fault-bad_status_last', 'broken at step 2', 'written by confirm')]
+    """
+    rows: list[ThreadRow] = []
+    scanned, size = 0, max(1, limit)
+    while True:
+        ids = _ids_page(store, after, contains, size)
+        if not ids:
+            return ThreadPage(rows, None, scanned)
+        counts = _counts(store, ids)
+        for thread_id in ids:
+            scanned += 1
+            row = _row(store, thread_id, counts.get(thread_id, 0), model, current)
+            if row is not None and (status is None or row.status is status):
+                rows.append(row)
+            if len(rows) >= limit or scanned >= _SCAN_LIMIT:
+                more = thread_id != ids[-1] or len(ids) == size
+                return ThreadPage(rows, thread_id if more else None, scanned)
+        if len(ids) < size:
+            return ThreadPage(rows, None, scanned)
+        after = ids[-1]

@@ -1,0 +1,272 @@
+"""Threads page with AppTest: the demo store, statuses, blame, audit, uploads, a DSN's secrecy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.runtime.caching import clear_session_resource_cache
+from streamlit.testing.v1 import AppTest
+
+from core.stores.demo import DEMO_THREADS
+from core.stores.open import STORE_ENV, store_label
+from core.stores.unbrick import WRITES_ENV
+from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
+from ui.threads.audit import SLICES
+
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+SESSION_ID = "test session id"  # AppTest's, for every instance
+
+
+@pytest.fixture(autouse=True)
+def _session_ends() -> Iterator[None]:
+    """End the session after each test as a disconnect does: its session caches released.
+
+    AppTest gives every instance the same session id, so without this one test's demo
+    store (unbricked, say) would be the next test's.
+    """
+    yield
+    clear_session_resource_cache(SESSION_ID)
+
+
+@pytest.fixture
+def at(monkeypatch) -> AppTest:
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.delenv(WRITES_ENV, raising=False)
+    return AppTest.from_file(PAGE, default_timeout=60).run()
+
+
+def _frame(at: AppTest, *columns: str) -> list[tuple]:
+    """The rows of the table whose first columns are `columns`."""
+    frame = next(d.value for d in at.dataframe if tuple(d.value.columns[: len(columns)]) == columns)
+    return list(frame.itertuples(index=False, name=None))
+
+
+def _all_text(at: AppTest) -> str:
+    """Every rendered element's protobuf as text: labels, values, options, messages."""
+    found: list[str] = []
+
+    def walk(node) -> None:
+        if getattr(node, "proto", None) is not None:
+            found.append(str(node.proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(found)
+
+
+def test_the_demo_store_lists_every_thread_with_the_status_the_demo_defines(at):
+    assert not at.exception
+    rows = _frame(at, "thread_id")
+    assert [(row[0], row[1], row[5]) for row in rows] == [
+        ("clean-1", "valid", ""),
+        ("clean-2", "valid", ""),
+        ("fault-bad_status_last", "broken at step 2", "written by confirm"),
+        ("fault-negative_amount", "broken at step 1", "written by validate_order"),
+        ("fault-node_exception", "interrupted", "a task raised; next: confirm"),
+        ("fault-overwrite_logs", "valid", ""),
+        ("fault-parallel_status", "interrupted", "next: audit, validate_order"),
+        ("fault-undeclared_key", "valid", ""),
+        ("interrupted", "interrupted", "next: confirm"),
+        ("model-change", "valid", ""),
+    ]
+    assert [row[0] for row in rows] == sorted(DEMO_THREADS)
+    at.radio(key="threads_current").set_value("candidate").run()
+    assert dict((row[0], row[1]) for row in _frame(at, "thread_id"))["model-change"] == (
+        "would not resume"
+    )
+    at.selectbox(key="threads_status").set_value("interrupted").run()
+    assert [row[0] for row in _frame(at, "thread_id")] == [
+        "fault-node_exception", "fault-parallel_status", "interrupted",
+    ]  # fmt: skip
+
+
+def test_one_page_holds_the_ten_demo_threads_and_there_is_no_next_page(at):
+    at.selectbox(key="threads_page_size").set_value(25).run()
+    assert len(_frame(at, "thread_id")) == 10
+    assert at.button(key="threads_next").disabled and at.button(key="threads_prev").disabled
+
+
+def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
+    at.selectbox(key="threads_thread").set_value("fault-negative_amount").run()
+    assert not at.exception
+    assert "First invalid at step 1, written by validate_order." in [c.value for c in at.code]
+    assert at.select_slider(key="threads_step").value == 2  # opens at the blamed checkpoint
+    assert [row[:5] for row in _frame(at, "step")] == [
+        ("-1", "input", "", "user_id, amount, items, messages", 0),
+        ("0", "loop", "__start__", "messages", 0),
+        ("1", "loop", "validate_order", "amount, status, logs, messages", 1),
+    ]
+    assert [(row[0], row[1], row[2]) for row in _frame(at, "node")] == [
+        ("validate_order", "status", '"validated"'),
+        ("validate_order", "logs", '["amount=99.0 items=1"]'),
+        ("validate_order", "messages", _frame(at, "node")[2][2]),
+        ("validate_order", "amount", "-1"),
+        ("validate_order", "branch:to:confirm", "null"),
+    ]
+    errors = _frame(at, "path")
+    assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
+    at.select_slider(key="threads_step").set_value(1).run()
+    assert not _frame_or_none(at, "path")
+
+
+def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
+    try:
+        return _frame(at, *columns)
+    except StopIteration:
+        return None
+
+
+def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
+    at.button(key="threads_audit_run").click().run()
+    assert not at.exception
+    assert at.text[0].value == "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads"
+    assert _frame(at, "type") == [
+        ("greater_than_equal", "amount", 1, 1),
+        ("literal_error", "status", 1, 1),
+    ]
+    assert [(row[0], row[2], row[3], row[4]) for row in _frame(at, "thread_id", "checkpoint_id")] == [
+        ("fault-bad_status_last", "2", "confirm", "literal_error"),
+        ("fault-negative_amount", "1", "validate_order", "greater_than_equal"),
+    ]  # fmt: skip
+    at.radio(key="threads_current").set_value("candidate").run()
+    at.radio(key="threads_audit_model").set_value("candidate").run()
+    at.button(key="threads_audit_run").click().run()
+    assert at.text[0].value == "10 threads, 10 checkpoints audited; 3 invalid states in 3 threads"
+    assert ("less_than_equal", "amount", 1, 1) in _frame(at, "type")
+    assert len(at.get("download_button")) == 2
+    assert len(at.session_state["threads_audit_job"]["parts"]) == SLICES
+
+
+def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
+    at.radio(key="threads_source").set_value("upload").run()
+    at.file_uploader(key="threads_upload").set_value(
+        ("notes.db", b"just some text, not a database\n" * 40, "application/octet-stream")
+    ).run()
+    assert not at.exception
+    message = at.code[-1].value
+    assert message.startswith("[not_a_database] notes.db is not a SQLite database")
+    shown = _all_text(at)
+    assert "notes.db" in shown and "playground-threads-" not in shown  # not the private copy
+    at.radio(key="threads_source").set_value("demo").run()
+    assert len(_frame(at, "thread_id")) == 10
+
+
+def test_an_empty_upload_and_a_database_without_checkpoints_are_refused(at, tmp_path):
+    import sqlite3
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE orders (id INTEGER)")
+    at.radio(key="threads_source").set_value("upload").run()
+    at.file_uploader(key="threads_upload").set_value(("empty.sqlite", b"", "")).run()
+    assert at.code[-1].value.startswith("[store_empty] empty.sqlite is empty (0 bytes)")
+    at.file_uploader(key="threads_upload").set_value(("other.sqlite", other.read_bytes(), "")).run()
+    assert at.code[-1].value.startswith(
+        "[not_a_checkpoint_store] other.sqlite is a database but not a LangGraph checkpoint store"
+    )
+    assert not at.exception
+
+
+def test_a_dsn_configured_store_is_named_without_its_password(monkeypatch):
+    monkeypatch.setenv(STORE_ENV, "postgresql://app:s3cret-Pw@127.0.0.1:1/shop")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="threads_source").set_value("server").run()
+    assert not at.exception
+    assert at.code[0].value == "postgresql://app@127.0.0.1:1/shop"
+    assert at.code[-1].value.startswith("[store_unreachable] cannot connect to postgresql://app@")
+    shown = _all_text(at)
+    assert "postgresql://app@127.0.0.1:1/shop" in shown and "s3cret" not in shown
+
+
+def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
+    assert not [t for t in at.text_area if t.key == "threads_unbrick_text"]
+    monkeypatch.setenv(WRITES_ENV, "1")
+    page = AppTest.from_file(PAGE, default_timeout=60).run()
+    page.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    editor = page.text_area(key="threads_unbrick_text")
+    editor.set_value(editor.value.replace('"shipped"', '"confirmed"'))
+    page.button(key="threads_unbrick_validate").click().run()
+    assert not page.exception
+    dry_run = page.json[-1].value
+    assert '"as_node": "confirm"' in dry_run and '"status": "confirmed"' in dry_run
+    page.button(key="threads_unbrick_write").click().run()
+    assert not page.exception
+    assert page.success[-1].value.startswith("Written.")
+    assert (
+        dict((row[0], row[1]) for row in _frame(page, "thread_id"))["fault-bad_status_last"]
+        == "valid"
+    )
+
+
+def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):
+    from core.stores.audit import AuditResult, InvalidState
+
+    error = {"type": "literal_error", "loc": ["status"], "msg": "Input should be …"}
+    part = AuditResult(2, 2, [InvalidState("fault-bad_status_last", "c", 2, "confirm", [error])])
+    at.session_state["threads_audit_job"] = {
+        "signature": ("demo", "demo store (built for this session)", "AgentState", "False"),
+        "parts": [part, AuditResult(1, 1)],
+        "cancelled": True,
+    }
+    at.run()
+    assert not at.exception
+    assert at.warning[0].value.startswith("Audit cancelled: the counts below cover the slices")
+    assert at.text[0].value == (
+        "3 threads, 3 checkpoints audited; 1 invalid states in 1 threads (so far)"
+    )
+    assert _frame(at, "type") == [("literal_error", "status", 1, 1)]
+    assert not [b for b in at.button if b.key == "threads_audit_cancel"]
+    assert len(at.session_state["threads_audit_job"]["parts"]) == 2  # nothing more ran
+
+
+def test_editing_the_state_after_a_dry_run_withdraws_the_write_button(monkeypatch):
+    monkeypatch.setenv(WRITES_ENV, "1")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    editor = at.text_area(key="threads_unbrick_text")
+    editor.set_value(editor.value.replace('"shipped"', '"confirmed"'))
+    at.button(key="threads_unbrick_validate").click().run()
+    assert [b.key for b in at.button if b.key == "threads_unbrick_write"]
+    at.text_area(key="threads_unbrick_text").set_value('{"status": "pending"}').run()
+    assert not [b for b in at.button if b.key == "threads_unbrick_write"]
+    at.button(key="threads_unbrick_validate").click().run()
+    assert at.code[-1].value.startswith("[unbrick_invalid_edit] the edited state still has")
+    edit_errors = [d.value for d in at.dataframe if d.value.columns[0] == "path"][-1]
+    assert edit_errors[["path", "type"]].values.tolist() == [
+        ["user_id", "missing"], ["amount", "missing"],
+    ]  # fmt: skip
+
+
+def test_the_sessions_demo_store_is_deleted_when_the_session_ends(monkeypatch):
+    import tempfile
+
+    def session_dirs() -> set[Path]:
+        return set(Path(tempfile.gettempdir()).glob("playground-threads-*"))
+
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    before = session_dirs()
+    AppTest.from_file(PAGE, default_timeout=60).run()
+    made = session_dirs() - before
+    assert [sorted(p.name for p in path.iterdir()) for path in made] == [["demo.sqlite"]]
+    clear_session_resource_cache(SESSION_ID)  # what Streamlit does when a session disconnects
+    assert not [path for path in made if path.exists()]
+
+
+def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, postgres_demo):  # noqa: F811
+    monkeypatch.setenv(STORE_ENV, postgres_demo)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="threads_source").set_value("server").run()
+    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    assert not at.exception
+    label = at.code[0].value
+    assert label == store_label(postgres_demo) and label.endswith("/demo")
+    assert label.startswith("postgresql://postgres@127.0.0.1:")
+    assert [row[:2] for row in _frame(at, "thread_id")][2:4] == [
+        ("fault-bad_status_last", "broken at step 2"),
+        ("fault-negative_amount", "broken at step 1"),
+    ]
+    assert "First invalid at step 2, written by confirm." in [c.value for c in at.code]
+    assert PG_PASSWORD not in _all_text(at)

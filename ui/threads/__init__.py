@@ -1,0 +1,1 @@
+"""The Threads page's pieces: the store picker, the thread list, one thread, audit, unbrick."""

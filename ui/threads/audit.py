@@ -1,0 +1,113 @@
+"""The audit section: every thread against a model, in slices, with progress and Cancel."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from pydantic import BaseModel
+from streamlit.errors import StreamlitAPIException
+
+from core.stores.audit import AuditResult
+from core.stores.audit_summary import audit_slice, error_counts, invalid_rows, merge_audits, to_csv
+from core.stores.errors import StoreError
+from core.stores.open import open_store
+from core.stores.serde import strict_serde
+from ui.text import plain
+from ui.threads.source import StoreChoice
+
+__all__ = ["SLICES", "audit_section"]
+
+SLICES = 10  # the audit runs as this many disjoint slices: progress and Cancel between them
+_JOB = "threads_audit_job"
+
+
+def _cancel() -> None:
+    job = st.session_state.get(_JOB)
+    if job is not None:
+        job["cancelled"] = True
+
+
+def _start(signature: tuple[str, ...]) -> None:
+    st.session_state[_JOB] = {"signature": signature, "parts": [], "cancelled": False}
+
+
+def _results(result: AuditResult, finished: bool) -> None:
+    st.text(
+        f"{result.threads} threads, {result.checkpoints} checkpoints audited; "
+        f"{len(result.invalid)} invalid states in "
+        f"{len({s.thread_id for s in result.invalid})} threads" + ("" if finished else " (so far)")
+    )
+    if not result.invalid:
+        return
+    st.caption("Errors by type and field")
+    st.dataframe(pd.DataFrame(error_counts(result)), key="threads_audit_counts", hide_index=True)
+    st.caption("States that would not resume (one row per error), with the node that wrote them")
+    rows = pd.DataFrame(invalid_rows(result))
+    st.dataframe(rows, key="threads_audit_invalid", hide_index=True)
+    csv_col, json_col = st.columns(2)
+    csv_col.download_button(
+        "Download CSV", to_csv(result), "audit.csv", "text/csv", key="threads_audit_csv"
+    )
+    json_col.download_button(
+        "Download JSON",
+        json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str),
+        "audit.json",
+        "application/json",
+        key="threads_audit_json",
+    )
+
+
+def _models(model: type[BaseModel], candidate: type[BaseModel] | None) -> dict[str, Any]:
+    models: dict[str, Any] = {"model": model}
+    if candidate is not None:
+        models["candidate"] = candidate
+    return models
+
+
+@st.fragment
+def audit_section(
+    choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel] | None
+) -> None:
+    """Pick a model, run the audit slice by slice (a fragment rerun each), show the counts."""
+    models = _models(model, candidate)
+    names = {key: plain(m.__name__) for key, m in models.items()}
+    if st.session_state.get("threads_audit_model") not in models:
+        st.session_state["threads_audit_model"] = "model"
+    chosen_col, history_col = st.columns(2)
+    chosen = chosen_col.radio(
+        "Audit against", list(models), format_func=names.get, key="threads_audit_model"
+    )
+    history = history_col.checkbox(
+        "Every checkpoint, not only each thread's latest", key="threads_audit_history"
+    )
+    signature = (choice.source, choice.label, models[chosen].__qualname__, str(history))
+    st.button("Run audit", key="threads_audit_run", on_click=_start, args=(signature,))
+    job = st.session_state.get(_JOB)
+    if job is None or job["signature"] != signature:
+        st.caption("Run the audit to validate every thread's stored state against the model.")
+        return
+    parts: list[AuditResult] = job["parts"]
+    running = len(parts) < SLICES and not job["cancelled"]
+    st.progress(len(parts) / SLICES, text=f"{len(parts)} of {SLICES} slices audited")
+    if job["cancelled"] and len(parts) < SLICES:
+        st.warning("Audit cancelled: the counts below cover the slices audited before Cancel.")
+    if running:
+        st.button("Cancel", key="threads_audit_cancel", on_click=_cancel)
+    _results(merge_audits(parts), finished=len(parts) == SLICES)
+    if not running:
+        return
+    try:
+        with open_store(choice.spec, strict_serde(models.values())) as store:
+            parts.append(audit_slice(store, models[chosen], len(parts), SLICES, history=history))
+    except StoreError as error:
+        job["cancelled"] = True
+        st.error("The store cannot be read:")
+        st.code(str(error), language=None, wrap_lines=True)
+        return
+    try:
+        st.rerun(scope="fragment")  # the next slice, redrawing only this section
+    except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all
+        st.rerun()

@@ -1,0 +1,118 @@
+"""The thread list: model choice, filters, one page of threads with their status, a pick."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+from pydantic import BaseModel
+
+from core.order import AgentState
+from core.stores.demo import CandidateState
+from core.stores.open import Store
+from core.stores.threads import ThreadPage, ThreadStatus, list_threads
+from ui.text import plain
+
+__all__ = ["choose_models", "thread_list"]
+
+_ALL = "all"
+PAGE_SIZES = (25, 50, 100)
+
+
+def choose_models(model: type[BaseModel]) -> tuple[type[BaseModel], type[BaseModel] | None]:
+    """The model the threads were written with, and a changed one to check them against."""
+    options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
+    if issubclass(CandidateState, model) and model is AgentState:
+        options["candidate"] = (
+            "CandidateState (the demo's stricter next version: amount at most 500)"
+        )
+    if st.session_state.get("threads_current") not in options:
+        st.session_state["threads_current"] = "same"
+    chosen = st.radio(
+        "Check the stored states against",
+        list(options),
+        format_func=options.get,
+        key="threads_current",
+        help="A state valid under the model it was written with, but not under a changed "
+        "model, 'would not resume' once the change ships.",
+    )
+    return model, (CandidateState if chosen == "candidate" else None)
+
+
+def _reset_pages() -> None:
+    st.session_state["threads_cursors"] = [""]
+
+
+def _next(after: str) -> None:
+    st.session_state["threads_cursors"].append(after)
+
+
+def _previous() -> None:
+    if len(st.session_state["threads_cursors"]) > 1:
+        st.session_state["threads_cursors"].pop()
+
+
+def _frame(page: ThreadPage) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "thread_id": [row.thread_id for row in page.rows],
+            "status": [row.label() for row in page.rows],
+            "checkpoints": [row.checkpoints for row in page.rows],
+            "last step": ["" if row.last_step is None else str(row.last_step) for row in page.rows],
+            "last time": [row.last_time for row in page.rows],
+            "detail": [row.detail for row in page.rows],
+        }
+    )
+
+
+def thread_list(
+    store: Store, model: type[BaseModel], current: type[BaseModel] | None
+) -> str | None:
+    """Filters, one page of threads as a table, paging buttons; returns the picked thread."""
+    statuses = [_ALL, *(str(status) for status in ThreadStatus)]
+    search, status_col, size_col = st.columns([3, 2, 1])
+    contains = search.text_input(
+        "Thread id contains", key="threads_contains", on_change=_reset_pages
+    )
+    status = status_col.selectbox("Status", statuses, key="threads_status", on_change=_reset_pages)
+    size = size_col.selectbox(
+        "Per page", PAGE_SIZES, key="threads_page_size", on_change=_reset_pages
+    )
+    cursors = st.session_state.setdefault("threads_cursors", [""])
+    page = list_threads(
+        store,
+        model,
+        current=current,
+        contains=contains,
+        status=None if status == _ALL else ThreadStatus(status),
+        after=cursors[-1],
+        limit=size,
+    )
+    if not page.rows and page.next_after is not None:
+        st.info(
+            f"None of the {page.scanned:,} threads looked at matches; press Next to look "
+            "further (a status filter reads each thread's latest checkpoint)."
+        )
+    elif not page.rows:
+        st.info(
+            "No thread matches these filters."
+            if contains or status != _ALL or len(cursors) > 1
+            else "This store holds no threads yet."
+        )
+    else:
+        st.dataframe(_frame(page), key="threads_table", hide_index=True)
+    back, page_no, forward = st.columns([1, 2, 1])
+    back.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)
+    page_no.caption(f"Page {len(cursors)} · {len(page.rows)} threads shown")
+    forward.button(
+        "Next →",
+        key="threads_next",
+        on_click=_next,
+        args=(page.next_after,),
+        disabled=page.next_after is None,
+    )
+    ids = [row.thread_id for row in page.rows]
+    if not ids:
+        return None
+    if st.session_state.get("threads_thread") not in ids:
+        st.session_state["threads_thread"] = ids[0]
+    return st.selectbox("Thread", ids, key="threads_thread")

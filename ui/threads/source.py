@@ -1,0 +1,116 @@
+"""Which store the Threads page reads: the demo, an uploaded SQLite file, or the server's."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from core.stores.config import server_store
+from core.stores.demo import build_demo_store
+from core.stores.errors import StoreError
+from core.stores.open import store_label
+
+__all__ = ["MAX_UPLOAD_BYTES", "StoreChoice", "choose_store"]
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+SOURCES = {
+    "demo": "Demo store (the seed graphs' real runs)",
+    "upload": "Upload a SQLite store (.sqlite, .db)",
+    "server": "The server's store",
+}
+
+
+@dataclass(frozen=True)
+class StoreChoice:
+    """A store to open: its spec (never shown), what the page may say about it, its kind."""
+
+    spec: str
+    label: str  # a file name or user@host:port/db: never a password
+    source: str  # a SOURCES key
+
+    @property
+    def is_demo(self) -> bool:
+        return self.source == "demo"
+
+
+def _remove(directory: str) -> None:
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@st.cache_resource(scope="session", on_release=_remove, show_spinner=False)
+def _session_dir() -> str:
+    # Session-scoped: this session's own files (the demo, an upload), removed by Streamlit
+    # when the session disconnects; nothing in it is shared with another session. The exit
+    # hook catches what no disconnect released (a killed server's sessions, AppTest's).
+    directory = tempfile.mkdtemp(prefix="playground-threads-")
+    atexit.register(_remove, directory)
+    return directory
+
+
+def _demo() -> StoreChoice:
+    path = Path(_session_dir()) / "demo.sqlite"
+    if not path.is_file():
+        with st.spinner("Building the demo store from real runs of the seed graphs…"):
+            build_demo_store(path)
+    return StoreChoice(str(path), "demo store (built for this session)", "demo")
+
+
+def _upload() -> StoreChoice | None:
+    upload = st.file_uploader(
+        "SQLite checkpoint store",
+        type=["sqlite", "db", "sqlite3"],
+        key="threads_upload",
+        help="The file your SqliteSaver writes, up to 50 MB. It is copied to a private temp "
+        "file of this session, opened read-only and deleted when the session ends.",
+    )
+    if upload is None:
+        st.info("Upload the .sqlite file your SqliteSaver writes to read its threads.")
+        return None
+    if upload.size > MAX_UPLOAD_BYTES:
+        st.error(
+            f"[upload_too_large] The file is {upload.size / 1e6:.1f} MB; the limit is "
+            f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB. Audit a larger store from the command "
+            "line: python -m core audit STORE --model pkg.mod:Model"
+        )
+        return None
+    path = Path(_session_dir()) / f"upload-{upload.file_id}.sqlite"
+    if not path.is_file():
+        path.write_bytes(upload.getvalue())
+    return StoreChoice(str(path), f"uploaded file {upload.name}", "upload")
+
+
+def _server() -> str | None:
+    try:
+        found = server_store(sys.argv[1:], os.environ, Path.cwd())
+    except StoreError as error:
+        st.error("The server's store setting cannot be read:")
+        st.code(str(error), language=None, wrap_lines=True)
+        return None
+    return found.spec if found else None
+
+
+def choose_store() -> StoreChoice | None:
+    """The store picker; None when no store is chosen yet (the page says what to do).
+
+    The server's store is offered when it is configured (`--store`, playground.toml's
+    `store`, or PLAYGROUND_STORE) and named only by its label.
+    """
+    server = _server()
+    sources = [name for name in SOURCES if name != "server" or server]
+    if st.session_state.get("threads_source") not in sources:
+        st.session_state["threads_source"] = "demo"
+    source = st.radio(
+        "Store", sources, format_func=SOURCES.get, key="threads_source", horizontal=True
+    )
+    if source == "server" and server:
+        return StoreChoice(server, store_label(server), "server")
+    if source == "upload":
+        return _upload()
+    return _demo()

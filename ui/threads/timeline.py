@@ -1,0 +1,129 @@
+"""One stored thread: its checkpoint timeline, a stepper, the stored state, errors, writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+
+from core.stores.serde import find_refused
+from core.stores.timeline import Checkpoint, Timeline
+from core.validate.report import validate_value
+from ui.errors import Verdicts, error_table
+
+__all__ = ["as_json", "thread_view"]
+
+STATE_VERDICTS = Verdicts(
+    "Valid — this stored state passes the model.",
+    "Invalid — {count} in this stored state; get_state on it raises.",
+    "Invalid — this stored state cannot be read.",
+)
+
+
+def as_json(value: Any) -> Any:
+    """A stored value as JSON-safe data (messages as their fields, anything else as text)."""
+    return to_jsonable_python(value, fallback=repr)
+
+
+def _text(value: Any, limit: int = 200) -> str:
+    text = json.dumps(as_json(value), ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
+    rows = timeline.checkpoints
+    return pd.DataFrame(
+        {
+            "step": ["" if c.step is None else str(c.step) for c in rows],
+            "source": [c.source for c in rows],
+            "written by": [c.node or "" for c in rows],
+            "changed": [", ".join(c.changed) for c in rows],
+            "errors": [len(c.errors) for c in rows],
+            "pending": [", ".join(c.pending) for c in rows],
+            "time": [c.time for c in rows],
+            "checkpoint_id": [c.checkpoint_id for c in rows],
+            "parent_id": [c.parent_id or "" for c in rows],
+        }
+    )
+
+
+def _writes_frame(checkpoint: Checkpoint) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "node": [w.node or "(no node)" for w in checkpoint.writes],
+            "channel": [w.channel for w in checkpoint.writes],
+            "value": [_text(w.value) for w in checkpoint.writes],
+            "task_id": [w.task_id for w in checkpoint.writes],
+        }
+    )
+
+
+def _label(timeline: Timeline, index: int) -> str:
+    checkpoint = timeline.checkpoints[index]
+    mark = " ✗" if checkpoint.errors else ""
+    return f"step {checkpoint.step} · {checkpoint.source}{mark}"
+
+
+def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
+    if find_refused(checkpoint.state):  # markers, not values: the audit's refusal rows
+        st.error("Invalid — the playground's allow-list refused a stored value (it was not run).")
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "field": [".".join(map(str, e["loc"])) for e in checkpoint.errors],
+                    "type": [e["type"] for e in checkpoint.errors],
+                    "message": [e["msg"] for e in checkpoint.errors],
+                }
+            ),
+            key=f"{key}_refused",
+            hide_index=True,
+        )
+        return
+    error_table(validate_value(checkpoint.state, model), key=key, texts=STATE_VERDICTS)
+
+
+def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
+    """Blame line, the timeline table, the stepper, then the chosen checkpoint in full."""
+    with st.container(key="threads_blame"):
+        if timeline.blamed is None:
+            st.success("No invalid stored state in this thread's latest run of checkpoints.")
+        else:
+            st.error("This thread is broken: LangGraph's get_state raises on it.")
+        st.code(timeline.blame_line(), language=None, wrap_lines=True)
+    if timeline.interrupts:
+        st.caption("Pending interrupts (what interrupt() was called with):")
+        st.json(as_json(timeline.interrupts), expanded=False)
+    if timeline.namespaces:
+        st.caption("Subgraph namespaces stored for this thread:")
+        st.code("\n".join(timeline.namespaces), language=None)
+    st.dataframe(_timeline_frame(timeline), key="threads_timeline", hide_index=True)
+    last = len(timeline.checkpoints) - 1
+    blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
+    moved = st.session_state.get("threads_step_of") != timeline.thread_id
+    if moved or st.session_state.get("threads_step") not in range(last + 1):
+        st.session_state["threads_step"] = blamed  # a new thread opens at its blamed step
+        st.session_state["threads_step_of"] = timeline.thread_id
+    index = st.select_slider(
+        "Checkpoint",
+        options=list(range(last + 1)),
+        format_func=lambda i: _label(timeline, i),
+        key="threads_step",
+    )
+    checkpoint = timeline.checkpoints[index]
+    state_col, detail_col = st.columns(2)
+    with state_col:
+        st.caption("Stored channel values (raw, as the saver returns them)")
+        st.json(as_json(checkpoint.values), expanded=2)
+    with detail_col:
+        st.caption("This state against the model")
+        _errors(checkpoint, model, key="threads_errors")
+        st.caption("The writes that produced it, with the node that made each")
+        if checkpoint.writes:
+            st.dataframe(_writes_frame(checkpoint), key="threads_writes", hide_index=True)
+        else:
+            st.text("None: the thread's input checkpoint.")
+    return checkpoint

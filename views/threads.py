@@ -1,0 +1,65 @@
+"""Threads page: a checkpoint store's threads, each stored state validated, the writer blamed."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.order import AgentState, build_order_graph
+from core.stores.demo import DEMO_THREADS
+from core.stores.errors import StoreError
+from core.stores.open import open_store
+from core.stores.serde import strict_serde
+from core.stores.timeline import thread_timeline
+from core.stores.unbrick import WRITES_ENV, writes_enabled
+from ui.project import active_project
+from ui.threads.audit import audit_section
+from ui.threads.listing import choose_models, thread_list
+from ui.threads.source import choose_store
+from ui.threads.timeline import thread_view
+from ui.threads.unbrick import unbrick_section
+
+st.title("Threads")
+st.caption(
+    "Read a LangGraph checkpoint store (read-only, strict deserialization): every thread's "
+    "status, each stored state validated against the model, and the node whose write broke it "
+    "— even where LangGraph's own get_state raises."
+)
+project = active_project()
+choice = choose_store()
+if choice is None:
+    st.stop()
+st.caption("Reading:")
+st.code(choice.label, language=None)
+model, current = choose_models(project.model or AgentState)
+models = [m for m in (model, current) if m is not None]
+try:
+    with open_store(choice.spec, strict_serde(models)) as store:
+        st.subheader("Thread list")
+        thread = thread_list(store, model, current)
+        timeline = thread_timeline(store, thread, model) if thread else None
+        if timeline is not None:
+            st.subheader("One thread")
+            thread_view(timeline, model)
+except StoreError as error:
+    st.error("This store cannot be read; the page keeps working with another store:")
+    message = str(error)
+    if choice.source == "upload":  # name the user's file, not this session's temp copy
+        message = message.replace(choice.spec, choice.label.removeprefix("uploaded file "))
+    st.code(message, language=None, wrap_lines=True)
+    st.stop()
+
+st.subheader("Audit")
+audit_section(choice, model, current)
+
+st.subheader("Unbrick")
+if not writes_enabled():
+    st.caption(
+        f"Writing a repaired state is off on this server (start it with {WRITES_ENV}=1 to "
+        "allow it); everything above is read-only."
+    )
+elif timeline is not None:
+    if choice.is_demo:
+        graph = build_order_graph(DEMO_THREADS.get(timeline.thread_id, ((),))[0])
+    else:
+        graph = project.graph
+    unbrick_section(choice, timeline, model, graph)
