@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, PydanticInvalidForJsonSchema
 
 from core.tools.schema_diff import Rewrite, diff_schemas
-from core.validate.json_schema import JsonSchema
+
+if TYPE_CHECKING:  # an annotation only: the tool lab never loads core.validate for it
+    from core.validate.json_schema import JsonSchema
 
 __all__ = [
     "PROVIDERS",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.validate.json_schema import JsonSchema
+if TYPE_CHECKING:  # an annotation only: the tool lab never loads core.validate for it
+    from core.validate.json_schema import JsonSchema
 
 __all__ = ["Rewrite", "diff_schemas"]
 

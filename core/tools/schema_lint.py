@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, PydanticInvalidForJsonSchema
 
-from core.validate.json_schema import JsonSchema
+if TYPE_CHECKING:  # an annotation only: the tool lab never loads core.validate for it
+    from core.validate.json_schema import JsonSchema
 
 __all__ = ["Finding", "lint_model", "lint_schema", "ref_paths", "walk_schema"]
 
