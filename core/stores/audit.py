@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
@@ -151,17 +152,6 @@ def _blamed(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) 
     )
 
 
-def _pages(thread_ids: Iterator[str], size: int) -> Iterator[list[str]]:
-    page: list[str] = []
-    for thread_id in thread_ids:
-        page.append(thread_id)
-        if len(page) == size:
-            yield page
-            page = []
-    if page:
-        yield page
-
-
 def audit_store(
     store: Store,
     model: type[BaseModel],
@@ -196,7 +186,8 @@ def audit_store(
     result = AuditResult()
     serde = store.saver.serde
     counted = getattr(serde, "refusals", None)  # None: not ours, search every state
-    for page in _pages(iter_thread_ids(store, shard), _THREADS_PER_QUERY):
+    thread_ids = iter_thread_ids(store, shard)
+    for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
         result.threads += len(page)
         found: list[tuple[CheckpointTuple, list[dict[str, Any]]]] = []
         for saved in read_checkpoints(store, page, latest=not history):  # streamed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -13,6 +14,7 @@ from core.stores.open import Store
 __all__ = ["read_checkpoints"]
 
 _ROWS_PER_FETCH = 500  # Postgres: rows per round trip of the server-side cursor
+_cursor_names = (f"read_checkpoints_{n}" for n in itertools.count())  # one per open read
 
 # The columns and ordering of SqliteSaver.list / get_tuple, for many threads at once.
 _SQLITE = (
@@ -103,7 +105,10 @@ def _postgres(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator
     sql = _POSTGRES.format(distinct="DISTINCT ON (thread_id)" if latest else "")
     loads = store.saver.serde.loads_typed
     # a server-side cursor needs a transaction (read-only, as every one on this connection)
-    with store.conn.transaction(), store.conn.cursor(name="audit", row_factory=tuple_row) as cur:
+    with (
+        store.conn.transaction(),
+        store.conn.cursor(name=next(_cursor_names), row_factory=tuple_row) as cur,
+    ):
         cur.itersize = _ROWS_PER_FETCH
         cur.execute(sql, (list(thread_ids),))
         for thread, ns, checkpoint_id, parent, checkpoint, metadata, blobs in cur:
