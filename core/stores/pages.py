@@ -27,11 +27,13 @@ _SQLITE_LATEST = (
     "WHERE l.thread_id = c.thread_id AND l.checkpoint_ns = '')"
 )
 # PostgresSaver's SELECT_SQL without its pending_writes column (the audit reads a state's
-# writes only when that state is invalid): the checkpoint row and its channels' blobs.
+# writes only when that state is invalid): the checkpoint row and its channels' blobs, each
+# with its version.
 _POSTGRES = """
 SELECT {distinct} thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint,
     metadata, (
-        SELECT array_agg(array[bl.channel::bytea, bl.type::bytea, bl.blob])
+        SELECT array_agg(array[bl.channel::bytea, convert_to(bl.version, 'UTF8'), bl.type::bytea,
+            bl.blob])
         FROM jsonb_each_text(checkpoint -> 'channel_versions')
         INNER JOIN checkpoint_blobs bl
             ON bl.thread_id = checkpoints.thread_id
@@ -51,7 +53,9 @@ def read_checkpoints(
     The tuples equal what the saver's own `list` (or `get_tuple`) yields for each thread,
     threads in `ORDER BY thread_id`, except `pending_writes` is None (not read). Every value
     is decoded by the saver's serde. Rows are streamed, so memory does not grow with
-    the number of checkpoints.
+    the number of checkpoints. On Postgres, a channel version the thread's previous
+    (newer) checkpoint also held is decoded once and shared by both tuples (read-only),
+    unless the serde refused something in it.
 
     Example:
         >>> import tempfile, pathlib
@@ -99,11 +103,21 @@ def _sqlite(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator[C
         cursor.close()
 
 
+def _decode(serde: Any, type_: bytes, blob: bytes) -> tuple[Any, bool]:
+    """A blob's value, and whether it may be shared: the serde counted no refusal in it."""
+    before = getattr(serde, "refusals", 0)
+    value = serde.loads_typed((type_.decode(), blob))
+    return value, getattr(serde, "refusals", 0) == before
+
+
 def _postgres(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator[CheckpointTuple]:
     from psycopg.rows import tuple_row
 
     sql = _POSTGRES.format(distinct="DISTINCT ON (thread_id)" if latest else "")
-    loads = store.saver.serde.loads_typed
+    serde = store.saver.serde
+    # Postgres keeps each channel version once: a blob the previous (newer) checkpoint of
+    # the thread also held is not decoded again; its value is shared, to be read only
+    previous: dict[tuple[str, bytes, bytes], Any] = {}
     # a server-side cursor needs a transaction (read-only, as every one on this connection)
     with (
         store.conn.transaction(),
@@ -115,11 +129,16 @@ def _postgres(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator
             # as PostgresSaver._load_blobs: inline values, then each channel's blob decoded;
             # its migration of pending sends (checkpoints before v4) only fills LangGraph's
             # own `__pregel_tasks` channel, which is not part of the state
-            values = {
-                channel.decode(): loads((type_.decode(), blob))
-                for channel, type_, blob in blobs or ()
-                if type_ != b"empty"
-            }
+            decoded: dict[tuple[str, bytes, bytes], tuple[Any, bool]] = {}
+            for channel, version, type_, blob in blobs or ():
+                if type_ != b"empty":
+                    key = (thread, channel, version)
+                    decoded[key] = (
+                        (previous[key], True) if key in previous else _decode(serde, type_, blob)
+                    )
+            # a value with a refusal is decoded again each time, so each state counts it
+            previous = {key: value for key, (value, shared) in decoded.items() if shared}
+            values = {channel.decode(): value for (_, channel, _), (value, _) in decoded.items()}
             checkpoint = {
                 **checkpoint,
                 "channel_values": {**(checkpoint.get("channel_values") or {}), **values},

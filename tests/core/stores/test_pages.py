@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import psycopg
 import pytest
+from langgraph.checkpoint.serde.jsonplus import _msgpack_enc
 
-from core.order import AgentState
-from core.stores import open_store, strict_serde
+from core.order import SEED_PAYLOAD, AgentState, build_order_graph
+from core.stores import audit_store, open_store, strict_serde
 from core.stores import pages as pages_module
 from core.stores.demo import DEMO_THREADS
 from core.stores.pages import read_checkpoints
 
-from .conftest import writer
+from .conftest import new_store, writer
+from .test_serde import _crafted
 
 
 def _root(thread_id: str) -> dict:
@@ -53,3 +56,31 @@ def test_postgres_streams_the_rows_in_several_fetches(postgres_demo, monkeypatch
         # the read-only transaction the cursor needed is over: the connection reads on
         assert store.query("SELECT count(*) FROM checkpoints", ()) == [(39,)]
     assert read == _saver_reads("postgres", postgres_demo, threads, latest=False)
+
+
+def test_postgres_decodes_a_shared_blob_once_unless_it_holds_a_refusal(postgres, tmp_path):
+    spec = new_store("postgres", "shared_blob", tmp_path, postgres)
+    with writer("postgres", spec) as saver:
+        graph = build_order_graph().builder.compile(checkpointer=saver)
+        graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": "t"}})
+        history = list(saver.list(_root("t")))
+    items = [saved.checkpoint["channel_versions"].get("items") for saved in history]
+    assert items[:3] == [items[0]] * 3 and items[3] is None  # steps 2, 1, 0 share one blob
+    with open_store(spec, strict_serde([AgentState])) as store:
+        read = list(read_checkpoints(store, ["t"]))
+        assert len({id(saved.checkpoint["channel_values"]["items"]) for saved in read[:3]}) == 1
+    marker = tmp_path / "ran"
+    with psycopg.connect(spec, autocommit=True) as conn:  # one refused value in that blob
+        conn.execute(
+            "UPDATE checkpoint_blobs SET blob = %s WHERE channel = 'items' AND version = %s",
+            (_msgpack_enc([SEED_PAYLOAD["items"][0], _crafted(marker)]), items[0]),
+        )
+    with open_store(spec, strict_serde([AgentState])) as store:
+        result = audit_store(store, AgentState, history=True)
+        assert store.saver.serde.refusals == 3  # decoded (and refused) for each state
+    assert not marker.exists()
+    assert [(s.step, [(e["type"], e["loc"]) for e in s.errors]) for s in result.invalid] == [
+        (2, [("refused_value", ["items", 1])]),
+        (1, [("refused_value", ["items", 1])]),
+        (0, [("refused_value", ["items", 1])]),
+    ]
