@@ -28,9 +28,9 @@ _SQLITE_LATEST = (
 )
 # PostgresSaver's SELECT_SQL without its pending_writes column (the audit reads a state's
 # writes only when that state is invalid): the checkpoint row and its channels' blobs, each
-# with its version.
+# with its version; the rows are chosen first, so only the latest ones' blobs are gathered.
 _POSTGRES = """
-SELECT {distinct} thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint,
+SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint,
     metadata, (
         SELECT array_agg(array[bl.channel::bytea, convert_to(bl.version, 'UTF8'), bl.type::bytea,
             bl.blob])
@@ -41,8 +41,10 @@ SELECT {distinct} thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id,
             AND bl.channel = jsonb_each_text.key
             AND bl.version = jsonb_each_text.value
     ) AS channel_values
-FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%s)
-ORDER BY thread_id, checkpoint_id DESC"""
+FROM (
+    SELECT {distinct} * FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%s)
+    ORDER BY thread_id, checkpoint_id DESC
+) checkpoints ORDER BY thread_id, checkpoint_id DESC"""
 
 
 def read_checkpoints(
