@@ -6,13 +6,14 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel, ValidationError
 
 from core.stores.open import Store
+from core.stores.pages import read_checkpoints
 from core.stores.serde import Refused, find_refused
 from core.stores.writers import blame, parent_writes
 
@@ -27,6 +28,7 @@ __all__ = [
 ]
 
 _PAGE = 1000  # thread ids fetched per query: a store of any size is walked, never loaded
+_THREADS_PER_QUERY = 200  # threads whose checkpoints one streamed query reads
 
 
 @dataclass(frozen=True)
@@ -131,20 +133,7 @@ def state_errors(
     return []
 
 
-def _checkpoints(store: Store, thread_id: str, history: bool) -> Iterator[CheckpointTuple]:
-    config: RunnableConfig = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-    if history:
-        yield from store.saver.list(config)
-    elif (latest := store.saver.get_tuple(config)) is not None:
-        yield latest
-
-
-def _verdict(
-    store: Store, saved: CheckpointTuple, model: type[BaseModel], refusals: bool
-) -> InvalidState | None:
-    errors = state_errors(stored_state(saved), model, may_hold_refusals=refusals)
-    if not errors:
-        return None
+def _blamed(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> InvalidState:
     configurable = saved.config["configurable"]
     node = None
     if saved.metadata.get("source") != "input" and saved.parent_config is not None:
@@ -173,8 +162,10 @@ def audit_store(
 ) -> AuditResult:
     """Validate each thread's latest stored state (every checkpoint with `history`).
 
-    Threads are walked a page at a time and each thread's checkpoints come from the saver's
-    own `get_tuple` (latest) or `list` (history), so memory does not grow with the store.
+    Threads are walked a page at a time; the checkpoints of each page of threads come from
+    one streamed query on the saver's own tables, decoded by its serde (`read_checkpoints`:
+    the same tuples as the saver's `get_tuple` / `list`), so memory does not grow with the
+    store. The writes behind a state are read only when it is invalid, to blame the node.
     `shard=(i, N)` audits only the threads whose `shard_of(thread_id, N) == i`.
 
     Example:
@@ -196,12 +187,16 @@ def audit_store(
     result = AuditResult()
     serde = store.saver.serde
     counted = getattr(serde, "refusals", None)  # None: not ours, search every state
-    for thread_id in iter_thread_ids(store, shard):
-        result.threads += 1
-        for saved in _checkpoints(store, thread_id, history):  # each read as it is yielded
+    thread_ids = iter_thread_ids(store, shard)
+    for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
+        result.threads += len(page)
+        found: list[tuple[CheckpointTuple, list[dict[str, Any]]]] = []
+        for saved in read_checkpoints(store, page, latest=not history):  # streamed
             result.checkpoints += 1
             now = getattr(serde, "refusals", None)
             refusals, counted = now is None or now != counted, now
-            if (invalid := _verdict(store, saved, model, refusals)) is not None:
-                result.invalid.append(invalid)
+            if errors := state_errors(stored_state(saved), model, may_hold_refusals=refusals):
+                found.append((saved, errors))
+        # the writes are read once the page's stream is done: one query at a time per connection
+        result.invalid += [_blamed(store, saved, errors) for saved, errors in found]
     return result

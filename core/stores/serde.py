@@ -83,6 +83,9 @@ class StrictSerializer(SerializerProtocol):
         self._inner = JsonPlusSerializer(
             pickle_fallback=False, allowed_json_modules=None, allowed_msgpack_modules=self.allowed
         )
+        # the allow-listed ext hook JsonPlusSerializer.loads_typed hands to ormsgpack: called
+        # directly, an extension value is decoded without being packed again first
+        self._hook = getattr(self._inner, "_unpack_ext_hook", None) or self._repacked
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         return self._inner.dumps_typed(obj)
@@ -96,16 +99,21 @@ class StrictSerializer(SerializerProtocol):
         return ormsgpack.unpackb(payload, ext_hook=self._ext, option=ormsgpack.OPT_NON_STR_KEYS)
 
     def _ext(self, code: int, data: bytes) -> Any:
-        # Only the outermost extension values reach this hook: LangGraph decodes each one
-        # whole (nested values included) under the allow-list, and reports every refusal.
+        # Only the outermost extension values reach this hook: LangGraph's own hook decodes
+        # each one whole (nested values included) under the allow-list and reports every
+        # refusal to the listener, which collects them for this value alone.
         outer, _collector.found = getattr(_collector, "found", None), []
         try:
-            packed = ormsgpack.packb(ormsgpack.Ext(code, data))
-            value = self._inner.loads_typed(("msgpack", packed))
+            value = self._hook(code, data)
             refused = _collector.found
         finally:
             _collector.found = outer
         return self._refuse(refused[0]) if refused else value
+
+    def _repacked(self, code: int, data: bytes) -> Any:
+        # LangGraph's public route to the same hook, for a version without the attribute
+        packed = ormsgpack.packb(ormsgpack.Ext(code, data))
+        return self._inner.loads_typed(("msgpack", packed))
 
     def _refuse(self, what: str) -> Refused:
         self.refusals += 1

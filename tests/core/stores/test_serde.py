@@ -209,3 +209,24 @@ def test_an_encrypted_store_is_refused_state_by_state_with_what_to_do(tmp_path):
             "input": "msgpack+aes",
         }])
     ]  # fmt: skip
+
+
+def test_langgraphs_ext_hook_is_called_directly_and_reads_as_the_repacking_fallback(tmp_path):
+    from langchain_core.messages import HumanMessage
+
+    marker = tmp_path / "ran"
+    state = AgentState.model_validate(SEED_PAYLOAD)
+    stored = ("msgpack", _msgpack_enc({"state": state, "messages": [HumanMessage("hi", id="1")],
+                                       "crafted": [1, _crafted(marker)]}))  # fmt: skip
+    direct = strict_serde([AgentState])
+    assert direct._hook == direct._inner._unpack_ext_hook  # the pinned LangGraph has it
+    fallback = strict_serde([AgentState])
+    fallback._hook = fallback._repacked
+    read = [serde.loads_typed(stored) for serde in (direct, fallback)]
+    assert read[0] == read[1] == {
+        "state": state,
+        "messages": [HumanMessage("hi", id="1")],
+        "crafted": [1, Refused("os.system")],
+    }
+    assert (direct.refusals, fallback.refusals) == (1, 1)
+    assert not marker.exists()

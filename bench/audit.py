@@ -1,0 +1,290 @@
+"""Benchmark: the store audit against the bare saver loop, as ratios measured in one run.
+
+How the store is made: eight template threads are run through the real seed graph and
+LangGraph's real saver (SqliteSaver on a file; PostgresSaver on a throwaway PostgreSQL 15
+cluster that this bench starts and stops): a clean order over two turns (8 checkpoints) and
+over three (12), and one thread per fault of `core.order.FAULTS` (2-4 checkpoints; a
+written fault is an invalid stored state). Their rows in every table of the saver
+(checkpoints, writes / checkpoint_blobs, checkpoint_writes) are then copied under new
+thread ids by `INSERT ... SELECT` in one transaction, so 10,000 threads are written in
+seconds rather than by 10,000 graph runs. 10% of the threads are faulty copies, the rest
+clean, mixed so the store holds about 100,000 checkpoints; the templates are deleted.
+
+(a) `audit_store(history=True)` over every checkpoint / the bare loop (`saver.list` of each
+    thread + `AgentState.model_validate` of its state), each in its own process timed
+    around the loop only, rounds interleaved, best round (target <= 1.5x);
+(b) the audit's peak RSS (ru_maxrss of its process) on a store of 1,000 threads / 10,000
+    checkpoints vs 10,000 / 100,000, and its growth over the process's RSS once the
+    store is open (target: peaks within 20%);
+(c) `python -m core audit --history --json` wall time, whole store in one process vs
+    `--shard 0/2` and `--shard 1/2` in two processes at once, best of the rounds (target
+    >= 1.7x), and the same for the audit loop alone (the slower shard's), without the
+    ~1 s CPU each process spends importing LangGraph; the load average is printed, as
+    other work on this 2-core machine shares the cores.
+Prints numbers; never fails. Run: python bench/audit.py [--quick]  (--quick: 1/10 the size)
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# thread template -> (faults, turns); the clean ones fill the store, 5% are faulty
+_TEMPLATES: dict[str, tuple[tuple[str, ...], int]] = {
+    "clean-2": ((), 2),
+    "clean-3": ((), 3),
+    **{f"fault-{f}": ((f,), 1) for f in ("negative_amount", "bad_status_last",
+       "undeclared_key", "parallel_status", "overwrite_logs", "node_exception")},
+}  # fmt: skip
+_FAULTY_SHARE = 0.10
+
+
+def _run_templates(saver) -> None:
+    from core.order import SEED_PAYLOAD, build_order_graph
+
+    for name, (faults, turns) in _TEMPLATES.items():
+        graph = build_order_graph(faults).builder.compile(checkpointer=saver)
+        config = {"configurable": {"thread_id": f"tpl-{name}"}, "recursion_limit": 10}
+        try:
+            graph.invoke(copy.deepcopy(SEED_PAYLOAD), config)
+            for turn in range(1, turns):
+                graph.invoke({"messages": [{"type": "human", "content": f"turn {turn}"}]}, config)
+        except Exception:  # a fault's raise: the store keeps what was checkpointed before it
+            pass
+
+
+def _mix(threads: int, checkpoints: int, sizes: dict[str, int]) -> list[str]:
+    """One template per new thread: faulty ones round-robin, clean 2/3-turn ones to fit."""
+    faulty = [name for name in sizes if name.startswith("fault-")]
+    chosen = [faulty[n % len(faulty)] for n in range(round(threads * _FAULTY_SHARE))]
+    rest = threads - len(chosen)
+    left = checkpoints - sum(sizes[name] for name in chosen)
+    small, big = sizes["clean-2"], sizes["clean-3"]
+    n_big = min(rest, max(0, (left - small * rest) // (big - small)))
+    return chosen + ["clean-3"] * n_big + ["clean-2"] * (rest - n_big)
+
+
+def _replicate(conn, kind: str, plan: list[str]) -> None:
+    """Copy each template's rows in every saver table under the new ids `t00000`, `t00001`..."""
+    tables = ("checkpoints", "writes") if kind == "sqlite" else (
+        "checkpoints", "checkpoint_blobs", "checkpoint_writes")  # fmt: skip
+    mapping = [(f"t{n:05d}", f"tpl-{name}") for n, name in enumerate(plan)]
+    mark = "?" if kind == "sqlite" else "%s"
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE copies (new_id TEXT, tpl TEXT)")
+    cur.executemany(f"INSERT INTO copies VALUES ({mark}, {mark})", mapping)
+    for table in tables:
+        if kind == "sqlite":
+            columns = [row[1] for row in cur.execute(f"PRAGMA table_info({table})").fetchall()]
+        else:
+            cur.execute("SELECT column_name FROM information_schema.columns WHERE table_name = "
+                        "%s ORDER BY ordinal_position", (table,))  # fmt: skip
+            columns = [row[0] for row in cur.fetchall()]
+        picked = ", ".join("m.new_id" if c == "thread_id" else f"t.{c}" for c in columns)
+        cur.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {picked} "
+                    f"FROM {table} t JOIN copies m ON t.thread_id = m.tpl")  # fmt: skip
+        cur.execute(f"DELETE FROM {table} WHERE thread_id LIKE 'tpl-%'")
+    cur.execute("DROP TABLE copies")
+
+
+def build_store(kind: str, spec: str, threads: int, checkpoints: int) -> tuple[int, int]:
+    """Write the store at `spec`; returns (threads, checkpoints) actually stored."""
+    if kind == "sqlite":
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        with closing(sqlite3.connect(spec, check_same_thread=False)) as conn:
+            _run_templates(SqliteSaver(conn))
+            sizes = dict(conn.execute("SELECT substr(thread_id, 5), count(*) FROM checkpoints "
+                                      "GROUP BY thread_id").fetchall())  # fmt: skip
+            with conn:
+                _replicate(conn, kind, _mix(threads, checkpoints, sizes))
+            conn.execute("VACUUM")
+            return conn.execute("SELECT count(DISTINCT thread_id), count(*) "
+                                "FROM checkpoints").fetchone()  # fmt: skip
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with PostgresSaver.from_conn_string(spec) as saver:
+        saver.setup()
+        _run_templates(saver)
+    with psycopg.connect(spec) as conn:  # one transaction, committed on exit
+        sizes = dict(conn.execute("SELECT substr(thread_id, 5), count(*) FROM checkpoints "
+                                  "GROUP BY thread_id").fetchall())  # fmt: skip
+        _replicate(conn, kind, _mix(threads, checkpoints, sizes))
+    with psycopg.connect(spec, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+        return conn.execute("SELECT count(DISTINCT thread_id), count(*) "
+                            "FROM checkpoints").fetchone()  # fmt: skip
+
+
+def _child(mode: str, spec: str, shard: str = "0/1") -> None:
+    """In its own process: one timed pass, its counts and this process's peak RSS as JSON."""
+    from pydantic import ValidationError
+
+    from core.order import AgentState
+    from core.stores import audit_store, open_store, strict_serde
+    from core.stores.audit import stored_state
+
+    with open_store(spec, strict_serde([AgentState])) as store:
+        if mode == "bare":  # LangGraph's saver with its default serializer, as a user would
+            saver = type(store.saver)(store.saver.conn)
+            if store.kind == "sqlite":
+                saver.is_setup = True
+            threads = [row[0] for row in store.query(
+                "SELECT DISTINCT thread_id FROM checkpoints ORDER BY thread_id", ())]  # fmt: skip
+        opened = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        start = time.perf_counter()
+        if mode == "ours":
+            index, shards = (int(part) for part in shard.split("/"))
+            result = audit_store(store, AgentState, history=True, shard=(index, shards))
+            counts = (result.checkpoints, len(result.invalid))
+        else:
+            checked = invalid = 0
+            for thread in threads:
+                for saved in saver.list({"configurable": {"thread_id": thread,
+                                                          "checkpoint_ns": ""}}):  # fmt: skip
+                    checked += 1
+                    try:
+                        AgentState.model_validate(stored_state(saved))
+                    except ValidationError as exc:
+                        exc.errors()
+                        invalid += 1
+            counts = (checked, invalid)
+        seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": seconds, "checkpoints": counts[0], "invalid": counts[1],
+                      "opened_kb": opened, "peak_kb": peak}))  # fmt: skip
+
+
+def _measure(mode: str, spec: str, *shards: str) -> list[dict]:
+    """One child per shard (none: the whole store), all at once; each child's JSON."""
+    children = [subprocess.Popen([sys.executable, __file__, "--child", mode, spec, shard],
+                                 cwd=ROOT, stdout=subprocess.PIPE, text=True)
+                for shard in shards or ("0/1",)]  # fmt: skip
+    return [json.loads(child.communicate()[0]) for child in children]
+
+
+def _cli(spec: str, shard: str | None) -> subprocess.Popen:
+    shard_args = ["--shard", shard] if shard else []
+    return subprocess.Popen(
+        [sys.executable, "-m", "core", "audit", spec, "--model", "core.order:AgentState",
+         "--history", "--json", *shard_args],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _wall(*shards: str | None, spec: str) -> tuple[float, float]:
+    """Wall seconds until every process is done, and the CPU seconds they used together."""
+    start, cpu = time.perf_counter(), _cpu()
+    for process in [_cli(spec, shard) for shard in shards]:
+        process.wait()
+    return time.perf_counter() - start, _cpu() - cpu
+
+
+def _load() -> str:
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _report(kind: str, small: str, big: str, rounds: int) -> None:
+    times: dict[str, list[float]] = {"ours": [], "bare": []}
+    runs: dict[str, dict] = {}
+    for _ in range(rounds):
+        for mode in ("bare", "ours"):
+            runs[mode] = _measure(mode, big)[0]
+            times[mode].append(runs[mode]["seconds"])
+    ours, bare = min(times["ours"]), min(times["bare"])
+    n = runs["ours"]["checkpoints"]
+    print(f"[{kind}] (a) {n:,} checkpoints ({runs['ours']['invalid']:,} invalid; bare loop "
+          f"{runs['bare']['checkpoints']:,}/{runs['bare']['invalid']:,}): audit {ours:.1f} s, "
+          f"bare loop {bare:.1f} s -> ratio {ours / bare:.2f}x (target <= 1.5x; best of "
+          f"{rounds}, rounds {', '.join(f'{t:.1f}' for t in times['ours'])} / "
+          f"{', '.join(f'{t:.1f}' for t in times['bare'])} s; {_load()})")  # fmt: skip
+    few = _measure("ours", small)[0]
+    grow = [(r["peak_kb"] - r["opened_kb"]) / 1024 for r in (few, runs["ours"])]
+    print(f"[{kind}] (b) peak RSS {few['checkpoints']:,} checkpoints {few['peak_kb'] / 1024:.0f}"
+          f" MB vs {n:,} {runs['ours']['peak_kb'] / 1024:.0f} MB -> ratio "
+          f"{runs['ours']['peak_kb'] / few['peak_kb']:.2f}x (target <= 1.2x); growth after "
+          f"opening the store {grow[0]:.1f} MB vs {grow[1]:.1f} MB")  # fmt: skip
+    walls: dict[str, list[tuple[float, float]]] = {"one": [], "two": []}
+    loops: dict[str, list[float]] = {"one": [], "two": []}
+    before = _load()
+    for _ in range(rounds):
+        walls["one"].append(_wall(None, spec=big))
+        walls["two"].append(_wall("0/2", "1/2", spec=big))
+        loops["one"].append(_measure("ours", big)[0]["seconds"])
+        loops["two"].append(max(r["seconds"] for r in _measure("ours", big, "0/2", "1/2")))
+    (one, cpu_one), (two, cpu_two) = min(walls["one"]), min(walls["two"])
+    print(f"[{kind}] (c) python -m core audit --history: one process {one:.1f} s, --shard 0/2 "
+          f"+ 1/2 at once {two:.1f} s -> speed-up {one / two:.2f}x (target >= 1.7x); CPU of "
+          f"the audit processes {cpu_one:.1f} s vs {cpu_two:.1f} s for both (a server's not "
+          f"counted); the audit loop alone (no start-up) {min(loops['one']):.1f} s vs "
+          f"{min(loops['two']):.1f} s -> {min(loops['one']) / min(loops['two']):.2f}x (best of "
+          f"{rounds}; {before} before, "
+          f"{_load()} after)")  # fmt: skip
+
+
+@contextmanager
+def _stores(kind: str, root: Path, sizes: list[tuple[int, int]]):
+    """Specs of fresh stores of each (threads, checkpoints) size on `kind`."""
+    if kind == "sqlite":
+        specs = [str(root / f"store-{t}.sqlite") for t, _ in sizes]
+        for spec, (threads, checkpoints) in zip(specs, sizes, strict=True):
+            start = time.perf_counter()
+            made = build_store(kind, spec, threads, checkpoints)
+            print(f"[sqlite] store of {made[0]:,} threads / {made[1]:,} checkpoints written in "
+                  f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+        yield specs
+        return
+    from bench._postgres import throwaway_postgres
+
+    with throwaway_postgres() as cluster:
+        specs = []
+        for threads, checkpoints in sizes:
+            start = time.perf_counter()
+            specs.append(cluster.create_database(f"store{threads}"))
+            made = build_store(kind, specs[-1], threads, checkpoints)
+            print(f"[postgres] store of {made[0]:,} threads / {made[1]:,} checkpoints written "
+                  f"in {time.perf_counter() - start:.1f} s")  # fmt: skip
+        yield specs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1/10 the size, for a smoke run")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds for (a) and (c)")
+    parser.add_argument("--only", choices=["sqlite", "postgres"], help="one backend")
+    parser.add_argument("--child", nargs=3, metavar=("MODE", "SPEC", "SHARD"),
+                        help=argparse.SUPPRESS)  # fmt: skip
+    args = parser.parse_args()
+    if args.child:
+        _child(*args.child)
+        return
+    scale = 10 if args.quick else 1
+    sizes = [(1_000 // scale, 10_000 // scale), (10_000 // scale, 100_000 // scale)]
+    print(f"{os.cpu_count()} cores; {_load()} at start")
+    with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
+        for kind in [args.only] if args.only else ["sqlite", "postgres"]:
+            with _stores(kind, Path(tmp), sizes) as (small, big):
+                _report(kind, small, big, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
