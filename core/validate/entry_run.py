@@ -121,7 +121,7 @@ def _attempt(
 ) -> tuple[BaseException | None, Any, RunnableConfig, dict[str, Any] | None]:
     """One interrupted run on a copy with its own checkpointer: what it raised, if anything,
     and the last checkpoint LangGraph streamed (its channel values and next tasks)."""
-    run = graph.copy(update={"checkpointer": run_saver(graph)})
+    run = graph.copy(update={"checkpointer": run_saver(graph, lenient=True)})
     config: RunnableConfig = {"configurable": {"thread_id": "entry"}, "recursion_limit": 5}
     seen: list[dict[str, Any]] = []
     try:
@@ -161,6 +161,8 @@ def _record_state(
     without it (a ValidationError stops LangGraph before it streams one), the saved state.
     """
     if seen is None:
+        if getattr(run.checkpointer.serde, "unstored", False):
+            return  # a value our saver could not hold: the saved state is not the run's
         try:
             snapshot = run.get_state(config)
         except Exception:  # noqa: BLE001 - no checkpoint: LangGraph stopped writing the input

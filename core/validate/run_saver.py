@@ -13,13 +13,31 @@ from core.order.graph import CompiledGraph
 __all__ = ["graph_schemas", "run_saver"]
 
 
-def run_saver(graph: CompiledGraph) -> InMemorySaver:
+class _Unstored(JsonPlusSerializer):
+    """Stores what msgpack cannot hold (an integer past 64 bits) as null instead of raising;
+    `unstored` says whether it had to, so nothing read back from it is mistaken for a value."""
+
+    unstored = False
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        try:
+            return super().dumps_typed(obj)
+        except (TypeError, ValueError, OverflowError):
+            self.unstored = True
+            return ("null", b"")
+
+
+def run_saver(graph: CompiledGraph, *, lenient: bool = False) -> InMemorySaver:
     """A fresh `InMemorySaver` with an explicit msgpack allow-list and no pickle.
 
     The list is the one LangGraph's own `compile()` builds under `LANGGRAPH_STRICT_MSGPACK`
     (LangChain messages, then every type the schemas name), over this graph's and each
     subgraph's schemas: a run gives the same states whether that variable is set or not, and
     nothing a state holds is imported by name unless a schema declares it.
+
+    `lenient`: for LangGraph's entry verdict, where the checkpointer is only our way to stop
+    before the first node (interrupts need one) and the user's graph may have none, a value
+    msgpack cannot hold is saved as null rather than raising in our saver.
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -28,9 +46,10 @@ def run_saver(graph: CompiledGraph) -> InMemorySaver:
         True
     """
     allowed = build_serde_allowlist(schemas=graph_schemas(graph), channels=graph.builder.channels)
-    return InMemorySaver(
-        serde=JsonPlusSerializer(pickle_fallback=False, allowed_msgpack_modules=allowed)
+    serde = (_Unstored if lenient else JsonPlusSerializer)(
+        pickle_fallback=False, allowed_msgpack_modules=allowed
     )
+    return InMemorySaver(serde=serde)
 
 
 def graph_schemas(graph: Any) -> list[type]:

@@ -198,3 +198,18 @@ def test_the_seed_graphs_nodes_read_the_schema_options_model(build):
     payload = json.loads(PRESETS["padded_sku"].text)
     assert langgraph_entry(build(state=stripping), payload).runs
     assert build(state=stripping).invoke(payload)["status"] == "confirmed"
+
+
+def test_an_integer_past_64_bits_gets_langgraphs_verdict_not_our_checkpointers_error():
+    # Found by the differential test: our interrupting checkpointer could not store it (msgpack
+    # holds 64-bit integers), while LangGraph itself, without one, runs the graph.
+    payload = {"topic": "refunds", "unknown": [-9223372036854775809], "docs": [], "messages": []}
+    assert list(chat_graph().stream(payload, stream_mode="values"))[-1]["turns"] == 1
+    verdict = langgraph_entry(chat_graph(), payload)
+    assert (verdict.runs, verdict.first_nodes, verdict.dropped, verdict.error) == (
+        True, ["chat"], ["unknown"], None,
+    )  # fmt: skip
+    refused = langgraph_entry(chat_graph(), payload | {"topic": 2**70})
+    assert (refused.runs, refused.channels, [(e.path, e.type) for e in refused.errors]) == (
+        False, None, [("topic", "string_type")],
+    )  # fmt: skip
