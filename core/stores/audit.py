@@ -169,14 +169,9 @@ def audit_store(
     `shard=(i, N)` audits only the threads whose `shard_of(thread_id, N) == i`.
 
     Example:
-        >>> import tempfile, pathlib
         >>> from core.order import AgentState
-        >>> from core.stores.demo import build_demo_store
-        >>> from core.stores.open import open_store
-        >>> from core.stores.serde import strict_serde
-        >>> path = pathlib.Path(tempfile.mkdtemp()) / "demo.sqlite"
-        >>> _ = build_demo_store(path)
-        >>> with open_store(str(path), strict_serde([AgentState])) as store:
+        >>> from core.stores.demo import open_demo_store
+        >>> with open_demo_store() as store:
         ...     result = audit_store(store, AgentState)
         >>> [(s.thread_id, s.node) for s in result.invalid][:1]
         [('fault-bad_status_last', 'confirm')]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -14,11 +15,19 @@ from unittest import mock
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from core.order import FAULTS, SEED_PAYLOAD, AgentState, build_order_graph
+from core.stores.open import Store, open_store
+from core.stores.serde import strict_serde
 
-__all__ = ["DEMO_THREADS", "CandidateState", "build_demo_store", "run_demo_threads"]
+__all__ = [
+    "DEMO_THREADS",
+    "CandidateState",
+    "build_demo_store",
+    "open_demo_store",
+    "run_demo_threads",
+]
 
 
 class CandidateState(AgentState):
@@ -105,3 +114,20 @@ if __name__ == "__main__":
         sys.exit("usage: python -m core.stores.demo PATH")
     for thread, stopped in build_demo_store(sys.argv[1]).items():
         print(f"{thread}: {stopped or 'completed'}")
+
+
+@contextmanager
+def open_demo_store(model: type[BaseModel] = AgentState) -> Iterator[Store]:
+    """The demo store, built in a temporary directory and opened read-only as the app opens
+    any store (the examples of the stores' functions use it).
+
+    Example:
+        >>> with open_demo_store() as store:
+        ...     store.kind
+        'sqlite'
+    """
+    with tempfile.TemporaryDirectory(prefix="playground-demo-") as folder:
+        path = Path(folder) / "demo.sqlite"
+        build_demo_store(path)
+        with open_store(str(path), strict_serde([model])) as store:
+            yield store

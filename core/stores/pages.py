@@ -61,14 +61,9 @@ def read_checkpoints(
     unless the serde refused something in it.
 
     Example:
-        >>> import tempfile, pathlib
         >>> from core.order import AgentState
-        >>> from core.stores.demo import build_demo_store
-        >>> from core.stores.open import open_store
-        >>> from core.stores.serde import strict_serde
-        >>> path = pathlib.Path(tempfile.mkdtemp()) / "demo.sqlite"
-        >>> _ = build_demo_store(path)
-        >>> with open_store(str(path), strict_serde([AgentState])) as store:
+        >>> from core.stores.demo import open_demo_store
+        >>> with open_demo_store() as store:
         ...     steps = [t.metadata["step"] for t in read_checkpoints(store, ["clean-1"])]
         >>> steps
         [2, 1, 0, -1]

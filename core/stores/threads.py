@@ -203,14 +203,9 @@ def list_threads(
     then read until `limit` match or a few thousand were looked at: see `next_after`).
 
     Example:
-        >>> import tempfile, pathlib
         >>> from core.order import AgentState
-        >>> from core.stores.demo import build_demo_store
-        >>> from core.stores.open import open_store
-        >>> from core.stores.serde import strict_serde
-        >>> path = pathlib.Path(tempfile.mkdtemp()) / "demo.sqlite"
-        >>> _ = build_demo_store(path)
-        >>> with open_store(str(path), strict_serde([AgentState])) as store:
+        >>> from core.stores.demo import open_demo_store
+        >>> with open_demo_store() as store:
         ...     page = list_threads(store, AgentState, contains="bad_status")
         >>> [(row.thread_id, row.label(), row.detail) for row in page.rows]
         [('fault-bad_status_last', 'broken at step 2', 'written by confirm')]
