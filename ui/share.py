@@ -10,14 +10,9 @@ from core.links import DroppedField
 from core.share import ShareError, decode_share, encode_share
 from ui.pages import page_file
 
-__all__ = ["PARAM", "ignore_field", "name_dropped", "share_button", "shared_state"]
+__all__ = ["PARAM", "name_dropped", "share_button", "shared_state"]
 
 PARAM = "s"
-
-
-def ignore_field(name: str, expected: str) -> None:
-    """Say that the link's field `name` was dropped and what it must be (never its value)."""
-    st.warning(f"The share link's `{name}` was ignored: it must be {expected}.")
 
 
 def name_dropped(dropped: list[DroppedField]) -> None:

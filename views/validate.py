@@ -10,7 +10,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.write import plural
-from core.links import EDITORS, VIEWS, ValidateLink
+from core.links.validate import EDITORS, VIEWS, ValidateLink
 from core.order import AgentState
 from core.order.presets import SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Annotated, Any, Self, get_args
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
-__all__ = ["DroppedField", "ShareLink"]
+__all__ = ["DroppedField", "Finite", "Name", "ShareLink", "one_of"]
 
 _MAX_ROUNDS = 64  # each round drops at least one field; a link has far fewer
+
+Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
+"""A number (not a bool, not NaN or infinity: a hostile token can carry them)."""
+Name = Annotated[StrictStr, Field(max_length=200)]
+"""A name chosen from a list (a preset, a scenario...): bounded, since a link can be 64 kB."""
+
+
+def one_of(value: str | None, allowed: Any, what: str) -> str | None:
+    """`value` when it is None or in `allowed`; else a refusal saying what it must be."""
+    if value is not None and value not in allowed:
+        raise ValueError(f"not {what}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,7 @@ class ShareLink(BaseModel):
         what is only known at run time (e.g. the graphs this server offers).
 
         Example:
-            >>> from core.links import TraceLink
+            >>> from core.links.trace import TraceLink
             >>> link, dropped = TraceLink.parse({"step": True, "mode": "native"})
             >>> link.mode, link.step
             ('native', 0)
@@ -52,6 +64,14 @@ class ShareLink(BaseModel):
         """
         data = {name: state[name] for name in cls.model_fields if name in state}
         reasons: dict[str, tuple[str, str]] = {}
+        inner: list[DroppedField] = []
+        for name, value in data.items():  # a nested link keeps its good fields too
+            nested = _nested_link(cls, name)
+            if nested is not None and isinstance(value, dict):
+                data[name], refused = nested.parse(value, context)
+                inner += [
+                    DroppedField(f"{name}.{f.name}", f"{name}.{f.path}", f.reason) for f in refused
+                ]
         for _ in range(_MAX_ROUNDS):
             try:
                 link = cls.model_validate(data, context=context)
@@ -63,8 +83,16 @@ class ShareLink(BaseModel):
                 continue
             order = list(cls.model_fields)
             names = sorted(reasons, key=order.index)
-            return link, [DroppedField(name, *reasons[name]) for name in names]
+            return link, [DroppedField(name, *reasons[name]) for name in names] + inner
         raise AssertionError("unreachable: every round drops a field")  # pragma: no cover
+
+
+def _nested_link(cls: type[ShareLink], name: str) -> type[ShareLink] | None:
+    annotation = cls.model_fields[name].annotation
+    for kind in (annotation, *get_args(annotation)):
+        if isinstance(kind, type) and issubclass(kind, ShareLink):
+            return kind
+    return None
 
 
 def _refusals(exc: ValidationError, data: dict[str, Any]) -> dict[str, tuple[str, str]]:

@@ -1,15 +1,15 @@
-"""Retry lab state: its inputs, presets and share links, every shared field type-checked."""
+"""Retry lab state: its inputs, presets and share links (parsed by `RetryLink`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
 from core.jsontext.write import dumps
-from core.retry import MAX_RETRIES, PRESETS, AnswerConstraints
-from ui.share import ignore_field, shared_state
+from core.links.retry import RetryInputs, RetryLink
+from core.retry import PRESETS, AnswerConstraints
+from ui.share import name_dropped, shared_state
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -72,66 +72,26 @@ def init_state() -> None:
     ss.setdefault("retry_submitted", inputs())
 
 
-def _is_text(value: Any) -> bool:
-    return isinstance(value, str)  # decode_share already refused lone surrogates
-
-
-def _whole(low: int, high: int) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-
-
-def _finite(value: Any) -> bool:
-    # NaN and infinities fail both comparisons (a hostile token can carry them).
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and -1e308 <= value <= 1e308
-    )
-
-
-# Share-link fields: a check and what it expects, named in the warning when it fails.
-_SHARED: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "script": (_is_text, "text"),
-    "retries": (_whole(0, MAX_RETRIES), f"a whole number from 0 to {MAX_RETRIES}"),
-    "min_citations": (_whole(0, 5), "a whole number from 0 to 5"),
-    "confidence_min": (_finite, "a finite number"),
-    "confidence_max": (_finite, "a finite number"),
-}
-
-
-def _checked(state: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The well-typed fields of a (hostile) share state; each bad one is named, never echoed."""
-    kept = {}
-    for name, (ok, expected) in _SHARED.items():
-        if name not in state:
-            continue
-        if ok(state[name]):
-            value = state[name]
-            kept[name] = float(value) if name.startswith("confidence") else value
-        else:
-            ignore_field(f"{prefix}{name}", expected)
-    return kept
-
-
 def restore_share() -> None:
-    """Apply a Retry `?s=` token: each well-typed field, a warning naming each bad one."""
+    """Apply a Retry `?s=` token (`RetryLink`): each well-typed field; the bad ones named."""
     state = shared_state("retry")
     if state is None:
         return
+    link, dropped = RetryLink.parse(state)
     ss = st.session_state
-    preset = state.get("preset")
-    if isinstance(preset, str) and preset in PRESETS:
-        ss["retry_preset"] = preset
-        ss["retry_script"], ss["retries"] = preset_text(preset), PRESETS[preset].retries
-    elif "preset" in state:
-        ignore_field("preset", "one of this lab's presets")
-    for name, value in _checked(state).items():
+    if link.preset is not None:
+        ss["retry_preset"] = link.preset
+        ss["retry_script"], ss["retries"] = preset_text(link.preset), PRESETS[link.preset].retries
+    for name, value in _given(link).items():
         ss[_WIDGETS[name]] = value
-    submitted = state.get("submitted")
-    if "submitted" in state and not isinstance(submitted, dict):
-        ignore_field("submitted", "an object")
     # The run shown is the last one submitted, which may predate unsubmitted edits.
-    ss["retry_submitted"] = inputs() | (
-        _checked(submitted, "submitted.") if isinstance(submitted, dict) else {}
-    )
+    ss["retry_submitted"] = inputs() | (_given(link.submitted) if link.submitted else {})
+    name_dropped(dropped)
+
+
+def _given(inputs: RetryInputs) -> dict[str, Any]:
+    """The run inputs the link gave and that were kept, by share-link field name."""
+    return {name: getattr(inputs, name) for name in _WIDGETS if name in inputs.model_fields_set}
 
 
 def share_state() -> dict[str, Any]:

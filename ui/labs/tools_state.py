@@ -1,17 +1,15 @@
-"""Tools page state: scenario, preset and editor text, and its share links type-checked."""
+"""Tools page state: scenario, preset and editor text, and its share links (`ToolsLink`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
-from core.jsontext.payload import MAX_PAYLOAD_BYTES
 from core.jsontext.write import to_text
+from core.links.tools import ToolsLink
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
 from ui.payload import set_payload_text
-from ui.share import ignore_field, shared_state
+from ui.share import name_dropped, shared_state
 
 __all__ = [
     "EDITOR_KEY",
@@ -44,42 +42,20 @@ def switch_scenario() -> None:
     load_preset()
 
 
-def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) -> str | None:
-    """`state[name]` when it is one of `options`; a bad value is named, never echoed."""
-    value = state.get(name)
-    if isinstance(value, str) and value in options:
-        return value
-    if name in state:
-        ignore_field(name, what)
-    return None
-
-
-def _shared_text(state: dict[str, Any]) -> str | None:
-    text = state.get("payload")  # decode_share already refused lone surrogates
-    if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES:
-        return text
-    if "payload" in state:
-        ignore_field("payload", f"text of at most {MAX_PAYLOAD_BYTES:,} characters")
-    return None
-
-
 def restore_share() -> None:
-    """Scenario, preset, payload text, schema model and tab from a `?s=` link (page "tools")."""
+    """Scenario, preset, payload text, schema model and tab from a `?s=` link (`ToolsLink`)."""
     state = shared_state("tools")
     if state is None:
         return
     ss = st.session_state
-    ss["scenario"] = _shared_choice(state, "scenario", SCENARIOS, "a scenario of this page") or (
-        ss.get("scenario") or next(iter(SCENARIOS))
-    )
+    kept = ss.get("scenario") or next(iter(SCENARIOS))
+    link, dropped = ToolsLink.parse(state, {"scenario": kept, "tabs": TABS})
+    ss["scenario"] = link.scenario or kept
     scenario = current_scenario()
-    presets, models = scenario.presets, scenario.schema_models
-    preset = _shared_choice(state, "preset", presets, "a preset of the scenario")
-    ss["tool_preset"] = preset or next(iter(presets))
-    model = _shared_choice(state, "schema_model", models, "a model of the scenario")
-    ss["schema_model"] = model or scenario.model.__name__
-    ss["schema_tab"] = (
-        _shared_choice(state, "schema_tab", TABS, "one of the schema views") or TABS[0]
-    )
-    text = _shared_text(state)
+    presets = scenario.presets
+    ss["tool_preset"] = link.preset or next(iter(presets))
+    ss["schema_model"] = link.schema_model or scenario.model.__name__
+    ss["schema_tab"] = link.schema_tab or TABS[0]
+    text = link.payload
     set_payload_text(to_text(presets[ss["tool_preset"]]) if text is None else text, key=EDITOR_KEY)
+    name_dropped(dropped)

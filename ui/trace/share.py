@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from core.links import Fork, TraceLink
+from core.links.trace import Fork, TraceLink
 from ui.payload import set_payload_text
 from ui.share import name_dropped, share_button, shared_state
 from ui.trace.fork import fork_share
