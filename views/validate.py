@@ -25,6 +25,7 @@ from core.validate.entry import (
 )
 from core.validate.json_schema import json_schema_text
 from core.validate.report import Report, validate_text
+from ui import keys
 from ui.errors import (
     GATE,
     PYTHON_MODE_NOTE,
@@ -76,7 +77,7 @@ def _restore_share() -> None:
     st.session_state["validate_model"] = link.model
     if link.payload is not None:
         set_payload_text(link.payload)
-    st.session_state["schema_options"] = link.options.to_dict()
+    st.session_state[keys.SCHEMA_OPTIONS] = link.options.to_dict()
     if link.view is not None:
         st.session_state["validate_view"] = link.view
     if link.editor is not None:
@@ -139,7 +140,7 @@ def _workbench(
     # Validate first and fill the result column before the editor: the error table reaches
     # the browser ahead of the editor's widgets (the editor shows this same text).
     reset_text = SEED_TEXT if chosen is AgentState else default_text
-    text = editor_text("payload", reset_text)
+    text = editor_text(keys.PAYLOAD, reset_text)
     report = validate_text(text, model)
     comparison = _comparison(report, graph)
     entry = comparison and Report(model=model, text=text, errors=comparison.verdict.errors)
@@ -171,7 +172,7 @@ def _workbench(
                 order_form(text)
             else:
                 model_form(text, model)
-        payload_editor("payload", reset_text, height=420)
+        payload_editor(keys.PAYLOAD, reset_text, height=420)
 
     view = st.segmented_control(
         "View", VIEWS, required=True, key="validate_view", persist_state="session"

@@ -9,6 +9,7 @@ import streamlit as st
 from core.jsontext.write import dumps
 from core.links.retry import RetryInputs, RetryLink
 from core.retry import PRESETS, AnswerConstraints
+from ui import keys
 from ui.share import name_dropped, shared_state
 
 __all__ = [
@@ -32,7 +33,7 @@ def preset_text(name: str) -> str:
 
 # Run inputs (also the share-link field names) -> their widget keys.
 _WIDGETS = {
-    "script": "retry_script",
+    "script": keys.RETRY_SCRIPT,
     "retries": "retries",
     "min_citations": "retry_min_citations",
     "confidence_min": "retry_confidence_min",
@@ -47,29 +48,29 @@ def inputs() -> dict[str, Any]:
 
 def load_preset() -> None:
     """Preset picker callback: its script and budget into the editor, and run them."""
-    preset = PRESETS[st.session_state["retry_preset"]]
-    st.session_state["retry_script"] = preset_text(st.session_state["retry_preset"])
+    preset = PRESETS[st.session_state[keys.RETRY_PRESET]]
+    st.session_state[keys.RETRY_SCRIPT] = preset_text(st.session_state[keys.RETRY_PRESET])
     st.session_state["retries"] = preset.retries
-    st.session_state["retry_submitted"] = inputs()
+    st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
 
 def submit() -> None:
     """Run button callback: the inputs on screen become the run shown."""
-    st.session_state["retry_submitted"] = inputs()
+    st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
 
 def init_state() -> None:
     """Defaults for every input, once per session."""
     ss = st.session_state
-    ss.setdefault("retry_preset", DEFAULT_PRESET)
-    ss.setdefault("retry_script", preset_text(DEFAULT_PRESET))
+    ss.setdefault(keys.RETRY_PRESET, DEFAULT_PRESET)
+    ss.setdefault(keys.RETRY_SCRIPT, preset_text(DEFAULT_PRESET))
     ss.setdefault("retries", PRESETS[DEFAULT_PRESET].retries)
     defaults = AnswerConstraints()
     ss.setdefault("retry_min_citations", defaults.min_citations)
     ss.setdefault("retry_confidence_min", defaults.confidence_min)
     ss.setdefault("retry_confidence_max", defaults.confidence_max)
     # The page opens on the article's run; after that only Run or a preset change re-runs.
-    ss.setdefault("retry_submitted", inputs())
+    ss.setdefault(keys.RETRY_SUBMITTED, inputs())
 
 
 def restore_share() -> None:
@@ -80,12 +81,15 @@ def restore_share() -> None:
     link, dropped = RetryLink.parse(state)
     ss = st.session_state
     if link.preset is not None:
-        ss["retry_preset"] = link.preset
-        ss["retry_script"], ss["retries"] = preset_text(link.preset), PRESETS[link.preset].retries
+        ss[keys.RETRY_PRESET] = link.preset
+        ss[keys.RETRY_SCRIPT], ss["retries"] = (
+            preset_text(link.preset),
+            PRESETS[link.preset].retries,
+        )
     for name, value in _given(link).items():
         ss[_WIDGETS[name]] = value
     # The run shown is the last one submitted, which may predate unsubmitted edits.
-    ss["retry_submitted"] = inputs() | (_given(link.submitted) if link.submitted else {})
+    ss[keys.RETRY_SUBMITTED] = inputs() | (_given(link.submitted) if link.submitted else {})
     name_dropped(dropped)
 
 
@@ -96,6 +100,6 @@ def _given(inputs: RetryInputs) -> dict[str, Any]:
 
 def share_state() -> dict[str, Any]:
     """What a share link carries: the preset and inputs, plus the last run's if they differ."""
-    current, submitted = inputs(), st.session_state["retry_submitted"]
-    state = {"preset": st.session_state["retry_preset"], **current}
+    current, submitted = inputs(), st.session_state[keys.RETRY_SUBMITTED]
+    state = {"preset": st.session_state[keys.RETRY_PRESET], **current}
     return state if submitted == current else state | {"submitted": submitted}

@@ -8,6 +8,7 @@ from core.jsontext.write import to_text
 from core.links.tools import ToolsLink
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
+from ui import keys
 from ui.payload import set_payload_text
 from ui.share import name_dropped, shared_state
 
@@ -20,25 +21,25 @@ __all__ = [
     "switch_scenario",
 ]
 
-EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
+EDITOR_KEY = keys.TOOL_PAYLOAD  # this page's own text; the order page's payload_text is untouched
 TABS = ["Pydantic", *PROVIDERS.values()]
 
 
 def current_scenario() -> Scenario:
     """The scenario picked (the first one until a choice is made)."""
-    return SCENARIOS[st.session_state.get("scenario") or next(iter(SCENARIOS))]
+    return SCENARIOS[st.session_state.get(keys.SCENARIO) or next(iter(SCENARIOS))]
 
 
 def load_preset() -> None:
     """Preset picker callback: the preset's payload into the editor."""
     scenario = current_scenario()
-    set_payload_text(to_text(scenario.presets[st.session_state["tool_preset"]]), key=EDITOR_KEY)
+    set_payload_text(to_text(scenario.presets[st.session_state[keys.TOOL_PRESET]]), key=EDITOR_KEY)
 
 
 def switch_scenario() -> None:
     """Scenario picker callback: its first preset and its own model's schema."""
-    st.session_state["tool_preset"] = next(iter(current_scenario().presets))
-    st.session_state["schema_model"] = current_scenario().model.__name__
+    st.session_state[keys.TOOL_PRESET] = next(iter(current_scenario().presets))
+    st.session_state[keys.SCHEMA_MODEL] = current_scenario().model.__name__
     load_preset()
 
 
@@ -48,14 +49,16 @@ def restore_share() -> None:
     if state is None:
         return
     ss = st.session_state
-    kept = ss.get("scenario") or next(iter(SCENARIOS))
+    kept = ss.get(keys.SCENARIO) or next(iter(SCENARIOS))
     link, dropped = ToolsLink.parse(state, {"scenario": kept, "tabs": TABS})
-    ss["scenario"] = link.scenario or kept
+    ss[keys.SCENARIO] = link.scenario or kept
     scenario = current_scenario()
     presets = scenario.presets
-    ss["tool_preset"] = link.preset or next(iter(presets))
-    ss["schema_model"] = link.schema_model or scenario.model.__name__
-    ss["schema_tab"] = link.schema_tab or TABS[0]
+    ss[keys.TOOL_PRESET] = link.preset or next(iter(presets))
+    ss[keys.SCHEMA_MODEL] = link.schema_model or scenario.model.__name__
+    ss[keys.SCHEMA_TAB] = link.schema_tab or TABS[0]
     text = link.payload
-    set_payload_text(to_text(presets[ss["tool_preset"]]) if text is None else text, key=EDITOR_KEY)
+    set_payload_text(
+        to_text(presets[ss[keys.TOOL_PRESET]]) if text is None else text, key=EDITOR_KEY
+    )
     name_dropped(dropped)

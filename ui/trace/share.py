@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from core.links.trace import Fork, TraceLink
+from ui import keys
 from ui.payload import set_payload_text
 from ui.share import name_dropped, share_button, shared_state
 from ui.trace.fork import fork_share
@@ -48,17 +49,17 @@ def restore_trace_share(
     link, dropped = TraceLink.parse(state, {"graphs": graphs})
     if link.payload is not None:
         set_payload_text(link.payload)
-    st.session_state["trace_graph"] = link.graph or next(iter(graphs))
-    st.session_state["trace_mode"] = link.mode if link.mode in modes else next(iter(modes))
-    st.session_state["trace_faults"] = _faults(link.faults, faults)
+    st.session_state[keys.TRACE_GRAPH] = link.graph or next(iter(graphs))
+    st.session_state[keys.TRACE_MODE] = link.mode if link.mode in modes else next(iter(modes))
+    st.session_state[keys.TRACE_FAULTS] = _faults(link.faults, faults)
     if link.options is not None:  # the seed state model's schema options (the Validate page's)
-        st.session_state["schema_options"] = link.options.to_dict()
+        st.session_state[keys.SCHEMA_OPTIONS] = link.options.to_dict()
     if link.run_anyway and link.ran:  # the shared run passed our refusing gate
-        st.session_state["trace_run_anyway_request"] = True
+        st.session_state[keys.TRACE_RUN_ANYWAY_REQUEST] = True
     for name in ("fork", "edit"):  # forked again, or put back in the editor, after the run
         value: Fork | None = getattr(link, name)
         if value is not None and link.ran:
-            st.session_state[f"trace_{name}_request"] = value.model_dump()
+            st.session_state[keys.TRACE_REQUESTS[name]] = value.model_dump()
     name_dropped(dropped)
     return link.step if link.ran else None
 
@@ -80,7 +81,7 @@ def select_shared_step(result: dict[str, Any], step: int) -> None:
     if trace is None or not trace.steps or step == 0:  # no rows: the gate's table is the run
         return
     if step < len(trace.steps):
-        st.session_state["step_slider"] = step
+        st.session_state[keys.STEP_SLIDER] = step
         return
     st.warning(
         "[share_step] The share link selects a row this run does not have (the payload or "
@@ -108,7 +109,7 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
             "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key="export_csv"
         )
         if trace.steps:
-            step = st.session_state.get("step_slider", 0)
+            step = st.session_state.get(keys.STEP_SLIDER, 0)
             state = state | {"step": step} | fork_share(trace, step)
     with share_col:
         share_button("trace", state, key="share")
