@@ -11,6 +11,7 @@ from core.jsontext.duplicates import duplicate_keys
 from core.jsontext.json_format import reindent
 from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
 from core.order.presets import SEED_TEXT
+from ui import keys
 
 __all__ = [
     "NOT_A_FLOAT",
@@ -22,7 +23,6 @@ __all__ = [
     "show_refusal",
 ]
 
-SHARED_KEY = "payload_text"  # not a widget key: survives page switches
 # The editor's own cap sits well above the payload limit: the browser silently drops a paste
 # longer than max_chars (the text area keeps its old text, no message), while a payload over
 # MAX_PAYLOAD_BYTES reaches the page, stays in the editor and gets the too_large message.
@@ -46,7 +46,7 @@ def show_refusal(notice_key: str, why: str) -> None:
 
 def current_payload_text() -> str:
     """The payload text shared by the pages of this session (the seed order by default)."""
-    return st.session_state.get(SHARED_KEY, SEED_TEXT)
+    return st.session_state.get(keys.PAYLOAD_TEXT, SEED_TEXT)
 
 
 def form_payload(text: str) -> dict | None:
@@ -83,10 +83,10 @@ def _literals_as_zero(text: str) -> Any:
     return json.loads(text, parse_constant=lambda _: 0.0)
 
 
-def set_payload_text(text: str, *, key: str = "payload") -> None:
+def set_payload_text(text: str, *, key: str = keys.PAYLOAD) -> None:
     """Replace the editor text; call from a widget callback (before the editor renders)."""
-    if key == "payload":
-        st.session_state[SHARED_KEY] = text
+    if key == keys.PAYLOAD:
+        st.session_state[keys.PAYLOAD_TEXT] = text
     st.session_state[key] = text
 
 
@@ -105,8 +105,8 @@ def _reset(key: str, default_text: str) -> None:
 
 
 def _typed(key: str) -> None:
-    if key == "payload":
-        st.session_state[SHARED_KEY] = st.session_state[key]
+    if key == keys.PAYLOAD:
+        st.session_state[keys.PAYLOAD_TEXT] = st.session_state[key]
 
 
 def editor_text(key: str, default_text: str) -> str:
@@ -115,7 +115,7 @@ def editor_text(key: str, default_text: str) -> str:
     With it a page can validate first and send its results ahead of the editor.
     """
     if key not in st.session_state:
-        st.session_state[key] = current_payload_text() if key == "payload" else default_text
+        st.session_state[key] = current_payload_text() if key == keys.PAYLOAD else default_text
     return st.session_state[key]
 
 
@@ -123,7 +123,7 @@ def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
     """Render the JSON editor with Format JSON and Reset; return the current text.
 
     The text is never changed behind the user's back: bad JSON stays as typed. With
-    `key="payload"` the text is the session's shared payload (the Trace page reads it).
+    `key=keys.PAYLOAD` the text is the session's shared payload (the Trace page reads it).
     """
     editor_text(key, default_text)
     text = st.text_area(

@@ -14,7 +14,8 @@ from core.order import AgentState
 from core.order.presets import PRESETS, SEED_TEXT
 from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from core.validate.examples import Example, ExampleError, model_examples
-from ui.payload import SHARED_KEY, set_payload_text
+from ui import keys
+from ui.payload import set_payload_text
 from ui.text import plain
 
 __all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
@@ -104,7 +105,7 @@ def init_payload(model: type[BaseModel] | None) -> str:
         return SEED_TEXT
     texts = [text for _, text in gallery(model).values()]
     default = texts[0] if texts else "{}"
-    st.session_state.setdefault(SHARED_KEY, default)
+    st.session_state.setdefault(keys.PAYLOAD_TEXT, default)
     return default
 
 

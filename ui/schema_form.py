@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.order.schema_options import SchemaOptions
+from ui import keys
 
 __all__ = ["current_options", "schema_options_form"]
 
@@ -12,10 +13,10 @@ __all__ = ["current_options", "schema_options_form"]
 def schema_options_form() -> SchemaOptions:
     """Render the schema options and return the effective options.
 
-    A share link stores its options under `st.session_state["schema_options"]`; they are
+    A share link stores its options under `st.session_state[keys.SCHEMA_OPTIONS]`; they are
     copied into the widgets once, before the widgets render.
     """
-    restored = st.session_state.pop("schema_options", None)
+    restored = st.session_state.pop(keys.SCHEMA_OPTIONS, None)
     defaults = SchemaOptions()
     for name, value in {**defaults.to_dict(), **(restored or {})}.items():
         if restored is not None or f"opt_{name}" not in st.session_state:
@@ -91,7 +92,7 @@ def current_options() -> SchemaOptions:
     A share link's options not yet copied into the Validate page's widgets come first.
     Options that do not fit together give the defaults, as on the Validate page.
     """
-    pending = st.session_state.get("schema_options") or {}
+    pending = st.session_state.get(keys.SCHEMA_OPTIONS) or {}
     values = {
         name: pending.get(name, st.session_state.get(f"opt_{name}", value))
         for name, value in SchemaOptions().to_dict().items()

@@ -6,17 +6,26 @@ from typing import Any
 
 import streamlit as st
 
+from core.links import DroppedField
 from core.share import ShareError, decode_share, encode_share
 from ui.pages import page_file
 
-__all__ = ["PARAM", "ignore_field", "share_button", "shared_state"]
+__all__ = ["PARAM", "name_dropped", "share_button", "shared_state"]
 
 PARAM = "s"
 
 
-def ignore_field(name: str, expected: str) -> None:
-    """Say that the link's field `name` was dropped and what it must be (never its value)."""
-    st.warning(f"The share link's `{name}` was ignored: it must be {expected}.")
+def name_dropped(dropped: list[DroppedField]) -> None:
+    """One warning for a link's refused fields: their names, then each with Pydantic's reason."""
+    if not dropped:
+        return
+    st.warning(
+        "[share_field] These fields of the share link have the wrong type or value and were "
+        "ignored; their defaults are used. Make a fresh link with Share link."
+    )
+    st.code(", ".join(field.name for field in dropped), language=None)
+    reasons = "\n".join(f"{field.path}: {field.reason}" for field in dropped)
+    st.code(reasons, language=None, wrap_lines=True)
 
 
 def shared_state(page: str) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from core.trace.diagram import graph_dot
 from core.trace.reducers import DROPPED, dump_json
 from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
+from ui import keys
 from ui.errors import COLUMN_ORDER, ERROR_COLUMNS
 from ui.text import plain
 
@@ -113,17 +114,17 @@ def _why(error: TraceError) -> str:
 
 
 def _move(delta: int, last: int) -> None:
-    current = st.session_state.get("step_slider", 0)
-    st.session_state["step_slider"] = min(max(current + delta, 0), last)
+    current = st.session_state.get(keys.STEP_SLIDER, 0)
+    st.session_state[keys.STEP_SLIDER] = min(max(current + delta, 0), last)
 
 
 def stepper(trace: Trace) -> int:
     """Slider plus Prev / Next over the rows (keys step_slider, prev, next); never re-runs."""
     last = len(trace.steps) - 1
-    if st.session_state.get("step_slider", 0) > last:
-        st.session_state["step_slider"] = 0
+    if st.session_state.get(keys.STEP_SLIDER, 0) > last:
+        st.session_state[keys.STEP_SLIDER] = 0
     left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
-    current = st.session_state.get("step_slider", 0)
+    current = st.session_state.get(keys.STEP_SLIDER, 0)
     left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=current <= 0)
     right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=current >= last)
     with middle:
@@ -132,7 +133,7 @@ def stepper(trace: Trace) -> int:
             "Step",
             options=list(range(last + 1)),
             format_func=lambda i: f"{trace.steps[i].step} · {plain(trace.steps[i].node)}",
-            key="step_slider",
+            key=keys.STEP_SLIDER,
             persist_state="session",
         )
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
+
+from core.links.behaviour import BehaviourLink
 
 # core.probes is light to import: its probe families (and LangGraph) load on the first run.
 from core.probes import (
@@ -17,7 +17,7 @@ from core.probes import (
     run_probe,
 )
 from ui.labs.probe_view import probe_detail, results_frame, verdict_counts
-from ui.share import ignore_field, share_button, shared_state
+from ui.share import name_dropped, share_button, shared_state
 
 _TIMING_ID = "basemodel_state_is_slower"
 
@@ -42,51 +42,28 @@ def _measure() -> None:
     st.session_state["probe_timing_requested"] = True
 
 
-def _shared_subset(state: dict[str, Any], name: str, options: list[str]) -> list[str] | None:
-    """`state[name]` when it is a list of known names; a bad one is named, never echoed."""
-    value = state.get(name)
-    if isinstance(value, list) and all(isinstance(v, str) and v in options for v in value):
-        return value
-    if name in state:
-        ignore_field(name, "a list of the filter's names")
-    return None
-
-
-def _restore_filters(state: dict[str, Any], articles: list[str]) -> None:
-    for name, key, options in (
-        ("verdicts", "verdict_filter", list(VERDICTS)),
-        ("sources", "source_filter", articles),
-    ):
-        chosen = _shared_subset(state, name, options)
-        if chosen is not None:
-            st.session_state[key] = chosen
-
-
-def _restore_probe(state: dict[str, Any], shown: list[str], timing: ProbeResult | None) -> None:
-    probe = state.get("probe")
-    if isinstance(probe, str) and probe in shown:
-        st.session_state["probe"] = probe
-    elif probe == _TIMING_ID and timing is not None:
+def _restore_probe(link: BehaviourLink, shown: list[str], timing: ProbeResult | None) -> None:
+    if link.probe in shown:
+        st.session_state["probe"] = link.probe
+    elif link.probe == _TIMING_ID and timing is not None:
         st.warning(
             "The share link selects the timing probe. Measured again now (verdict: "
             f"{timing.verdict}), it is not among the probes the shared filters show: widen the "
             "Verdict or Source article filter to see it."
         )
-    elif "probe" in state:
-        ignore_field("probe", "a probe the filters show")
 
 
 # A share link (page "behaviour") is applied in steps: each before the widgets it sets.
+# Parsed again as what it is checked against becomes known: the articles, the probes shown.
 shared = shared_state("behaviour") or {}
-if shared.get("timing") is True or shared.get("probe") == _TIMING_ID:
+link, _ = BehaviourLink.parse(shared)
+if link.timing or link.probe == _TIMING_ID:
     st.session_state["probe_timing_requested"] = True
     st.session_state.pop("probe_timing", None)  # the link's row is this opening's own run
     st.info(
         "This link includes the timing probe. It was measured again as the link opened, and "
         "timings vary from run to run, so its numbers and verdict may differ from the shared ones."
     )
-elif "timing" in shared and not isinstance(shared["timing"], bool):
-    ignore_field("timing", "true or false")
 
 st.title("Behaviour lab")
 st.caption(
@@ -107,7 +84,11 @@ else:
     st.caption(f"The timing probe's last run took {timing.seconds:.2f} s.")
 
 articles = sorted(frame["article"].unique())
-_restore_filters(shared, articles)
+link, _ = BehaviourLink.parse(shared, {"articles": articles})
+if link.verdicts is not None:
+    st.session_state["verdict_filter"] = link.verdicts
+if link.sources is not None:
+    st.session_state["source_filter"] = link.sources
 # Defaults through session state, not `default=`, so a share link can set them first.
 st.session_state.setdefault("verdict_filter", list(VERDICTS))
 st.session_state.setdefault("source_filter", articles)
@@ -141,9 +122,12 @@ json_col.download_button(
     on_click="ignore",
 )
 
+by_id = {r.id: r for r in shown}
+allowed = [*by_id, _TIMING_ID] if timing is not None else list(by_id)
+link, dropped = BehaviourLink.parse(shared, {"articles": articles, "shown": allowed})
+name_dropped(dropped)
 if shown:
-    by_id = {r.id: r for r in shown}
-    _restore_probe(shared, list(by_id), timing)
+    _restore_probe(link, list(by_id), timing)
     picked = st.selectbox("Probe", list(by_id), key="probe", persist_state="session")
     probe_detail(by_id[picked], probe_source(picked))
 else:

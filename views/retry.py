@@ -18,6 +18,7 @@ from core.retry import (
     load_script,
     run_script,
 )
+from ui import keys
 from ui.labs.retry_state import (
     init_state,
     inputs,
@@ -104,11 +105,11 @@ st.selectbox(
     "Preset",
     list(PRESETS),
     format_func=lambda name: PRESETS[name].title,
-    key="retry_preset",
+    key=keys.RETRY_PRESET,
     persist_state="session",
     on_change=load_preset,
 )
-edited = st.session_state["retry_script"] != preset_text(st.session_state["retry_preset"])
+edited = st.session_state[keys.RETRY_SCRIPT] != preset_text(st.session_state[keys.RETRY_PRESET])
 on_screen = AnswerConstraints(
     st.session_state["retry_min_citations"],
     st.session_state["retry_confidence_min"],
@@ -116,7 +117,7 @@ on_screen = AnswerConstraints(
 )
 constrained = on_screen != AnswerConstraints()
 st.caption(
-    PRESETS[st.session_state["retry_preset"]].summary
+    PRESETS[st.session_state[keys.RETRY_PRESET]].summary
     + (" (The script was edited since this preset was loaded.)" if edited else "")
     + (
         " (The output model constraints below are not the defaults this summary assumes.)"
@@ -126,14 +127,14 @@ st.caption(
 )
 st.text_area(
     "Model script (JSON list of turns; the last turn repeats)",
-    key="retry_script",
+    key=keys.RETRY_SCRIPT,
     persist_state="session",
     height=260,
     help='Turns: {"tool": "search", "args": {"query": "..."}}, {"answer": {...}} '
     '(a final_result call) or {"text": "..."}.',
 )
 try:
-    load_script(st.session_state["retry_script"])
+    load_script(st.session_state[keys.RETRY_SCRIPT])
 except RetryInputError as exc:
     _show_input_error(exc)
 
@@ -171,7 +172,7 @@ with constraints.expander(
 st.button("Run", key="run_retry", type="primary", on_click=submit)
 share_button("retry", share_state(), key="share")
 
-submitted = st.session_state["retry_submitted"]
+submitted = st.session_state[keys.RETRY_SUBMITTED]
 if submitted != inputs():
     st.info("The runs below are from the last Run; the inputs above changed since. Press Run.")
 chosen = AnswerConstraints(
@@ -187,7 +188,7 @@ try:
 except RetryInputError as exc:
     if (
         exc.code.startswith("retry.script")
-        and submitted["script"] == st.session_state["retry_script"]
+        and submitted["script"] == st.session_state[keys.RETRY_SCRIPT]
     ):
         st.caption("Nothing was run: the script above has an error.")
     elif exc.code == "retry.constraints" and chosen == on_screen:

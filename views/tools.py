@@ -13,6 +13,7 @@ from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews,
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from core.validate.report import Report, validate_text
+from ui import keys
 from ui.errors import TOOL_CALL, error_table
 from ui.labs.tools_state import (
     EDITOR_KEY,
@@ -68,7 +69,7 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
     label = st.selectbox(
         "Model",
         list(scenario.schema_models),
-        key="schema_model",
+        key=keys.SCHEMA_MODEL,
         persist_state="session",
         help="The tool model, or one of the flawed models this scenario contrasts it with.",
     )
@@ -76,9 +77,9 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
         views = _views(scenario_id, label)
     # A segmented control, not st.tabs: only the chosen schema is drawn (tabs drew all four,
     # each with its tables, on every rerun), and the choice is state a share link carries.
-    st.session_state.setdefault("schema_tab", TABS[0])
+    st.session_state.setdefault(keys.SCHEMA_TAB, TABS[0])
     shown = st.segmented_control(
-        "Schema", TABS, required=True, key="schema_tab", persist_state="session"
+        "Schema", TABS, required=True, key=keys.SCHEMA_TAB, persist_state="session"
     )
     with st.container(key="schema_view"):
         if shown != TABS[0]:
@@ -140,8 +141,8 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
             "scenario": scenario_id,
             "preset": preset,
             "payload": text,
-            "schema_model": st.session_state.get("schema_model") or scenario.model.__name__,
-            "schema_tab": st.session_state.get("schema_tab") or TABS[0],
+            "schema_model": st.session_state.get(keys.SCHEMA_MODEL) or scenario.model.__name__,
+            "schema_tab": st.session_state.get(keys.SCHEMA_TAB) or TABS[0],
         }
         share_button("tools", shared, key="share")
     _round_trip_section(report)
@@ -159,7 +160,7 @@ st.caption(
 scenario_id = st.selectbox(
     "Scenario",
     list(SCENARIOS),
-    key="scenario",
+    key=keys.SCENARIO,
     persist_state="session",
     format_func=lambda sid: SCENARIOS[sid].title,
     on_change=switch_scenario,
@@ -169,7 +170,7 @@ st.caption(scenario.summary)
 preset = st.selectbox(
     "Preset",
     list(scenario.presets),
-    key="tool_preset",
+    key=keys.TOOL_PRESET,
     persist_state="session",
     format_func=lambda name: _preset_label(scenario, name),
     on_change=load_preset,

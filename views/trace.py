@@ -9,6 +9,7 @@ import streamlit as st
 from core.order import FAULTS, AgentState
 from core.order.schema_options import SchemaOptions
 from core.trace.from_text import SEED_GRAPHS, trace_text
+from ui import keys
 from ui.errors import PYTHON_MODE_NOTE
 from ui.payload import current_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
@@ -24,12 +25,12 @@ MODES = {"checked": "Check every step", "native": "LangGraph native"}
 
 
 def _settings() -> dict[str, Any]:
-    graph = st.session_state["trace_graph"]
+    graph = st.session_state[keys.TRACE_GRAPH]
     settings = {
         "payload": current_payload_text(),
         "graph": graph,
-        "faults": list(st.session_state["trace_faults"] if graph == "seed" else []),
-        "mode": st.session_state["trace_mode"],
+        "faults": list(st.session_state[keys.TRACE_FAULTS] if graph == "seed" else []),
+        "mode": st.session_state[keys.TRACE_MODE],
     }
     if graph in SEED_GRAPHS:  # the Validate page's schema options shape the seed state model
         settings["options"] = current_options().to_dict()
@@ -50,7 +51,7 @@ def _options_note(settings: dict[str, Any]) -> None:
 
 def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any]:
     forget_forks()
-    st.session_state["step_slider"] = 0
+    st.session_state[keys.STEP_SLIDER] = 0
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
     result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
@@ -116,10 +117,10 @@ project = active_project()
 init_payload(project.model)
 GRAPHS = ({"project": "Your graph"} if project.graph is not None else {}) | SEED_GRAPHS
 shared_step = restore_trace_share(GRAPHS, MODES, FAULTS)
-if st.session_state.get("trace_graph") not in GRAPHS:
-    st.session_state["trace_graph"] = next(iter(GRAPHS))
-st.session_state.setdefault("trace_faults", [])
-st.session_state.setdefault("trace_mode", "checked")
+if st.session_state.get(keys.TRACE_GRAPH) not in GRAPHS:
+    st.session_state[keys.TRACE_GRAPH] = next(iter(GRAPHS))
+st.session_state.setdefault(keys.TRACE_FAULTS, [])
+st.session_state.setdefault(keys.TRACE_MODE, "checked")
 
 presets = gallery(project.model or AgentState)
 with st.expander("Payload (edit it on the Validate page)", expanded=False):
@@ -128,20 +129,20 @@ with st.expander("Payload (edit it on the Validate page)", expanded=False):
 
 graph_col, fault_col, mode_col = st.columns([2, 4, 2])
 graph_col.radio(
-    "Graph", list(GRAPHS), format_func=GRAPHS.get, key="trace_graph", persist_state="session"
+    "Graph", list(GRAPHS), format_func=GRAPHS.get, key=keys.TRACE_GRAPH, persist_state="session"
 )
 fault_col.multiselect(
     "Faults (seed graph)",
     list(FAULTS),
     format_func=lambda fault: f"{fault} — {FAULTS[fault]}",
-    key="trace_faults",
+    key=keys.TRACE_FAULTS,
     persist_state="session",
-    disabled=st.session_state["trace_graph"] != "seed",
+    disabled=st.session_state[keys.TRACE_GRAPH] != "seed",
 )
 mode_col.radio(
-    "Mode", list(MODES), format_func=MODES.get, key="trace_mode", persist_state="session"
+    "Mode", list(MODES), format_func=MODES.get, key=keys.TRACE_MODE, persist_state="session"
 )
-if st.session_state["trace_graph"] == "project":
+if st.session_state[keys.TRACE_GRAPH] == "project":
     st.caption("Your graph, as configured (faults apply to the seed graph only):")
     st.code(str(project.spec.graph), language=None)
     for note in project.notes:
@@ -153,7 +154,9 @@ st.caption(
     "and blame the node whose write broke it."
 )
 if st.button("Run", key="run", type="primary") or shared_step is not None:
-    result = _run(_settings(), run_anyway=st.session_state.pop("trace_run_anyway_request", False))
+    result = _run(
+        _settings(), run_anyway=st.session_state.pop(keys.TRACE_RUN_ANYWAY_REQUEST, False)
+    )
     select_shared_step(result, shared_step or 0)
     open_shared_forks(result)
 

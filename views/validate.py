@@ -10,6 +10,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.write import plural
+from core.links.validate import EDITORS, VIEWS, ValidateLink
 from core.order import AgentState
 from core.order.presets import SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source
@@ -24,6 +25,7 @@ from core.validate.entry import (
 )
 from core.validate.json_schema import json_schema_text
 from core.validate.report import Report, validate_text
+from ui import keys
 from ui.errors import (
     GATE,
     PYTHON_MODE_NOTE,
@@ -35,20 +37,12 @@ from ui.errors import (
 from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import schema_options_form
-from ui.share import share_button, shared_state
+from ui.share import name_dropped, share_button, shared_state
 from ui.text import plain
 from ui.validate.model_form import model_form
 from ui.validate.payload_form import order_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
-EDITORS = ["JSON", "Form"]
-VIEWS = [
-    "Annotated text",
-    "Coercion lens",
-    "What LangGraph would do",
-    "Model source",
-    "JSON Schema",
-]
 
 
 def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
@@ -79,22 +73,17 @@ def _restore_share() -> None:
     state = shared_state("validate")
     if state is None:
         return
-    st.session_state["validate_model"] = "project" if state.get("model") == "project" else "seed"
-    payload = state.get("payload")
-    if isinstance(payload, str):
-        set_payload_text(payload)
-    try:
-        options = SchemaOptions.from_dict(state.get("options") or {})
-    except ValueError as exc:
-        st.warning("The share link's schema options were ignored.")
-        st.code(str(exc), language=None, wrap_lines=True)
-        options = SchemaOptions()
-    st.session_state["schema_options"] = options.to_dict()
-    if state.get("view") in VIEWS:
-        st.session_state["validate_view"] = state["view"]
-    if state.get("editor") in EDITORS:
-        st.session_state["editor_view"] = state["editor"]
-    st.session_state["schema_show"] = state.get("schema_show") is True
+    link, dropped = ValidateLink.parse(state)
+    st.session_state["validate_model"] = link.model
+    if link.payload is not None:
+        set_payload_text(link.payload)
+    st.session_state[keys.SCHEMA_OPTIONS] = link.options.to_dict()
+    if link.view is not None:
+        st.session_state["validate_view"] = link.view
+    if link.editor is not None:
+        st.session_state["editor_view"] = link.editor
+    st.session_state["schema_show"] = link.schema_show
+    name_dropped(dropped)
 
 
 st.title("Validate")
@@ -151,7 +140,7 @@ def _workbench(
     # Validate first and fill the result column before the editor: the error table reaches
     # the browser ahead of the editor's widgets (the editor shows this same text).
     reset_text = SEED_TEXT if chosen is AgentState else default_text
-    text = editor_text("payload", reset_text)
+    text = editor_text(keys.PAYLOAD, reset_text)
     report = validate_text(text, model)
     comparison = _comparison(report, graph)
     entry = comparison and Report(model=model, text=text, errors=comparison.verdict.errors)
@@ -183,7 +172,7 @@ def _workbench(
                 order_form(text)
             else:
                 model_form(text, model)
-        payload_editor("payload", reset_text, height=420)
+        payload_editor(keys.PAYLOAD, reset_text, height=420)
 
     view = st.segmented_control(
         "View", VIEWS, required=True, key="validate_view", persist_state="session"

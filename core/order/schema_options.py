@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import math
 import operator
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
 
 from core.jsontext.write import number_literal
 from core.order.models import AgentState
@@ -21,17 +31,23 @@ __all__ = ["SchemaOptions", "build_model", "model_source"]
 _EXTRA = ("forbid", "ignore", "allow")
 
 
+_Finite = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+
+
 @dataclass(frozen=True)
 class SchemaOptions:
-    """The knobs of the order model; the defaults are the seed `AgentState`."""
+    """The knobs of the order model; the defaults are the seed `AgentState`.
 
-    strict: bool = False
-    extra: str = "forbid"
-    strip_state: bool = True
-    strip_item: bool = False
-    items_max: int = 20
-    amount_ge: float = 0.0
-    amount_le: float = 1_000_000.0
+    Strict field types: Pydantic reads them from a (possibly hostile) dict, e.g. a share link.
+    """
+
+    strict: StrictBool = False
+    extra: Literal["forbid", "ignore", "allow"] = "forbid"
+    strip_state: StrictBool = True
+    strip_item: StrictBool = False
+    items_max: Annotated[StrictInt, Field(ge=0, le=100_000)] = 20
+    amount_ge: _Finite = 0.0
+    amount_le: _Finite = 1_000_000.0
 
     def __post_init__(self) -> None:
         if self.extra not in _EXTRA:
@@ -44,35 +60,25 @@ class SchemaOptions:
             raise ValueError("[bad_option] amount_ge must not exceed amount_le")
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SchemaOptions:
+    def from_dict(cls, data: Any) -> SchemaOptions:
         """Options from a (possibly hostile) dict, e.g. a share link; unknown keys ignored.
 
         Raises:
             ValueError: not a dict, or a value of the wrong type or out of range, with a
                 `[bad_option]` code.
         """
-        if not isinstance(data, dict):
-            raise ValueError("[bad_option] the options must be an object of option names")
-        kwargs: dict[str, Any] = {}
-        for spec in fields(cls):
-            if spec.name not in data:
-                continue
-            value: Any = data[spec.name]
-            kinds: dict[str, type | tuple[type, ...]] = {
-                "bool": bool, "str": str, "int": int, "float": (int, float)
-            }
-            kind = kinds[str(spec.type)]
-            if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-                raise ValueError(f"[bad_option] {spec.name} has the wrong type")
-            try:
-                number: Any = value  # an int or float: checked just above
-                kwargs[spec.name] = float(number) if spec.type == "float" else value
-            except OverflowError:
-                raise ValueError(f"[bad_option] {spec.name} is too large") from None
-        return cls(**kwargs)
+        try:
+            return _ADAPTER.validate_python(data)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise ValueError(f"[bad_option] {where or 'options'}: {first['msg']}") from None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_ADAPTER: TypeAdapter[SchemaOptions] = TypeAdapter(SchemaOptions)
 
 
 def build_model(options: SchemaOptions) -> type[BaseModel]:
@@ -98,7 +104,7 @@ def _build(options: SchemaOptions) -> type[BaseModel]:
         unit_price=(float, Field(gt=0, allow_inf_nan=False)),
     )
     state_config = ConfigDict(
-        extra=options.extra,  # type: ignore[typeddict-item]
+        extra=options.extra,
         str_strip_whitespace=options.strip_state,
         strict=options.strict,
     )

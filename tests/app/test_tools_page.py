@@ -22,6 +22,12 @@ PAGE = str(Path(__file__).parents[2] / "views" / "tools.py")
 TABS = ["Pydantic", "OpenAI (strict)", "Google Gemini", "Google Live (OpenAPI subset)"]
 
 
+SHARE_FIELD = (  # the one message every page shows for a link's refused fields
+    "[share_field] These fields of the share link have the wrong type or value and were "
+    "ignored; their defaults are used. Make a fresh link with Share link."
+)
+
+
 def _page() -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception
@@ -275,13 +281,16 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
     at = _opened(_raw_token(state))
 
     assert not at.exception
-    assert [w.value for w in at.warning] == [
-        "The share link's `scenario` was ignored: it must be a scenario of this page.",
-        "The share link's `preset` was ignored: it must be a preset of the scenario.",
-        "The share link's `schema_model` was ignored: it must be a model of the scenario.",
-        "The share link's `schema_tab` was ignored: it must be one of the schema views.",
-        "The share link's `payload` was ignored: it must be text of at most 2,000,000 characters.",
-    ]
+    assert [w.value for w in at.warning] == [SHARE_FIELD]
+    codes = [c.value for c in at.code]
+    assert "scenario, preset, schema_model, schema_tab, payload" in codes
+    assert (
+        "scenario: Value error, not a scenario of this page\n"
+        "preset: Input should be a valid string\n"
+        "schema_model: Input should be a valid string\n"
+        "schema_tab: Value error, not one of the schema views\n"
+        "payload: Input should be a valid string"
+    ) in codes
     assert _view(at) | {"warnings": []} == _view(_page())
 
 

@@ -1,15 +1,16 @@
-"""Retry lab state: its inputs, presets and share links, every shared field type-checked."""
+"""Retry lab state: its inputs, presets and share links (parsed by `RetryLink`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
 from core.jsontext.write import dumps
-from core.retry import MAX_RETRIES, PRESETS, AnswerConstraints
-from ui.share import ignore_field, shared_state
+from core.links.retry import RetryInputs, RetryLink
+from core.retry import PRESETS, AnswerConstraints
+from ui import keys
+from ui.share import name_dropped, shared_state
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -32,7 +33,7 @@ def preset_text(name: str) -> str:
 
 # Run inputs (also the share-link field names) -> their widget keys.
 _WIDGETS = {
-    "script": "retry_script",
+    "script": keys.RETRY_SCRIPT,
     "retries": "retries",
     "min_citations": "retry_min_citations",
     "confidence_min": "retry_confidence_min",
@@ -47,95 +48,58 @@ def inputs() -> dict[str, Any]:
 
 def load_preset() -> None:
     """Preset picker callback: its script and budget into the editor, and run them."""
-    preset = PRESETS[st.session_state["retry_preset"]]
-    st.session_state["retry_script"] = preset_text(st.session_state["retry_preset"])
+    preset = PRESETS[st.session_state[keys.RETRY_PRESET]]
+    st.session_state[keys.RETRY_SCRIPT] = preset_text(st.session_state[keys.RETRY_PRESET])
     st.session_state["retries"] = preset.retries
-    st.session_state["retry_submitted"] = inputs()
+    st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
 
 def submit() -> None:
     """Run button callback: the inputs on screen become the run shown."""
-    st.session_state["retry_submitted"] = inputs()
+    st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
 
 def init_state() -> None:
     """Defaults for every input, once per session."""
     ss = st.session_state
-    ss.setdefault("retry_preset", DEFAULT_PRESET)
-    ss.setdefault("retry_script", preset_text(DEFAULT_PRESET))
+    ss.setdefault(keys.RETRY_PRESET, DEFAULT_PRESET)
+    ss.setdefault(keys.RETRY_SCRIPT, preset_text(DEFAULT_PRESET))
     ss.setdefault("retries", PRESETS[DEFAULT_PRESET].retries)
     defaults = AnswerConstraints()
     ss.setdefault("retry_min_citations", defaults.min_citations)
     ss.setdefault("retry_confidence_min", defaults.confidence_min)
     ss.setdefault("retry_confidence_max", defaults.confidence_max)
     # The page opens on the article's run; after that only Run or a preset change re-runs.
-    ss.setdefault("retry_submitted", inputs())
-
-
-def _is_text(value: Any) -> bool:
-    return isinstance(value, str)  # decode_share already refused lone surrogates
-
-
-def _whole(low: int, high: int) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-
-
-def _finite(value: Any) -> bool:
-    # NaN and infinities fail both comparisons (a hostile token can carry them).
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and -1e308 <= value <= 1e308
-    )
-
-
-# Share-link fields: a check and what it expects, named in the warning when it fails.
-_SHARED: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "script": (_is_text, "text"),
-    "retries": (_whole(0, MAX_RETRIES), f"a whole number from 0 to {MAX_RETRIES}"),
-    "min_citations": (_whole(0, 5), "a whole number from 0 to 5"),
-    "confidence_min": (_finite, "a finite number"),
-    "confidence_max": (_finite, "a finite number"),
-}
-
-
-def _checked(state: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """The well-typed fields of a (hostile) share state; each bad one is named, never echoed."""
-    kept = {}
-    for name, (ok, expected) in _SHARED.items():
-        if name not in state:
-            continue
-        if ok(state[name]):
-            value = state[name]
-            kept[name] = float(value) if name.startswith("confidence") else value
-        else:
-            ignore_field(f"{prefix}{name}", expected)
-    return kept
+    ss.setdefault(keys.RETRY_SUBMITTED, inputs())
 
 
 def restore_share() -> None:
-    """Apply a Retry `?s=` token: each well-typed field, a warning naming each bad one."""
+    """Apply a Retry `?s=` token (`RetryLink`): each well-typed field; the bad ones named."""
     state = shared_state("retry")
     if state is None:
         return
+    link, dropped = RetryLink.parse(state)
     ss = st.session_state
-    preset = state.get("preset")
-    if isinstance(preset, str) and preset in PRESETS:
-        ss["retry_preset"] = preset
-        ss["retry_script"], ss["retries"] = preset_text(preset), PRESETS[preset].retries
-    elif "preset" in state:
-        ignore_field("preset", "one of this lab's presets")
-    for name, value in _checked(state).items():
+    if link.preset is not None:
+        ss[keys.RETRY_PRESET] = link.preset
+        ss[keys.RETRY_SCRIPT], ss["retries"] = (
+            preset_text(link.preset),
+            PRESETS[link.preset].retries,
+        )
+    for name, value in _given(link).items():
         ss[_WIDGETS[name]] = value
-    submitted = state.get("submitted")
-    if "submitted" in state and not isinstance(submitted, dict):
-        ignore_field("submitted", "an object")
     # The run shown is the last one submitted, which may predate unsubmitted edits.
-    ss["retry_submitted"] = inputs() | (
-        _checked(submitted, "submitted.") if isinstance(submitted, dict) else {}
-    )
+    ss[keys.RETRY_SUBMITTED] = inputs() | (_given(link.submitted) if link.submitted else {})
+    name_dropped(dropped)
+
+
+def _given(inputs: RetryInputs) -> dict[str, Any]:
+    """The run inputs the link gave and that were kept, by share-link field name."""
+    return {name: getattr(inputs, name) for name in _WIDGETS if name in inputs.model_fields_set}
 
 
 def share_state() -> dict[str, Any]:
     """What a share link carries: the preset and inputs, plus the last run's if they differ."""
-    current, submitted = inputs(), st.session_state["retry_submitted"]
-    state = {"preset": st.session_state["retry_preset"], **current}
+    current, submitted = inputs(), st.session_state[keys.RETRY_SUBMITTED]
+    state = {"preset": st.session_state[keys.RETRY_PRESET], **current}
     return state if submitted == current else state | {"submitted": submitted}

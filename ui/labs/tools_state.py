@@ -1,17 +1,16 @@
-"""Tools page state: scenario, preset and editor text, and its share links type-checked."""
+"""Tools page state: scenario, preset and editor text, and its share links (`ToolsLink`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import streamlit as st
 
-from core.jsontext.payload import MAX_PAYLOAD_BYTES
 from core.jsontext.write import to_text
+from core.links.tools import ToolsLink
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
+from ui import keys
 from ui.payload import set_payload_text
-from ui.share import ignore_field, shared_state
+from ui.share import name_dropped, shared_state
 
 __all__ = [
     "EDITOR_KEY",
@@ -22,64 +21,44 @@ __all__ = [
     "switch_scenario",
 ]
 
-EDITOR_KEY = "tool_payload"  # this page's own text; the order page's payload_text is untouched
+EDITOR_KEY = keys.TOOL_PAYLOAD  # this page's own text; the order page's payload_text is untouched
 TABS = ["Pydantic", *PROVIDERS.values()]
 
 
 def current_scenario() -> Scenario:
     """The scenario picked (the first one until a choice is made)."""
-    return SCENARIOS[st.session_state.get("scenario") or next(iter(SCENARIOS))]
+    return SCENARIOS[st.session_state.get(keys.SCENARIO) or next(iter(SCENARIOS))]
 
 
 def load_preset() -> None:
     """Preset picker callback: the preset's payload into the editor."""
     scenario = current_scenario()
-    set_payload_text(to_text(scenario.presets[st.session_state["tool_preset"]]), key=EDITOR_KEY)
+    set_payload_text(to_text(scenario.presets[st.session_state[keys.TOOL_PRESET]]), key=EDITOR_KEY)
 
 
 def switch_scenario() -> None:
     """Scenario picker callback: its first preset and its own model's schema."""
-    st.session_state["tool_preset"] = next(iter(current_scenario().presets))
-    st.session_state["schema_model"] = current_scenario().model.__name__
+    st.session_state[keys.TOOL_PRESET] = next(iter(current_scenario().presets))
+    st.session_state[keys.SCHEMA_MODEL] = current_scenario().model.__name__
     load_preset()
 
 
-def _shared_choice(state: dict[str, Any], name: str, options: Any, what: str) -> str | None:
-    """`state[name]` when it is one of `options`; a bad value is named, never echoed."""
-    value = state.get(name)
-    if isinstance(value, str) and value in options:
-        return value
-    if name in state:
-        ignore_field(name, what)
-    return None
-
-
-def _shared_text(state: dict[str, Any]) -> str | None:
-    text = state.get("payload")  # decode_share already refused lone surrogates
-    if isinstance(text, str) and len(text) <= MAX_PAYLOAD_BYTES:
-        return text
-    if "payload" in state:
-        ignore_field("payload", f"text of at most {MAX_PAYLOAD_BYTES:,} characters")
-    return None
-
-
 def restore_share() -> None:
-    """Scenario, preset, payload text, schema model and tab from a `?s=` link (page "tools")."""
+    """Scenario, preset, payload text, schema model and tab from a `?s=` link (`ToolsLink`)."""
     state = shared_state("tools")
     if state is None:
         return
     ss = st.session_state
-    ss["scenario"] = _shared_choice(state, "scenario", SCENARIOS, "a scenario of this page") or (
-        ss.get("scenario") or next(iter(SCENARIOS))
-    )
+    kept = ss.get(keys.SCENARIO) or next(iter(SCENARIOS))
+    link, dropped = ToolsLink.parse(state, {"scenario": kept, "tabs": TABS})
+    ss[keys.SCENARIO] = link.scenario or kept
     scenario = current_scenario()
-    presets, models = scenario.presets, scenario.schema_models
-    preset = _shared_choice(state, "preset", presets, "a preset of the scenario")
-    ss["tool_preset"] = preset or next(iter(presets))
-    model = _shared_choice(state, "schema_model", models, "a model of the scenario")
-    ss["schema_model"] = model or scenario.model.__name__
-    ss["schema_tab"] = (
-        _shared_choice(state, "schema_tab", TABS, "one of the schema views") or TABS[0]
+    presets = scenario.presets
+    ss[keys.TOOL_PRESET] = link.preset or next(iter(presets))
+    ss[keys.SCHEMA_MODEL] = link.schema_model or scenario.model.__name__
+    ss[keys.SCHEMA_TAB] = link.schema_tab or TABS[0]
+    text = link.payload
+    set_payload_text(
+        to_text(presets[ss[keys.TOOL_PRESET]]) if text is None else text, key=EDITOR_KEY
     )
-    text = _shared_text(state)
-    set_payload_text(to_text(presets[ss["tool_preset"]]) if text is None else text, key=EDITOR_KEY)
+    name_dropped(dropped)

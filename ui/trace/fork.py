@@ -11,6 +11,7 @@ from core.trace import Trace
 from core.trace.fork import ForkError, fork_trace
 from core.trace.reducers import dump_json
 from core.validate.field_errors import place_in_text
+from ui import keys
 from ui.text import plain
 from ui.trace_view import trace_table
 
@@ -121,7 +122,7 @@ def open_shared_forks(result: dict[str, Any]) -> None:
     """
     trace = result.get("trace")
     for name in ("fork", "edit"):  # the edit last: its row may be the fork's
-        request = st.session_state.pop(f"trace_{name}_request", None)
+        request = st.session_state.pop(keys.TRACE_REQUESTS[name], None)
         if request is None:
             continue
         row, text = request["row"], request["state"]

@@ -1,4 +1,4 @@
-"""Trace share links: every `?s=` field type-checked on the way in; settings, step, fork out."""
+"""Trace share links: `?s=` parsed by `TraceLink` on the way in; settings, step, fork out."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from core.order.schema_options import SchemaOptions
+from core.links.trace import Fork, TraceLink
+from ui import keys
 from ui.payload import set_payload_text
-from ui.share import share_button, shared_state
+from ui.share import name_dropped, share_button, shared_state
 from ui.trace.fork import fork_share
 
 __all__ = ["restore_trace_share", "select_shared_step", "share_section"]
@@ -38,12 +39,6 @@ def restore_trace_share(
     state = shared_state("trace")
     if state is None:
         return None
-    ignored: list[str] = []
-    payload = state.get("payload")
-    if isinstance(payload, str):
-        set_payload_text(payload)
-    elif "payload" in state:
-        ignored.append("payload")
     if state.get("graph") == "project" and "project" not in graphs:
         st.warning(
             "[share_no_project] The share link runs the server's own graph, but this server has "
@@ -51,68 +46,25 @@ def restore_trace_share(
             "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
         )
         state = {k: v for k, v in state.items() if k != "graph"}
-    st.session_state["trace_graph"] = _choice(state, "graph", graphs, ignored)
-    st.session_state["trace_mode"] = _choice(state, "mode", modes, ignored)
-    st.session_state["trace_faults"] = _faults(state, faults, ignored)
-    if "options" in state:  # the seed state model's schema options (the Validate page's)
-        try:
-            options = SchemaOptions.from_dict(state["options"])
-        except ValueError:
-            ignored.append("options")
-        else:
-            st.session_state["schema_options"] = options.to_dict()
-    step = state.get("step", 0)
-    if type(step) is not int or step < 0:  # bool is an int subclass; True is no row number
-        ignored.append("step")
-        step = 0
-    ran = state.get("ran", True)
-    if type(ran) is not bool:
-        ignored.append("ran")
-        ran = True
-    anyway = state.get("run_anyway", False)  # the shared run passed our refusing gate
-    if type(anyway) is not bool:
-        ignored.append("run_anyway")
-    elif anyway and ran:
-        st.session_state["trace_run_anyway_request"] = True
+    link, dropped = TraceLink.parse(state, {"graphs": graphs})
+    if link.payload is not None:
+        set_payload_text(link.payload)
+    st.session_state[keys.TRACE_GRAPH] = link.graph or next(iter(graphs))
+    st.session_state[keys.TRACE_MODE] = link.mode if link.mode in modes else next(iter(modes))
+    st.session_state[keys.TRACE_FAULTS] = _faults(link.faults, faults)
+    if link.options is not None:  # the seed state model's schema options (the Validate page's)
+        st.session_state[keys.SCHEMA_OPTIONS] = link.options.to_dict()
+    if link.run_anyway and link.ran:  # the shared run passed our refusing gate
+        st.session_state[keys.TRACE_RUN_ANYWAY_REQUEST] = True
     for name in ("fork", "edit"):  # forked again, or put back in the editor, after the run
-        value = state.get(name)
-        if _is_fork(value) and ran:
-            request = {"row": value["row"], "state": value["state"]}
-            st.session_state[f"trace_{name}_request"] = request
-        elif name in state and not _is_fork(value):
-            ignored.append(name)
-    if ignored:
-        st.warning(
-            "[share_field] These fields of the share link have the wrong type or value and "
-            "were ignored; their defaults are used. Make a fresh link with Share link."
-        )
-        st.code(", ".join(ignored), language=None)
-    return step if ran else None
+        value: Fork | None = getattr(link, name)
+        if value is not None and link.ran:
+            st.session_state[keys.TRACE_REQUESTS[name]] = value.model_dump()
+    name_dropped(dropped)
+    return link.step if link.ran else None
 
 
-def _is_fork(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and type(value.get("row")) is int
-        and value["row"] >= 0
-        and isinstance(value.get("state"), str)
-    )
-
-
-def _choice(state: dict[str, Any], name: str, allowed: dict[str, str], ignored: list[str]) -> str:
-    value = state.get(name)
-    if isinstance(value, str) and value in allowed:
-        return value
-    if name in state:
-        ignored.append(name)
-    return next(iter(allowed))
-
-
-def _faults(state: dict[str, Any], known: dict[str, str], ignored: list[str]) -> list[str]:
-    value = state.get("faults", [])
-    if not isinstance(value, list) or not all(isinstance(fault, str) for fault in value):
-        ignored.append("faults")
-        return []
+def _faults(value: list[str], known: dict[str, str]) -> list[str]:
     unknown = [fault for fault in value if fault not in known]
     if unknown:
         st.error(
@@ -129,7 +81,7 @@ def select_shared_step(result: dict[str, Any], step: int) -> None:
     if trace is None or not trace.steps or step == 0:  # no rows: the gate's table is the run
         return
     if step < len(trace.steps):
-        st.session_state["step_slider"] = step
+        st.session_state[keys.STEP_SLIDER] = step
         return
     st.warning(
         "[share_step] The share link selects a row this run does not have (the payload or "
@@ -157,7 +109,7 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
             "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key="export_csv"
         )
         if trace.steps:
-            step = st.session_state.get("step_slider", 0)
+            step = st.session_state.get(keys.STEP_SLIDER, 0)
             state = state | {"step": step} | fork_share(trace, step)
     with share_col:
         share_button("trace", state, key="share")

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from core.jsontext.payload import json_writable, parse
 from core.jsontext.write import dumps, to_text
 from core.validate.json_schema import field_kind, json_schema
+from ui import keys
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 from ui.text import plain
 
@@ -63,7 +64,7 @@ def _key(path: Path, kind: str = "field") -> str:
 
 
 def _edit(path: Path, value: Any, drop: bool = False) -> None:
-    payload = parse(st.session_state["payload"])
+    payload = parse(st.session_state[keys.PAYLOAD])
     node = payload
     for segment in path[:-1]:
         if not isinstance(node.get(segment), dict):

@@ -10,6 +10,7 @@ import streamlit as st
 
 from core.jsontext.payload import json_writable, parse
 from core.jsontext.write import dumps, to_text
+from ui import keys
 from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
 
 __all__ = ["order_form"]
@@ -34,7 +35,7 @@ def _shown(value: Any) -> str:
 
 
 def _apply(field: str, widget_key: str) -> None:
-    payload = parse(st.session_state["payload"])
+    payload = parse(st.session_state[keys.PAYLOAD])
     raw = st.session_state[widget_key]
     value = raw if field in ("user_id", "status") else _cell(raw)
     if not json_writable(value):
@@ -45,7 +46,7 @@ def _apply(field: str, widget_key: str) -> None:
 
 
 def _apply_items(widget_key: str, items: list[Any]) -> None:
-    payload = parse(st.session_state["payload"])
+    payload = parse(st.session_state[keys.PAYLOAD])
     edits = st.session_state[widget_key]
     new_items = [dict(item) if isinstance(item, dict) else item for item in items]
     for row, changes in edits.get("edited_rows", {}).items():

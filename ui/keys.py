@@ -1,0 +1,54 @@
+"""Session-state keys that more than one module writes or reads, defined once.
+
+A widget's key is also its AppTest handle (`at.text_area(key="payload")`) and its
+Playwright class (`.st-key-payload`), so these values never change silently.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PAYLOAD",
+    "PAYLOAD_TEXT",
+    "RETRY_PRESET",
+    "RETRY_SCRIPT",
+    "RETRY_SUBMITTED",
+    "SCENARIO",
+    "SCHEMA_MODEL",
+    "SCHEMA_OPTIONS",
+    "SCHEMA_TAB",
+    "STEP_SLIDER",
+    "TOOL_PAYLOAD",
+    "TOOL_PRESET",
+    "TRACE_FAULTS",
+    "TRACE_GRAPH",
+    "TRACE_MODE",
+    "TRACE_REQUESTS",
+    "TRACE_RUN_ANYWAY_REQUEST",
+]
+
+# The order payload: the Validate editor's widget, and the text every page shares (not a
+# widget key: it survives page switches).
+PAYLOAD = "payload"
+PAYLOAD_TEXT = "payload_text"
+# Schema options a share link carries, applied by the options form on its next render.
+SCHEMA_OPTIONS = "schema_options"
+
+# Trace: its settings' widgets, the selected row, and what a link asks of its fresh run.
+TRACE_GRAPH = "trace_graph"
+TRACE_MODE = "trace_mode"
+TRACE_FAULTS = "trace_faults"
+STEP_SLIDER = "step_slider"
+TRACE_RUN_ANYWAY_REQUEST = "trace_run_anyway_request"
+TRACE_REQUESTS = {"fork": "trace_fork_request", "edit": "trace_edit_request"}
+
+# Retry lab: the preset picker, the script editor, the run shown.
+RETRY_PRESET = "retry_preset"
+RETRY_SCRIPT = "retry_script"
+RETRY_SUBMITTED = "retry_submitted"
+
+# Tools lab: the scenario and preset pickers, its own editor, the schema shown.
+SCENARIO = "scenario"
+TOOL_PRESET = "tool_preset"
+TOOL_PAYLOAD = "tool_payload"  # the order page's payload_text is untouched
+SCHEMA_MODEL = "schema_model"
+SCHEMA_TAB = "schema_tab"
