@@ -9,7 +9,19 @@ import streamlit as st
 
 __all__ = ["PACKAGES", "installed_versions", "versions_text", "versions_view"]
 
-PACKAGES = ("pydantic", "langgraph", "langchain-core", "streamlit")
+# Whose behaviour the pages show: the Retry lab runs PydanticAI; stored threads and every run's
+# checkpoints go through langgraph-checkpoint's serializer.
+PACKAGES = (
+    "pydantic",
+    "langgraph",
+    "langgraph-checkpoint",
+    "langchain-core",
+    "pydantic-ai-slim",
+    "streamlit",
+)
+
+
+_WIDTH = max(map(len, PACKAGES)) + 2
 
 
 @cache  # module level, so once per server: app.py is re-executed on every rerun
@@ -21,7 +33,8 @@ def installed_versions() -> tuple[str, ...]:
 def versions_text() -> str:
     """One aligned `package version` line per package."""
     return "\n".join(
-        f"{name:<15}{version}" for name, version in zip(PACKAGES, installed_versions(), strict=True)
+        f"{name:<{_WIDTH}}{version}"
+        for name, version in zip(PACKAGES, installed_versions(), strict=True)
     )
 
 

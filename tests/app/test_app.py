@@ -33,7 +33,9 @@ def test_every_page_opens_inside_the_app_without_an_exception(page: PageSpec):
     assert [line.split()[0] for line in versions[0].splitlines()] == [
         "pydantic",
         "langgraph",
+        "langgraph-checkpoint",
         "langchain-core",
+        "pydantic-ai-slim",
         "streamlit",
     ]
     assert versions[0] == versions_text()
