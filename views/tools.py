@@ -24,6 +24,7 @@ from ui.labs.tools_state import (
 )
 from ui.payload import payload_editor
 from ui.share import share_button
+from ui.text import plain
 
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
 
@@ -134,6 +135,8 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
             st.caption("Edited since the preset was loaded; picking a preset replaces the text.")
     report = validate_text(text, model=scenario.model)
     with result:
+        # Several scenarios compare two models: say which one judged this payload.
+        st.caption(f"Validated against {plain(scenario.model.__name__)}, the tool's parameters.")
         error_table(report, key="tool_errors", texts=TOOL_CALL)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.

@@ -98,6 +98,8 @@ def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
     )
     assert _errors(at) == SCENARIOS["loose_strict"].expected["words for numbers"]
     assert at.error[0].value == "Invalid — 2 errors; the tool would not receive this call."
+    model = SCENARIOS["loose_strict"].model.__name__.replace("_", "\\_")
+    assert f"Validated against {model}, the tool's parameters." in [c.value for c in at.caption]
     table = next(d for d in at.dataframe if "line:col" in d.value.columns)
     assert list(table.proto.column_order) == [  # the message in view in the narrow column
         "path", "line:col", "message", "type", "input", "ctx", "docs", "pointer",
