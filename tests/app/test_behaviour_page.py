@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.probes import probe_source, results_to_json, results_to_markdown
 from core.probes._model import ARTICLE_TOOLS
 from core.share import encode_share
+from ui.labs.probe_view import MEANINGS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "behaviour.py")
 TIMEOUT = 60  # the first run imports LangGraph and runs every probe
@@ -71,6 +72,9 @@ def test_detail_view_shows_evidence_versions_and_probe_code(page):
         probe_source("example_schema_indent_runs"),
     ]
     assert "model_json_schema() got an unexpected keyword argument 'indent'" in result.evidence
+    assert result.verdict == "differs"
+    assert MEANINGS["differs"] in [c.value for c in page.caption]
+    assert ":red-badge[differs]" in [m.value for m in page.markdown]  # st.badge's own markup
     versions = page.dataframe[1].value
     assert versions.values.tolist() == [[k, v] for k, v in result.versions.items()]
 

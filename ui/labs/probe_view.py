@@ -7,7 +7,19 @@ import streamlit as st
 
 from core.probes import VERDICTS, ProbeResult, article_of
 
-__all__ = ["probe_detail", "results_frame", "verdict_counts"]
+__all__ = ["MEANINGS", "probe_detail", "results_frame", "verdict_counts"]
+
+# What each verdict means for someone building on the claim (fixed text, never probe data).
+MEANINGS = {
+    "holds": "What this means for you: the claim is true on the installed versions; rely on it.",
+    "differs": "What this means for you: the installed versions do otherwise; do not rely on "
+    "the claim: the evidence below shows what happens instead.",
+    "partly": "What this means for you: true in some cases only; the evidence below says which.",
+    "inconclusive": "What this means for you: the timing fell inside its noise; run it again "
+    "on a quieter machine before relying on either answer.",
+}
+# Badge colours that read on light and dark themes alike (Streamlit's own palette).
+_COLOURS = {"holds": "green", "differs": "red", "partly": "orange", "inconclusive": "gray"}
 
 
 def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
@@ -35,9 +47,11 @@ def verdict_counts(results: list[ProbeResult]) -> str:
 def probe_detail(result: ProbeResult, source_code: str) -> None:
     """Claim, source, evidence, versions and the probe's code, all as plain text."""
     st.subheader(result.id)
+    st.badge(result.verdict, color=_COLOURS[result.verdict])  # one of VERDICTS: fixed words
+    st.caption(MEANINGS[result.verdict])
     st.text(f"Claim: {result.claim}\nSource: {result.source}\nVerdict: {result.verdict}")
     st.caption(f"Evidence (observed in {result.seconds:.3f} s)")
-    st.code(result.evidence, language="text")
+    st.code(result.evidence, language="text", wrap_lines=True)  # never cut at the right
     st.caption("Installed versions")
     st.dataframe(
         pd.DataFrame({"package": list(result.versions), "version": list(result.versions.values())}),
