@@ -37,6 +37,7 @@ class EntryComparison:
     channels: dict[str, Any] | None  # raw channel values after the input was written
     verdict: EntryVerdict
     differences: list[dict[str, str]] = field(default_factory=list)
+    rewritten: list[str] = field(default_factory=list)  # fields a reducer rewrote
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ def compare_entry(report: Report, graph: CompiledGraph | None = None) -> EntryCo
     result = EntryComparison(
         verdict.runs, verdict.error, verdict.node_saw, verdict.channels, verdict
     )
+    result.rewritten = _rewritten(report, verdict)  # once: it compares whole channel values
     result.differences = _differences(report, result)
     return result
 
@@ -112,7 +114,7 @@ starts. Your model alone rejects it: 1 error, listed below.')
         # add_messages always rewrites (ids, message objects): named where the model alone
         # rejects what the reducer converted, e.g. role-style dicts and plain strings.
         rejected = {e.loc[0] for e in report.errors if e.loc}
-        rewritten = [name for name in _rewritten(report, verdict) if name in rejected]
+        rewritten = [name for name in comparison.rewritten if name in rejected]
         if rewritten:
             changes.append(f"rewrites {plural(len(rewritten), 'field')} with its reducers")
         said = "LangGraph runs this payload" + (
@@ -157,11 +159,10 @@ def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]
                 else "dropped before validation: its errors never name it",
             }
         )
-    rewritten = _rewritten(report, entry.verdict)
     for key, raw in (entry.channels or {}).items():
         if key not in payload:
             continue
-        if key in rewritten:
+        if key in entry.rewritten:
             rows.append(
                 {
                     "aspect": f"{key} in the channels",

@@ -160,7 +160,7 @@ def validate_text(text: str, model: type[BaseModel] = AgentState) -> Report:
             return Report(model=model, text=text, syntax_error=_parser_error(raw[0]["msg"]))
         return Report(model=model, text=text, errors=position_errors(raw, text))
     except Exception:  # noqa: BLE001 - a model's own code may raise anything
-        errors = _pinned(model, parse(text), lambda v: model.model_validate_json(_dump(v)))
+        errors = _pinned(parse(text), lambda v: model.model_validate_json(_dump(v)))
         return Report(model=model, text=text, errors=position_errors(errors, text))
 
 
@@ -176,14 +176,14 @@ def validate_value(value: Any, model: type[BaseModel] = AgentState) -> Report:
     except ValidationError as exc:
         return Report(model=model, raw=value, errors=value_errors(error_rows(exc), value))
     except Exception:  # noqa: BLE001 - a model's own code may raise anything
-        errors = _pinned(model, value, model.model_validate)
+        errors = _pinned(value, model.model_validate)
         return Report(model=model, raw=value, errors=value_errors(errors, value))
 
 
-def validation_outcome(model: type[BaseModel], validate: Any) -> Any:
-    """Run `validate`: None when it passes or raises ValidationError, else what it raised."""
+def _raised(validate: Any, value: Any) -> BaseException | None:
+    """`validate(value)`: None when it passes or raises ValidationError, else what it raised."""
     try:
-        validate()
+        validate(value)
     except ValidationError:
         return None
     except Exception as exc:  # noqa: BLE001 - a model's own code may raise anything
@@ -191,10 +191,10 @@ def validation_outcome(model: type[BaseModel], validate: Any) -> Any:
     return None
 
 
-def _pinned(model: type[BaseModel], value: Any, validate: Any) -> list[dict[str, Any]]:
+def _pinned(value: Any, validate: Any) -> list[dict[str, Any]]:
     """Raw error rows for a value whose validation raised: each raising part pinned by
     core.validate.crashes, then the rest validated without those parts (all sorted by place)."""
-    pinned = pin_crashes(value, lambda v: validation_outcome(model, lambda: validate(v)))
+    pinned = pin_crashes(value, lambda v: _raised(validate, v))
     holes = [crash.loc for crash in pinned.crashes]
     raw: list[dict[str, Any]] = []
     if () not in holes:
