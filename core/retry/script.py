@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from core.jsontext.payload import PayloadError, check_limits, line_col
-from core.jsontext.source_map import JSON_STRING_BODY
+from core.jsontext.scan import NUMBER, VALUE, tokens
 
 __all__ = [
     "MAX_CALLS",
@@ -86,23 +85,23 @@ def _reject_constant(name: str) -> float:
     raise _Constant(name)
 
 
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_NUMBER = re.compile(NUMBER).fullmatch
 
 
-def _outside_strings(text: str, token: str) -> Iterator[re.Match[str]]:
-    """Matches of the `token` pattern in `text` that are not inside a JSON string."""
-    for match in re.finditer(f'"{JSON_STRING_BODY}"|{token}', text):
-        if match.group()[0] != '"':
-            yield match
+def _values(text: str) -> list[re.Match[str]]:
+    """The numbers and literals of `text` (never what is inside a string), in order."""
+    return [token for token in tokens(text, values=True) if token.lastgroup == VALUE]
 
 
 def _overflow_at(text: str) -> int | None:
     """Offset of the first number json.loads would read as infinity (1e400), if any."""
     return next(
         (
-            m.start()
-            for m in _outside_strings(text, _NUMBER)
-            if any(c in m.group() for c in ".eE") and math.isinf(float(m.group()))
+            token.start()
+            for token in _values(text)
+            if _NUMBER(token.group())
+            and any(c in token.group() for c in ".eE")
+            and math.isinf(float(token.group()))
         ),
         None,
     )
@@ -110,7 +109,8 @@ def _overflow_at(text: str) -> int | None:
 
 def _constant_at(text: str, name: str) -> int:
     """Offset of the first `name` outside a string: the constant json.loads stopped at."""
-    return next(_outside_strings(text, re.escape(name))).start()
+    # `[NaNx]`: json.loads reads NaN, then our hook stops it before it sees the x.
+    return next((t.start() for t in _values(text) if t.group().startswith(name)), 0)
 
 
 def load_script(text: str) -> list[dict[str, Any]]:
