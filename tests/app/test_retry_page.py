@@ -147,7 +147,7 @@ def test_tighter_constraints_reject_the_article_answer_on_both_engines():
     at.button(key="run_retry").click().run()
 
     assert _outcomes(at) == EXHAUSTED_1
-    assert "citations: list[Citation] = Field(min_length=2)" in at.code[0].value
+    assert "citations: list[Citation] = Field(min_length=2, description=" in at.code[0].value
 
 
 def test_invalid_json_shows_line_and_column_and_keeps_the_text():

@@ -18,6 +18,7 @@ from core.retry import (
     Citation,
     RetryInputError,
     RunError,
+    answer_model,
     answer_source,
     check_script,
     load_script,
@@ -667,7 +668,41 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
 
 def test_the_model_source_shows_every_digit_of_the_bounds_it_uses():
     source = answer_source(AnswerConstraints(confidence_min=0.123456789, confidence_max=1.0))
-    assert source.splitlines()[-1] == ("    confidence: float = Field(ge=0.123456789, le=1)")
+    assert source.splitlines()[-1] == (
+        '    confidence: float = Field(ge=0.123456789, le=1, description="0~1 的置信度")'
+    )
+
+
+@pytest.mark.parametrize(
+    "constraints",
+    [
+        AnswerConstraints(),
+        AnswerConstraints(min_citations=3),
+        AnswerConstraints(min_citations=0, confidence_min=0.25, confidence_max=0.75),
+    ],
+    ids=["article", "three-citations", "bounds"],
+)
+def test_the_shown_source_builds_the_model_the_lab_validates_with(constraints):
+    # Both come from the one Answer class: exec'ing what the page shows gives the same model.
+    namespace: dict = {}
+    header = "from pydantic import BaseModel, Field\n\n\n"
+    exec(
+        compile(header + answer_source(constraints), "<answer_source>", "exec", dont_inherit=True),
+        namespace,
+    )  # noqa: S102
+    shown = namespace["Answer"].model_json_schema()
+    assert json.dumps(shown, sort_keys=True) == json.dumps(
+        answer_model(constraints).model_json_schema(), sort_keys=True
+    )
+
+
+def test_the_variant_rebuilt_from_the_class_reads_like_the_class():
+    from pydantic import create_model
+
+    from core.order.variants import model_fields
+
+    rebuilt = create_model("Answer", **model_fields(Answer))
+    assert rebuilt.model_json_schema() == Answer.model_json_schema()
 
 
 _leaf = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text(max_size=6)
