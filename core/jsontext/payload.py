@@ -7,6 +7,7 @@ import math
 import re
 from typing import Any
 
+from core.errors import CodedError
 from core.jsontext.scan import VALUE, tokens
 from core.jsontext.source_map import SourceMap
 
@@ -47,7 +48,7 @@ _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class PayloadError(ValueError):
+class PayloadError(CodedError, ValueError):
     """The text is not a JSON payload we accept; `line`/`col` are 1-based.
 
     `code` is stable: json_syntax, empty, too_large, too_deep, number_too_long,
@@ -55,11 +56,9 @@ class PayloadError(ValueError):
     """
 
     def __init__(self, message: str, line: int = 1, col: int = 1, *, code: str = "json_syntax"):
-        super().__init__(message)
-        self.message = message
+        super().__init__(code, message)
         self.line = line
         self.col = col
-        self.code = code
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.col}: {self.message}"

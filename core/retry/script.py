@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import CodedError
 from core.jsontext.payload import PayloadError, check_limits, line_col
 from core.jsontext.scan import NUMBER, VALUE, tokens
 
@@ -36,13 +37,16 @@ _LIMIT_CODES = {"lone_surrogate": "surrogate", "number_too_long": "number"}
 SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
 
 
-class RetryInputError(ValueError):
+class RetryInputError(CodedError, ValueError):
     """Input the lab cannot run (script, budget, constraints); `code` is stable, line/col point
-    into the script's JSON text."""
+    into the script's JSON text. `str()` is the message alone: the page shows it as is."""
 
     def __init__(self, code: str, message: str, line: int | None = None, col: int | None = None):
-        super().__init__(message)
-        self.code, self.message, self.line, self.col = code, message, line, col
+        super().__init__(code, message)
+        self.line, self.col = line, col
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True)

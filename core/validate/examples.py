@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.errors import ErrorCode
 from core.validate.json_schema import json_schema, resolve
 from core.validate.pattern_sample import sample_pattern
 
@@ -33,7 +34,7 @@ HUMAN_MESSAGE = {"type": "human", "content": "Hello"}
 class ExampleError(ValueError):
     """No valid example could be built for a model (code: no_example)."""
 
-    code = "no_example"
+    code = ErrorCode.NO_EXAMPLE
 
 
 @dataclass(frozen=True)
