@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from core.errors import CodedError
 from core.jsontext.payload import PayloadError, check_limits, line_col
 from core.jsontext.scan import NUMBER, VALUE, tokens
+from core.order.presets import Preset
 
 __all__ = [
     "MAX_CALLS",
@@ -49,12 +49,11 @@ class RetryInputError(CodedError, ValueError):
         return self.message
 
 
-@dataclass(frozen=True)
-class Preset:
-    title: str
-    summary: str
-    script: list[dict[str, Any]]
-    retries: int = 1
+def _preset(
+    title: str, summary: str, script: list[dict[str, Any]], retries: int = 1
+) -> Preset[list[dict[str, Any]]]:
+    """A retry preset: its script is the value; its budget the `retries` option."""
+    return Preset(title, summary, script, options={"retries": retries})
 
 
 def search(query: str) -> list[str]:
@@ -247,8 +246,8 @@ _VALID = {
 }
 _EMPTY_CITATIONS = {"answer": "17.11", "citations": [], "confidence": 0.9}
 
-PRESETS: dict[str, Preset] = {
-    "article": Preset(
+PRESETS: dict[str, Preset[list[dict[str, Any]]]] = {
+    "article": _preset(
         "The article's three-step script",
         "Call search, answer with empty citations, then answer validly: 3 model calls.",
         [
@@ -257,12 +256,12 @@ PRESETS: dict[str, Preset] = {
             {"answer": _VALID},
         ],
     ),
-    "always_invalid": Preset(
+    "always_invalid": _preset(
         "Always invalid",
         "Every answer has empty citations and no confidence; the budget runs out.",
         [{"answer": {"answer": "x", "citations": []}}],
     ),
-    "two_retries": Preset(
+    "two_retries": _preset(
         "Invalid, invalid, then valid (2 retries allowed)",
         "Two bad answers need a budget of 2; with the default 1 the run fails.",
         [
@@ -272,22 +271,22 @@ PRESETS: dict[str, Preset] = {
         ],
         retries=2,
     ),
-    "plain_text": Preset(
+    "plain_text": _preset(
         "Plain text instead of a tool call",
         "The model writes prose instead of calling final_result, then answers properly.",
         [{"text": "It uses PostgreSQL 17.11."}, {"answer": _VALID}],
     ),
-    "confidence": Preset(
+    "confidence": _preset(
         "Confidence 1.7",
         "confidence is outside [0, 1]; the second answer is valid.",
         [{"answer": {**_VALID, "confidence": 1.7}}, {"answer": _VALID}],
     ),
-    "empty_citations": Preset(
+    "empty_citations": _preset(
         "Empty citations",
         "citations is an empty list (min_length=1); the second answer is valid.",
         [{"answer": _EMPTY_CITATIONS}, {"answer": _VALID}],
     ),
-    "wrong_types": Preset(
+    "wrong_types": _preset(
         "Wrong field types",
         "answer is a number, citations a string, confidence a word; then a valid answer.",
         [{"answer": {"answer": 42, "citations": "pg", "confidence": "high"}}, {"answer": _VALID}],

@@ -39,7 +39,7 @@ def test_default_options_are_the_seed_model_itself():
 
 def test_options_change_what_is_rejected():
     def types(name, options):
-        return [e.type for e in validate_text(PRESETS[name].text, build_model(options)).errors]
+        return [e.type for e in validate_text(PRESETS[name].value, build_model(options)).errors]
 
     assert types("coerced_strings", SchemaOptions(strict=True)) == [
         "float_type",

@@ -83,7 +83,7 @@ def _shared(run):
 
 
 def test_article_script_makes_three_calls_and_returns_an_answer_on_pydantic_ai():
-    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["article"].value, engine="pydantic_ai")
 
     assert (run.calls, run.output, run.error) == (3, ANSWER_OBJECT, None)
     assert run.rows() == [
@@ -121,7 +121,7 @@ QUOTE_CHUNK = "[pg] " + QUOTE
 
 
 def test_article_script_makes_three_calls_and_returns_an_answer_on_langgraph():
-    run = run_script(PRESETS["article"].script, engine="langgraph")
+    run = run_script(PRESETS["article"].value, engine="langgraph")
 
     assert (run.calls, run.output, run.error) == (3, ANSWER_OBJECT, None)
     assert run.rows() == [
@@ -158,7 +158,7 @@ def test_article_script_makes_three_calls_and_returns_an_answer_on_langgraph():
 
 
 def test_always_invalid_exhausts_the_default_budget_after_two_calls_on_both_engines():
-    script = PRESETS["always_invalid"].script
+    script = PRESETS["always_invalid"].value
     pydantic_ai = run_script(script, engine="pydantic_ai")
     langgraph = run_script(script, engine="langgraph")
 
@@ -224,8 +224,8 @@ OUTCOMES = {
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_gives_the_same_timeline_on_both_engines(name):
     preset = PRESETS[name]
-    pydantic_ai = run_script(preset.script, engine="pydantic_ai", retries=preset.retries)
-    langgraph = run_script(preset.script, engine="langgraph", retries=preset.retries)
+    pydantic_ai = run_script(preset.value, engine="pydantic_ai", retries=preset.options["retries"])
+    langgraph = run_script(preset.value, engine="langgraph", retries=preset.options["retries"])
 
     assert _shared(pydantic_ai) == _shared(langgraph)
     calls, valid, message = OUTCOMES[name]
@@ -238,7 +238,7 @@ def test_every_preset_gives_the_same_timeline_on_both_engines(name):
 
 
 def test_wrong_field_types_report_one_error_per_field_with_only_the_url_left_out():
-    run = run_script(PRESETS["wrong_types"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["wrong_types"].value, engine="pydantic_ai")
 
     errors = [
         {
@@ -279,7 +279,7 @@ def test_wrong_field_types_report_one_error_per_field_with_only_the_url_left_out
 
 
 def test_plain_text_feedback_arrives_as_a_fenced_retry_feedback_part_not_a_tool_return():
-    run = run_script(PRESETS["plain_text"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["plain_text"].value, engine="pydantic_ai")
 
     error = {
         "type": "json_invalid",
@@ -314,7 +314,7 @@ def test_plain_text_feedback_arrives_as_a_fenced_retry_feedback_part_not_a_tool_
 
 
 def test_pydantic_ai_notes_where_its_messages_differ_from_the_article():
-    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["article"].value, engine="pydantic_ai")
 
     assert run.notes == [
         "The article reads the validation feedback from a 'retry-prompt' part; on pydantic-ai "
@@ -327,7 +327,7 @@ def test_pydantic_ai_notes_where_its_messages_differ_from_the_article():
 
 
 def test_pydantic_ai_timeline_is_what_its_messages_hold():
-    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["article"].value, engine="pydantic_ai")
 
     retried = [p for m in run.messages for p in m["parts"] if p.get("outcome") == "retried"]
     assert [(p["tool_name"], p["content"], p["retry"]) for p in retried] == [
@@ -337,7 +337,7 @@ def test_pydantic_ai_timeline_is_what_its_messages_hold():
 
 
 def test_two_bad_answers_need_a_budget_of_two():
-    script = PRESETS["two_retries"].script
+    script = PRESETS["two_retries"].value
     for engine in ("pydantic_ai", "langgraph"):
         short = run_script(script, engine=engine, retries=1)
         enough = run_script(script, engine=engine, retries=2)
@@ -652,7 +652,7 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
         "    raise OSError('network disabled by the test')\n"
         "socket.socket.connect = socket.create_connection = socket.getaddrinfo = blocked\n"
         "from core.retry import PRESETS, run_script\n"
-        "run = run_script(PRESETS['article'].script, engine='pydantic_ai')\n"
+        "run = run_script(PRESETS['article'].value, engine='pydantic_ai')\n"
         "print(run.calls, type(run.output).__name__, run.error)\n"
     )
     done = subprocess.run(
