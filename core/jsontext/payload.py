@@ -38,12 +38,6 @@ MAX_NUMBER_DIGITS = 4300
 # A prefilter only (it also finds digits inside strings): the tokens decide.
 _LONG_DIGITS = re.compile(f"[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
 _INTEGER_PART = re.compile(r"-?[0-9]*")  # matches at the start of any token
-
-
-def _integer_digits(token: str) -> int:
-    """How many digits the integer part of a number token has."""
-    match = _INTEGER_PART.match(token)
-    return len(match.group().lstrip("-")) if match else 0
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -216,6 +210,12 @@ def _lone_surrogate(text: str) -> int | None:
             return match.start()
         previous_end = match.end()
     return pending_high
+
+
+def _integer_digits(token: str) -> int:
+    """How many digits the integer part of a number token has."""
+    match = _INTEGER_PART.match(token)
+    return len(match.group().lstrip("-")) if match else 0
 
 
 def _long_number(text: str) -> re.Match[str] | None:
