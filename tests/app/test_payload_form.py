@@ -130,7 +130,7 @@ def test_the_form_is_not_offered_for_text_an_edit_would_silently_change(text, wh
 
 def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["payload"] = PRESETS["nan_infinity"].text
+    at.session_state["payload"] = PRESETS["nan_infinity"].value
     at.run()
     at.button_group(key="editor_view").set_value("Form").run()
     at.text_input(key="form_user_id").input("someone").run()
@@ -138,5 +138,5 @@ def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
     written = at.text_area(key="payload").value
     assert not at.exception and not at.info
     assert json.loads(written)["user_id"] == "someone"
-    assert written.count("NaN") == PRESETS["nan_infinity"].text.count("NaN")
-    assert written.count("Infinity") == PRESETS["nan_infinity"].text.count("Infinity")
+    assert written.count("NaN") == PRESETS["nan_infinity"].value.count("NaN")
+    assert written.count("Infinity") == PRESETS["nan_infinity"].value.count("Infinity")
