@@ -174,24 +174,21 @@ class _Form:
         editor_key = key if generation == 0 else f"{key}-{generation}"
         edits = ss.get(editor_key) or {}
         if base is None or dumps(self._rows(item, base, edits, path)) != dumps(rows):
-            # The JSON changed by other means: the editor starts afresh on its rows. Its key
-            # moves on only if it holds edits (the same rows would keep them in the browser).
-            if any(edits.get(part) for part in ("edited_rows", "added_rows", "deleted_rows")):
+            # The JSON changed by other means: the editor starts afresh on its rows (new
+            # rows, a new editor). Rows that look the same would keep the edits it holds in
+            # the browser: then its key moves on.
+            pending = any(edits.get(p) for p in ("edited_rows", "added_rows", "deleted_rows"))
+            if (
+                pending
+                and base is not None
+                and self._frame(item, rows).equals(self._frame(item, base))
+            ):
                 generation += 1
                 editor_key = f"{key}-{generation}"
             base, edits = rows, {}
             tables[key] = (base, generation)
         columns = self._columns(item, base)
-        frame = pd.DataFrame(
-            [
-                {c: shown(row[c]) if c in row else None for c in columns}
-                if isinstance(row, dict)
-                else dict.fromkeys(columns, shown(row))
-                for row in base
-            ],
-            columns=list(columns),
-            dtype="string",
-        )
+        frame = self._frame(item, base)
         title = plain(str(item.get("title", "objects")))
         st.caption(f"{label}: a list of {title} (one row each)")
         st.data_editor(
@@ -212,6 +209,20 @@ class _Form:
         if refused:
             st.warning(_REFUSED)
             st.code("\n".join(refused), language=None, wrap_lines=True)
+
+    def _frame(self, item: dict[str, Any], rows: list[Any]) -> pd.DataFrame:
+        """What the editor shows: one text column per key, one row per item."""
+        columns = self._columns(item, rows)
+        return pd.DataFrame(
+            [
+                {c: shown(row[c]) if c in row else None for c in columns}
+                if isinstance(row, dict)
+                else dict.fromkeys(columns, shown(row))
+                for row in rows
+            ],
+            columns=list(columns),
+            dtype="string",
+        )
 
     def _columns(self, item: dict[str, Any], rows: list[Any]) -> dict[str, str]:
         props = item.get("properties", {})
