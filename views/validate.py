@@ -167,7 +167,7 @@ def _workbench(
             "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
         )
         if editor == "Form":  # the form above the text it rewrites: both stay in view
-            model_form(text, model)
+            model_form(text, model, report.errors)  # the errors the table shows
         payload_editor(keys.PAYLOAD, reset_text, height=420)
 
     view = st.segmented_control(

@@ -15,7 +15,7 @@ from core.order import AgentState
 from core.order.presets import PRESETS
 from core.validate.json_schema import field_kind, json_schema
 from ui.validate.form_edits import TableEdit, apply_table
-from ui.validate.model_form import _Form
+from ui.validate.form_table import columns_of
 
 APP = str(Path(__file__).parents[2] / "app.py")
 
@@ -30,7 +30,7 @@ def _apply(items: list, edits: dict) -> AppTest:
     def script() -> None:
         import streamlit as st
 
-        from ui.validate.model_form import _apply_table
+        from ui.validate.form_table import _apply_table
 
         _apply_table(("items",), "form_items", st.session_state["base"], st.session_state["cols"])
 
@@ -53,7 +53,7 @@ def _items(at: AppTest) -> list:
 def test_the_item_columns_are_typed_by_the_line_item_schema():
     root = json_schema(AgentState)
     item = field_kind(root["properties"]["items"], root)[1]
-    assert _Form(root, [])._columns(item, [SEED_ITEM | {"colour": "red"}]) == ITEM_COLUMNS | {
+    assert columns_of(item, root, [SEED_ITEM | {"colour": "red"}]) == ITEM_COLUMNS | {
         "colour": "json"  # a key LineItem does not declare gets a column of its own
     }
 

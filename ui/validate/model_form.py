@@ -5,27 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from core.jsontext.payload import json_writable, parse
-from core.jsontext.write import dumps, to_text
+from core.jsontext.payload import json_writable
+from core.jsontext.write import to_text
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import field_kind, json_schema
 from core.validate.report import validate_text
-from ui import keys
-from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
+from ui.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
-from ui.validate.form_edits import Path, apply_table, field_key, shown, typed
+from ui.validate.form_edits import Path, field_key, shown, typed
+from ui.validate.form_table import table_editor
+from ui.validate.form_write import edit_payload
 
 __all__ = ["model_form"]
 
 _UNSET = "(unset)"
-# Per table (by its widget key): the rows its editor was given and a generation that moves
-# its key on only when pending edits must be dropped. While the edits it holds are what the
-# JSON text says, the editor keeps its data, its key and so its identity (and the focus).
-_TABLES = "form-tables"
 # Static CSS (no user data): a field's errors sit under it, smaller, with a red rule beside
 # them; the text keeps the theme's own colour, so it reads on light and dark themes alike.
 _ERROR_STYLE = """<style>
@@ -33,49 +29,19 @@ _ERROR_STYLE = """<style>
   margin-top: -0.5rem; }
 [class*="st-key-form-errors-"] [data-testid="stText"] { font-size: 0.875rem; }
 </style>"""
-_REFUSED = (
-    "These cells are not in the JSON text; the table keeps them as typed until you change them:"
-)
-
-
-def _edit(path: Path, value: Any, drop: bool = False) -> None:
-    payload = parse(st.session_state[keys.PAYLOAD])
-    node = payload
-    for segment in path[:-1]:
-        if not isinstance(node.get(segment), dict):
-            node[segment] = {}
-        node = node[segment]
-    if drop:
-        node.pop(path[-1], None)
-    else:
-        node[path[-1]] = value
-    set_payload_text(to_text(payload))
 
 
 def _apply(path: Path, kind: str, required: bool, options: list[Any] | None) -> None:
     raw = st.session_state[field_key(path)]
     if raw == _UNSET or (raw == "" and not required):
-        _edit(path, None, drop=True)  # an optional field left empty is left out
+        edit_payload(path, None, drop=True)  # an optional field left empty is left out
         return
     value = next((o for o in options if shown(o) == raw), raw) if options else typed(raw, kind)
     if not json_writable(value):
         where = ".".join(path)
         st.session_state[field_key(path, "notice")] = f"{where} = {raw}"
         return
-    _edit(path, value)
-
-
-def _value_at(path: Path) -> Any:
-    node: Any = parse(st.session_state[keys.PAYLOAD])
-    for segment in path:
-        node = node.get(segment) if isinstance(node, dict) else None
-    return node
-
-
-def _apply_table(path: Path, editor_key: str, base: list[Any], columns: dict[str, str]) -> None:
-    rows = apply_table(base, st.session_state[editor_key], columns, ".".join(path)).rows
-    if dumps(rows) != dumps(_value_at(path)):  # an empty new row changes nothing: no rewrite
-        _edit(path, rows)
+    edit_payload(path, value)
 
 
 class _Form:
@@ -140,7 +106,7 @@ class _Form:
                 self.fields(node, current or {}, path)
             return
         if kind == "table" and (isinstance(current, list) or not present):
-            self.table(node, current or [], path, label)
+            table_editor(node, self.root, current or [], path, label)
             self.show_errors(path)
             return
         options = None
@@ -167,87 +133,21 @@ class _Form:
         show_refusal(field_key(path, "notice"), NOT_A_FLOAT)
         self.show_errors(path)
 
-    def table(self, item: dict[str, Any], rows: list[Any], path: Path, label: str) -> None:
-        key, ss = field_key(path), st.session_state
-        tables = ss.setdefault(_TABLES, {})
-        base, generation = tables.get(key, (None, 0))
-        editor_key = key if generation == 0 else f"{key}-{generation}"
-        edits = ss.get(editor_key) or {}
-        if base is None or dumps(self._rows(item, base, edits, path)) != dumps(rows):
-            # The JSON changed by other means: the editor starts afresh on its rows (new
-            # rows, a new editor). Rows that look the same would keep the edits it holds in
-            # the browser: then its key moves on.
-            pending = any(edits.get(p) for p in ("edited_rows", "added_rows", "deleted_rows"))
-            if (
-                pending
-                and base is not None
-                and self._frame(item, rows).equals(self._frame(item, base))
-            ):
-                generation += 1
-                editor_key = f"{key}-{generation}"
-            base, edits = rows, {}
-            tables[key] = (base, generation)
-        columns = self._columns(item, base)
-        frame = self._frame(item, base)
-        title = plain(str(item.get("title", "objects")))
-        st.caption(f"{label}: a list of {title} (one row each)")
-        st.data_editor(
-            frame,
-            key=editor_key,
-            num_rows="dynamic",
-            hide_index=False,
-            alt=f"{path[-1]}: a table of {item.get('title', 'objects')}, one row each",
-            on_change=_apply_table,
-            args=(path, editor_key, base, columns),
-        )
-        if any(not isinstance(row, dict) for row in base):
-            st.caption(
-                "A row whose item is not an object shows its value in every column; "
-                "edit it in the JSON text."
-            )
-        refused = apply_table(base, edits, columns, ".".join(path)).refused
-        if refused:
-            st.warning(_REFUSED)
-            st.code("\n".join(refused), language=None, wrap_lines=True)
-
-    def _frame(self, item: dict[str, Any], rows: list[Any]) -> pd.DataFrame:
-        """What the editor shows: one text column per key, one row per item."""
-        columns = self._columns(item, rows)
-        return pd.DataFrame(
-            [
-                {c: shown(row[c]) if c in row else None for c in columns}
-                if isinstance(row, dict)
-                else dict.fromkeys(columns, shown(row))
-                for row in rows
-            ],
-            columns=list(columns),
-            dtype="string",
-        )
-
-    def _columns(self, item: dict[str, Any], rows: list[Any]) -> dict[str, str]:
-        props = item.get("properties", {})
-        columns = {name: field_kind(sub, self.root)[0] for name, sub in props.items()}
-        for row in rows:  # keys the model does not declare get a column too
-            for name in row if isinstance(row, dict) else ():
-                columns.setdefault(name, "json")
-        return columns
-
-    def _rows(self, item: dict[str, Any], base: list[Any], edits: Any, path: Path) -> list[Any]:
-        return apply_table(base, edits, self._columns(item, base), ".".join(path)).rows
-
 
 def _line(error: FieldError, path: Path) -> str:
     where = error.path if len(error.loc) > len(path) or not path else ""
     return f"✗ {where + ': ' if where else ''}{error.msg} ({error.type})"
 
 
-def model_form(text: str, model: type[BaseModel]) -> None:
+def model_form(text: str, model: type[BaseModel], errors: list[FieldError] | None = None) -> None:
     """Widgets for every field of `model`; each edit rewrites the JSON text (key `payload`).
 
     Widget keys depend on the field path only (`form_<path>`, see `field_key`): a list of
     objects is a data editor under its field's key, kept (data and key) while its edits are
     being written, so a row typed cell by cell keeps every cell. Under each field, the errors
-    Pydantic gives for the current text at that field's loc; unknown keys get a field too.
+    Pydantic gives for the current text at that field's loc (`errors`: the page's
+    `validate_text(text, model).errors`, computed here when not given); unknown keys get a
+    field too.
     """
     payload = form_payload(text)
     if payload is None:
@@ -259,7 +159,7 @@ def model_form(text: str, model: type[BaseModel]) -> None:
     )
     st.html(_ERROR_STYLE)
     schema = json_schema(model)
-    form = _Form(schema, validate_text(text, model).errors)
+    form = _Form(schema, validate_text(text, model).errors if errors is None else errors)
     top = st.container()
     form.fields(schema, payload, ())
     with top:
