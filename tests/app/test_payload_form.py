@@ -239,6 +239,9 @@ def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelle
         ("form_logs", "logs (optional)", ""),
         ("form_messages", "messages (optional)", to_text(BAD["messages"])),
     ]
+    assert [(w.key, w.value, w.help) for w in at.selectbox if w.key.startswith("form_")] == [
+        ("form_status", "shipped", "Left out, the model uses its default: pending")
+    ]
     assert "items (optional): a list of LineItem (one row each)" in [c.value for c in at.caption]
     assert at.data_editor(key="form_items").value.values.tolist() == [
         ["bad sku", "0", "1", "red"],

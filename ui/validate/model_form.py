@@ -122,14 +122,18 @@ class _Form:
         if st.session_state.get(key) != now:
             st.session_state[key] = now
         args = (path, kind, required, options)
+        hint = None  # the model's default, where its schema names one
+        if "default" in sub or "default" in node:
+            default = shown(sub.get("default", node.get("default")))
+            hint = f"Left out, the model uses its default: {plain(default)}"
         if options is not None:
             choices = [shown(o) for o in options] + ([] if required else [_UNSET])
             choices = choices if now in choices else [*choices, now]
-            st.selectbox(label, choices, key=key, on_change=_apply, args=args)
+            st.selectbox(label, choices, key=key, on_change=_apply, args=args, help=hint)
         elif many and kind == "json":
-            st.text_area(label, key=key, on_change=_apply, args=args, help="JSON")
+            st.text_area(label, key=key, on_change=_apply, args=args, help=hint)
         else:
-            st.text_input(label, key=key, on_change=_apply, args=args)
+            st.text_input(label, key=key, on_change=_apply, args=args, help=hint)
         show_refusal(field_key(path, "notice"), NOT_A_FLOAT)
         self.show_errors(path)
 
