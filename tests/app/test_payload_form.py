@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -261,3 +262,45 @@ def test_a_field_that_is_not_the_shape_its_schema_says_is_edited_as_json_with_it
     assert at.text_input(key="form_items").value == "x"
     assert [t.value for t in at.text] == ["✗ Input should be a valid array (list_type)"]
     assert _shown_errors(at) == _pydantic_errors(payload)
+
+
+def _editor_base(tables: dict | None, edits: dict | None, rows: list) -> tuple[str, dict]:
+    """The editor key and stored rows the items table picks for `rows` (the JSON's items),
+    given what it stored before and the edits its editor holds (no editor is drawn)."""
+
+    def script() -> None:
+        import streamlit as st
+
+        from core.order import AgentState
+        from core.validate.json_schema import field_kind, json_schema
+        from ui.validate.form_table import _base
+
+        root = json_schema(AgentState)
+        item = field_kind(root["properties"]["items"], root)[1]
+        st.session_state["picked"] = _base(item, root, st.session_state["rows"], ("items",))
+
+    at = AppTest.from_function(script)
+    at.session_state["rows"] = rows
+    if tables is not None:
+        at.session_state["form-tables"] = copy.deepcopy(tables)  # the script writes to it
+    if edits is not None:
+        at.session_state["form_items"] = edits
+    at.run()
+    return at.session_state["picked"], at.session_state["form-tables"]
+
+
+def test_the_items_editor_keeps_its_rows_and_key_while_its_edits_are_what_the_json_says():
+    added = {"edited_rows": {}, "added_rows": [{"sku": "B-2"}], "deleted_rows": []}
+    stored = {"form_items": ([SEED_ITEM], 0)}
+    assert _editor_base(None, None, [SEED_ITEM]) == ("form_items", stored)
+    # the new row is in the JSON: same rows, same key, so the same editor in the browser
+    assert _editor_base(stored, added, [SEED_ITEM, {"sku": "B-2"}]) == ("form_items", stored)
+    # the JSON changed by other means: new rows (a new editor by themselves), same key
+    changed = [{**SEED_ITEM, "qty": 5}]
+    assert _editor_base(stored, added, changed) == ("form_items", {"form_items": (changed, 0)})
+    # back to rows that look like the stored ones, with edits held: the key moves on, or the
+    # browser would keep showing the dropped row
+    assert _editor_base(stored, added, [SEED_ITEM]) == (
+        "form_items-1",
+        {"form_items": ([SEED_ITEM], 1)},
+    )
