@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pandas as pd
@@ -10,6 +11,8 @@ import streamlit as st
 from core.jsontext.write import plural
 from core.trace import Trace, TraceError
 from core.trace.diagram import graph_dot
+from core.trace.focus import first_failure, headline
+from core.trace.merge import merge_view, super_step, unwritten_defaults
 from core.trace.reducers import DROPPED, dump_json
 from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
@@ -17,14 +20,35 @@ from ui import keys
 from ui.errors import COLUMN_ORDER, ERROR_COLUMNS
 from ui.text import plain
 
-__all__ = ["error_panel", "output_panel", "step_panels", "stepper", "trace_table"]
+__all__ = [
+    "FLAG",
+    "current_row",
+    "error_panel",
+    "output_panel",
+    "run_headline",
+    "step_detail",
+    "step_panels",
+    "stepper",
+    "trace_table",
+]
 
 
-def trace_table(trace: Trace, *, key: str, fix: str = "", checked: str = "the payload") -> None:
+def trace_table(
+    trace: Trace,
+    *,
+    key: str,
+    fix: str = "",
+    checked: str = "the payload",
+    selected: int | None = None,
+    slider: str | None = None,
+) -> None:
     """The node trace table (or the gate errors when the graph did not run), then the error.
 
     Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `fix`
     (fixed text) says where the input can be fixed, `checked` names what the gate checked.
+    With `slider` (the session key of a `stepper`), the row `selected` is selected, the first
+    failing row is flagged, clicking a row selects it in the stepper, and the run's headline
+    and error are left to the caller (`run_headline`, `step_detail`).
     """
     if trace.gate_errors:
         count = plural(len(trace.gate_errors), "error")
@@ -47,27 +71,66 @@ def trace_table(trace: Trace, *, key: str, fix: str = "", checked: str = "the pa
         )
         if not trace.ran:
             return
-    st.dataframe(
-        pd.DataFrame(trace.rows()),
-        key=f"{key}__table",
-        hide_index=True,
-        column_config={"check": st.column_config.TextColumn("check", width="medium")},
-    )
-    error_panel(trace)
-
-
-def error_panel(trace: Trace) -> None:
-    """What stopped the run (LangGraph's words, the node(s) responsible) and what checks found."""
-    flagged = next((step for step in trace.steps if step.violations), None)
-    error = trace.error
-    if error is None:
-        st.success("LangGraph finished the run without raising.")
-    if flagged is not None:
-        st.warning(
-            f"Check every step: the merged state first broke the model at step {flagged.step}, "
-            f"blamed on {plain(flagged.blame or 'an earlier step')} — LangGraph itself does not "
-            "check it."
+    if slider is None:
+        st.dataframe(
+            pd.DataFrame(trace.rows()),
+            key=f"{key}__table",
+            hide_index=True,
+            column_config={"check": st.column_config.TextColumn("check", width="medium")},
         )
+        error_panel(trace)
+        return
+    _step_table(trace, key=key, selected=selected or 0, slider=slider)
+
+
+FLAG = "first failure"
+# Dark-theme-safe: a translucent red over either background keeps the text's own contrast.
+_FLAG_STYLE = "background-color: rgba(255, 75, 75, 0.22)"
+
+
+def _step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
+    """The rows, the first failing one flagged and tinted, the stepper's row selected."""
+    failing = first_failure(trace)
+    frame = pd.DataFrame(trace.rows())
+    frame.insert(0, "flag", [FLAG if i == failing else "" for i in range(len(frame))])
+    # The key names the selected row: selecting another step draws the table with that row
+    # selected (a selection's default applies only to a table drawn for the first time).
+    table_key = f"{key}__table_{selected}"
+    styled = frame.style.apply(
+        lambda row: [_FLAG_STYLE if row.name == failing else ""] * len(row), axis=1
+    )
+    st.dataframe(
+        styled,
+        key=table_key,
+        hide_index=True,
+        on_select=functools.partial(_pick, table_key, slider, selected),
+        selection_mode="single-row",
+        selection_default={"selection": {"rows": [selected]}},
+        column_order=_STEP_COLUMNS_FIRST
+        + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
+        column_config={
+            "flag": st.column_config.TextColumn(
+                "flag", width=110, help="The first row where the run went wrong."
+            ),
+            "check": st.column_config.TextColumn("check", width="medium"),
+        },
+    )
+
+
+# On a narrow screen the columns that say what happened come first.
+_STEP_COLUMNS_FIRST = ["flag", "step", "node", "check", "blame", "error"]
+
+
+def _pick(table_key: str, slider: str, selected: int) -> None:
+    rows = st.session_state[table_key]["selection"]["rows"]
+    st.session_state[slider] = rows[0] if rows else selected
+
+
+def run_headline(trace: Trace) -> None:
+    """The run's one headline (plain text), and the writes LangGraph dropped without a word."""
+    verdict = headline(trace)
+    show = {"success": st.success, "warning": st.warning, "error": st.error}[verdict.level]
+    show(plain(verdict.text))
     for step in trace.steps:  # LangGraph discards these writes without a word
         dropped = [name for name, reducer in step.reducers.items() if reducer == DROPPED]
         if dropped:
@@ -75,30 +138,42 @@ def error_panel(trace: Trace) -> None:
                 f"Step {step.step}: {plain(step.node)} wrote {plain(', '.join(dropped))}, which "
                 "the state does not declare; LangGraph dropped the write silently."
             )
+
+
+def error_panel(trace: Trace) -> None:
+    """The run's headline, then what stopped it (LangGraph's words and, checked, who wrote it)."""
+    run_headline(trace)
+    _stopped(trace)
+
+
+def _stopped(trace: Trace) -> None:
+    error = trace.error
     if error is None:
         return
-    st.error(f"Run stopped at step {error.step} [{error.code}] — {plain(error.type)}")
-    st.caption(_why(error))
+    st.caption(_why(error, trace.options.check_each_step))
     st.caption(f"No node after step {error.step} ran: what it would have done is not shown.")
     st.code(error.message, language=None, wrap_lines=True)
 
 
-def _why(error: TraceError) -> str:
+def _why(error: TraceError, checked: bool = True) -> str:
     # Every claim about what LangGraph named is read from the error core.trace recorded:
     # `node` is set only when LangGraph attached a "Before/During task with name" note.
-    node, writers = plain(error.node), plain(error.writers)
+    # LangGraph native names no writer: which node wrote a value is our reading of the run.
+    node, writers = plain(error.node), plain(error.writers) if checked else ""
     named = f"its note names {node}" if error.node else "LangGraph's error carries no node name"
-    wrote = f"The write came from {writers}." if error.writers else "No recorded write matches."
+    wrote = f"The write came from {writers}." if writers else ""
     if error.code == "input_invalid":
         return (
             f"LangGraph rebuilt the state model before calling {node} and it failed: {named}, "
             f"the reader. {wrote}"
-        )
+        ).rstrip()
     if error.code == "node_error":
         return f"{node} raised an exception; the state before it is shown in its row."
     if error.code == "concurrent_update":
-        found = f"the writers, read from the checkpoint, were {writers}." if error.writers else ""
-        return f"Nodes of one step wrote a field that has no reducer; {named}; {found or wrote}"
+        found = f"the writers, read from the checkpoint, were {writers}." if writers else ""
+        return f"Nodes of one step wrote a field that has no reducer; {named}" + (
+            f"; {found}" if found else "."
+        )
     if error.code == "input_not_object":
         return (
             "LangGraph takes the graph's input as a dict of state keys and got another JSON "
@@ -113,29 +188,96 @@ def _why(error: TraceError) -> str:
     return f"The graph stopped with an error; {named}."
 
 
-def _move(delta: int, last: int) -> None:
-    current = st.session_state.get(keys.STEP_SLIDER, 0)
-    st.session_state[keys.STEP_SLIDER] = min(max(current + delta, 0), last)
+def _move(delta: int, last: int, slider: str = keys.STEP_SLIDER) -> None:
+    current = st.session_state.get(slider, 0)
+    st.session_state[slider] = min(max(current + delta, 0), last)
 
 
-def stepper(trace: Trace) -> int:
-    """Slider plus Prev / Next over the rows (keys step_slider, prev, next); never re-runs."""
+def current_row(trace: Trace, slider: str = keys.STEP_SLIDER) -> int:
+    """The row the stepper `slider` selects (0 when it selects none of this trace's rows)."""
+    current = st.session_state.get(slider, 0)
+    if not isinstance(current, int) or not 0 <= current < len(trace.steps):
+        current = st.session_state[slider] = 0
+    return current
+
+
+def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -> int:
+    """Prev / Next and a slider over the rows (keys `slider`, `{prefix}prev`, `{prefix}next`).
+
+    Never re-runs the graph. The slider's options are plain numbers ("row 2 of 3 · step 1"):
+    a screen reader reads the label as it is, so it holds no Markdown escapes.
+    """
     last = len(trace.steps) - 1
-    if st.session_state.get(keys.STEP_SLIDER, 0) > last:
-        st.session_state[keys.STEP_SLIDER] = 0
-    left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
-    current = st.session_state.get(keys.STEP_SLIDER, 0)
-    left.button("◀ Prev", key="prev", on_click=_move, args=(-1, last), disabled=current <= 0)
-    right.button("Next ▶", key="next", on_click=_move, args=(1, last), disabled=current >= last)
-    with middle:
-        # The thumb draws its option label as Markdown: node names come from any graph.
-        return st.select_slider(
-            "Step",
-            options=list(range(last + 1)),
-            format_func=lambda i: f"{trace.steps[i].step} · {plain(trace.steps[i].node)}",
-            key=keys.STEP_SLIDER,
-            persist_state="session",
+    current = current_row(trace, slider)
+    # One row: the buttons stay side by side even on a phone, where st.columns would stack
+    # them above and below the slider; the slider wraps under them when the row is narrow.
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        st.button(
+            "◀ Prev",
+            key=f"{prefix}prev",
+            on_click=_move,
+            args=(-1, last, slider),
+            disabled=current <= 0,
+            help="The previous row",
         )
+        st.button(
+            "Next ▶",
+            key=f"{prefix}next",
+            on_click=_move,
+            args=(1, last, slider),
+            disabled=current >= last,
+            help="The next row",
+        )
+        return st.select_slider(
+            "Row",
+            options=list(range(last + 1)),
+            format_func=lambda i: f"row {i + 1} of {last + 1} · step {trace.steps[i].step}",
+            key=slider,
+            persist_state="session",
+            label_visibility="collapsed",
+            width="stretch",
+        )
+
+
+def step_detail(trace: Trace, index: int) -> None:
+    """Beside the table: what row `index` is, what the check found, what LangGraph raised."""
+    step, checked = trace.steps[index], trace.options.check_each_step
+    st.markdown(f"**Step {step.step} · {plain(step.node)}**")
+    peers = super_step(trace, index)
+    if len(peers) > 1:
+        st.caption(
+            plain(
+                f"One super-step of {len(peers)} nodes ({', '.join(peers)}): LangGraph ran them "
+                "together and merged all their writes, so each of their rows shows the same "
+                "merged state."
+            )
+        )
+    if not step.committed:
+        st.error("LangGraph never merged this step: it raised.")
+    elif not checked:
+        st.caption("LangGraph native: the state is not checked against the model.")
+    elif step.violations:
+        who = f"blamed on {step.blame}" if step.blame else "already broken by an earlier step"
+        st.warning(plain(f"The merged state breaks the model ({who})."))
+        st.code(
+            "\n".join(
+                f"{e.path}: {e.type} — {e.msg} (input {dump_json(e.input)})"
+                for e in step.violations
+            ),
+            language=None,
+            wrap_lines=True,
+        )
+    else:
+        st.caption("✓ The merged state is valid.")
+    if step.error:
+        st.code(step.error, language=None, wrap_lines=True)
+    elif trace.error is not None and index == len(trace.steps) - 1:
+        st.caption(
+            f"LangGraph raised after this row, at step {trace.error.step} [{trace.error.code}]:"
+        )
+        st.code(trace.error.message, language=None, wrap_lines=True)
+    if trace.error is not None and (step.error or index == len(trace.steps) - 1):
+        st.caption(_why(trace.error, checked))
 
 
 # Rows that are writes, not node calls: their input panel says so instead of showing null.
@@ -163,13 +305,36 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         )
     right.markdown("**Update** — exactly what the node returned")
     right.code(dump_json(step.update, indent=2), language="json")
-    st.markdown("**Merge** — per written field: before, update, reducer, after")
-    merges = step.merges()
+    defaults = unwritten_defaults(trace, index)
+    if defaults and step.input is not None:
+        left.caption(
+            plain(
+                f"Never written to the state before this step: {', '.join(defaults)}. "
+                "LangGraph's channel holds no value; the input model filled in its default, "
+                "so the node sees it, and Merge shows it as (unset)."
+            )
+        )
+    st.markdown("**Merge** — per written field: before, update, reducer, after, and why")
+    peers = super_step(trace, index)
+    if len(peers) > 1 and step.committed:
+        st.caption(
+            plain(
+                f"Step {step.step} is one super-step: {', '.join(peers)} ran together and "
+                "LangGraph merged all their writes at once, each field by its reducer. So "
+                "after holds every node's write of the step, not only this node's."
+            )
+        )
+    merges = merge_view(trace, index)
     if merges:
-        st.dataframe(pd.DataFrame(merges), key=f"{key}__merge", hide_index=True)
+        st.dataframe(
+            pd.DataFrame(merges),
+            key=f"{key}__merge",
+            hide_index=True,
+            column_config={"why": st.column_config.TextColumn("why", width="large")},
+        )
     else:
         st.caption("This node wrote nothing LangGraph merged.")
-    if step.violations:
+    if step.violations:  # checked mode only: LangGraph native checks nothing
         blame = plain(step.blame or "earlier")
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
@@ -204,7 +369,8 @@ def output_panel(trace: Trace, *, key: str) -> None:
     right.caption(plain(f'{schema.__name__}(**output), as invoke(version="v2") builds it.'))
     if trace.output_model is None:
         report = validate_value(trace.output, schema)
-        right.error(_invalid_output(trace, report, which))
+        # A warning, as the headline: LangGraph finished; only the model refuses the value.
+        right.warning(_invalid_output(trace, report, which))
         right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", hide_index=True)
         return
     right.code(dump_json(trace.output_model, indent=2), language="json")
@@ -221,6 +387,12 @@ def _invalid_output(trace: Trace, report: Report, which: str) -> str:
     last = max(step.step for step in writes)
     names = ", ".join(sorted({step.node for step in writes if step.step == last}))
     after = any(step.step > last for step in trace.steps)
+    if not trace.options.check_each_step:  # LangGraph native names no writer
+        tail = "" if after else ": no node ran after the last write to the failing field(s)"
+        return (
+            "LangGraph finished without raising, yet the raw output does not validate with the "
+            f"{which} model{tail}" + ("." if after else ", so LangGraph never rebuilt the model.")
+        )
     tail = "." if after else ", and no node ran after it, so LangGraph never rebuilt the model."
     return (
         "LangGraph finished without raising, yet the raw output does not validate with the "

@@ -29,7 +29,8 @@ def _run(at: AppTest) -> AppTest:
 
 
 def _table(at: AppTest, index: int = 0) -> list[tuple]:
-    frame = at.dataframe[index].value
+    """The `index`-th trace table on the page (the run's, then a fork's original and branch)."""
+    frame = [d for d in at.dataframe if "check" in d.value.columns][index].value
     return list(
         frame[["step", "node", "status", "check", "error"]].itertuples(index=False, name=None)
     )
@@ -73,7 +74,7 @@ def test_run_shows_the_reference_trace(at):
         (1, "validate_order", "validated", "✓", ""),
         (2, "confirm", "confirmed", "✓", ""),
     ]
-    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+    assert [s.value for s in at.success] == [plain("LangGraph finished the run without raising.")]
 
 
 def test_stepping_moves_the_highlight_and_never_reruns_the_graph(at):
@@ -105,8 +106,15 @@ def test_fault_toggle_shows_the_node_exception(at):
         "not merged",
         "RuntimeError: payment service unavailable",
     )
-    assert [e.value for e in at.error] == ["Run stopped at step 2 [node_error] — RuntimeError"]
-    assert "No node after step 2 ran: what it would have done is not shown." in [
+    assert [e.value for e in at.error] == [
+        plain(
+            "LangGraph stopped at step 2 in confirm [node_error]: RuntimeError: payment "
+            "service unavailable."
+        ),
+        "LangGraph never merged this step: it raised.",  # the row opened: the failing one
+    ]
+    assert at.session_state["step_slider"] == 2
+    assert "confirm raised an exception; the state before it is shown in its row." in [
         c.value for c in at.caption
     ]
 
@@ -120,11 +128,20 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
                           (1, "validate_order", "validated", "not checked", "")]  # fmt: skip
     assert "blame" not in at.dataframe[0].value.columns  # nobody is blamed natively
     assert [w.value for w in at.warning] == []
+    assert [e.value for e in at.error] == [
+        plain(
+            "LangGraph stopped at step 2 before confirm [input_invalid]: ValidationError: 1 "
+            "validation error for AgentState."
+        )
+    ]
+    # The state LangGraph refused to rebuild is opened; no writer is named natively.
+    assert at.session_state["step_slider"] == 1
+    captions = [c.value for c in at.caption]
     assert (
         "LangGraph rebuilt the state model before calling confirm and it failed: its note names "
-        "confirm, the reader. The write came from validate\\_order."
-        in [c.value for c in at.caption]
+        "confirm, the reader." in captions
     )
+    assert not [text for text in captions + [e.value for e in at.error] if "validate\\_order" in text and "wrote" in text]
 
 
 def test_checked_mode_blames_the_writer_as_well(at):
@@ -132,10 +149,16 @@ def test_checked_mode_blames_the_writer_as_well(at):
     _run(at)
 
     assert _table(at)[1] == (1, "validate_order", "validated", "amount: greater_than_equal", "")
-    assert [w.value for w in at.warning] == [
-        "Check every step: the merged state first broke the model at step 1, blamed on "
-        "validate\\_order — LangGraph itself does not check it."
+    assert [e.value for e in at.error] == [
+        plain(
+            "LangGraph stopped at step 2 before confirm [input_invalid]: ValidationError: 1 "
+            "validation error for AgentState — validate_order wrote amount=-1."
+        )
     ]
+    assert [w.value for w in at.warning] == [
+        "The merged state breaks the model \\(blamed on validate\\_order\\)\\."
+    ]
+    assert at.session_state["step_slider"] == 1  # the blamed row is opened
 
 
 def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(at):
@@ -173,7 +196,7 @@ def test_a_write_to_an_undeclared_key_is_named_in_the_run_summary(at):
     at.multiselect(key="trace_faults").set_value(["undeclared_key"])
     _run(at)
 
-    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+    assert [s.value for s in at.success] == [plain("LangGraph finished the run without raising.")]
     assert [w.value for w in at.warning] == [
         "Step 1: validate\\_order wrote totl, which the state does not declare; LangGraph "
         "dropped the write silently."
@@ -422,11 +445,18 @@ def test_output_escaping_a_check_is_said_only_when_the_run_did_not_raise(at):
     at.radio(key="trace_mode").set_value("native")
     _run(at)
 
-    assert [e.value for e in at.error] == [
+    # One severity for one verdict, and natively no writer is named.
+    assert [e.value for e in at.error] == []
+    assert [w.value for w in at.warning] == [
+        plain(
+            "LangGraph finished, but its output does not validate with AgentState: "
+            'status="shipped" (literal_error).'
+        ),
         "LangGraph finished without raising, yet the raw output does not validate with the "
-        "state model: the last write to the failing field(s) came from confirm (step 2), and "
-        "no node ran after it, so LangGraph never rebuilt the model."
+        "state model: no node ran after the last write to the failing field(s), so LangGraph "
+        "never rebuilt the model.",
     ]
+    assert at.session_state["step_slider"] == 2
     assert "**Validated with the state model** — AgentState" in [m.value for m in at.markdown]
     assert not [m.value for m in at.markdown if "v2" in m.value]
 
@@ -492,14 +522,13 @@ def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path
 
     assert not at.exception
     assert [w.value for w in at.warning] == [
-        "Check every step: the merged state first broke the model at step 1, blamed on "
-        f"{plain(NODE)} — LangGraph itself does not check it."
-    ]
-    assert [e.value for e in at.error] == [
+        plain(f"LangGraph finished, but the final state is invalid: {NODE} wrote n=-1."),
+        plain(f"The merged state breaks the model (blamed on {NODE})."),
         "LangGraph finished without raising, yet the raw output does not validate with the "
         f"state model: the last write to the failing field(s) came from {plain(NODE)} "
-        "(step 1), and no node ran after it, so LangGraph never rebuilt the model."
+        "(step 1), and no node ran after it, so LangGraph never rebuilt the model.",
     ]
+    assert [e.value for e in at.error] == []
     captions = [c.value for c in at.caption]
     assert f"Step 1, node {plain(NODE)}; the state shown is the merged state after it." in captions
     markdown = [m.value for m in at.markdown]
@@ -669,7 +698,10 @@ def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(a
     assert (trace.ran, trace.gate_errors, trace.error.code) == (True, [], "input_invalid")
     assert _table(at) == [(0, "__start__", "pending", "not checked", "")]
     assert [e.value for e in at.error] == [
-        "Run stopped at step 1 [input_invalid] — ValidationError"
+        plain(
+            "LangGraph stopped at step 1 before validate_order [input_invalid]: "
+            "ValidationError: 1 validation error for AgentState."
+        )
     ]
     assert not [e for e in at.error if e.value.startswith("Gate closed")]
     assert "run_anyway" not in [b.key for b in at.button]
@@ -688,15 +720,18 @@ def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
         "Our model alone refuses the payload (1 error); it ran anyway. The table below is what "
         "LangGraph itself did with it.",
         # the per-step check sees the same field in the entry state, written by the payload
-        "Check every step: the merged state first broke the model at step 0, blamed on "
-        "\\_\\_start\\_\\_ — LangGraph itself does not check it.",
+        plain("The merged state breaks the model (blamed on __start__)."),
     ]
     assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == [
         ["user_id", "2:14", "uuid_parsing"]
     ]
-    assert _table(at, 1) == [(0, "__start__", "pending", "user_id: uuid_parsing", "")]
+    assert _table(at) == [(0, "__start__", "pending", "user_id: uuid_parsing", "")]
     assert [e.value for e in at.error] == [
-        "Run stopped at step 1 [input_invalid] — ValidationError"
+        plain(
+            "LangGraph stopped at step 1 before validate_order [input_invalid]: "
+            "ValidationError: 1 validation error for AgentState — the input set "
+            'user_id="not-a-uuid".'
+        )
     ]
     assert "run_anyway" not in [b.key for b in at.button]
 
@@ -712,7 +747,7 @@ def test_a_run_anyway_share_link_reopens_the_run_past_the_gate(at):
     assert not reopened.exception
     assert [w.value for w in reopened.warning] == [w.value for w in at.warning]  # no share_field
     assert reopened.session_state["trace_result"]["trace"].ran
-    assert _table(reopened, 1) == _table(at, 1)
+    assert _table(reopened) == _table(at)
 
 
 @pytest.mark.parametrize("graph", ["corpus.fanout_io_schemas:app", "corpus.fanout_async:app"])

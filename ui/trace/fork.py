@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from core.jsontext.payload import PayloadError, parse
 from core.trace import Trace
-from core.trace.fork import ForkError, fork_trace
+from core.trace.focus import first_failure
+from core.trace.fork import ForkError, fork_diff, fork_trace
 from core.trace.reducers import dump_json
 from core.validate.field_errors import place_in_text
 from ui import keys
 from ui.text import plain
-from ui.trace_view import trace_table
+from ui.trace_view import step_detail, step_panels, stepper, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
@@ -75,19 +77,40 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
         st.code(error, language=None, wrap_lines=True)  # its fix is at the end
     fork = st.session_state.get("trace_fork")
     if fork is not None:
-        original, branch = st.columns(2)
-        with original:
-            st.markdown("**Original run**")
-            trace_table(trace, key="fork_original")
-        with branch:  # the step it was forked from, which need not be the step selected now
-            source = trace.steps[st.session_state["trace_fork_source"]["row"]]
-            st.markdown(f"**Forked branch**, from step {source.step} ({plain(source.node)})")
-            trace_table(
-                fork,
-                key="fork_branch",
-                fix="Fix the state in the editor and fork again.",
-                checked="the edited state",
-            )
+        _branch(trace, fork)
+
+
+def _branch(trace: Trace, fork: Trace) -> None:
+    """The forked branch: what the edit changed, both runs side by side, then its own stepper."""
+    source = st.session_state["trace_fork_source"]
+    # The step it was forked from, which need not be the step selected now.
+    step = trace.steps[source["row"]]
+    st.markdown(f"**Forked branch**, from step {step.step} ({plain(step.node)})")
+    diff = fork_diff(step.state, parse(source["state"]))  # it ran, so its text parses
+    if diff:
+        st.caption("Edited fields — the state after that step, and your edit:")
+        st.dataframe(pd.DataFrame(diff), key="fork_diff", hide_index=True)
+    else:
+        st.caption("Nothing edited: the branch re-runs the same state from that step.")
+    original, branch = st.columns(2)
+    with original:
+        st.markdown("**Original run**")
+        trace_table(trace, key="fork_original")
+    with branch:
+        st.markdown("**Forked branch**")
+        trace_table(
+            fork,
+            key="fork_branch",
+            fix="Fix the state in the editor and fork again.",
+            checked="the edited state",
+        )
+    if not fork.steps:
+        return
+    st.markdown("**Step through the forked branch**")
+    index = stepper(fork, slider=keys.FORK_STEP_SLIDER, prefix="fork_")
+    with st.container(key="fork_detail"):
+        step_detail(fork, index)
+    step_panels(fork, index, key="fork_step")
 
 
 def fork_share(trace: Trace, index: int) -> dict[str, Any]:
@@ -138,7 +161,13 @@ def open_shared_forks(result: dict[str, Any]) -> None:
 def forget_forks() -> None:
     """Drop the forks, refusals and edits of the last run: they belong to the run they were
     made on."""
-    for key in ("trace_fork", "trace_fork_source", "trace_fork_error", "fork_edits"):
+    for key in (
+        "trace_fork",
+        "trace_fork_source",
+        "trace_fork_error",
+        "fork_edits",
+        keys.FORK_STEP_SLIDER,
+    ):
         st.session_state.pop(key, None)
 
 
@@ -166,6 +195,8 @@ def _fork(trace: Trace, index: int, text: str) -> None:
     fork.gate_errors = place_in_text(fork.gate_errors, text)
     st.session_state["trace_fork"] = fork
     st.session_state.pop("trace_fork_error", None)
+    # The branch opens where it went wrong, as a run does.
+    st.session_state[keys.FORK_STEP_SLIDER] = first_failure(fork) or 0
 
 
 def _state_error(exc: PayloadError | ForkError) -> str:
