@@ -89,7 +89,8 @@ def _branch(trace: Trace, fork: Trace) -> None:
     diff = fork_diff(step.state, parse(source["state"]))  # it ran, so its text parses
     if diff:
         st.caption("Edited fields — the state after that step, and your edit:")
-        st.dataframe(pd.DataFrame(diff), key="fork_diff", hide_index=True)
+        with st.container(key="fork_diff"):
+            st.dataframe(pd.DataFrame(diff), key="fork_diff__table", hide_index=True)
     else:
         st.caption("Nothing edited: the branch re-runs the same state from that step.")
     original, branch = st.columns(2)
