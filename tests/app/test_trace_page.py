@@ -772,3 +772,99 @@ def test_a_published_graph_with_an_output_schema_shows_invokes_value_and_its_mod
     shown = [c.value for c in at.code]
     assert dump_json(output, indent=2) in shown  # invoke() returns: the output schema's keys
     assert "**Validated with the output model** — Output" in [m.value for m in at.markdown]
+
+
+def _frame(at: AppTest, *columns: str) -> list[list]:
+    """The rows of the one table whose first columns are `columns`."""
+    n = len(columns)
+    (frame,) = [d.value for d in at.dataframe if tuple(d.value.columns)[:n] == columns]
+    return frame.values.tolist()
+
+
+def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_beside_it(at):
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+
+    assert at.session_state["step_slider"] == 2
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    assert table.value[["flag", "step", "node", "check"]].values.tolist() == [
+        ["", 0, "__start__", "✓"],
+        ["", 1, "validate_order", "✓"],
+        ["first failure", 2, "confirm", "status: literal_error"],
+    ]
+    assert list(table.proto.column_order)[:6] == ["flag", "step", "node", "check", "blame", "error"]
+    assert table.key == "trace__table_2"  # drawn with the stepper's row selected
+    assert "**Step 2 · confirm**" in [m.value for m in at.markdown]
+    assert [w.value for w in at.warning][:2] == [
+        plain('LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'),
+        plain("The merged state breaks the model (blamed on confirm)."),
+    ]
+    assert (
+        "status: literal_error — Input should be 'pending', 'validated' or 'confirmed' "
+        '(input "shipped")' in [c.value for c in at.code]
+    )
+    assert _highlighted(at) == ['"confirm"']
+
+
+def test_stepping_moves_the_tables_selection_and_the_detail(at):
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+    at.button(key="prev").click().run()
+
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    assert (table.key, at.session_state["step_slider"]) == ("trace__table_1", 1)
+    assert "**Step 1 · validate\\_order**" in [m.value for m in at.markdown]
+    assert "✓ The merged state is valid." in [c.value for c in at.caption]
+
+
+def test_a_share_link_naming_step_0_of_a_failing_run_reopens_step_0():
+    link = {**SEED_SETTINGS, "faults": ["bad_status_last"], "step": 0}
+    assert _open_shared(link).session_state["step_slider"] == 0
+    assert _open_shared({**link, "step": 1}).session_state["step_slider"] == 1
+
+
+def test_the_merge_view_explains_a_super_step_and_a_default_never_written(at):
+    at.radio(key="trace_graph").set_value("fanout")
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()  # validate_order
+    captions = [c.value for c in at.caption]
+    assert plain(
+        "Never written to the state before this step: status. LangGraph's channel holds no "
+        "value; the input model filled in its default, so the node sees it, and Merge shows "
+        "it as (unset)."
+    ) in captions
+    assert [row[0::5] for row in _frame(at, "field")] == [
+        ["status", "never written to the channel before; the node's input showed the model's "
+         'default "pending"'],
+        ["logs", ""],
+        ["messages", ""],
+    ]  # fmt: skip
+
+    at.select_slider(key="step_slider").set_value(2).run()  # notify_email
+    rows = _frame(at, "field")
+    assert [(row[0], row[4], row[5]) for row in rows] == [
+        ("logs", '["amount=99.0 items=1", "email sent", "sms sent"]',
+         "merged in super-step 2 with the write of notify_sms"),
+        ("messages", rows[1][4], "merged in super-step 2 with the write of notify_sms"),
+    ]  # fmt: skip
+    assert plain(
+        "Step 2 is one super-step: notify_email, notify_sms ran together and LangGraph merged "
+        "all their writes at once, each field by its reducer. So after holds every node's "
+        "write of the step, not only this node's."
+    ) in [c.value for c in at.caption]
+
+
+def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at):
+    _fork_step_1_with_edited_logs(at)
+
+    assert _frame(at, "path", "original", "edited") == [["logs[0]", '"amount=99.0 items=1"', '"edited"']]
+    assert at.session_state["fork_step_slider"] == 0
+    assert "**Step 2 · update\\_state**" in [m.value for m in at.markdown]
+    assert at.button(key="fork_prev").disabled
+    at.button(key="fork_next").click().run()
+    assert at.session_state["fork_step_slider"] == 1
+    assert "**Step 3 · confirm**" in [m.value for m in at.markdown]
+    assert "Step 3, node confirm; the state shown is the merged state after it." in [
+        c.value for c in at.caption
+    ]
+    assert at.session_state["step_slider"] == 1  # the run's own stepper stays where it was
