@@ -15,7 +15,8 @@ from core.trace.reducers import dump_json
 from core.validate.field_errors import place_in_text
 from ui import keys
 from ui.text import plain
-from ui.trace_view import step_detail, step_panels, stepper, trace_table
+from ui.trace.stepping import step_detail, stepper
+from ui.trace.view import step_panels, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
