@@ -7,14 +7,16 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from core.jsontext.payload import PayloadError, parse
 from core.jsontext.write import dumps, plural
 from core.trace.reducers import LAST_VALUE, dump_json, graph_reducers
 from core.trace.run import Step, Trace, checkpoint_values, record_run
+from core.validate.field_errors import place_in_text
 from core.validate.report import validate_value
 
-__all__ = ["ForkError", "fork_diff", "fork_trace"]
+__all__ = ["ForkError", "edit_errors", "fork_diff", "fork_trace"]
 
 
 class ForkError(ValueError):
@@ -154,3 +156,24 @@ _MISSING = object()
 
 def _text(value: Any) -> str:
     return _ABSENT if value is _MISSING else dumps(value)
+
+
+def edit_errors(text: str, model: type[BaseModel] | None) -> list[tuple[int, int, str]]:
+    """Where an edited state's text fails, as (line, col, message): its JSON syntax first, else
+    each error of `model` (None: nothing to check) placed in the text.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> edit_errors('{\\n  "amount": -1\\n}', AgentState)[1]
+        (2, 13, 'amount: Input should be greater than or equal to 0')
+        >>> edit_errors('{"amount": ', AgentState)[0][:2]
+        (1, 12)
+    """
+    try:
+        value = parse(text)
+    except PayloadError as exc:
+        return [(exc.line, exc.col, exc.message)]
+    if model is None:
+        return []
+    errors = place_in_text(validate_value(value, model).errors, text)
+    return [(e.line or 1, e.col or 1, f"{e.path or '(root)'}: {e.msg}") for e in errors]

@@ -47,9 +47,10 @@ def _fork_step_1_with_edited_logs(at: AppTest) -> str:
     """Run, select step 1, set its logs to ["edited"] and fork; the edited text."""
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()
-    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
+    edited = json.loads(at.session_state["fork_text"]) | {"logs": ["edited"]}
     text = json.dumps(edited, ensure_ascii=False)
-    at.text_area(key="fork_text").set_value(text).run()
+    at.session_state["fork_text"] = text
+    at.run()
     at.button(key="fork").click().run()
     return text
 
@@ -242,16 +243,16 @@ def test_fork_reruns_from_the_selected_step(at):
 
 def test_invalid_fork_edit_shows_errors_and_keeps_the_text(at):
     _run(at)
-    at.text_area(key="fork_text").set_value('{"amount": ')
+    at.session_state["fork_text"] = '{"amount": '
     at.button(key="fork").click().run()
 
-    assert at.text_area(key="fork_text").value == '{"amount": '
+    assert at.session_state["fork_text"] == '{"amount": '
     assert "The fork did not run; your edit is kept. Fix it as described:" in [
         e.value for e in at.error
     ]
     assert "trace_fork" not in at.session_state
 
-    at.text_area(key="fork_text").set_value('{\n  "user_id": "x",\n  "amount": 1\n}')
+    at.session_state["fork_text"] = '{\n  "user_id": "x",\n  "amount": 1\n}'
     at.button(key="fork").click().run()
     assert at.dataframe[-1].value[["path", "line:col", "type"]].values.tolist() == [
         ["user_id", "2:14", "uuid_parsing"]
@@ -423,14 +424,15 @@ def test_share_is_offered_after_a_syntax_error_run(at):
 
 def test_fork_editor_follows_the_run_even_when_python_reuses_an_object_id(at):
     _run(at)
-    at.text_area(key="fork_text").set_value('{"edited": true}').run()
+    at.session_state["fork_text"] = '{"edited": true}'
+    at.run()
     result = at.session_state["trace_result"]
     # A later run whose trace lands at the old trace's address: same id(), new run number.
     at.session_state["trace_result"] = result | {"run": result["run"] + 1}
     at.run()
 
     fresh = dump_json(result["trace"].steps[0].state, indent=2)
-    assert at.text_area(key="fork_text").value == fresh
+    assert at.session_state["fork_text"] == fresh
 
 
 def test_runs_are_numbered_per_session(at):
@@ -543,11 +545,11 @@ def test_a_fork_edit_stays_with_its_step_while_stepping_and_the_branch_names_its
 
     at.select_slider(key="step_slider").set_value(0).run()
     step0 = dump_json(at.session_state["trace_result"]["trace"].steps[0].state, indent=2)
-    assert at.text_area(key="fork_text").value == step0
+    assert at.session_state["fork_text"] == step0
     assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in at.markdown]
 
     at.select_slider(key="step_slider").set_value(1).run()
-    assert at.text_area(key="fork_text").value == text
+    assert at.session_state["fork_text"] == text
     assert "Edited: the edit stays with this step while you step through the run." in [
         c.value for c in at.caption
     ]
@@ -558,11 +560,12 @@ def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
     _run(at)
     assert _table(at)[-1][:2] == (2, "confirm")  # the error row
     at.select_slider(key="step_slider").set_value(1).run()
-    at.text_area(key="fork_text").set_value('{"edited": 1}').run()
+    at.session_state["fork_text"] = '{"edited": 1}'
+    at.run()
     at.select_slider(key="step_slider").set_value(2).run()
-    assert "fork_text" not in [t.key for t in at.text_area]
+    assert not at.get("component_instance")  # an error row has no editor
     at.select_slider(key="step_slider").set_value(1).run()
-    assert at.text_area(key="fork_text").value == '{"edited": 1}'
+    assert at.session_state["fork_text"] == '{"edited": 1}'
 
 
 def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
@@ -579,7 +582,7 @@ def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
     assert _table(fresh, -1) == branch
     assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in fresh.markdown]
     fresh.select_slider(key="step_slider").set_value(1).run()
-    assert fresh.text_area(key="fork_text").value == text
+    assert fresh.session_state["fork_text"] == text
 
 
 @pytest.mark.parametrize("fork", [{"row": True, "state": "{}"}, {"row": 1}, [1, "{}"]])
@@ -599,7 +602,7 @@ def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_
     assert not at.warning and not at.error  # the link selects row 0: nothing of row 1 shows
     assert "trace_fork" not in at.session_state
     at.select_slider(key="step_slider").set_value(1).run()
-    assert at.text_area(key="fork_text").value == '{"a": '
+    assert at.session_state["fork_text"] == '{"a": '
     assert [e.value for e in at.error] == [
         "The fork did not run; your edit is kept. Fix it as described:"
     ]
@@ -608,7 +611,8 @@ def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_
 
 def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_clicks(at):
     _fork_step_1_with_edited_logs(at)
-    at.text_area(key="fork_text").set_value('{"amount": ').run()
+    at.session_state["fork_text"] = '{"amount": '
+    at.run()
     at.button(key="fork").click().run()
     at.button(key="share").click().run()  # any other click
 
@@ -621,7 +625,7 @@ def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_cli
 
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert [e.value for e in reopened.error] == failed
-    assert reopened.text_area(key="fork_text").value == '{"amount": '
+    assert reopened.session_state["fork_text"] == '{"amount": '
 
 
 @pytest.mark.parametrize("fork_text", ['{"amount": ', None], ids=["refused", "run"])
@@ -629,45 +633,48 @@ def test_reset_at_a_forks_row_is_in_the_share_link(at, fork_text):
     # The link's fork fills the editor at its row: a reset text there must travel too.
     text = _fork_step_1_with_edited_logs(at)
     if fork_text is not None:
-        at.text_area(key="fork_text").set_value(fork_text).run()
+        at.session_state["fork_text"] = fork_text
+        at.run()
         at.button(key="fork").click().run()
     at.button(key="fork_reset").click().run()
-    unedited = at.text_area(key="fork_text").value
+    unedited = at.session_state["fork_text"]
     shown = ([e.value for e in at.error], "trace_fork" in at.session_state)
 
     link = _shared_link(at)
     assert link["fork"] == {"row": 1, "state": fork_text or text}
     assert link["edit"] == {"row": 1, "state": unedited}
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
-    assert reopened.text_area(key="fork_text").value == unedited
+    assert reopened.session_state["fork_text"] == unedited
     assert ([e.value for e in reopened.error], "trace_fork" in reopened.session_state) == shown
 
 
 def test_an_edit_not_forked_is_in_the_share_link_and_back_in_the_editor(at):
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()
-    text = at.text_area(key="fork_text").value.replace('"amount": 99,', '"amount": 7,')
-    at.text_area(key="fork_text").set_value(text).run()
+    text = at.session_state["fork_text"].replace('"amount": 99,', '"amount": 7,')
+    at.session_state["fork_text"] = text
+    at.run()
 
     link = _shared_link(at)
     assert link["edit"] == {"row": 1, "state": text} and "fork" not in link
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert not reopened.warning
-    assert reopened.text_area(key="fork_text").value == text
+    assert reopened.session_state["fork_text"] == text
     assert "trace_fork" not in reopened.session_state
 
 
 def test_the_fork_editors_reset_puts_the_steps_state_back_and_an_empty_state_says_so(at):
     _run(at)
-    unedited = at.text_area(key="fork_text").value
-    at.text_area(key="fork_text").set_value("").run()
+    unedited = at.session_state["fork_text"]
+    at.session_state["fork_text"] = ""
+    at.run()
     at.button(key="fork").click().run()
     assert at.code[-1].value == (
         "line 1, column 1: The state is empty: paste a JSON object, or press Reset for this "
         "step's state."
     )
     at.button(key="fork_reset").click().run()
-    assert at.text_area(key="fork_text").value == unedited
+    assert at.session_state["fork_text"] == unedited
     assert not at.error
 
 
@@ -868,3 +875,35 @@ def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at)
         c.value for c in at.caption
     ]
     assert at.session_state["step_slider"] == 1  # the run's own stepper stays where it was
+
+
+def _editor(at: AppTest) -> dict:
+    """What the fork's code editor (ui/json_editor.py) is sent: its text and marks."""
+    (element,) = at.get("component_instance")
+    args = json.loads(element.proto.json_args)
+    return {name: args[name] for name in ("text", "marks", "label", "key")}
+
+
+def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(at):
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    state = at.session_state["fork_text"]
+    assert _editor(at) == {"text": state, "marks": [], "label": "State (JSON)", "key": "fork_editor"}
+
+    edited = state.replace('"amount": 99,', '"amount": -1,').replace('"validated"', '"shipped"')
+    at.session_state["fork_text"] = edited
+    at.run()
+    lines = edited.split("\n")
+    amount = next(i for i, line in enumerate(lines, 1) if '"amount"' in line)
+    status = next(i for i, line in enumerate(lines, 1) if '"status"' in line)
+    assert _editor(at)["marks"] == [
+        {"line": amount, "col": 13, "message": "amount: Input should be greater than or equal to 0",
+         "severity": "error"},
+        {"line": status, "col": 13,
+         "message": "status: Input should be 'pending', 'validated' or 'confirmed'",
+         "severity": "error"},
+    ]  # fmt: skip
+
+    at.session_state["fork_text"] = '{"amount": '
+    at.run()
+    assert [(m["line"], m["col"]) for m in _editor(at)["marks"]] == [(1, 12)]

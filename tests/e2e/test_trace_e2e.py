@@ -4,7 +4,6 @@ can be stepped through and shows what was edited."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -86,12 +85,15 @@ def test_a_forked_branch_can_be_stepped_and_shows_the_edited_fields(new_page) ->
     page = new_page("trace")
     _run(page)
     _click(page, "next")  # step 1, validate_order
-    area = page.locator(".st-key-fork_text textarea")
-    expect(area).to_have_value(re.compile(r'"status": "validated"'))
-    state = json.loads(area.input_value())
-    area.fill(json.dumps({**state, "logs": ["edited"]}, ensure_ascii=False))
-    area.press("Tab")  # leaving the box commits its text
-    page.wait_for_timeout(300)
+    editor = page.frame_locator(".st-key-fork_editor iframe")
+    content = editor.locator(".cm-content")
+    expect(content).to_contain_text('"status": "validated"')
+    state = json.loads("\n".join(editor.locator(".cm-line").all_text_contents()))
+    content.focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(json.dumps({**state, "logs": ["edited"]}, ensure_ascii=False))
+    with rerun(page):
+        page.keyboard.press("Control+Enter")  # sends the text at once
     _click(page, "fork")
 
     diff = page.locator(".st-key-fork_diff")
