@@ -799,7 +799,7 @@ def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_besi
         ["", 1, "validate_order", "✓"],
         ["first failure", 2, "confirm", "status: literal_error"],
     ]
-    assert list(table.proto.column_order)[:6] == ["flag", "step", "node", "check", "blame", "error"]
+    assert list(table.proto.column_order)[:6] == ["step", "node", "check", "flag", "blame", "error"]
     assert table.key == "trace__table_2"  # drawn with the stepper's row selected
     assert "**Step 2 · confirm**" in [m.value for m in at.markdown]
     assert [w.value for w in at.warning][:2] == [

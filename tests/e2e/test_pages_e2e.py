@@ -18,11 +18,11 @@ pytestmark = pytest.mark.e2e
 # falls back to the default page (Validate), so the title proves which page rendered.
 PAGES = [(page.url_path, page.title) for page in ui.pages.PAGES]
 # The reference trace of DESIGN.md, as the trace table's first columns show it: what
-# happened (flag, step, node, check, blame, error) first, the state's summary after.
+# happened (step, node, check, flag, blame, error) first, the state's summary after.
 SEED_TRACE = [
-    ["", "0", "__start__", "✓", "", ""],
-    ["", "1", "validate_order", "✓", "", ""],
-    ["", "2", "confirm", "✓", "", ""],
+    ["0", "__start__", "✓", "", "", ""],
+    ["1", "validate_order", "✓", "", "", ""],
+    ["2", "confirm", "✓", "", "", ""],
 ]
 
 

@@ -52,7 +52,7 @@ def test_a_fault_run_opens_on_the_failing_row_with_its_detail_in_view(new_page) 
     selected = table.locator("[role='row'][aria-selected='true']")
     expect(selected).to_have_count(1)
     cells = selected.locator("[role='gridcell']").all_inner_texts()
-    assert cells[:4] == ["first failure", "2", "confirm", "status: literal_error"]
+    assert cells[:4] == ["2", "confirm", "status: literal_error", "first failure"]
     assert _alerts(page)[0] == (
         'LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'
     )
@@ -109,3 +109,40 @@ def test_a_forked_branch_can_be_stepped_and_shows_the_edited_fields(new_page) ->
     ).to_be_visible()
     _click(page, "fork_prev")
     expect(detail.get_by_text("Step 2 · update_state")).to_be_visible()
+
+
+def _settled_boxes(page: Any) -> dict[str, Any]:
+    """The stepper's boxes once two reads a moment apart agree (the layout has settled)."""
+    locators = {
+        "prev": page.locator(".st-key-prev").get_by_role("button", name="◀ Prev"),
+        "next": page.locator(".st-key-next").get_by_role("button", name="Next ▶"),
+        "slider": page.locator(".st-key-step_slider [data-testid='stSlider']"),
+    }
+    before: dict[str, Any] = {}
+    for _ in range(40):
+        boxes = {key: locator.bounding_box() for key, locator in locators.items()}
+        if boxes == before and all(boxes.values()):
+            return boxes
+        before = boxes
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the stepper's layout never settled: {before}")
+
+
+def test_on_a_phone_prev_and_next_sit_side_by_side_with_the_slider(new_page) -> None:
+    page = new_page("trace")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _run(page, fault="bad_status_last")
+
+    boxes = _settled_boxes(page)
+    middles = {key: box["y"] + box["height"] / 2 for key, box in boxes.items()}
+    # The buttons side by side, the slider not between them (beside them, or under both).
+    assert abs(middles["prev"] - middles["next"]) < 2, middles
+    assert boxes["prev"]["x"] < boxes["next"]["x"], boxes
+    assert (
+        boxes["slider"]["x"] > boxes["next"]["x"] or boxes["slider"]["y"] > boxes["next"]["y"]
+    ), boxes
+    # The table's first columns say what happened, within the phone's width.
+    table = page.locator(".st-key-trace__table_2")  # the run's table, row 2 selected
+    expect(table.locator("[role='columnheader']").first).to_be_attached()
+    headers = table.locator("[role='columnheader']").all_inner_texts()
+    assert headers[:3] == ["step", "node", "check"], headers

@@ -54,7 +54,7 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
 
 
 # On a narrow screen the columns that say what happened come first.
-_STEP_COLUMNS_FIRST = ["flag", "step", "node", "check", "blame", "error"]
+_STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
 
 
 def _pick(table_key: str, slider: str, selected: int) -> None:
@@ -86,22 +86,25 @@ def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -
     # One row: the buttons stay side by side even on a phone, where st.columns would stack
     # them above and below the slider; the slider wraps under them when the row is narrow.
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-        st.button(
-            "◀ Prev",
-            key=f"{prefix}prev",
-            on_click=_move,
-            args=(-1, last, slider),
-            disabled=current <= 0,
-            help="The previous row",
-        )
-        st.button(
-            "Next ▶",
-            key=f"{prefix}next",
-            on_click=_move,
-            args=(1, last, slider),
-            disabled=current >= last,
-            help="The next row",
-        )
+        # The buttons in a row of their own, which never wraps: only the slider moves under
+        # them when the screen is narrow.
+        with st.container(horizontal=True, width="content", gap="small"):
+            st.button(
+                "◀ Prev",
+                key=f"{prefix}prev",
+                on_click=_move,
+                args=(-1, last, slider),
+                disabled=current <= 0,
+                help="The previous row",
+            )
+            st.button(
+                "Next ▶",
+                key=f"{prefix}next",
+                on_click=_move,
+                args=(1, last, slider),
+                disabled=current >= last,
+                help="The next row",
+            )
         return st.select_slider(
             "Row",
             options=list(range(last + 1)),
