@@ -3,12 +3,11 @@ a row's detail and panels, the headline and the output (their homes are in ui/tr
 
 from __future__ import annotations
 
-from ui.trace.stepping import FLAG, current_row, step_detail, stepper
+from ui.trace.stepping import current_row, step_detail, stepper
 from ui.trace.verdict import run_headline
 from ui.trace.view import error_panel, output_panel, step_panels, trace_table
 
 __all__ = [
-    "FLAG",
     "current_row",
     "error_panel",
     "output_panel",

@@ -14,7 +14,7 @@ from core.trace.reducers import dump_json
 from core.trace.run import Step, Trace
 from core.validate.report import FieldError, validate_value
 
-__all__ = ["Headline", "first_failure", "headline", "output_errors"]
+__all__ = ["Headline", "failure_flag", "first_failure", "headline", "output_errors"]
 
 _VALUE_CHARS = 80  # a value quoted in the headline is cut here: it may be the user's payload
 _WHERE = {"input_invalid": "before", "node_error": "in"}
@@ -61,6 +61,29 @@ def first_failure(trace: Trace) -> int | None:
     if steps and (trace.error is not None or output_errors(trace)):
         return len(steps) - 1
     return None
+
+
+def failure_flag(trace: Trace) -> str:
+    """What the `first_failure` row is, in a word or three (never a claim LangGraph did not make).
+
+    Checked mode: "first failure". LangGraph native names no culprit: "raised here" for a row
+    LangGraph never merged, else "state at the error" or "final state" (its output invalid).
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> from core.trace import run_trace
+        >>> failure_flag(run_trace(build_order_graph(["negative_amount"]), SEED_PAYLOAD,
+        ...                        check_each_step=False))
+        'state at the error'
+    """
+    index = first_failure(trace)
+    if index is None:
+        return ""
+    if trace.options.check_each_step:
+        return "first failure"
+    if not trace.steps[index].committed:
+        return "raised here"
+    return "state at the error" if trace.error is not None else "final state"
 
 
 def output_errors(trace: Trace) -> list[FieldError]:

@@ -137,6 +137,8 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
     ]
     # The state LangGraph refused to rebuild is opened; no writer is named natively.
     assert at.session_state["step_slider"] == 1
+    (table,) = [d.value for d in at.dataframe if "flag" in d.value.columns]
+    assert list(table["flag"]) == ["", "state at the error"]
     captions = [c.value for c in at.caption]
     assert (
         "LangGraph rebuilt the state model before calling confirm and it failed: its note names "

@@ -8,17 +8,16 @@ import pandas as pd
 import streamlit as st
 
 from core.trace import Trace
-from core.trace.focus import first_failure
+from core.trace.focus import failure_flag, first_failure
 from core.trace.merge import super_step
 from core.trace.reducers import dump_json
 from ui import keys
 from ui.text import plain
 from ui.trace.verdict import why_stopped
 
-__all__ = ["FLAG", "current_row", "step_detail", "step_table", "stepper"]
+__all__ = ["current_row", "step_detail", "step_table", "stepper"]
 
 
-FLAG = "first failure"
 # Dark-theme-safe: a translucent red over either background keeps the text's own contrast.
 _FLAG_STYLE = "background-color: rgba(255, 75, 75, 0.22)"
 
@@ -28,7 +27,8 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
     clicking a row selects it in the stepper."""
     failing = first_failure(trace)
     frame = pd.DataFrame(trace.rows())
-    frame.insert(0, "flag", [FLAG if i == failing else "" for i in range(len(frame))])
+    flag = failure_flag(trace)
+    frame.insert(0, "flag", [flag if i == failing else "" for i in range(len(frame))])
     # The key names the selected row: selecting another step draws the table with that row
     # selected (a selection's default applies only to a table drawn for the first time).
     table_key = f"{key}__table_{selected}"
@@ -46,7 +46,10 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
         column_config={
             "flag": st.column_config.TextColumn(
-                "flag", width=110, help="The first row where the run went wrong."
+                "flag",
+                width=130,
+                help="The row opened first: where the run went wrong (natively: where "
+                "LangGraph raised, or the state it stopped at or finished with).",
             ),
             "check": st.column_config.TextColumn("check", width="medium"),
         },

@@ -9,7 +9,7 @@ import pytest
 
 from core.order import FAULTS, SEED_PAYLOAD, build_order_graph
 from core.trace import run_trace
-from core.trace.focus import Headline, first_failure, headline
+from core.trace.focus import Headline, failure_flag, first_failure, headline
 
 _CONCURRENT = (
     "InvalidUpdateError: At key 'status': Can receive only one value per step. Use an "
@@ -119,3 +119,26 @@ def test_native_headlines_never_name_a_writer():
         trace = run_trace(build_order_graph([fault]), SEED_PAYLOAD, check_each_step=False)
         text = headline(trace).text
         assert " wrote " not in text and "written by" not in text, (fault, text)
+
+
+def test_the_opened_rows_flag_blames_nobody_natively():
+    flags = {}
+    for fault in FAULTS:
+        for checked in (True, False):
+            graph = build_order_graph([fault])
+            trace = run_trace(graph, SEED_PAYLOAD, check_each_step=checked)
+            flags[fault, checked] = failure_flag(trace)
+    assert flags == {
+        ("negative_amount", True): "first failure",
+        ("negative_amount", False): "state at the error",
+        ("bad_status_last", True): "first failure",
+        ("bad_status_last", False): "final state",
+        ("undeclared_key", True): "",
+        ("undeclared_key", False): "",
+        ("parallel_status", True): "first failure",
+        ("parallel_status", False): "raised here",
+        ("overwrite_logs", True): "",
+        ("overwrite_logs", False): "",
+        ("node_exception", True): "first failure",
+        ("node_exception", False): "raised here",
+    }
