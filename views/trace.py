@@ -114,6 +114,9 @@ def _show(result: dict[str, Any]) -> None:
     index = stepper(trace)
     step_panels(trace, index, key="step")
     st.subheader("Final output")
+    if trace.error is not None:  # the headline holds its first line; every row can reach it
+        with st.expander("LangGraph's error, in full"):
+            st.code(trace.error.message, language=None, wrap_lines=True)
     output_panel(trace, key="output")
     fork_section(trace, index, result["run"])
 

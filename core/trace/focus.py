@@ -109,7 +109,7 @@ def headline(trace: Trace) -> Headline:
     if error is not None:
         where = f"step {error.step}"
         if error.node:
-            where += f" {_WHERE.get(error.code, 'at')} {error.node}"
+            where += f" {_WHERE.get(error.code, 'in')} {error.node}"
         text = f"LangGraph stopped at {where} [{error.code}]: {error.type}: {error.headline}"
         if checked and flagged is not None and flagged.violations and flagged.blame:
             text += f" — {_wrote(flagged)}"

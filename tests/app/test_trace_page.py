@@ -75,7 +75,7 @@ def test_run_shows_the_reference_trace(at):
         (1, "validate_order", "validated", "✓", ""),
         (2, "confirm", "confirmed", "✓", ""),
     ]
-    assert [s.value for s in at.success] == [plain("LangGraph finished the run without raising.")]
+    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
 
 
 def test_stepping_moves_the_highlight_and_never_reruns_the_graph(at):
@@ -199,7 +199,7 @@ def test_a_write_to_an_undeclared_key_is_named_in_the_run_summary(at):
     at.multiselect(key="trace_faults").set_value(["undeclared_key"])
     _run(at)
 
-    assert [s.value for s in at.success] == [plain("LangGraph finished the run without raising.")]
+    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
     assert [w.value for w in at.warning] == [
         "Step 1: validate\\_order wrote totl, which the state does not declare; LangGraph "
         "dropped the write silently."

@@ -16,7 +16,8 @@ def run_headline(trace: Trace) -> None:
     """The run's one headline (plain text), and the writes LangGraph dropped without a word."""
     verdict = headline(trace)
     show = {"success": st.success, "warning": st.warning, "error": st.error}[verdict.level]
-    show(plain(verdict.text))
+    # Only the success headline is a fixed sentence; the others quote names and values.
+    show(verdict.text if verdict.level == "success" else plain(verdict.text))
     for step in trace.steps:  # LangGraph discards these writes without a word
         dropped = [name for name, reducer in step.reducers.items() if reducer == DROPPED]
         if dropped:
