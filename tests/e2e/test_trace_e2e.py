@@ -146,3 +146,18 @@ def test_on_a_phone_prev_and_next_sit_side_by_side_with_the_slider(new_page) -> 
     expect(table.locator("[role='columnheader']").first).to_be_attached()
     headers = table.locator("[role='columnheader']").all_inner_texts()
     assert headers[:3] == ["step", "node", "check"], headers
+
+
+def test_clicking_a_rows_checkbox_opens_that_step(new_page) -> None:
+    page = new_page("trace")
+    _run(page)
+    grid = page.locator(".st-key-trace__table_0 [data-testid='stDataFrame']")
+    expect(grid.locator("[role='gridcell']").first).to_be_attached()
+    box = grid.bounding_box()
+    assert box is not None
+    row = 35  # Streamlit's default row height; the header is one row too
+    with rerun(page):
+        page.mouse.click(box["x"] + 18, box["y"] + 2 * row + row / 2)  # validate_order's box
+    expect(page.locator(".st-key-trace_detail").get_by_text("Step 1 · validate_order")).to_be_visible()
+    spoken = page.locator(".st-key-step_slider input[type='range']")
+    expect(spoken).to_have_attribute("aria-valuetext", "row 2 of 3 · step 1")
