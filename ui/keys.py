@@ -16,6 +16,7 @@ __all__ = [
     "SCHEMA_MODEL",
     "SCHEMA_OPTIONS",
     "SCHEMA_TAB",
+    "FORK_STEP_SLIDER",
     "STEP_SLIDER",
     "TOOL_PAYLOAD",
     "TOOL_PRESET",
@@ -38,6 +39,8 @@ TRACE_GRAPH = "trace_graph"
 TRACE_MODE = "trace_mode"
 TRACE_FAULTS = "trace_faults"
 STEP_SLIDER = "step_slider"
+# The forked branch's own stepper (ui/trace/fork.py sets it to the branch's first failure).
+FORK_STEP_SLIDER = "fork_step_slider"
 TRACE_RUN_ANYWAY_REQUEST = "trace_run_anyway_request"
 TRACE_REQUESTS = {"fork": "trace_fork_request", "edit": "trace_edit_request"}
 

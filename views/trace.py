@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.order import FAULTS, AgentState
 from core.order.schema_options import SchemaOptions
+from core.trace.focus import first_failure
 from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
 from ui.errors import PYTHON_MODE_NOTE
@@ -16,7 +17,15 @@ from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_form import current_options
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
-from ui.trace_view import output_panel, step_panels, stepper, trace_table
+from ui.trace_view import (
+    current_row,
+    output_panel,
+    run_headline,
+    step_detail,
+    step_panels,
+    stepper,
+    trace_table,
+)
 
 _GATE_FIX = (
     "Fix the payload on the Validate page (each error's line:col is in your text), then run again."
@@ -51,7 +60,6 @@ def _options_note(settings: dict[str, Any]) -> None:
 
 def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any]:
     forget_forks()
-    st.session_state[keys.STEP_SLIDER] = 0
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
     result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
@@ -71,6 +79,9 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
             result["json_accepts"] = outcome.json_accepts
         result["trace"] = outcome.trace
     st.session_state["trace_result"] = result
+    # Open the run where it went wrong: the first failing (or blamed) row, else the first.
+    failing = first_failure(outcome.trace) if outcome.trace is not None else None
+    st.session_state[keys.STEP_SLIDER] = failing or 0
     return result
 
 
@@ -82,8 +93,36 @@ def _show(result: dict[str, Any]) -> None:
         st.code(result["syntax"], language=None, wrap_lines=True)
         return
     trace = result["trace"]
-    st.subheader("Node trace")
-    trace_table(trace, key="trace", fix=_GATE_FIX)
+    if not trace.steps:
+        st.subheader("Node trace")  # our gate refused the payload, or LangGraph did before any step
+        trace_table(trace, key="trace", fix=_GATE_FIX)
+        _notes(result)
+        if trace.ran:
+            st.subheader("Final output")
+            output_panel(trace, key="output")
+        return
+    run_headline(trace)
+    _notes(result)
+    index = current_row(trace)
+    # The selected row's detail beside the table: after a failing run, the failure's.
+    table_col, detail_col = st.columns([3, 2])
+    with table_col:
+        trace_table(trace, key="trace", fix=_GATE_FIX, selected=index, slider=keys.STEP_SLIDER)
+    with detail_col, st.container(key="trace_detail"):
+        step_detail(trace, index)
+    st.subheader("Step through the run")
+    index = stepper(trace)
+    step_panels(trace, index, key="step")
+    st.subheader("Final output")
+    if trace.error is not None:  # the headline holds its first line; every row can reach it
+        with st.expander("LangGraph's error, in full"):
+            st.code(trace.error.message, language=None, wrap_lines=True)
+    output_panel(trace, key="output")
+    fork_section(trace, index, result["run"])
+
+
+def _notes(result: dict[str, Any]) -> None:
+    trace = result["trace"]
     if result.get("json_accepts"):
         st.info(PYTHON_MODE_NOTE)
     if trace.gate_errors and not trace.ran:
@@ -99,13 +138,16 @@ def _show(result: dict[str, Any]) -> None:
     hint = trace.error.hint if trace.error else None
     if hint:
         st.info(hint)
-    if trace.steps:
-        st.subheader("Step through the run")
-        index = stepper(trace)
-        step_panels(trace, index, key="step")
-        st.subheader("Final output")
-        output_panel(trace, key="output")
-        fork_section(trace, index, result["run"])
+
+
+@st.fragment  # stepping (slider, Prev / Next, a table row, the fork) reruns only the results
+def _results() -> None:
+    result = st.session_state.get("trace_result")
+    if result is None:
+        st.info("Pick a graph and faults, then press Run.")
+    else:
+        _show(result)
+    share_section(result, _settings())
 
 
 st.title("Trace")
@@ -140,7 +182,14 @@ fault_col.multiselect(
     disabled=st.session_state[keys.TRACE_GRAPH] != "seed",
 )
 mode_col.radio(
-    "Mode", list(MODES), format_func=MODES.get, key=keys.TRACE_MODE, persist_state="session"
+    "Mode",
+    list(MODES),
+    format_func=MODES.get,
+    key=keys.TRACE_MODE,
+    persist_state="session",
+    help="LangGraph native: only what LangGraph itself does and reports, no gate or blame of "
+    "ours. Check every step: our model first gates the payload, then we validate the merged "
+    "state after each step and blame the node whose write broke it.",
 )
 if st.session_state[keys.TRACE_GRAPH] == "project":
     st.caption("Your graph, as configured (faults apply to the seed graph only):")
@@ -148,21 +197,12 @@ if st.session_state[keys.TRACE_GRAPH] == "project":
     for note in project.notes:
         st.code(str(note), language=None, wrap_lines=True)
 _options_note(_settings())
-st.caption(
-    "LangGraph native: only what LangGraph itself does and reports, no gate of ours. Check every "
-    "step: our model first gates the payload, then we validate the merged state after each step "
-    "and blame the node whose write broke it."
-)
 if st.button("Run", key="run", type="primary") or shared_step is not None:
     result = _run(
         _settings(), run_anyway=st.session_state.pop(keys.TRACE_RUN_ANYWAY_REQUEST, False)
     )
-    select_shared_step(result, shared_step or 0)
+    if shared_step is not None:
+        select_shared_step(result, shared_step)
     open_shared_forks(result)
 
-result = st.session_state.get("trace_result")
-if result is None:
-    st.info("Pick a graph and faults, then press Run.")
-else:
-    _show(result)
-share_section(result, _settings())
+_results()

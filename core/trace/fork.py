@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from core.errors import ErrorCode
-from core.jsontext.write import plural
-from core.trace.reducers import LAST_VALUE, graph_reducers
+from core.jsontext.payload import PayloadError, parse
+from core.jsontext.write import dumps, plural
+from core.trace.reducers import LAST_VALUE, dump_json, graph_reducers
 from core.trace.run import Step, Trace, checkpoint_values, record_run
+from core.validate.field_errors import place_in_text
 from core.validate.report import validate_value
 
-__all__ = ["ForkError", "fork_trace"]
+__all__ = ["ForkError", "edit_errors", "fork_diff", "fork_trace"]
 
 
 class ForkError(ValueError):
@@ -113,3 +116,65 @@ def _validated(report: Any, key: str, value: Any) -> Any:
     # Reducer fields get the validated value: messages become message objects, as
     # add_messages would have made them (Overwrite skips the reducer's own conversion).
     return getattr(report.value, key, value) if report is not None and report.ok else value
+
+
+_ABSENT = "(absent)"
+
+
+def fork_diff(original: Any, edited: Any) -> list[dict[str, str]]:
+    """What an edit changed, leaf by leaf: path, original and edited value (JSON text).
+
+    Both sides are compared as JSON (messages as type/content/id, as the editor shows them);
+    a field only one side has reads "(absent)" on the other.
+
+    Example:
+        >>> fork_diff({"status": "validated", "logs": ["a"]},
+        ...           {"status": "pending", "logs": ["a", "b"]})
+        [{'path': 'status', 'original': '"validated"', 'edited': '"pending"'}, \
+{'path': 'logs[1]', 'original': '(absent)', 'edited': '"b"'}]
+    """
+    rows: list[dict[str, str]] = []
+    _diff(json.loads(dump_json(original)), json.loads(dump_json(edited)), "", rows)
+    return rows
+
+
+def _diff(old: Any, new: Any, path: str, rows: list[dict[str, str]]) -> None:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*old, *(k for k in new if k not in old)]:
+            where = f"{path}.{key}" if path else str(key)
+            _diff(old.get(key, _MISSING), new.get(key, _MISSING), where, rows)
+    elif isinstance(old, list) and isinstance(new, list):
+        for i in range(max(len(old), len(new))):
+            left = old[i] if i < len(old) else _MISSING
+            right = new[i] if i < len(new) else _MISSING
+            _diff(left, right, f"{path}[{i}]", rows)
+    elif old != new or type(old) is not type(new):
+        rows.append({"path": path, "original": _text(old), "edited": _text(new)})
+
+
+_MISSING = object()
+
+
+def _text(value: Any) -> str:
+    return _ABSENT if value is _MISSING else dumps(value)
+
+
+def edit_errors(text: str, model: type[BaseModel] | None) -> list[tuple[int, int, str]]:
+    """Where an edited state's text fails, as (line, col, message): its JSON syntax first, else
+    each error of `model` (None: nothing to check) placed in the text.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> edit_errors('{\\n  "amount": -1\\n}', AgentState)[1]
+        (2, 13, 'amount: Input should be greater than or equal to 0')
+        >>> edit_errors('{"amount": ', AgentState)[0][:2]
+        (1, 12)
+    """
+    try:
+        value = parse(text)
+    except PayloadError as exc:
+        return [(exc.line, exc.col, exc.message)]
+    if model is None:
+        return []
+    errors = place_in_text(validate_value(value, model).errors, text)
+    return [(e.line or 1, e.col or 1, f"{e.path or '(root)'}: {e.msg}") for e in errors]

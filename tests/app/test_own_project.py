@@ -205,13 +205,19 @@ def test_trace_page_runs_your_graph(project, name, way):
     [
         (
             '["configurable"]',  # quotes the word a config hint looks for
-            "Run stopped at step 0 [input_not_object] — InvalidUpdateError",
+            plain(
+                "LangGraph stopped at step 0 in __start__ [input_not_object]: "
+                "InvalidUpdateError: Expected dict, got ['configurable']."
+            ),
             "LangGraph takes the graph's input as a dict of state keys and got another JSON "
             "value; send a JSON object.",
         ),
         (  # None is LangGraph's "resume": a fresh run has nothing to resume from
             "null",
-            "Run stopped at step 0 [input_not_object] — EmptyInputError",
+            plain(
+                "LangGraph stopped at step 0 [input_not_object]: EmptyInputError: Received no "
+                "input for __start__."
+            ),
             "LangGraph takes the graph's input as a dict of state keys and got another JSON "
             "value; send a JSON object.",
         ),
@@ -224,7 +230,10 @@ def test_a_graph_with_no_model_shows_langgraph_refusing_a_non_object(project, pa
     at.button(key="run").click().run()
 
     assert not at.exception
-    assert [e.value for e in at.error] == [banner]
+    # With a row (LangGraph's own input task, never merged) the row's detail says so too.
+    rows = at.session_state["trace_result"]["trace"].steps
+    unmerged = ["LangGraph never merged this step: it raised."] if rows else []
+    assert [e.value for e in at.error] == [banner, *unmerged]
     assert why in [c.value for c in at.caption]
     assert not [i.value for i in at.info if "config" in i.value]
 
@@ -238,7 +247,7 @@ def test_trace_draws_the_conditional_branch_taken(project):
     at.button(key="run").click().run()
     at.select_slider(key="step_slider").set_value(2).run()
 
-    assert [row[1] for row in at.dataframe[0].value.itertuples(index=False)] == [
+    assert list(at.dataframe[0].value["node"]) == [
         "__start__", "price", "review"
     ]  # fmt: skip
     dot = at.get("graphviz_chart")[0].proto.spec
@@ -262,6 +271,7 @@ def test_custom_reducer_merges_are_shown_by_name(project):
             "update": '["refund"]',
             "reducer": "custom_reducer.graph.union_tags",
             "after": '["kettle", "refund", "support"]',
+            "why": "merged in super-step 1 with the write of tag_topic",  # both ran in step 1
         }
     ]
 

@@ -29,7 +29,8 @@ def _run(at: AppTest) -> AppTest:
 
 
 def _table(at: AppTest, index: int = 0) -> list[tuple]:
-    frame = at.dataframe[index].value
+    """The `index`-th trace table on the page (the run's, then a fork's original and branch)."""
+    frame = [d for d in at.dataframe if "check" in d.value.columns][index].value
     return list(
         frame[["step", "node", "status", "check", "error"]].itertuples(index=False, name=None)
     )
@@ -46,9 +47,10 @@ def _fork_step_1_with_edited_logs(at: AppTest) -> str:
     """Run, select step 1, set its logs to ["edited"] and fork; the edited text."""
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()
-    edited = json.loads(at.text_area(key="fork_text").value) | {"logs": ["edited"]}
+    edited = json.loads(at.session_state["fork_text"]) | {"logs": ["edited"]}
     text = json.dumps(edited, ensure_ascii=False)
-    at.text_area(key="fork_text").set_value(text).run()
+    at.session_state["fork_text"] = text
+    at.run()
     at.button(key="fork").click().run()
     return text
 
@@ -105,8 +107,15 @@ def test_fault_toggle_shows_the_node_exception(at):
         "not merged",
         "RuntimeError: payment service unavailable",
     )
-    assert [e.value for e in at.error] == ["Run stopped at step 2 [node_error] — RuntimeError"]
-    assert "No node after step 2 ran: what it would have done is not shown." in [
+    assert [e.value for e in at.error] == [
+        plain(
+            "LangGraph stopped at step 2 in confirm [node_error]: RuntimeError: payment "
+            "service unavailable."
+        ),
+        "LangGraph never merged this step: it raised.",  # the row opened: the failing one
+    ]
+    assert at.session_state["step_slider"] == 2
+    assert "confirm raised an exception; the state before it is shown in its row." in [
         c.value for c in at.caption
     ]
 
@@ -120,11 +129,22 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
                           (1, "validate_order", "validated", "not checked", "")]  # fmt: skip
     assert "blame" not in at.dataframe[0].value.columns  # nobody is blamed natively
     assert [w.value for w in at.warning] == []
+    assert [e.value for e in at.error] == [
+        plain(
+            "LangGraph stopped at step 2 before confirm [input_invalid]: ValidationError: 1 "
+            "validation error for AgentState."
+        )
+    ]
+    # The state LangGraph refused to rebuild is opened; no writer is named natively.
+    assert at.session_state["step_slider"] == 1
+    (table,) = [d.value for d in at.dataframe if "flag" in d.value.columns]
+    assert list(table["flag"]) == ["", "state at the error"]
+    captions = [c.value for c in at.caption]
     assert (
         "LangGraph rebuilt the state model before calling confirm and it failed: its note names "
-        "confirm, the reader. The write came from validate\\_order."
-        in [c.value for c in at.caption]
+        "confirm, the reader." in captions
     )
+    assert not [text for text in captions + [e.value for e in at.error] if "validate\\_order" in text and "wrote" in text]
 
 
 def test_checked_mode_blames_the_writer_as_well(at):
@@ -132,10 +152,16 @@ def test_checked_mode_blames_the_writer_as_well(at):
     _run(at)
 
     assert _table(at)[1] == (1, "validate_order", "validated", "amount: greater_than_equal", "")
-    assert [w.value for w in at.warning] == [
-        "Check every step: the merged state first broke the model at step 1, blamed on "
-        "validate\\_order — LangGraph itself does not check it."
+    assert [e.value for e in at.error] == [
+        plain(
+            "LangGraph stopped at step 2 before confirm [input_invalid]: ValidationError: 1 "
+            "validation error for AgentState — validate_order wrote amount=-1."
+        )
     ]
+    assert [w.value for w in at.warning] == [
+        "The merged state breaks the model \\(blamed on validate\\_order\\)\\."
+    ]
+    assert at.session_state["step_slider"] == 1  # the blamed row is opened
 
 
 def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(at):
@@ -219,16 +245,16 @@ def test_fork_reruns_from_the_selected_step(at):
 
 def test_invalid_fork_edit_shows_errors_and_keeps_the_text(at):
     _run(at)
-    at.text_area(key="fork_text").set_value('{"amount": ')
+    at.session_state["fork_text"] = '{"amount": '
     at.button(key="fork").click().run()
 
-    assert at.text_area(key="fork_text").value == '{"amount": '
+    assert at.session_state["fork_text"] == '{"amount": '
     assert "The fork did not run; your edit is kept. Fix it as described:" in [
         e.value for e in at.error
     ]
     assert "trace_fork" not in at.session_state
 
-    at.text_area(key="fork_text").set_value('{\n  "user_id": "x",\n  "amount": 1\n}')
+    at.session_state["fork_text"] = '{\n  "user_id": "x",\n  "amount": 1\n}'
     at.button(key="fork").click().run()
     assert at.dataframe[-1].value[["path", "line:col", "type"]].values.tolist() == [
         ["user_id", "2:14", "uuid_parsing"]
@@ -400,14 +426,15 @@ def test_share_is_offered_after_a_syntax_error_run(at):
 
 def test_fork_editor_follows_the_run_even_when_python_reuses_an_object_id(at):
     _run(at)
-    at.text_area(key="fork_text").set_value('{"edited": true}').run()
+    at.session_state["fork_text"] = '{"edited": true}'
+    at.run()
     result = at.session_state["trace_result"]
     # A later run whose trace lands at the old trace's address: same id(), new run number.
     at.session_state["trace_result"] = result | {"run": result["run"] + 1}
     at.run()
 
     fresh = dump_json(result["trace"].steps[0].state, indent=2)
-    assert at.text_area(key="fork_text").value == fresh
+    assert at.session_state["fork_text"] == fresh
 
 
 def test_runs_are_numbered_per_session(at):
@@ -422,11 +449,18 @@ def test_output_escaping_a_check_is_said_only_when_the_run_did_not_raise(at):
     at.radio(key="trace_mode").set_value("native")
     _run(at)
 
-    assert [e.value for e in at.error] == [
+    # One severity for one verdict, and natively no writer is named.
+    assert [e.value for e in at.error] == []
+    assert [w.value for w in at.warning] == [
+        plain(
+            "LangGraph finished, but its output does not validate with AgentState: "
+            'status="shipped" (literal_error).'
+        ),
         "LangGraph finished without raising, yet the raw output does not validate with the "
-        "state model: the last write to the failing field(s) came from confirm (step 2), and "
-        "no node ran after it, so LangGraph never rebuilt the model."
+        "state model: no node ran after the last write to the failing field(s), so LangGraph "
+        "never rebuilt the model.",
     ]
+    assert at.session_state["step_slider"] == 2
     assert "**Validated with the state model** — AgentState" in [m.value for m in at.markdown]
     assert not [m.value for m in at.markdown if "v2" in m.value]
 
@@ -492,14 +526,13 @@ def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path
 
     assert not at.exception
     assert [w.value for w in at.warning] == [
-        "Check every step: the merged state first broke the model at step 1, blamed on "
-        f"{plain(NODE)} — LangGraph itself does not check it."
-    ]
-    assert [e.value for e in at.error] == [
+        plain(f"LangGraph finished, but the final state is invalid: {NODE} wrote n=-1."),
+        plain(f"The merged state breaks the model (blamed on {NODE})."),
         "LangGraph finished without raising, yet the raw output does not validate with the "
         f"state model: the last write to the failing field(s) came from {plain(NODE)} "
-        "(step 1), and no node ran after it, so LangGraph never rebuilt the model."
+        "(step 1), and no node ran after it, so LangGraph never rebuilt the model.",
     ]
+    assert [e.value for e in at.error] == []
     captions = [c.value for c in at.caption]
     assert f"Step 1, node {plain(NODE)}; the state shown is the merged state after it." in captions
     markdown = [m.value for m in at.markdown]
@@ -514,11 +547,11 @@ def test_a_fork_edit_stays_with_its_step_while_stepping_and_the_branch_names_its
 
     at.select_slider(key="step_slider").set_value(0).run()
     step0 = dump_json(at.session_state["trace_result"]["trace"].steps[0].state, indent=2)
-    assert at.text_area(key="fork_text").value == step0
+    assert at.session_state["fork_text"] == step0
     assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in at.markdown]
 
     at.select_slider(key="step_slider").set_value(1).run()
-    assert at.text_area(key="fork_text").value == text
+    assert at.session_state["fork_text"] == text
     assert "Edited: the edit stays with this step while you step through the run." in [
         c.value for c in at.caption
     ]
@@ -529,11 +562,12 @@ def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
     _run(at)
     assert _table(at)[-1][:2] == (2, "confirm")  # the error row
     at.select_slider(key="step_slider").set_value(1).run()
-    at.text_area(key="fork_text").set_value('{"edited": 1}').run()
+    at.session_state["fork_text"] = '{"edited": 1}'
+    at.run()
     at.select_slider(key="step_slider").set_value(2).run()
-    assert "fork_text" not in [t.key for t in at.text_area]
+    assert not at.get("component_instance")  # an error row has no editor
     at.select_slider(key="step_slider").set_value(1).run()
-    assert at.text_area(key="fork_text").value == '{"edited": 1}'
+    assert at.session_state["fork_text"] == '{"edited": 1}'
 
 
 def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
@@ -550,7 +584,7 @@ def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
     assert _table(fresh, -1) == branch
     assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in fresh.markdown]
     fresh.select_slider(key="step_slider").set_value(1).run()
-    assert fresh.text_area(key="fork_text").value == text
+    assert fresh.session_state["fork_text"] == text
 
 
 @pytest.mark.parametrize("fork", [{"row": True, "state": "{}"}, {"row": 1}, [1, "{}"]])
@@ -570,7 +604,7 @@ def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_
     assert not at.warning and not at.error  # the link selects row 0: nothing of row 1 shows
     assert "trace_fork" not in at.session_state
     at.select_slider(key="step_slider").set_value(1).run()
-    assert at.text_area(key="fork_text").value == '{"a": '
+    assert at.session_state["fork_text"] == '{"a": '
     assert [e.value for e in at.error] == [
         "The fork did not run; your edit is kept. Fix it as described:"
     ]
@@ -579,7 +613,8 @@ def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_
 
 def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_clicks(at):
     _fork_step_1_with_edited_logs(at)
-    at.text_area(key="fork_text").set_value('{"amount": ').run()
+    at.session_state["fork_text"] = '{"amount": '
+    at.run()
     at.button(key="fork").click().run()
     at.button(key="share").click().run()  # any other click
 
@@ -592,7 +627,7 @@ def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_cli
 
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert [e.value for e in reopened.error] == failed
-    assert reopened.text_area(key="fork_text").value == '{"amount": '
+    assert reopened.session_state["fork_text"] == '{"amount": '
 
 
 @pytest.mark.parametrize("fork_text", ['{"amount": ', None], ids=["refused", "run"])
@@ -600,45 +635,48 @@ def test_reset_at_a_forks_row_is_in_the_share_link(at, fork_text):
     # The link's fork fills the editor at its row: a reset text there must travel too.
     text = _fork_step_1_with_edited_logs(at)
     if fork_text is not None:
-        at.text_area(key="fork_text").set_value(fork_text).run()
+        at.session_state["fork_text"] = fork_text
+        at.run()
         at.button(key="fork").click().run()
     at.button(key="fork_reset").click().run()
-    unedited = at.text_area(key="fork_text").value
+    unedited = at.session_state["fork_text"]
     shown = ([e.value for e in at.error], "trace_fork" in at.session_state)
 
     link = _shared_link(at)
     assert link["fork"] == {"row": 1, "state": fork_text or text}
     assert link["edit"] == {"row": 1, "state": unedited}
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
-    assert reopened.text_area(key="fork_text").value == unedited
+    assert reopened.session_state["fork_text"] == unedited
     assert ([e.value for e in reopened.error], "trace_fork" in reopened.session_state) == shown
 
 
 def test_an_edit_not_forked_is_in_the_share_link_and_back_in_the_editor(at):
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()
-    text = at.text_area(key="fork_text").value.replace('"amount": 99,', '"amount": 7,')
-    at.text_area(key="fork_text").set_value(text).run()
+    text = at.session_state["fork_text"].replace('"amount": 99,', '"amount": 7,')
+    at.session_state["fork_text"] = text
+    at.run()
 
     link = _shared_link(at)
     assert link["edit"] == {"row": 1, "state": text} and "fork" not in link
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert not reopened.warning
-    assert reopened.text_area(key="fork_text").value == text
+    assert reopened.session_state["fork_text"] == text
     assert "trace_fork" not in reopened.session_state
 
 
 def test_the_fork_editors_reset_puts_the_steps_state_back_and_an_empty_state_says_so(at):
     _run(at)
-    unedited = at.text_area(key="fork_text").value
-    at.text_area(key="fork_text").set_value("").run()
+    unedited = at.session_state["fork_text"]
+    at.session_state["fork_text"] = ""
+    at.run()
     at.button(key="fork").click().run()
     assert at.code[-1].value == (
         "line 1, column 1: The state is empty: paste a JSON object, or press Reset for this "
         "step's state."
     )
     at.button(key="fork_reset").click().run()
-    assert at.text_area(key="fork_text").value == unedited
+    assert at.session_state["fork_text"] == unedited
     assert not at.error
 
 
@@ -669,7 +707,10 @@ def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(a
     assert (trace.ran, trace.gate_errors, trace.error.code) == (True, [], "input_invalid")
     assert _table(at) == [(0, "__start__", "pending", "not checked", "")]
     assert [e.value for e in at.error] == [
-        "Run stopped at step 1 [input_invalid] — ValidationError"
+        plain(
+            "LangGraph stopped at step 1 before validate_order [input_invalid]: "
+            "ValidationError: 1 validation error for AgentState."
+        )
     ]
     assert not [e for e in at.error if e.value.startswith("Gate closed")]
     assert "run_anyway" not in [b.key for b in at.button]
@@ -688,15 +729,18 @@ def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
         "Our model alone refuses the payload (1 error); it ran anyway. The table below is what "
         "LangGraph itself did with it.",
         # the per-step check sees the same field in the entry state, written by the payload
-        "Check every step: the merged state first broke the model at step 0, blamed on "
-        "\\_\\_start\\_\\_ — LangGraph itself does not check it.",
+        plain("The merged state breaks the model (blamed on __start__)."),
     ]
     assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == [
         ["user_id", "2:14", "uuid_parsing"]
     ]
-    assert _table(at, 1) == [(0, "__start__", "pending", "user_id: uuid_parsing", "")]
+    assert _table(at) == [(0, "__start__", "pending", "user_id: uuid_parsing", "")]
     assert [e.value for e in at.error] == [
-        "Run stopped at step 1 [input_invalid] — ValidationError"
+        plain(
+            "LangGraph stopped at step 1 before validate_order [input_invalid]: "
+            "ValidationError: 1 validation error for AgentState — the input set "
+            'user_id="not-a-uuid".'
+        )
     ]
     assert "run_anyway" not in [b.key for b in at.button]
 
@@ -712,7 +756,7 @@ def test_a_run_anyway_share_link_reopens_the_run_past_the_gate(at):
     assert not reopened.exception
     assert [w.value for w in reopened.warning] == [w.value for w in at.warning]  # no share_field
     assert reopened.session_state["trace_result"]["trace"].ran
-    assert _table(reopened, 1) == _table(at, 1)
+    assert _table(reopened) == _table(at)
 
 
 @pytest.mark.parametrize("graph", ["corpus.fanout_io_schemas:app", "corpus.fanout_async:app"])
@@ -737,3 +781,131 @@ def test_a_published_graph_with_an_output_schema_shows_invokes_value_and_its_mod
     shown = [c.value for c in at.code]
     assert dump_json(output, indent=2) in shown  # invoke() returns: the output schema's keys
     assert "**Validated with the output model** — Output" in [m.value for m in at.markdown]
+
+
+def _frame(at: AppTest, *columns: str) -> list[list]:
+    """The rows of the one table whose first columns are `columns`."""
+    n = len(columns)
+    (frame,) = [d.value for d in at.dataframe if tuple(d.value.columns)[:n] == columns]
+    return frame.values.tolist()
+
+
+def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_beside_it(at):
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+
+    assert at.session_state["step_slider"] == 2
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    assert table.value[["flag", "step", "node", "check"]].values.tolist() == [
+        ["", 0, "__start__", "✓"],
+        ["", 1, "validate_order", "✓"],
+        ["first failure", 2, "confirm", "status: literal_error"],
+    ]
+    assert list(table.proto.column_order)[:6] == ["step", "node", "check", "flag", "blame", "error"]
+    assert table.key == "trace__table_2"  # drawn with the stepper's row selected
+    assert "**Step 2 · confirm**" in [m.value for m in at.markdown]
+    assert [w.value for w in at.warning][:2] == [
+        plain('LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'),
+        plain("The merged state breaks the model (blamed on confirm)."),
+    ]
+    assert (
+        "status: literal_error — Input should be 'pending', 'validated' or 'confirmed' "
+        '(input "shipped")' in [c.value for c in at.code]
+    )
+    assert _highlighted(at) == ['"confirm"']
+
+
+def test_stepping_moves_the_tables_selection_and_the_detail(at):
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+    at.button(key="prev").click().run()
+
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    assert (table.key, at.session_state["step_slider"]) == ("trace__table_1", 1)
+    assert "**Step 1 · validate\\_order**" in [m.value for m in at.markdown]
+    assert "✓ The merged state is valid." in [c.value for c in at.caption]
+
+
+def test_a_share_link_naming_step_0_of_a_failing_run_reopens_step_0():
+    link = {**SEED_SETTINGS, "faults": ["bad_status_last"], "step": 0}
+    assert _open_shared(link).session_state["step_slider"] == 0
+    assert _open_shared({**link, "step": 1}).session_state["step_slider"] == 1
+
+
+def test_the_merge_view_explains_a_super_step_and_a_default_never_written(at):
+    at.radio(key="trace_graph").set_value("fanout")
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()  # validate_order
+    captions = [c.value for c in at.caption]
+    assert plain(
+        "Never written to the state before this step: status. LangGraph's channel holds no "
+        "value; the input model filled in its default, so the node sees it, and Merge shows "
+        "it as (unset)."
+    ) in captions
+    assert [row[0::5] for row in _frame(at, "field")] == [
+        ["status", "never written to the channel before; the node's input showed the model's "
+         'default "pending"'],
+        ["logs", ""],
+        ["messages", ""],
+    ]  # fmt: skip
+
+    at.select_slider(key="step_slider").set_value(2).run()  # notify_email
+    rows = _frame(at, "field")
+    assert [(row[0], row[4], row[5]) for row in rows] == [
+        ("logs", '["amount=99.0 items=1", "email sent", "sms sent"]',
+         "merged in super-step 2 with the write of notify_sms"),
+        ("messages", rows[1][4], "merged in super-step 2 with the write of notify_sms"),
+    ]  # fmt: skip
+    assert plain(
+        "Step 2 is one super-step: notify_email, notify_sms ran together and LangGraph merged "
+        "all their writes at once, each field by its reducer. So after holds every node's "
+        "write of the step, not only this node's."
+    ) in [c.value for c in at.caption]
+
+
+def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at):
+    _fork_step_1_with_edited_logs(at)
+
+    assert _frame(at, "path", "original", "edited") == [["logs[0]", '"amount=99.0 items=1"', '"edited"']]
+    assert at.session_state["fork_step_slider"] == 0
+    assert "**Step 2 · update\\_state**" in [m.value for m in at.markdown]
+    assert at.button(key="fork_prev").disabled
+    at.button(key="fork_next").click().run()
+    assert at.session_state["fork_step_slider"] == 1
+    assert "**Step 3 · confirm**" in [m.value for m in at.markdown]
+    assert "Step 3, node confirm; the state shown is the merged state after it." in [
+        c.value for c in at.caption
+    ]
+    assert at.session_state["step_slider"] == 1  # the run's own stepper stays where it was
+
+
+def _editor(at: AppTest) -> dict:
+    """What the fork's code editor (ui/json_editor.py) is sent: its text and marks."""
+    (element,) = at.get("component_instance")
+    args = json.loads(element.proto.json_args)
+    return {name: args[name] for name in ("text", "marks", "label", "key")}
+
+
+def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(at):
+    _run(at)
+    at.select_slider(key="step_slider").set_value(1).run()
+    state = at.session_state["fork_text"]
+    assert _editor(at) == {"text": state, "marks": [], "label": "State (JSON)", "key": "fork_editor"}
+
+    edited = state.replace('"amount": 99,', '"amount": -1,').replace('"validated"', '"shipped"')
+    at.session_state["fork_text"] = edited
+    at.run()
+    lines = edited.split("\n")
+    amount = next(i for i, line in enumerate(lines, 1) if '"amount"' in line)
+    status = next(i for i, line in enumerate(lines, 1) if '"status"' in line)
+    assert _editor(at)["marks"] == [
+        {"line": amount, "col": 13, "message": "amount: Input should be greater than or equal to 0",
+         "severity": "error"},
+        {"line": status, "col": 13,
+         "message": "status: Input should be 'pending', 'validated' or 'confirmed'",
+         "severity": "error"},
+    ]  # fmt: skip
+
+    at.session_state["fork_text"] = '{"amount": '
+    at.run()
+    assert [(m["line"], m["col"]) for m in _editor(at)["marks"]] == [(1, 12)]

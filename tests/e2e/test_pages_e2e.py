@@ -17,11 +17,12 @@ pytestmark = pytest.mark.e2e
 # (url path, page title): each page's heading is its name in the navigation. An unknown path
 # falls back to the default page (Validate), so the title proves which page rendered.
 PAGES = [(page.url_path, page.title) for page in ui.pages.PAGES]
-# The reference trace of DESIGN.md, as the trace table's first columns show it.
+# The reference trace of DESIGN.md, as the trace table's first columns show it: what
+# happened (step, node, check, flag, blame, error) first, the state's summary after.
 SEED_TRACE = [
-    ["0", "__start__", "pending", "[]", "1", "user_id, amount, items, messages"],
-    ["1", "validate_order", "validated", '["amount=99.0 items=1"]', "2", "status, logs, messages"],
-    ["2", "confirm", "confirmed", '["amount=99.0 items=1", "confirmed"]', "2", "status, logs"],
+    ["0", "__start__", "✓", "", "", ""],
+    ["1", "validate_order", "✓", "", "", ""],
+    ["2", "confirm", "✓", "", "", ""],
 ]
 
 
@@ -55,15 +56,19 @@ def test_page_renders_its_title_without_an_exception(new_page, path, title) -> N
 def test_trace_runs_the_seed_order_and_steps_to_confirm(new_page) -> None:
     page = new_page("trace")
     _click(page, "run")
-    rows = _rows(_grid(page, "changed"), 3)
+    rows = _rows(_grid(page, "flag"), 3)
     assert [row[:6] for row in rows] == SEED_TRACE
     thumb = page.locator(".st-key-step_slider [data-testid='stSliderThumbValue']")
-    expect(thumb).to_have_text("0 · __start__")  # a node's name as written, not Markdown
+    spoken = page.locator(".st-key-step_slider input[type='range']")
+    # What a screen reader reads is the option's text as given: no Markdown escapes in it.
+    expect(thumb).to_have_text("row 1 of 3 · step 0")
+    expect(spoken).to_have_attribute("aria-valuetext", "row 1 of 3 · step 0")
 
     _click(page, "next")
     _click(page, "next")
 
-    expect(thumb).to_have_text("2 · confirm")
+    expect(thumb).to_have_text("row 3 of 3 · step 2")
+    expect(spoken).to_have_attribute("aria-valuetext", "row 3 of 3 · step 2")
     expect(
         page.get_by_text("Step 2, node confirm; the state shown is the merged state after it.")
     ).to_be_visible()

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from core.jsontext.payload import PayloadError, parse
 from core.trace import Trace
-from core.trace.fork import ForkError, fork_trace
+from core.trace.focus import first_failure
+from core.trace.fork import ForkError, edit_errors, fork_diff, fork_trace
 from core.trace.reducers import dump_json
 from core.validate.field_errors import place_in_text
 from ui import keys
+from ui.json_editor import Mark, json_editor, pending_text
 from ui.text import plain
-from ui.trace_view import trace_table
+from ui.trace.stepping import step_detail, stepper
+from ui.trace.view import step_panels, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
+EDITOR = "fork_editor"  # the code editor's widget key; its text is kept in `fork_text`
+_PAGE_SET = "fork_text_set"  # the page replaced the text in a callback (Reset)
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
     "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
@@ -33,6 +39,8 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     marker = (run, index)
     shown = st.session_state.get("fork_for")
     forkable = _forkable(trace, index)
+    # The page sets the text (another row, Reset): the editor's last typing belongs to the old one.
+    page_set = st.session_state.pop(_PAGE_SET, False) or shown != marker
     if shown != marker:
         # Stepping away keeps an edit: each step of this run remembers its own text (saved
         # before an error row is shown, whose page has no editor to hold it).
@@ -52,9 +60,14 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
     )
-    # persist_state: a visit to another page keeps the text (Streamlit drops the state of
-    # widgets a page run does not draw, and `fork_for` would stop it being filled again).
-    st.text_area("State (JSON)", key="fork_text", height=260, persist_state="session")
+    # `fork_text` is plain session state (not the widget's): a visit to another page keeps it.
+    typed = None if page_set else pending_text(EDITOR)
+    text = st.session_state["fork_text"] = st.session_state["fork_text"] if typed is None else typed
+    # Checked as typed, so each error is marked where it is before Fork is pressed.
+    marks = [Mark(*where) for where in edit_errors(text, trace.options.model)]
+    st.session_state["fork_text"] = json_editor(
+        text, key=EDITOR, marks=marks, height=260, label="State (JSON)"
+    )
     if st.session_state["fork_text"] != unedited:
         st.caption("Edited: the edit stays with this step while you step through the run.")
     with st.container(horizontal=True):
@@ -75,19 +88,41 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
         st.code(error, language=None, wrap_lines=True)  # its fix is at the end
     fork = st.session_state.get("trace_fork")
     if fork is not None:
-        original, branch = st.columns(2)
-        with original:
-            st.markdown("**Original run**")
-            trace_table(trace, key="fork_original")
-        with branch:  # the step it was forked from, which need not be the step selected now
-            source = trace.steps[st.session_state["trace_fork_source"]["row"]]
-            st.markdown(f"**Forked branch**, from step {source.step} ({plain(source.node)})")
-            trace_table(
-                fork,
-                key="fork_branch",
-                fix="Fix the state in the editor and fork again.",
-                checked="the edited state",
-            )
+        _branch(trace, fork)
+
+
+def _branch(trace: Trace, fork: Trace) -> None:
+    """The forked branch: what the edit changed, both runs side by side, then its own stepper."""
+    source = st.session_state["trace_fork_source"]
+    # The step it was forked from, which need not be the step selected now.
+    step = trace.steps[source["row"]]
+    st.markdown(f"**Forked branch**, from step {step.step} ({plain(step.node)})")
+    diff = fork_diff(step.state, parse(source["state"]))  # it ran, so its text parses
+    if diff:
+        st.caption("Edited fields — the state after that step, and your edit:")
+        with st.container(key="fork_diff"):
+            st.dataframe(pd.DataFrame(diff), key="fork_diff__table", hide_index=True)
+    else:
+        st.caption("Nothing edited: the branch re-runs the same state from that step.")
+    original, branch = st.columns(2)
+    with original:
+        st.markdown("**Original run**")
+        trace_table(trace, key="fork_original")
+    with branch:
+        st.markdown("**Forked branch**")
+        trace_table(
+            fork,
+            key="fork_branch",
+            fix="Fix the state in the editor and fork again.",
+            checked="the edited state",
+        )
+    if not fork.steps:
+        return
+    st.markdown("**Step through the forked branch**")
+    index = stepper(fork, slider=keys.FORK_STEP_SLIDER, prefix="fork_")
+    with st.container(key="fork_detail"):
+        step_detail(fork, index)
+    step_panels(fork, index, key="fork_step")
 
 
 def fork_share(trace: Trace, index: int) -> dict[str, Any]:
@@ -138,7 +173,13 @@ def open_shared_forks(result: dict[str, Any]) -> None:
 def forget_forks() -> None:
     """Drop the forks, refusals and edits of the last run: they belong to the run they were
     made on."""
-    for key in ("trace_fork", "trace_fork_source", "trace_fork_error", "fork_edits"):
+    for key in (
+        "trace_fork",
+        "trace_fork_source",
+        "trace_fork_error",
+        "fork_edits",
+        keys.FORK_STEP_SLIDER,
+    ):
         st.session_state.pop(key, None)
 
 
@@ -149,6 +190,7 @@ def _forkable(trace: Trace, index: int) -> bool:
 
 def _reset(unedited: str) -> None:
     st.session_state["fork_text"] = unedited
+    st.session_state[_PAGE_SET] = True
 
 
 def _fork(trace: Trace, index: int, text: str) -> None:
@@ -166,6 +208,8 @@ def _fork(trace: Trace, index: int, text: str) -> None:
     fork.gate_errors = place_in_text(fork.gate_errors, text)
     st.session_state["trace_fork"] = fork
     st.session_state.pop("trace_fork_error", None)
+    # The branch opens where it went wrong, as a run does.
+    st.session_state[keys.FORK_STEP_SLIDER] = first_failure(fork) or 0
 
 
 def _state_error(exc: PayloadError | ForkError) -> str:

@@ -78,7 +78,7 @@ def _faults(value: list[str], known: dict[str, str]) -> list[str]:
 def select_shared_step(result: dict[str, Any], step: int) -> None:
     """Select the shared link's row in a fresh run (a run without that row says so)."""
     trace = result.get("trace")
-    if trace is None or not trace.steps or step == 0:  # no rows: the gate's table is the run
+    if trace is None or not trace.steps:  # no rows: the gate's table is the run
         return
     if step < len(trace.steps):
         st.session_state[keys.STEP_SLIDER] = step

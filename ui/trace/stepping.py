@@ -1,0 +1,160 @@
+"""Stepping through a recorded run: the selectable table, Prev / Next and slider, a row's detail."""
+
+from __future__ import annotations
+
+import functools
+
+import pandas as pd
+import streamlit as st
+
+from core.trace import Trace
+from core.trace.focus import failure_flag, first_failure
+from core.trace.merge import super_step
+from core.trace.reducers import dump_json
+from ui import keys
+from ui.text import plain
+from ui.trace.verdict import why_stopped
+
+__all__ = ["current_row", "step_detail", "step_table", "stepper"]
+
+
+# Dark-theme-safe: a translucent red over either background keeps the text's own contrast.
+_FLAG_STYLE = "background-color: rgba(255, 75, 75, 0.22)"
+
+
+def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
+    """The rows, the first failing one flagged and tinted, the stepper `slider`'s row selected;
+    clicking a row selects it in the stepper."""
+    failing = first_failure(trace)
+    frame = pd.DataFrame(trace.rows())
+    flag = failure_flag(trace)
+    frame.insert(0, "flag", [flag if i == failing else "" for i in range(len(frame))])
+    # The key names the selected row: selecting another step draws the table with that row
+    # selected (a selection's default applies only to a table drawn for the first time).
+    table_key = f"{key}__table_{selected}"
+    styled = frame.style.apply(
+        lambda row: [_FLAG_STYLE if row.name == failing else ""] * len(row), axis=1
+    )
+    st.dataframe(
+        styled,
+        key=table_key,
+        hide_index=True,
+        on_select=functools.partial(_pick, table_key, slider, selected),
+        selection_mode="single-row",
+        selection_default={"selection": {"rows": [selected]}},
+        column_order=_STEP_COLUMNS_FIRST
+        + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
+        column_config={
+            "flag": st.column_config.TextColumn(
+                "flag",
+                width=130,
+                help="The row opened first: where the run went wrong (natively: where "
+                "LangGraph raised, or the state it stopped at or finished with).",
+            ),
+            "check": st.column_config.TextColumn("check", width="medium"),
+        },
+    )
+
+
+# On a narrow screen the columns that say what happened come first.
+_STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
+
+
+def _pick(table_key: str, slider: str, selected: int) -> None:
+    rows = st.session_state[table_key]["selection"]["rows"]
+    st.session_state[slider] = rows[0] if rows else selected
+
+
+def _move(delta: int, last: int, slider: str = keys.STEP_SLIDER) -> None:
+    current = st.session_state.get(slider, 0)
+    st.session_state[slider] = min(max(current + delta, 0), last)
+
+
+def current_row(trace: Trace, slider: str = keys.STEP_SLIDER) -> int:
+    """The row the stepper `slider` selects (0 when it selects none of this trace's rows)."""
+    current = st.session_state.get(slider, 0)
+    if not isinstance(current, int) or not 0 <= current < len(trace.steps):
+        current = st.session_state[slider] = 0
+    return current
+
+
+def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -> int:
+    """Prev / Next and a slider over the rows (keys `slider`, `{prefix}prev`, `{prefix}next`).
+
+    Never re-runs the graph. The slider's options are plain numbers ("row 2 of 3 · step 1"):
+    a screen reader reads the label as it is, so it holds no Markdown escapes.
+    """
+    last = len(trace.steps) - 1
+    current = current_row(trace, slider)
+    # One row: the buttons stay side by side even on a phone, where st.columns would stack
+    # them above and below the slider; the slider wraps under them when the row is narrow.
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        # The buttons in a row of their own, which never wraps: only the slider moves under
+        # them when the screen is narrow.
+        with st.container(horizontal=True, width="content", gap="small"):
+            st.button(
+                "◀ Prev",
+                key=f"{prefix}prev",
+                on_click=_move,
+                args=(-1, last, slider),
+                disabled=current <= 0,
+                help="The previous row",
+            )
+            st.button(
+                "Next ▶",
+                key=f"{prefix}next",
+                on_click=_move,
+                args=(1, last, slider),
+                disabled=current >= last,
+                help="The next row",
+            )
+        return st.select_slider(
+            "Row",
+            options=list(range(last + 1)),
+            format_func=lambda i: f"row {i + 1} of {last + 1} · step {trace.steps[i].step}",
+            key=slider,
+            persist_state="session",
+            label_visibility="collapsed",
+            width="stretch",
+        )
+
+
+def step_detail(trace: Trace, index: int) -> None:
+    """Beside the table: what row `index` is, what the check found, what LangGraph raised."""
+    step, checked = trace.steps[index], trace.options.check_each_step
+    st.markdown(f"**Step {step.step} · {plain(step.node)}**")
+    peers = super_step(trace, index)
+    if len(peers) > 1:
+        st.caption(
+            plain(
+                f"One super-step of {len(peers)} nodes ({', '.join(peers)}): LangGraph ran them "
+                "together and merged all their writes, so each of their rows shows the same "
+                "merged state."
+            )
+        )
+    if not step.committed:
+        st.error("LangGraph never merged this step: it raised.")
+    elif not checked:
+        st.caption("LangGraph native: the state is not checked against the model.")
+    elif step.violations:
+        who = f"blamed on {step.blame}" if step.blame else "already broken by an earlier step"
+        st.warning(plain(f"The merged state breaks the model ({who})."))
+        st.code(
+            "\n".join(
+                f"{e.path}: {e.type} — {e.msg} (input {dump_json(e.input)})"
+                for e in step.violations
+            ),
+            language=None,
+            wrap_lines=True,
+        )
+    else:
+        st.caption("✓ The merged state is valid.")
+    if step.error:
+        st.code(step.error, language=None, wrap_lines=True)
+    elif trace.error is not None and index == len(trace.steps) - 1:
+        st.caption(
+            f"LangGraph raised after this row, at step {trace.error.step} [{trace.error.code}]:"
+        )
+        st.code(trace.error.message, language=None, wrap_lines=True)
+    if trace.error is not None and (step.error or index == len(trace.steps) - 1):
+        st.caption(why_stopped(trace.error, checked))

@@ -1,0 +1,203 @@
+"""Trace building blocks: the trace table, the diagram and the per-step panels.
+
+The stepper and a row's detail are in ui/trace/stepping.py, the headline in verdict.py; pages
+import all of them from ui.trace_view.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from core.jsontext.write import plural
+from core.trace import Trace
+from core.trace.diagram import graph_dot
+from core.trace.merge import merge_view, super_step, unwritten_defaults
+from core.trace.reducers import dump_json
+from core.validate.coercion import coercion_rows
+from core.validate.report import Report, validate_value
+from ui.errors import COLUMN_ORDER, ERROR_COLUMNS
+from ui.text import plain
+from ui.trace.stepping import step_table
+from ui.trace.verdict import run_headline, stopped_panel
+
+__all__ = ["error_panel", "output_panel", "step_panels", "trace_table"]
+
+
+def trace_table(
+    trace: Trace,
+    *,
+    key: str,
+    fix: str = "",
+    checked: str = "the payload",
+    selected: int | None = None,
+    slider: str | None = None,
+) -> None:
+    """The node trace table (or the gate errors when the graph did not run), then the error.
+
+    Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `fix`
+    (fixed text) says where the input can be fixed, `checked` names what the gate checked.
+    With `slider` (the session key of a `stepper`), the row `selected` is selected, the first
+    failing row is flagged, clicking a row selects it in the stepper, and the run's headline
+    and error are left to the caller (`run_headline`, `step_detail`).
+    """
+    if trace.gate_errors:
+        count = plural(len(trace.gate_errors), "error")
+        if trace.ran:  # refused by our model, then run anyway: LangGraph's verdict is below
+            st.warning(
+                f"Our model alone refuses {checked} ({count}); it ran anyway. The table below "
+                "is what LangGraph itself did with it."
+            )
+        else:
+            st.error(
+                f"Gate closed — {count} in {checked}; the graph did not run."
+                + (f" {fix}" if fix else "")
+            )
+        st.dataframe(
+            pd.DataFrame([error.to_row() for error in trace.gate_errors]),
+            key=f"{key}__gate",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+            column_order=COLUMN_ORDER,
+        )
+        if not trace.ran:
+            return
+    if slider is None:
+        st.dataframe(
+            pd.DataFrame(trace.rows()),
+            key=f"{key}__table",
+            hide_index=True,
+            column_config={"check": st.column_config.TextColumn("check", width="medium")},
+        )
+        error_panel(trace)
+        return
+    step_table(trace, key=key, selected=selected or 0, slider=slider)
+
+
+def error_panel(trace: Trace) -> None:
+    """The run's headline, then what stopped it (LangGraph's words and, checked, who wrote it)."""
+    run_headline(trace)
+    stopped_panel(trace)
+
+
+# Rows that are writes, not node calls: their input panel says so instead of showing null.
+_NOT_A_NODE = {
+    "__start__": "None: no node ran; this row is LangGraph writing the payload to the state.",
+    "update_state": "None: no node ran; this row is the fork writing your edit to the state.",
+}
+
+
+def step_panels(trace: Trace, index: int, *, key: str) -> None:
+    """Diagram, node input, raw update, merge view and merged state for one row."""
+    step = trace.steps[index]
+    failed = [step.node] if step.error else []
+    if trace.graph is not None:
+        st.graphviz_chart(graph_dot(trace.graph, current=[step.node], failed=failed))
+    where = "the merged state after it" if step.committed else "the state before it (never merged)"
+    st.caption(f"Step {step.step}, node {plain(step.node)}; the state shown is {where}.")
+    left, right = st.columns(2)
+    left.markdown("**Input** — the validated model the node was called with")
+    if step.input is not None:  # a node of the graph ran (whatever it is named)
+        left.code(dump_json(step.input, indent=2), language="json")
+    else:
+        left.caption(
+            _NOT_A_NODE.get(step.node, "None: LangGraph never called this node (see the error).")
+        )
+    right.markdown("**Update** — exactly what the node returned")
+    right.code(dump_json(step.update, indent=2), language="json")
+    defaults = unwritten_defaults(trace, index)
+    if defaults and step.input is not None:
+        left.caption(
+            plain(
+                f"Never written to the state before this step: {', '.join(defaults)}. "
+                "LangGraph's channel holds no value; the input model filled in its default, "
+                "so the node sees it, and Merge shows it as (unset)."
+            )
+        )
+    st.markdown("**Merge** — per written field: before, update, reducer, after, and why")
+    peers = super_step(trace, index)
+    if len(peers) > 1 and step.committed:
+        st.caption(
+            plain(
+                f"Step {step.step} is one super-step: {', '.join(peers)} ran together and "
+                "LangGraph merged all their writes at once, each field by its reducer. So "
+                "after holds every node's write of the step, not only this node's."
+            )
+        )
+    merges = merge_view(trace, index)
+    if merges:
+        st.dataframe(
+            pd.DataFrame(merges),
+            key=f"{key}__merge",
+            hide_index=True,
+            column_config={"why": st.column_config.TextColumn("why", width="large")},
+        )
+    else:
+        st.caption("This node wrote nothing LangGraph merged.")
+    if step.violations:  # checked mode only: LangGraph native checks nothing
+        blame = plain(step.blame or "earlier")
+        st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
+        rows = [error.to_row() for error in step.violations]
+        st.dataframe(
+            pd.DataFrame(rows),
+            key=f"{key}__violations",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+            column_order=[c for c in COLUMN_ORDER if c != "line:col"],  # a state has no text
+        )
+    with st.expander("Whole state at this step"):
+        st.code(dump_json(step.state, indent=2), language="json")
+
+
+def output_panel(trace: Trace, *, key: str) -> None:
+    """What `invoke` returns next to the same value built into the graph's output model."""
+    if trace.output is None:
+        reason = "the run raised (see the error above)" if trace.error else "no state was streamed"
+        st.caption(f"There is no output: {reason}.")
+        return
+    raw = json.loads(dump_json(trace.output))
+    schema = trace.output_schema
+    left, right = st.columns(2)
+    left.markdown("**invoke() returns** — raw channel values, defaults never written missing")
+    left.code(dump_json(trace.output, indent=2), language="json")
+    if schema is None:
+        right.caption("The graph's output is not a Pydantic model: there is nothing to coerce.")
+        return
+    which = "state" if schema is trace.options.model else "output"
+    name = plain(schema.__name__)
+    right.markdown(f"**Validated with the {which} model** — {name}")
+    right.caption(plain(f'{schema.__name__}(**output), as invoke(version="v2") builds it.'))
+    if trace.output_model is None:
+        report = validate_value(trace.output, schema)
+        # A warning, as the headline: LangGraph finished; only the model refuses the value.
+        right.warning(_invalid_output(trace, report, which))
+        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", hide_index=True)
+        return
+    right.code(dump_json(trace.output_model, indent=2), language="json")
+    rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
+    st.markdown("**Differences** — raw value vs the validated model, leaf by leaf")
+    st.dataframe(pd.DataFrame(rows), key=f"{key}__diff", hide_index=True)
+
+
+def _invalid_output(trace: Trace, report: Report, which: str) -> str:
+    fields = {str(error.loc[0]) for error in report.errors if error.loc}
+    writes = [s for s in trace.steps if s.committed and fields & set(s.changed)]
+    if trace.error is not None or not writes:
+        return f"The raw output does not validate with the {which} model."
+    last = max(step.step for step in writes)
+    names = ", ".join(sorted({step.node for step in writes if step.step == last}))
+    after = any(step.step > last for step in trace.steps)
+    if not trace.options.check_each_step:  # LangGraph native names no writer
+        tail = "" if after else ": no node ran after the last write to the failing field(s)"
+        return (
+            "LangGraph finished without raising, yet the raw output does not validate with the "
+            f"{which} model{tail}" + ("." if after else ", so LangGraph never rebuilt the model.")
+        )
+    tail = "." if after else ", and no node ran after it, so LangGraph never rebuilt the model."
+    return (
+        "LangGraph finished without raising, yet the raw output does not validate with the "
+        f"{which} model: the last write to the failing field(s) came from {plain(names)} "
+        f"(step {last}){tail}"
+    )
