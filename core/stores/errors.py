@@ -18,6 +18,8 @@ class StoreCode(StrEnum):
     NOT_A_CHECKPOINT_STORE = "not_a_checkpoint_store"  # no `checkpoints` table
     UNREACHABLE = "store_unreachable"  # Postgres down, refused, wrong host/port
     LOGIN_REFUSED = "store_login_refused"  # Postgres rejected the user or password
+    ENCRYPTED = "store_encrypted"  # encrypted values and no key (or no way to decrypt)
+    WRONG_KEY = "store_wrong_key"  # LANGGRAPH_AES_KEY does not decrypt it, or is no AES key
     UNREADABLE = "store_unreadable"  # anything else the driver raised while reading
 
 
