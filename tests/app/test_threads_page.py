@@ -270,3 +270,48 @@ def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, pos
     ]
     assert "First invalid at step 2, written by confirm." in [c.value for c in at.code]
     assert PG_PASSWORD not in _all_text(at)
+
+
+def _encrypted_store(path: Path, key: str) -> str:
+    import sqlite3
+    from contextlib import closing
+
+    from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from core.stores.demo import run_demo_threads
+
+    with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
+        saver = SqliteSaver(conn)
+        saver.serde = EncryptedSerializer.from_pycryptodome_aes(key=key.encode())
+        run_demo_threads(saver)
+    return str(path)
+
+
+def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(
+    monkeypatch, tmp_path
+):
+    key = "k3y-of-32-bytes-for-the-aes-test"
+    spec = _encrypted_store(tmp_path / "secret.sqlite", key)
+    monkeypatch.setenv(STORE_ENV, spec)
+    monkeypatch.delenv("LANGGRAPH_AES_KEY", raising=False)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    assert at.radio(key="threads_source").value == "server"  # the server's store, first
+    assert [c.value for c in at.code] == [
+        spec,
+        f"[store_encrypted] {spec}: it is encrypted (msgpack+aes, LangGraph's "
+        "EncryptedSerializer) and no key is configured; set LANGGRAPH_AES_KEY in the server's "
+        "environment to the key the application writes with",
+    ]
+    at.radio(key="threads_source").set_value("demo").run()  # the page keeps working
+    assert not at.exception and sorted(r[0] for r in _frame(at, "thread_id")) == sorted(
+        DEMO_THREADS
+    )
+
+    monkeypatch.setenv("LANGGRAPH_AES_KEY", key)
+    clear_session_resource_cache(SESSION_ID)
+    keyed = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not keyed.exception
+    assert sorted(r[0] for r in _frame(keyed, "thread_id")) == sorted(DEMO_THREADS)
+    assert key not in _all_text(keyed) and key not in _all_text(at)
