@@ -288,9 +288,7 @@ def _encrypted_store(path: Path, key: str) -> str:
     return str(path)
 
 
-def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(
-    monkeypatch, tmp_path
-):
+def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monkeypatch, tmp_path):
     key = "k3y-of-32-bytes-for-the-aes-test"
     spec = _encrypted_store(tmp_path / "secret.sqlite", key)
     monkeypatch.setenv(STORE_ENV, spec)
