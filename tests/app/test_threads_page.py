@@ -108,8 +108,23 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     ]
     errors = _frame(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
-    at.select_slider(key="threads_step").set_value(1).run()
+    human = '{"type": "human", "content": "下单", "id": "fault-negative_amount-human"}'
+    ai = '{"type": "ai", "content": "订单已校验", "id": "fault-negative_amount-msg-1"}'
+    assert _frame(at, "node", "field") == [  # Trace's merge view, per stored write
+        ("validate_order", "status", "(unset)", '"validated"', "last value", '"validated"'),
+        ("validate_order", "logs", "(unset)", '["amount=99.0 items=1"]', "operator.add",
+         '["amount=99.0 items=1"]'),
+        ("validate_order", "messages", f"[{human}]", f"[{ai}]", "add_messages",
+         f"[{human}, {ai}]"),
+        ("validate_order", "amount", "99", "-1", "last value", "-1"),
+    ]  # fmt: skip
+    at.button(key="threads_step_prev").click().run()  # Trace's stepper buttons
+    assert at.select_slider(key="threads_step").value == 1
+    assert at.button(key="threads_step_next").disabled is False
     assert not _frame_or_none(at, "path")
+    at.button(key="threads_step_prev").click().run()
+    assert at.select_slider(key="threads_step").value == 0
+    assert at.button(key="threads_step_prev").disabled
 
 
 def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
