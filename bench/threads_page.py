@@ -10,7 +10,10 @@ context (a new session, nothing cached for it):
   after the thread list's canvas drew a thread id (glide-data-grid paints its canvas before
   the grid cells that assistive technology reads);
 - validate: the Validate round trip of bench/browser_roundtrip.py (Ctrl+Enter -> the error
-  table painted), on a page of the 10k server opened once.
+  table painted), on a page of the 10k server opened once;
+- control, opening the Validate page (the app's default) in a new session: navigation ->
+  its first script run done (what any page of the app costs to open); the Threads page's
+  first script run is printed too.
 
 Rounds alternate the order. Prints medians and ratios (10k over 1k: does opening grow with
 the store?; 10k over the Validate round trip), never pass/fail, with the load average.
@@ -53,6 +56,17 @@ CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
   }
   return fillText.call(this, text, ...rest);
 };
+window.__firstRun = null;  // when the first script run of the page finished
+new MutationObserver((records, observer) => {
+  for (const record of records) {
+    if (record.target.getAttribute("data-test-script-state") === "notRunning"
+        && record.oldValue !== "notRunning" && window.__firstRun === null) {
+      window.__firstRun = performance.now();
+      observer.disconnect();
+    }
+  }
+}).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                      attributeFilter: ["data-test-script-state"]});
 """
 
 
@@ -70,17 +84,21 @@ def _server_on(spec: str) -> Iterator[Server]:
             os.environ[STORE_ENV] = before
 
 
-def open_threads(browser: Any, server: Server) -> float:
-    """Seconds from navigation to the thread list's first rows painted, in a new session."""
+def open_page_timed(browser: Any, server: Server, path: str) -> dict[str, float]:
+    """Seconds from navigation to the first script run done (`run`) and, on the Threads
+    page, to its thread list's first rows painted (`rows`), in a new session."""
     context = new_context(browser, viewport=VIEWPORT)
     context.add_init_script(FIRST_ROWS)
     try:
         page = context.new_page()
-        page.goto(f"{server.url}/threads", timeout=TIMEOUT_MS)
-        page.wait_for_function("() => window.__rows.painted !== null", polling=50,
+        page.goto(f"{server.url}/{path}", timeout=TIMEOUT_MS)
+        done = "window.__rows.painted !== null" if path == "threads" else "true"
+        page.wait_for_function(f"() => window.__firstRun !== null && {done}", polling=50,
                                timeout=TIMEOUT_MS)  # fmt: skip
-        painted: float = page.evaluate("() => window.__rows.painted")
-        return painted / 1000
+        times: dict[str, float] = page.evaluate(
+            "() => ({run: window.__firstRun, rows: window.__rows.painted})"
+        )
+        return {name: ms / 1000 for name, ms in times.items() if ms is not None}
     finally:
         context.close()
 
@@ -105,16 +123,23 @@ def main() -> None:
         playwright = stack.enter_context(sync_playwright())
         browser = launch_chromium(playwright)
         validate = open_page(browser, "validate", servers["10k"])
-        samples: dict[str, list[float]] = {"10k": [], "1k": [], "validate": []}
+        samples: dict[str, list[float]] = {
+            "10k": [], "10k_run": [], "1k": [], "open_validate": [], "validate": []
+        }  # fmt: skip
         cpu = {name: cpu_seconds(server.process.pid) for name, server in servers.items()}
         for n in range(args.rounds + 1):  # round 0 warms both servers up, not counted
-            order = ["10k", "1k", "validate"] if n % 2 else ["validate", "1k", "10k"]
-            times = {
-                name: round_trip(validate, f"tp_{n:02d}", grid=True)["visible"]
-                if name == "validate"
-                else open_threads(browser, servers[name])
-                for name in order
-            }
+            order = ["10k", "1k", "open_validate", "validate"]
+            times: dict[str, float] = {}
+            for name in order if n % 2 else order[::-1]:
+                if name == "validate":
+                    times[name] = round_trip(validate, f"tp_{n:02d}", grid=True)["visible"]
+                elif name == "open_validate":  # the app's default page, 10k server
+                    times[name] = open_page_timed(browser, servers["10k"], "")["run"]
+                else:
+                    opened = open_page_timed(browser, servers[name], "threads")
+                    times[name] = opened["rows"]
+                    if name == "10k":
+                        times["10k_run"] = opened["run"]
             if n:
                 for name, value in times.items():
                     samples[name].append(value)
@@ -129,7 +154,9 @@ def _report(
     medians = {name: statistics.median(values) for name, values in samples.items()}
     labels = {
         "10k": f"Threads page, {sizes['10k'][0]:,} threads: first rows painted",
+        "10k_run": "  the same, its first script run done",
         "1k": f"Threads page, {sizes['1k'][0]:,} threads: first rows painted",
+        "open_validate": "control: Validate page opened, first script run done",
         "validate": "Validate round trip, error table painted",
     }
     print(f"median of {rounds} rounds (after a warm-up round), fresh session per page open")
@@ -139,7 +166,8 @@ def _report(
     print(
         f"  ratio threads {sizes['10k'][0]:,} / {sizes['1k'][0]:,}: "
         f"{medians['10k'] / medians['1k']:.2f}x; threads {sizes['10k'][0]:,} / Validate round "
-        f"trip: {medians['10k'] / medians['validate']:.2f}x"
+        f"trip: {medians['10k'] / medians['validate']:.2f}x; threads {sizes['10k'][0]:,} / "
+        f"opening the Validate page: {medians['10k'] / medians['open_validate']:.2f}x"
     )
     print("  server CPU over the rounds: " + ", ".join(f"{k} {v:.1f} s" for k, v in cpu.items()))
     print(f"  {machine_load()}")
