@@ -43,7 +43,8 @@ def _payload() -> tuple[str, int]:
 def main() -> None:
     """Lift the limit, submit the big payload, wait for the error table; print time and memory."""
     text, expected_errors = _payload()
-    verdict = f"Gate closed — {expected_errors} errors, the graph would not run."
+    # The page's headline is LangGraph's verdict (core.validate.entry), then the model's.
+    verdict = f"LangGraph raises before the first node runs ({expected_errors} errors)"
     with streamlit_server() as server, sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         page = goto_app(
@@ -66,7 +67,7 @@ def main() -> None:
         runs, since = page.evaluate("[window.__stRuns, performance.now()]")
         start = time.perf_counter()
         area.press("Control+Enter")
-        page.get_by_text(verdict).wait_for(timeout=TIMEOUT_MS)
+        page.get_by_text(verdict).first.wait_for(timeout=TIMEOUT_MS)
         page.locator("[data-testid='stDataFrame'] [role='gridcell']").filter(
             has_text="items[0].qty"
         ).first.wait_for(state="attached", timeout=TIMEOUT_MS)  # the grid's a11y DOM is offscreen

@@ -8,6 +8,7 @@ import json
 import zlib
 from typing import Any
 
+from core.errors import CodedError
 from core.jsontext.write import dumps
 
 __all__ = ["MAX_SHARE_JSON_BYTES", "MAX_TOKEN_CHARS", "ShareError", "decode_share", "encode_share"]
@@ -17,13 +18,8 @@ MAX_TOKEN_CHARS = 64_000  # browsers and proxies start refusing URLs well before
 MAX_SHARE_JSON_BYTES = 2_500_000  # a full payload at its size cap, plus options
 
 
-class ShareError(ValueError):
+class ShareError(CodedError, ValueError):
     """A share link that cannot be opened; `code` is stable, the message says what to do."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"[{code}] {message}")
-        self.code = code
-        self.message = message
 
 
 def _no_constant(name: str) -> float:

@@ -65,11 +65,11 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
     """
     model = _written_for(model)
     if model is AgentState:
-        return {k: (f"{p.title} — {p.summary}", p.text) for k, p in PRESETS.items()}
+        return {k: (f"{p.title} — {p.summary}", p.value) for k, p in PRESETS.items()}
     examples = _examples(f"{model.__module__}.{model.__qualname__}:{id(model)}", model)
     if isinstance(examples, str):
         return {}
-    return {k: (f"{e.title} — {e.summary}", to_text(e.payload)) for k, e in examples.items()}
+    return {k: (f"{e.title} — {e.summary}", to_text(e.value)) for k, e in examples.items()}
 
 
 def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder: str) -> None:

@@ -40,7 +40,6 @@ from ui.schema_form import schema_options_form
 from ui.share import name_dropped, share_button, shared_state
 from ui.text import plain
 from ui.validate.model_form import model_form
-from ui.validate.payload_form import order_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 
@@ -168,10 +167,7 @@ def _workbench(
             "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
         )
         if editor == "Form":  # the form above the text it rewrites: both stay in view
-            if chosen is AgentState:
-                order_form(text)
-            else:
-                model_form(text, model)
+            model_form(text, model, report.errors)  # the errors the table shows
         payload_editor(keys.PAYLOAD, reset_text, height=420)
 
     view = st.segmented_control(

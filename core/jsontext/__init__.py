@@ -1,4 +1,5 @@
-"""Text -> JSON with limits and positions: parsing, source map, paths, duplicate keys, reindent."""
+"""Text -> JSON with limits and positions: one tokenizer (scan), parsing, source map, paths,
+duplicate keys, reindent."""
 
 from __future__ import annotations
 

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]  # not in typeshed
 from typing import Any
 
 from core.jsontext.paths import format_path
-from core.jsontext.source_map import JSON_STRING_BODY, SourceMap
+from core.jsontext.scan import KEY, STRING, key_text, tokens
+from core.jsontext.source_map import SourceMap
 
 __all__ = ["MAX_POSITIONS", "MAX_REPORTED", "DuplicateKey", "duplicate_keys"]
 
 MAX_REPORTED = 50  # keys listed; the count says how many more there are
 MAX_POSITIONS = 10  # occurrences kept per key: the first ones and the last (the value kept)
-# A string (a key when a colon follows), a bracket or a comma; other values are skipped over.
-_TOKEN = re.compile(rf'"({JSON_STRING_BODY})"([ \t\n\r]*:)?|[{{}}\[\],]', re.S)
 
 
 @dataclass(frozen=True)
@@ -71,16 +68,19 @@ def _locate(text: str) -> list[DuplicateKey]:
     # One frame per open container: [path, is_array, key -> offsets, commas seen, last key].
     stack: list[list[Any]] = []
     found: list[tuple[int, tuple[str | int, ...], list[int]]] = []
-    for match in _TOKEN.finditer(text):
-        if match.group(2) is not None:  # a key
-            key = match.group(1)
+    for token in tokens(text):  # strings, brackets and commas; other values are skipped
+        kind = token.lastgroup
+        if kind == KEY:
+            key = token.group(STRING)
             if "\\" in key:
-                key = _scanstring(text, match.start() + 1)[0]
+                key = key_text(token)
             frame = stack[-1]
-            frame[2].setdefault(key, []).append(match.start())
+            frame[2].setdefault(key, []).append(token.start())
             frame[4] = key
             continue
-        char = text[match.start()]
+        if kind is not None:  # a string value
+            continue
+        char = text[token.start()]
         if char in "{[":
             path: tuple[str | int, ...] = ()
             if stack:
@@ -89,7 +89,7 @@ def _locate(text: str) -> list[DuplicateKey]:
             stack.append([path, char == "[", {}, 0, None])
         elif char == ",":
             stack[-1][3] += 1
-        elif char in "}]":
+        else:  # } or ]
             path, _, keys, _, _ = stack.pop()
             found += [
                 (spots[0], (*path, key), spots) for key, spots in keys.items() if len(spots) > 1

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
-from core.jsontext.source_map import JSON_STRING_BODY
+from core.jsontext.scan import token_texts
 
 __all__ = ["reindent"]
 
-# A string, one punctuation mark, or a bare value (number, true, false, null, NaN, Infinity).
-_TOKEN = re.compile(rf'"{JSON_STRING_BODY}"|[{{}}\[\],:]|[^\s{{}}\[\],:"]++', re.S)
 _CLOSE = {"{": "}", "[": "]"}
 
 
@@ -31,29 +27,32 @@ def reindent(text: str, indent: int = 2) -> str:
           ]
         }
     """
-    tokens = _TOKEN.findall(text)
+    found = token_texts(text)  # punctuation and keys carry the blanks after them
     out: list[str] = []
     depth = 0
     pad = " " * indent
     skip = False
-    for i, token in enumerate(tokens):
+    for i, token in enumerate(found):
         if skip:  # the close of an empty container, already written
             skip = False
             continue
-        if token in _CLOSE:
-            if i + 1 < len(tokens) and tokens[i + 1] == _CLOSE[token]:
-                out.append(token + _CLOSE[token])
+        char = token[0]
+        if char in _CLOSE:
+            if i + 1 < len(found) and found[i + 1] == _CLOSE[char]:
+                out.append(char + _CLOSE[char])
                 skip = True
                 continue
             depth += 1
-            out.append(token + "\n" + pad * depth)
+            out.append(char + "\n" + pad * depth)
         elif token == "}" or token == "]":
             depth -= 1
             out.append("\n" + pad * depth + token)
-        elif token == ",":
+        elif char == ",":
             out.append(",\n" + pad * depth)
-        elif token == ":":
+        elif char == '"' and token[-1] != '"':  # a key and its colon
+            out += (token[: token.rindex('"') + 1], ": ")
+        elif char == ":":  # a colon no key precedes (text that is not JSON)
             out.append(": ")
-        else:
+        else:  # a string, number or literal, as written
             out.append(token)
     return "".join(out)

@@ -7,6 +7,8 @@ import math
 import re
 from typing import Any
 
+from core.errors import CodedError
+from core.jsontext.scan import VALUE, tokens
 from core.jsontext.source_map import SourceMap
 
 __all__ = [
@@ -33,13 +35,14 @@ MAX_DEPTH = 200
 # Fractions and exponents of any length parse (to a float) in both, so they are not counted.
 MAX_NUMBER_DIGITS = 4300
 
-_LONG_NUMBER = re.compile(rf"(?<![0-9.eE+-])-?[0-9]{{{MAX_NUMBER_DIGITS + 1},}}")
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+# A prefilter only (it also finds digits inside strings): the tokens decide.
+_LONG_DIGITS = re.compile(f"[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
+_INTEGER_PART = re.compile(r"-?[0-9]*")  # matches at the start of any token
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class PayloadError(ValueError):
+class PayloadError(CodedError, ValueError):
     """The text is not a JSON payload we accept; `line`/`col` are 1-based.
 
     `code` is stable: json_syntax, empty, too_large, too_deep, number_too_long,
@@ -47,11 +50,9 @@ class PayloadError(ValueError):
     """
 
     def __init__(self, message: str, line: int = 1, col: int = 1, *, code: str = "json_syntax"):
-        super().__init__(message)
-        self.message = message
+        super().__init__(code, message)
         self.line = line
         self.col = col
-        self.code = code
 
     def __str__(self) -> str:
         return f"line {self.line}, column {self.col}: {self.message}"
@@ -106,8 +107,8 @@ def check_limits(text: str) -> None:
     check_depth(text)
     long_number = _long_number(text)
     if long_number:
-        digits = len(long_number.group().lstrip("-"))
-        whole = text[long_number.end() : long_number.end() + 1] not in (".", "e", "E")
+        digits = _integer_digits(long_number.group())
+        whole = long_number.group().lstrip("-").isdigit()
         raise PayloadError(
             f"{'An integer' if whole else 'The integer part of a number'} has {digits:,} "
             f"digits; the limit is {MAX_NUMBER_DIGITS:,}. Shorten it or send it as a string.",
@@ -211,14 +212,20 @@ def _lone_surrogate(text: str) -> int | None:
     return pending_high
 
 
+def _integer_digits(token: str) -> int:
+    """How many digits the integer part of a number token has."""
+    match = _INTEGER_PART.match(token)
+    return len(match.group().lstrip("-")) if match else 0
+
+
 def _long_number(text: str) -> re.Match[str] | None:
-    candidates = list(_LONG_NUMBER.finditer(text))
-    if not candidates:
+    """The first number token whose integer part has more than MAX_NUMBER_DIGITS digits."""
+    if _LONG_DIGITS.search(text) is None:
         return None
-    strings = [m.span() for m in _STRING_OR_BRACKET.finditer(text) if m.group()[0] == '"']
-    for candidate in candidates:
-        if not any(start < candidate.start() < end for start, end in strings):
-            return candidate
+    for token in tokens(text, values=True):
+        if token.lastgroup == VALUE and len(token.group()) > MAX_NUMBER_DIGITS:
+            if _integer_digits(token.group()) > MAX_NUMBER_DIGITS:
+                return token
     return None
 
 
@@ -230,18 +237,19 @@ def check_depth(text: str) -> None:
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
     depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        char = match.group()[0]
-        if char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise PayloadError(
-                    f"The payload nests deeper than {MAX_DEPTH} levels; flatten it.",
-                    *line_col(text, match.start()),
-                    code="too_deep",
-                )
-        elif char in "]}":
-            depth -= 1
+    for token in tokens(text):  # strings are tokens, so brackets inside them are skipped
+        if token.lastgroup is None:
+            char = text[token.start()]
+            if char == "[" or char == "{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise PayloadError(
+                        f"The payload nests deeper than {MAX_DEPTH} levels; flatten it.",
+                        *line_col(text, token.start()),
+                        code="too_deep",
+                    )
+            elif char != ",":
+                depth -= 1
 
 
 def json_writable(value: Any) -> bool:

@@ -2,37 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Sequence
-from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]  # not in typeshed
-from typing import Any, NamedTuple, cast
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
-__all__ = ["JSON_STRING_BODY", "Located", "SourceMap"]
+from core.jsontext.scan import FLAT, KEY, STRING, key_text, tokens
 
-_WS = re.compile(r"[ \t\n\r]*")
-_MEMBER = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*', re.S)  # "key" :
-# A JSON string's inside, unrolled: one C loop per run of plain characters.
-JSON_STRING_BODY = r'[^"\\]*+(?:\\.[^"\\]*+)*+'
-_STRING = f'"{JSON_STRING_BODY}"'
-# An object holding no container: one C-speed match, its members indexed only when needed.
-_FLAT_OBJECT = rf'\{{(?:[^{{}}\[\]"]++|{_STRING})*+\}}'
-_TOKEN = re.compile(  # flat objects, brackets, commas and strings (keys with their colon)
-    rf'({_FLAT_OBJECT})|"({JSON_STRING_BODY})"([ \t\n\r]*:[ \t\n\r]*)?'
-    r"|[{\[][ \t\n\r]*|,[ \t\n\r]*|[}\]]",
-    re.S,
-)
-_FLAT_MATCH = re.compile(_FLAT_OBJECT, re.S).match
-# "key": value inside a flat object; strings are matched whole, so members never misalign.
-_FLAT_MEMBER = re.compile(
-    rf'"({JSON_STRING_BODY})"[ \t\n\r]*:[ \t\n\r]*({_STRING}|[^,}}"]*+)[^"]*+',
-    re.S,
-)
+__all__ = ["Located", "SourceMap"]
+
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*").match
-_AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")  # the gap and comma after a value
-# Both can match nothing, so they always match: typed so, at no cost in the hot loops.
-_SKIP_WS = cast(Callable[[str, int], re.Match[str]], _WS.match)
-_SKIP_AFTER = cast(Callable[[str, int], re.Match[str]], _AFTER.match)
 
 
 class Located(NamedTuple):
@@ -46,10 +24,12 @@ class Located(NamedTuple):
 
 
 class SourceMap:
-    """Finds where a JSON path sits in the text, indexing each container once, lazily.
+    """Finds where a JSON path sits in the text, from one pass of `scan.tokens` over it.
 
-    Skipping a value uses the C decoder (`raw_decode`), so locating 2,000 error paths
-    in a large payload stays linear.
+    The pass runs on the first lookup (or `index_all`); objects holding no container are one
+    token in it, and their members are found by substring search or, for escaped keys and
+    indices, by tokenizing that one object. Locating 2,000 error paths in a large payload
+    stays linear.
 
     Example:
         >>> SourceMap('{"items": [{"sku": "x"}]}').locate(("items", 0, "sku"))
@@ -58,10 +38,10 @@ class SourceMap:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._decoder = json.JSONDecoder()
         self._children: dict[int, dict[str | int, int]] = {}
         self._flat: dict[int, int] = {}  # offset -> end of objects holding no container
-        self._root = _SKIP_WS(text, 0).end()
+        self._indexed = False
+        self._root = len(text) - len(text.lstrip(" \t\n\r"))
 
     def locate(self, loc: Sequence[str | int]) -> Located:
         """Follow `loc` as far as the text goes: the segments that exist, the last one's offset.
@@ -69,6 +49,8 @@ class SourceMap:
         Segments that are not keys/indices in the text (union tags such as `'ai'` or
         `'str'`) are skipped, so the returned segments form the real JSON path.
         """
+        if not self._indexed:
+            self.index_all()
         offset = self._root
         path: list[str | int] = []
         found = False  # whether the segment just followed is in the text
@@ -77,14 +59,16 @@ class SourceMap:
             children = self._children.get(offset)
             if children is None:
                 end = self._flat.get(offset)
-                if end is not None and type(segment) is str:
+                if end is None:
+                    continue  # a scalar: nothing below it
+                if type(segment) is str:
                     value_at = self._flat_key(offset, end, segment)
                     if value_at is not None:
                         offset = value_at
                         path.append(segment)
                         found = True
                         continue
-                children = self._index(offset)
+                children = self._index_flat(offset, end)
             key = segment if not isinstance(segment, bool) else None
             if key is not None and key in children:
                 offset = children[key]
@@ -115,45 +99,54 @@ class SourceMap:
                 return at
 
     def index_all(self) -> None:
-        """Index every container in one pass over the tokens (for many lookups at once).
+        """Index every container in one pass over the tokens (done on the first `locate`).
 
-        Lazy `_index` calls re-decode each container they skip; with thousands of errors
-        one C-speed token scan plus a stack is cheaper. Only for text that is valid JSON.
+        Text that is not JSON keeps what the pass found: unclosed containers keep the
+        children seen so far, a stray close or comma is passed over.
         """
+        if self._indexed:
+            return
+        self._indexed = True
         text, children = self.text, self._children
         stack: list[list[Any]] = []  # [offset, children, is_array, next index]
-        for match in _TOKEN.finditer(text):
-            kind = match.lastindex  # 1 flat object, 2 string, 3 key; None for punctuation
+        frame: list[Any]
+        # Hot loop (a 2 MB payload): kinds by frequency, keys decoded only when escaped.
+        for token in tokens(text, flat=True):
+            kind = token.lastgroup
             if kind is not None:
-                if kind == 3:  # a key: the value starts after the colon
-                    key = match.group(2)
+                if kind == KEY:  # the value starts after the colon
+                    key = token.group(STRING)
                     if "\\" in key:
-                        key = _scanstring(text, match.start() + 1)[0]
-                    stack[-1][1][key] = match.end()
-                elif kind == 1:  # members are found when a path enters it
-                    self._flat[match.start()] = match.end()
+                        key = key_text(token)
+                    if stack:
+                        stack[-1][1][key] = token.end()
+                elif kind == FLAT:  # members are found when a path enters it
+                    self._flat[token.start()] = token.end()
                 continue
-            char = text[match.start()]
-            if char == "{" or char == "[":
-                frame: list[Any] = [match.start(), {}, char == "[", 0]
-                if char == "[" and text[match.end() : match.end() + 1] != "]":
-                    frame[1][0], frame[3] = match.end(), 1
-                stack.append(frame)
-            elif char == ",":
-                frame = stack[-1]
-                if frame[2]:
-                    frame[1][frame[3]] = match.end()
+            char = text[token.start()]
+            if char == ",":
+                if stack and stack[-1][2]:
+                    frame = stack[-1]
+                    frame[1][frame[3]] = token.end()
                     frame[3] += 1
-            else:
+            elif char == "{" or char == "[":
+                frame = [token.start(), {}, char == "[", 0]
+                if char == "[" and text[token.end() : token.end() + 1] != "]":
+                    frame[1][0], frame[3] = token.end(), 1
+                stack.append(frame)
+            elif stack:  # } or ]
                 frame = stack.pop()
                 children[frame[0]] = frame[1]
+        for frame in stack:  # text cut short: what was seen still has a place
+            children[frame[0]] = frame[1]
 
     def _flat_key(self, offset: int, end: int, key: str) -> int | None:
         """Where `key`'s value starts in the flat object at offset..end, by substring search.
 
         In valid JSON an unescaped `"key"` followed by a colon can only be a member name
         (a value is followed by `,` or `}`, a quote inside a string is escaped), and the
-        last one wins as in `json.loads`. Keys written with escapes fall back to `_index`.
+        last one wins as in `json.loads`. Keys written with escapes fall back to
+        `_index_flat`.
         """
         if '"' in key or "\\" in key:
             return None
@@ -167,44 +160,14 @@ class SourceMap:
             at = text.rfind(needle, offset, at)
         return None
 
-    def _index(self, offset: int) -> dict[str | int, int]:
+    def _index_flat(self, offset: int, end: int) -> dict[str | int, int]:
+        """The members of the flat object at offset..end, from its own tokens (once)."""
         children: dict[str | int, int] = {}
-        text = self.text
-        opener = text[offset : offset + 1]
-        # Hot loop (thousands of errors): one regex per key, one C decode per value.
-        skip_value = self._decoder.scan_once  # type: ignore[attr-defined]  # not in typeshed
-        member, after = _MEMBER.match, _SKIP_AFTER
-        end = self._flat.get(offset)  # known from index_all, else matched here once
-        if end is None and opener == "{":
-            flat = _FLAT_MATCH(text, offset)
-            end = flat.end() if flat is not None else None
-        if end is not None:
-            for found in _FLAT_MEMBER.finditer(text, offset + 1, end - 1):
-                key = found.group(1)
-                if "\\" in key:
-                    key = _scanstring(text, found.start() + 1)[0]
-                children[key] = found.start(2)
-            self._children[offset] = children
-            return children
-        try:
-            if opener == "{":
-                pos = _SKIP_WS(text, offset + 1).end()
-                while (named := member(text, pos)) is not None:
-                    key = named.group(1)
-                    if "\\" in key:
-                        key = _scanstring(text, named.start() + 1)[0]
-                    value_at = named.end()
-                    children[key] = value_at
-                    pos = after(text, skip_value(text, value_at)[1]).end()
-            elif opener == "[":
-                pos = _SKIP_WS(text, offset + 1).end()
-                index = 0
-                while text[pos] != "]":
-                    children[index] = pos
-                    index += 1
-                    pos = after(text, skip_value(text, pos)[1]).end()
-        except (ValueError, IndexError, StopIteration):
-            pass  # text that does not parse has no deeper positions; keep what we found
+        for token in tokens(self.text, offset + 1):
+            if token.start() >= end - 1:
+                break
+            if token.lastgroup == KEY:
+                children[key_text(token)] = token.end()
         self._children[offset] = children
         return children
 

@@ -11,6 +11,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
 from pydantic import BaseModel
 
+from core.errors import ErrorCode
 from core.order.models import AgentState
 
 __all__ = [
@@ -38,7 +39,7 @@ FAULTS: dict[str, str] = {
 class UnknownFaultError(ValueError):
     """A fault id that `FAULTS` does not define (code: unknown_fault)."""
 
-    code = "unknown_fault"
+    code = ErrorCode.UNKNOWN_FAULT
 
     def __init__(self, unknown: Iterable[str]) -> None:
         self.unknown = sorted(unknown)

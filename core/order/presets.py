@@ -1,11 +1,11 @@
-"""Preset order payloads for the gallery: each one a variation of the seed order."""
+"""The one Preset shape every gallery uses, and the seed order's presets (its variations)."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from core.jsontext.write import to_text
 from core.order.models import SEED_PAYLOAD
@@ -16,12 +16,24 @@ __all__ = ["PRESETS", "SEED_TEXT", "Preset"]
 SEED_TEXT = to_text(SEED_PAYLOAD)
 
 
+_Value = TypeVar("_Value")
+
+
 @dataclass(frozen=True)
-class Preset:
+class Preset(Generic[_Value]):
+    """One entry of a preset gallery: the order payloads here, the retry lab's scripts, a
+    model's examples (core.validate.examples). The pickers render `title — summary`.
+
+    Example:
+        >>> PRESETS["bad_sku"].expect
+        ('string_pattern_mismatch',)
+    """
+
     title: str
     summary: str
-    text: str
-    expect: tuple[str, ...]  # error types the seed model reports, in order
+    value: _Value  # what picking it loads: payload text, a script, a payload value
+    expect: tuple[str, ...] = ()  # error types it must produce, in order (order presets)
+    options: dict[str, Any] = field(default_factory=dict, hash=False)  # e.g. {"retries": 2}
 
 
 def _variant(change: Callable[[dict[str, Any]], object]) -> str:
@@ -75,7 +87,7 @@ def _hostile(payload: dict[str, Any]) -> None:
     payload["items"][0]["sku"] = "<script>alert(1)</script>"
 
 
-PRESETS: dict[str, Preset] = {
+PRESETS: dict[str, Preset[str]] = {
     "valid": Preset("Valid order", "The seed order: the gate opens.", SEED_TEXT, ()),
     "bad_uuid": Preset(
         "Bad UUID",

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-import operator
+import re
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Literal
-from uuid import UUID
 
-from langchain_core.messages import AnyMessage
-from langgraph.graph.message import add_messages
+from annotated_types import Ge, Le, MaxLen
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -24,7 +22,9 @@ from pydantic import (
 )
 
 from core.jsontext.write import number_literal
-from core.order.models import AgentState
+from core.order import models
+from core.order.models import AgentState, LineItem
+from core.order.variants import class_source, field_args, model_fields, replace_once
 
 __all__ = ["SchemaOptions", "build_model", "model_source"]
 
@@ -95,47 +95,53 @@ def build_model(options: SchemaOptions) -> type[BaseModel]:
 
 @lru_cache(maxsize=32)  # pure function of frozen options; models are not user data
 def _build(options: SchemaOptions) -> type[BaseModel]:
+    # Derived from the classes in models.py, field by field: only what an option names
+    # changes, so a field added there appears here too (test_schema_options pins it).
     item_config = ConfigDict(str_strip_whitespace=options.strip_item, strict=options.strict)
-    line_item = create_model(
-        "LineItem",
-        __config__=item_config,
-        sku=(str, Field(min_length=3, max_length=32, pattern=r"^[A-Z0-9-]+$")),
-        qty=(int, Field(ge=1, le=99)),
-        unit_price=(float, Field(gt=0, allow_inf_nan=False)),
-    )
+    line_item = create_model("LineItem", __config__=item_config, **model_fields(LineItem))
     state_config = ConfigDict(
         extra=options.extra,
         str_strip_whitespace=options.strip_state,
         strict=options.strict,
     )
-    return create_model(
-        "AgentState",
-        __config__=state_config,
-        user_id=(UUID, ...),
-        amount=(
-            float,
-            Field(ge=_bound(options.amount_ge), le=_bound(options.amount_le), allow_inf_nan=False),
-        ),
-        # Runtime types: create_model takes what a class body would, mypy cannot follow them.
-        status=(Literal["pending", "validated", "confirmed"], "pending"),  # type: ignore[arg-type,maybe-unrecognized-str-typeform]
-        items=(list[line_item], Field(default_factory=list, max_length=options.items_max)),  # type: ignore[valid-type]
-        logs=(Annotated[list[str], operator.add], Field(default_factory=list)),
-        messages=(Annotated[list[AnyMessage], add_messages], Field(default_factory=list)),
+    fields = model_fields(AgentState)
+    fields["amount"] = field_args(
+        AgentState.model_fields["amount"],
+        {Ge: Ge(_bound(options.amount_ge)), Le: Le(_bound(options.amount_le))},
     )
+    fields["items"] = field_args(
+        AgentState.model_fields["items"],
+        {MaxLen: MaxLen(options.items_max)},
+        annotation=list[line_item],  # type: ignore[valid-type]  # a runtime class
+    )
+    return create_model("AgentState", __config__=state_config, **fields)
 
 
 def model_source(options: SchemaOptions) -> str:
     """Python source of the model `build_model(options)` returns.
 
+    Derived from the source of the classes in models.py: their config line is rewritten
+    from the options, and the bounds an option sets replace the ones written there.
+
     Example:
         >>> "extra='forbid'" in model_source(SchemaOptions())
         True
     """
-    item_config = _config(strip=options.strip_item, strict=options.strict)
-    state_config = _config(extra=options.extra, strip=options.strip_state, strict=options.strict)
+    item = _with_config(
+        class_source(models, "LineItem"), _config(strip=options.strip_item, strict=options.strict)
+    )
+    state = _with_config(
+        class_source(models, "AgentState"),
+        _config(extra=options.extra, strip=options.strip_state, strict=options.strict),
+    )
     ge, le = number_literal(options.amount_ge), number_literal(options.amount_le)
-    return f"""import math
-import operator
+    state = replace_once(
+        state, r"(\n    amount: .*?\bge=)[^,)]+(, le=)[^,)]+", rf"\g<1>{ge}\g<2>{le}"
+    )
+    state = replace_once(
+        state, r"(\n    items: .*?\bmax_length=)[^,)]+", rf"\g<1>{options.items_max}"
+    )
+    return f"""import operator
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -144,21 +150,21 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class LineItem(BaseModel):{item_config}
-    sku: str = Field(min_length=3, max_length=32, pattern=r"^[A-Z0-9-]+$")
-    qty: int = Field(ge=1, le=99)
-    unit_price: float = Field(gt=0, allow_inf_nan=False)
+{item}
 
 
-class AgentState(BaseModel):{state_config}
-    user_id: UUID
-    amount: float = Field(ge={ge}, le={le}, \
-allow_inf_nan=False)
-    status: Literal["pending", "validated", "confirmed"] = "pending"
-    items: list[LineItem] = Field(default_factory=list, max_length={options.items_max})
-    logs: Annotated[list[str], operator.add] = Field(default_factory=list)
-    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+{state}
 """
+
+
+_CONFIG_LINES = re.compile(r"\n    model_config = .*")
+
+
+def _with_config(source: str, config: str) -> str:
+    """`source` of one class with `config` in place of its `model_config` line."""
+    head, body = source.split("\n", 1)
+    body = _CONFIG_LINES.sub("", "\n" + body).lstrip("\n")
+    return f"{head}{config}\n{body}" if config else f"{head}\n{body}"
 
 
 def _config(*, strip: bool, strict: bool, extra: str | None = None) -> str:

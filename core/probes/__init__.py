@@ -5,6 +5,7 @@ import inspect
 import textwrap
 import time
 
+from core.errors import ErrorCode
 from core.jsontext.write import dumps
 from core.probes._model import (
     VERDICTS,
@@ -58,7 +59,7 @@ FAMILIES: tuple[str, ...] = (
 class UnknownProbeError(KeyError):
     """A probe id that the registry does not hold (code: unknown_probe)."""
 
-    code = "unknown_probe"
+    code = ErrorCode.UNKNOWN_PROBE
 
     def __init__(self, probe_id: str, known: list[str]) -> None:
         super().__init__(f"[{self.code}] no probe {probe_id!r}; choose one of {', '.join(known)}")

@@ -77,36 +77,39 @@ def _example(name: str, what: str, section: str, snippet: str) -> Probe:
 
 PROBES = (
     _example(
-        "user_basics", "User basics (validate, dump)", "一 BaseModel basics", snippets.USER_BASICS
+        "user_basics",
+        "User basics (validate, dump)",
+        "Part 1: BaseModel basics",
+        snippets.USER_BASICS,
     ),
     _example(
         "schema_indent",
         "SimpleParams.model_json_schema(indent=2)",
-        "陷阱六 json_schema_extra",
+        "Trap 6: json_schema_extra",
         snippets.SCHEMA_INDENT,
     ),
     _example(
         "validatorinfo",
         "ResizeOperation field_validator (info: field_validator.ValidatorInfo)",
-        "五 image-processing tool, ResizeOperation",
+        "Part 5: image-processing tool, ResizeOperation",
         snippets.VALIDATOR_INFO,
     ),
     _example(
         "model_validator_import",
         "ResizeOperation @model_validator (imports as the article lists them)",
-        "五 image-processing tool, ResizeOperation",
+        "Part 5: image-processing tool, ResizeOperation",
         snippets.MODEL_VALIDATOR,
     ),
     _example(
         "list_discriminator",
         "DrawingCanvasToolParams (List[Union[...]] with discriminator='type')",
-        "陷阱六 complex JSON Schema",
+        "Trap 6: complex JSON Schema",
         snippets.LIST_DISCRIMINATOR,
     ),
     _example(
         "color_core_schema",
         "Color.__get_pydantic_core_schema__ (the recommended v2 fix)",
-        "陷阱二 solution 1",
+        "Trap 2, solution 1",
         snippets.COLOR_CORE_SCHEMA,
     ),
 )

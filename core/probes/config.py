@@ -74,13 +74,15 @@ PROBES = (
         id="model_config_applies_to_nested",
         claim="model_config (e.g. str_strip_whitespace) on the state applies to its nested "
         "models (SKU is stripped).",
-        source=f"{ARTICLE_STATE} § 5.7 ConfigDict: str_strip_whitespace (工单号、SKU 建议开)",
+        source=f"{ARTICLE_STATE} § 5.7 ConfigDict: str_strip_whitespace"
+        " ('recommended for ticket numbers and SKUs')",
         run=probe_model_config_applies_to_nested,
     ),
     Probe(
         id="v1_config_class_errors",
         claim="A Pydantic v1 `class Config:` in a v2 model raises an error (use ConfigDict).",
-        source=f"{ARTICLE_TOOLS} § 陷阱五 v1 -> v2 migration (这会因为 ConfigDict 报错)",
+        source=f"{ARTICLE_TOOLS} § Trap 5: v1 -> v2 migration"
+        " ('this raises because of ConfigDict')",
         run=probe_v1_config_class_errors,
         packages=TOOL_PACKAGES,
     ),

@@ -44,7 +44,7 @@ PROBES = (
     Probe(
         id="mutable_default_is_shared",
         claim="logs: list = [] is a class-level shared mutable default; use default_factory.",
-        source=f"{ARTICLE_STATE} § 8 pitfall 1; 重要配置参数: default_factory",
+        source=f"{ARTICLE_STATE} § 8 pitfall 1; key settings: default_factory",
         run=probe_mutable_default_is_shared,
     ),
 )

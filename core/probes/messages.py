@@ -75,14 +75,14 @@ PROBES = (
     Probe(
         id="add_messages_dedupes_by_id",
         claim="AnyMessage + add_messages appends messages and de-duplicates them by message id.",
-        source=f"{ARTICLE_STATE} § 4.1 data path, step 4 (按消息 id 去重追加)",
+        source=f"{ARTICLE_STATE} § 4.1 data path, step 4 ('append, de-duplicated by message id')",
         run=probe_add_messages_dedupes_by_id,
     ),
     Probe(
         id="basemessage_loses_subclass",
         claim="A list[BaseMessage] field loses the concrete message subclass over the wire "
         "or through a checkpoint round trip; use list[AnyMessage].",
-        source=f"{ARTICLE_STATE} § 8 pitfall 4; 重要配置参数: AnyMessage",
+        source=f"{ARTICLE_STATE} § 8 pitfall 4; key settings: AnyMessage",
         run=probe_basemessage_loses_subclass,
     ),
 )

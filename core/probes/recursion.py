@@ -54,7 +54,7 @@ PROBES = (
         "self_reference_needs_model_rebuild",
         "Pydantic v2 needs an explicit model_rebuild() to resolve a self-referencing "
         "List['MenuItem'] field.",
-        f"{ARTICLE_TOOLS} § 陷阱四 recursive models (Pydantic v2 需要调用 model_rebuild())",
+        f"{ARTICLE_TOOLS} § Trap 4: recursive models ('Pydantic v2 needs a model_rebuild() call')",
         probe_self_reference_needs_model_rebuild,
         packages=TOOL_PACKAGES,
     ),
@@ -62,7 +62,7 @@ PROBES = (
         "circular_reference_dump_is_guarded",
         "model_dump guards common circular references by tracking serialized objects, "
         "so it does not recurse forever.",
-        f"{ARTICLE_TOOLS} § 陷阱四 solution 1 (Pydantic 默认处理)",
+        f"{ARTICLE_TOOLS} § Trap 4, solution 1 ('Pydantic handles it by default')",
         probe_circular_reference_dump_is_guarded,
         packages=TOOL_PACKAGES,
     ),

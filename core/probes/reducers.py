@@ -78,7 +78,8 @@ PROBES = (
     Probe(
         id="no_reducer_overwrites_list",
         claim="Without a reducer a later write overwrites a list; parallel list writes lose data.",
-        source=f"{ARTICLE_STATE} § 4.1 (少了第 4 步的 reducer); 重要配置参数 Annotated[T, reducer]",
+        source=f"{ARTICLE_STATE} § 4.1 ('without step 4's reducer');"
+        " key settings: Annotated[T, reducer]",
         run=probe_no_reducer_overwrites_list,
     ),
     Probe(

@@ -142,7 +142,8 @@ PROBES = (
         id="basemodel_state_is_slower",
         claim="Recursive validation makes BaseModel state slower than TypedDict and dataclass "
         "state (use input_schema=<Pydantic> with TypedDict state on hot paths).",
-        source=f"{ARTICLE_STATE} § 4.2 limits: 递归校验偏慢; § 5.8 三套 schema 怎么选",
+        source=f"{ARTICLE_STATE} § 4.2 limits: 'recursive validation is slow';"
+        " § 5.8 choosing among the three schemas",
         run=probe_basemodel_state_is_slower,
         on_demand=True,
     ),

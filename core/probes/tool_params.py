@@ -151,33 +151,33 @@ PROBES = (
     _probe(
         "dict_any_accepts_wrong_inner_types",
         "Dict[str, Any] accepts wrong inner types: Pydantic only checks it is a dict.",
-        "陷阱一 overly loose types (Any / dict)",
+        "Trap 1: overly loose types (Any / dict)",
         probe_dict_any_accepts_wrong_inner_types,
     ),
     _probe(
         "custom_class_needs_core_schema",
         "A custom class without __get_pydantic_core_schema__ cannot be validated from JSON "
         "(ValidationError when the string arrives).",
-        "陷阱二 custom types (Color)",
+        "Trap 2: custom types (Color)",
         probe_custom_class_needs_core_schema,
     ),
     _probe(
         "union_picks_member_silently",
         "A union without a discriminator picks a member silently when several could match.",
-        "陷阱三 polymorphic Union",
+        "Trap 3: polymorphic Union",
         probe_union_picks_member_silently,
     ),
     _probe(
         "literal_field_auto_discriminates",
         "Pydantic v2 automatically uses a member's Literal field as the union's discriminator.",
-        "陷阱三 (v2 会自动尝试使用它作为鉴别器)",
+        'Trap 3: "v2 automatically tries to use it as the discriminator"',
         probe_literal_field_auto_discriminates,
     ),
     _probe(
         "discriminator_error_as_printed",
         "An unknown tag in a discriminated union reports literal_error and "
         "discriminator_not_found, as the article prints.",
-        "陷阱三 solution: discriminator='kind' (# Output:)",
+        "Trap 3, solution: discriminator='kind' (its printed output)",
         probe_discriminator_error_as_printed,
     ),
 )

@@ -116,19 +116,21 @@ PROBES = (
     Probe(
         id="only_first_input_validated",
         claim="Only the first node's input is validated; later node writes are not checked.",
-        source=f"{ARTICLE_STATE} § 4.1 data path, step 5; § 4.2 limits: 只校验首节点输入",
+        source=f"{ARTICLE_STATE} § 4.1 data path, step 5;"
+        " § 4.2 limits: 'only the first node's input is validated'",
         run=probe_only_first_input_validated,
     ),
     Probe(
         id="invalid_write_reaches_final_state",
         claim="A node that writes an invalid value silently reaches the final state.",
-        source=f"{ARTICLE_STATE} § 4.1 (把第 2 步误当成每步都校验); § 8 pitfall 2",
+        source=f"{ARTICLE_STATE} § 4.1 ('mistaking step 2 for a check at every step');"
+        " § 8 pitfall 2",
         run=probe_invalid_write_reaches_final_state,
     ),
     Probe(
         id="errors_do_not_name_node",
         claim="Validation errors do not name the node; the trace only mentions the schema.",
-        source=f"{ARTICLE_STATE} § 4.2 limits: 报错不标节点名",
+        source=f"{ARTICLE_STATE} § 4.2 limits: 'errors do not name the node'",
         run=probe_errors_do_not_name_node,
     ),
 )

@@ -10,17 +10,14 @@ from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
+from core.errors import CodedError
 from core.order.graph import CompiledGraph
 
 __all__ = ["ProjectError", "graph_caveats", "is_model", "load_graph", "load_model"]
 
 
-class ProjectError(Exception):
+class ProjectError(CodedError):
     """A model or graph the playground could not use (or a caveat about one), with a code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"[{code}] {message}")
 
 
 def is_model(value: Any) -> bool:

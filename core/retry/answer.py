@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from typing import Any
 
+from annotated_types import Ge, Le, MinLen
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from core.jsontext.write import number_literal
+from core.order.variants import class_source, field_args, model_fields, replace_once
 
 __all__ = [
     "Answer",
@@ -60,43 +63,38 @@ def answer_model(constraints: AnswerConstraints | None = None) -> type[BaseModel
     c = constraints or AnswerConstraints()
     if c == AnswerConstraints():
         return Answer
-    fields = Answer.model_fields
-    return create_model(
-        "Answer",
-        answer=(str, Field(description=fields["answer"].description)),
-        citations=(
-            list[Citation],
-            Field(min_length=c.min_citations, description=fields["citations"].description),
-        ),
-        confidence=(
-            float,
-            Field(
-                ge=c.confidence_min,
-                le=c.confidence_max,
-                description=fields["confidence"].description,
-            ),
-        ),
+    # Derived from the class, field by field: only the constraints the page edits change.
+    fields = model_fields(Answer)
+    fields["citations"] = field_args(
+        Answer.model_fields["citations"], {MinLen: MinLen(c.min_citations)}
     )
+    fields["confidence"] = field_args(
+        Answer.model_fields["confidence"], {Ge: Ge(c.confidence_min), Le: Le(c.confidence_max)}
+    )
+    variant: type[BaseModel] = create_model("Answer", **fields)
+    return variant
 
 
 def answer_source(constraints: AnswerConstraints | None = None) -> str:
     """Python source of the output model for these constraints, for display.
 
+    The classes as this module writes them, with the bounds the constraints set.
+
     Example:
-        >>> "min_length=1" in answer_source()
+        >>> "min_length=1," in answer_source()
         True
     """
     c = constraints or AnswerConstraints()
     ge, le = number_literal(c.confidence_min), number_literal(c.confidence_max)
-    return (
-        "class Citation(BaseModel):\n"
-        "    source: str\n"
-        "    quote: str\n\n\n"
-        "class Answer(BaseModel):\n"
-        "    answer: str\n"
-        f"    citations: list[Citation] = Field(min_length={c.min_citations})\n"
-        f"    confidence: float = Field(ge={ge}, le={le})\n"
+    answer = replace_once(
+        class_source(sys.modules[__name__], "Answer"),
+        r"(\n    citations: .*?\bmin_length=)[^,)]+",
+        rf"\g<1>{c.min_citations}",
     )
+    answer = replace_once(
+        answer, r"(\n    confidence: .*?\bge=)[^,)]+(, le=)[^,)]+", rf"\g<1>{ge}\g<2>{le}"
+    )
+    return f"{class_source(sys.modules[__name__], 'Citation')}\n\n\n{answer}\n"
 
 
 def full_errors(

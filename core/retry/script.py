@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from core.errors import CodedError
 from core.jsontext.payload import PayloadError, check_limits, line_col
-from core.jsontext.source_map import JSON_STRING_BODY
+from core.jsontext.scan import NUMBER, VALUE, tokens
+from core.order.presets import Preset
 
 __all__ = [
     "MAX_CALLS",
@@ -37,21 +37,23 @@ _LIMIT_CODES = {"lone_surrogate": "surrogate", "number_too_long": "number"}
 SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
 
 
-class RetryInputError(ValueError):
+class RetryInputError(CodedError, ValueError):
     """Input the lab cannot run (script, budget, constraints); `code` is stable, line/col point
-    into the script's JSON text."""
+    into the script's JSON text. `str()` is the message alone: the page shows it as is."""
 
     def __init__(self, code: str, message: str, line: int | None = None, col: int | None = None):
-        super().__init__(message)
-        self.code, self.message, self.line, self.col = code, message, line, col
+        super().__init__(code, message)
+        self.line, self.col = line, col
+
+    def __str__(self) -> str:
+        return self.message
 
 
-@dataclass(frozen=True)
-class Preset:
-    title: str
-    summary: str
-    script: list[dict[str, Any]]
-    retries: int = 1
+def _preset(
+    title: str, summary: str, script: list[dict[str, Any]], retries: int = 1
+) -> Preset[list[dict[str, Any]]]:
+    """A retry preset: its script is the value; its budget the `retries` option."""
+    return Preset(title, summary, script, options={"retries": retries})
 
 
 def search(query: str) -> list[str]:
@@ -86,23 +88,23 @@ def _reject_constant(name: str) -> float:
     raise _Constant(name)
 
 
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_NUMBER = re.compile(NUMBER).fullmatch
 
 
-def _outside_strings(text: str, token: str) -> Iterator[re.Match[str]]:
-    """Matches of the `token` pattern in `text` that are not inside a JSON string."""
-    for match in re.finditer(f'"{JSON_STRING_BODY}"|{token}', text):
-        if match.group()[0] != '"':
-            yield match
+def _values(text: str) -> list[re.Match[str]]:
+    """The numbers and literals of `text` (never what is inside a string), in order."""
+    return [token for token in tokens(text, values=True) if token.lastgroup == VALUE]
 
 
 def _overflow_at(text: str) -> int | None:
     """Offset of the first number json.loads would read as infinity (1e400), if any."""
     return next(
         (
-            m.start()
-            for m in _outside_strings(text, _NUMBER)
-            if any(c in m.group() for c in ".eE") and math.isinf(float(m.group()))
+            token.start()
+            for token in _values(text)
+            if _NUMBER(token.group())
+            and any(c in token.group() for c in ".eE")
+            and math.isinf(float(token.group()))
         ),
         None,
     )
@@ -110,7 +112,8 @@ def _overflow_at(text: str) -> int | None:
 
 def _constant_at(text: str, name: str) -> int:
     """Offset of the first `name` outside a string: the constant json.loads stopped at."""
-    return next(_outside_strings(text, re.escape(name))).start()
+    # `[NaNx]`: json.loads reads NaN, then our hook stops it before it sees the x.
+    return next((t.start() for t in _values(text) if t.group().startswith(name)), 0)
 
 
 def load_script(text: str) -> list[dict[str, Any]]:
@@ -243,8 +246,8 @@ _VALID = {
 }
 _EMPTY_CITATIONS = {"answer": "17.11", "citations": [], "confidence": 0.9}
 
-PRESETS: dict[str, Preset] = {
-    "article": Preset(
+PRESETS: dict[str, Preset[list[dict[str, Any]]]] = {
+    "article": _preset(
         "The article's three-step script",
         "Call search, answer with empty citations, then answer validly: 3 model calls.",
         [
@@ -253,12 +256,12 @@ PRESETS: dict[str, Preset] = {
             {"answer": _VALID},
         ],
     ),
-    "always_invalid": Preset(
+    "always_invalid": _preset(
         "Always invalid",
         "Every answer has empty citations and no confidence; the budget runs out.",
         [{"answer": {"answer": "x", "citations": []}}],
     ),
-    "two_retries": Preset(
+    "two_retries": _preset(
         "Invalid, invalid, then valid (2 retries allowed)",
         "Two bad answers need a budget of 2; with the default 1 the run fails.",
         [
@@ -268,22 +271,22 @@ PRESETS: dict[str, Preset] = {
         ],
         retries=2,
     ),
-    "plain_text": Preset(
+    "plain_text": _preset(
         "Plain text instead of a tool call",
         "The model writes prose instead of calling final_result, then answers properly.",
         [{"text": "It uses PostgreSQL 17.11."}, {"answer": _VALID}],
     ),
-    "confidence": Preset(
+    "confidence": _preset(
         "Confidence 1.7",
         "confidence is outside [0, 1]; the second answer is valid.",
         [{"answer": {**_VALID, "confidence": 1.7}}, {"answer": _VALID}],
     ),
-    "empty_citations": Preset(
+    "empty_citations": _preset(
         "Empty citations",
         "citations is an empty list (min_length=1); the second answer is valid.",
         [{"answer": _EMPTY_CITATIONS}, {"answer": _VALID}],
     ),
-    "wrong_types": Preset(
+    "wrong_types": _preset(
         "Wrong field types",
         "answer is a number, citations a string, confidence a word; then a valid answer.",
         [{"answer": {"answer": 42, "citations": "pg", "confidence": "high"}}, {"answer": _VALID}],

@@ -4,26 +4,29 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from core.errors import CodedError, ErrorCode
+
 __all__ = ["StoreCode", "StoreError"]
 
 
 class StoreCode(StrEnum):
     """The stable codes a `StoreError` carries (scripts match on these, not on messages)."""
 
-    NO_STORE = "no_store"  # neither STORE nor PLAYGROUND_STORE given
-    BAD_SPEC = "bad_store_spec"  # not a path, sqlite:/// URL or postgresql:// DSN
-    MISSING = "store_missing"  # the SQLite file does not exist
-    EMPTY = "store_empty"  # a zero-byte file
-    NOT_A_DATABASE = "not_a_database"  # a file SQLite cannot open (text, corrupt)
-    NOT_A_CHECKPOINT_STORE = "not_a_checkpoint_store"  # no `checkpoints` table
-    UNREACHABLE = "store_unreachable"  # Postgres down, refused, wrong host/port
-    LOGIN_REFUSED = "store_login_refused"  # Postgres rejected the user or password
-    ENCRYPTED = "store_encrypted"  # encrypted values and no key (or no way to decrypt)
-    WRONG_KEY = "store_wrong_key"  # LANGGRAPH_AES_KEY does not decrypt it, or is no AES key
-    UNREADABLE = "store_unreadable"  # anything else the driver raised while reading
+    # The values are the registry's (core.errors.ErrorCode); these are the stores' names.
+    NO_STORE = ErrorCode.NO_STORE  # neither STORE nor PLAYGROUND_STORE given
+    BAD_SPEC = ErrorCode.BAD_STORE_SPEC  # not a path, sqlite:/// URL or postgresql:// DSN
+    MISSING = ErrorCode.STORE_MISSING  # the SQLite file does not exist
+    EMPTY = ErrorCode.STORE_EMPTY  # a zero-byte file
+    NOT_A_DATABASE = ErrorCode.NOT_A_DATABASE  # a file SQLite cannot open (text, corrupt)
+    NOT_A_CHECKPOINT_STORE = ErrorCode.NOT_A_CHECKPOINT_STORE  # no `checkpoints` table
+    UNREACHABLE = ErrorCode.STORE_UNREACHABLE  # Postgres down, refused, wrong host/port
+    LOGIN_REFUSED = ErrorCode.STORE_LOGIN_REFUSED  # Postgres rejected the user or password
+    ENCRYPTED = ErrorCode.STORE_ENCRYPTED  # encrypted values and no key (or no way to decrypt)
+    WRONG_KEY = ErrorCode.STORE_WRONG_KEY  # LANGGRAPH_AES_KEY does not decrypt it / no AES key
+    UNREADABLE = ErrorCode.STORE_UNREADABLE  # anything else the driver raised while reading
 
 
-class StoreError(Exception):
+class StoreError(CodedError):
     """A store the playground cannot read; `code` is stable, `message` says what to do.
 
     The message names the file or host:port, never a password.
@@ -35,8 +38,7 @@ class StoreError(Exception):
     """
 
     def __init__(self, code: StoreCode, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"[{code}] {message}")
+        super().__init__(code, message)
 
     def __repr__(self) -> str:
         return f"StoreError({str(self.code)!r}, {self.message!r})"

@@ -109,7 +109,7 @@ def open_store(spec: str, serde: SerializerProtocol) -> Iterator[Store]:
         try:
             yield store
         except EncryptionRefused as error:  # raised by the serde while reading
-            raise StoreError(error.code, f"{store.label}: {error.message}") from None
+            raise StoreError(StoreCode(error.code), f"{store.label}: {error.message}") from None
 
 
 @contextmanager

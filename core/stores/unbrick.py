@@ -17,6 +17,7 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from core.errors import CodedError, ErrorCode
 from core.order.graph import CompiledGraph
 from core.stores.open import _is_postgres, store_label
 from core.stores.serde import StrictSerializer
@@ -40,19 +41,19 @@ WRITES_ENV = "PLAYGROUND_STORE_WRITES"
 class UnbrickCode(StrEnum):
     """Why an unbrick cannot go ahead (stable codes)."""
 
-    WRITES_DISABLED = "store_writes_disabled"
-    INVALID_EDIT = "unbrick_invalid_edit"
-    NOT_AN_OBJECT = "unbrick_not_an_object"
-    NOTHING_TO_WRITE = "unbrick_nothing_to_write"
-    NO_FORK_POINT = "unbrick_no_fork_point"
+    # The values are the registry's (core.errors.ErrorCode).
+    WRITES_DISABLED = ErrorCode.STORE_WRITES_DISABLED
+    INVALID_EDIT = ErrorCode.UNBRICK_INVALID_EDIT
+    NOT_AN_OBJECT = ErrorCode.UNBRICK_NOT_AN_OBJECT
+    NOTHING_TO_WRITE = ErrorCode.UNBRICK_NOTHING_TO_WRITE
+    NO_FORK_POINT = ErrorCode.UNBRICK_NO_FORK_POINT
 
 
-class UnbrickError(Exception):
+class UnbrickError(CodedError):
     """An unbrick refused; `code` is stable, `message` says what to do."""
 
     def __init__(self, code: UnbrickCode, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"[{code}] {message}")
+        super().__init__(code, message)
 
 
 def writes_enabled() -> bool:

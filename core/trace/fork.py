@@ -8,6 +8,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
 from pydantic import ValidationError
 
+from core.errors import ErrorCode
 from core.jsontext.write import plural
 from core.trace.reducers import LAST_VALUE, graph_reducers
 from core.trace.run import Step, Trace, checkpoint_values, record_run
@@ -19,7 +20,7 @@ __all__ = ["ForkError", "fork_trace"]
 class ForkError(ValueError):
     """The chosen step cannot be forked (code: fork_step)."""
 
-    code = "fork_step"
+    code = ErrorCode.FORK_STEP
 
 
 def fork_trace(trace: Trace, step: int, edited: Any) -> Trace:

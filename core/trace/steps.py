@@ -15,6 +15,7 @@ from langgraph.checkpoint.base import Checkpoint
 from langgraph.errors import EmptyChannelError
 from pydantic import BaseModel
 
+from core.errors import ErrorCode
 from core.order.graph import CompiledGraph
 from core.trace.reducers import DROPPED, graph_reducers, merge_rows, reducer_for
 from core.validate.report import FieldError, validate_value
@@ -25,7 +26,7 @@ __all__ = ["Step", "TaskLog", "TraceTimeout", "build_steps", "checkpoint_values"
 class TraceTimeout(TimeoutError):
     """The run passed its wall-clock budget (code: trace_timeout)."""
 
-    code = "trace_timeout"
+    code = ErrorCode.TRACE_TIMEOUT
 
 
 @dataclass

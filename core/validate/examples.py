@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.errors import ErrorCode
+from core.order.presets import Preset
 from core.validate.json_schema import json_schema, resolve
 from core.validate.pattern_sample import sample_pattern
 
@@ -33,35 +34,29 @@ HUMAN_MESSAGE = {"type": "human", "content": "Hello"}
 class ExampleError(ValueError):
     """No valid example could be built for a model (code: no_example)."""
 
-    code = "no_example"
+    code = ErrorCode.NO_EXAMPLE
 
 
-@dataclass(frozen=True)
-class Example:
-    """One preset for a model's gallery: where it came from and its payload."""
-
-    title: str
-    summary: str
-    payload: Any
+Example = Preset  # a model's gallery entry: the one Preset shape, its value the payload
 
 
-def model_examples(model: type[BaseModel]) -> dict[str, Example]:
+def model_examples(model: type[BaseModel]) -> dict[str, Preset[Any]]:
     """The model's own `examples` (from `json_schema_extra`), else one generated example.
 
     Example:
         >>> from core.order import LineItem
-        >>> model_examples(LineItem)["generated"].payload
+        >>> model_examples(LineItem)["generated"].value
         {'sku': 'AAA', 'qty': 1, 'unit_price': 1}
     """
     schema = json_schema(model)
     given = schema.get("examples")
     if isinstance(given, list) and given:
         return {
-            f"example_{n}": Example(f"Example {n}", f"from {model.__name__}'s examples", value)
+            f"example_{n}": Preset(f"Example {n}", f"from {model.__name__}'s examples", value)
             for n, value in enumerate(given, start=1)
         }
     payload = example_payload(model)
-    return {"generated": Example("Generated example", "built from the JSON Schema", payload)}
+    return {"generated": Preset("Generated example", "built from the JSON Schema", payload)}
 
 
 def example_payload(model: type[BaseModel]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from core.jsontext.payload import json_writable
 from core.order.presets import PRESETS, SEED_TEXT
 from core.trace.diagram import CURRENT_FILL
 from ui.text import plain
-from ui.validate.model_form import _typed
+from ui.validate.form_edits import typed
 from ui.versions import versions_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,15 +106,15 @@ def test_nested_form_field_edits_rewrite_the_json(project):
     project("shop")
     at = _open(VALIDATE, form=True)
 
-    at.text_input(key="mform_field-customer-address-postcode").input("12").run()
+    at.text_input(key="form_customer-address-postcode").input("12").run()
     assert _payload(at)["customer"]["address"]["postcode"] == "12"
     assert _error_rows(at) == [["customer.address.postcode", "string_pattern_mismatch"]]
 
-    at.selectbox(key="mform_field-priority").select("high").run()
-    at.text_input(key="mform_field-coupon").input("").run()
+    at.selectbox(key="form_priority").select("high").run()
+    at.text_input(key="form_coupon").input("").run()
     payload = _payload(at)
     assert (payload["priority"], "coupon" in payload) == ("high", False)
-    assert at.selectbox(key="mform_field-customer-tier").options == ["basic", "gold", "(unset)"]
+    assert at.selectbox(key="form_customer-tier").options == ["basic", "gold", "(unset)"]
 
 
 def test_json_edits_refresh_the_generated_form(project):
@@ -123,8 +123,8 @@ def test_json_edits_refresh_the_generated_form(project):
     payload = _payload(at) | {"priority": "urgent", "placed_on": "2024-02-30"}
     at.text_area(key="payload").input(json.dumps(payload)).run()
 
-    assert at.selectbox(key="mform_field-priority").value == "urgent"
-    assert at.text_input(key="mform_field-placed_on").value == "2024-02-30"
+    assert at.selectbox(key="form_priority").value == "urgent"
+    assert at.text_input(key="form_placed_on").value == "2024-02-30"
     assert _error_rows(at) == [
         ["placed_on", "date_from_datetime_parsing"],
         ["priority", "literal_error"],
@@ -352,12 +352,12 @@ def test_plain_escapes_every_markdown_special_and_collapses_newlines():
 
 def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collides(traps):
     assert [w.key for w in traps.text_input] == [
-        "mform_field-a__b",
-        "mform_field-a-b",
-        "mform_field-%2A%2Abold%2A%2A%20%3Cb%3Ex%3C%2Fb%3E%0A%23%20heading",
+        "form_a__b",
+        "form_a-b",
+        "form_%2A%2Abold%2A%2A%20%3Cb%3Ex%3C%2Fb%3E%0A%23%20heading",
     ]
-    traps.text_input(key="mform_field-a__b").input("flat edit").run()
-    traps.text_input(key="mform_field-a-b").input("nested edit").run()
+    traps.text_input(key="form_a__b").input("flat edit").run()
+    traps.text_input(key="form_a-b").input("nested edit").run()
 
     assert not traps.exception
     assert {k: v for k, v in _payload(traps).items() if k.startswith("a")} == {
@@ -377,43 +377,40 @@ def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
     assert r"rows (optional): a list of Row\_\*\*x\*\* (one row each)" in captions
 
 
-def test_the_table_editor_key_moves_to_a_new_version_only_when_the_json_changes(traps):
-    def editor_keys(at):
-        return [k for k in ("mform_table-rows-v0", "mform_table-rows-v1") if k in at.session_state]
+def test_the_table_editor_keeps_its_key_and_rows_until_the_json_changes_them(traps):
+    # A new key or new rows make a new editor in the browser: the focus and the cell being
+    # typed are lost (issue 22, finding 1). Other edits and reruns keep both.
+    def editor(at):
+        keys = [k for k in at.session_state if str(k).startswith("form_rows")]
+        return keys, at.session_state["form-tables"]
 
-    assert (traps.session_state["mform_version"], editor_keys(traps)) == (
-        0,
-        ["mform_table-rows-v0"],
-    )
+    first = (["form_rows"], {"form_rows": ([{"c": "r"}], 0)})
+    assert editor(traps) == first
     traps.run()
-    assert (traps.session_state["mform_version"], editor_keys(traps)) == (
-        0,
-        ["mform_table-rows-v0"],
-    )
-    traps.text_input(key="mform_field-a__b").input("changed").run()
+    traps.text_input(key="form_a__b").input("changed").run()
+    assert editor(traps) == first
 
-    assert (traps.session_state["mform_version"], editor_keys(traps)) == (
-        1,
-        ["mform_table-rows-v1"],
-    )
+    traps.text_area(key="payload").input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
+    assert editor(traps) == (["form_rows"], {"form_rows": ([{"c": "s"}, {"c": "t"}], 0)})
+    assert traps.data_editor(key="form_rows").value.values.tolist() == [["s"], ["t"]]
 
 
 def test_form_edits_holding_a_number_json_cannot_write_are_refused():
-    typed = ["2", "1e999", "[1, 1e999]", '{"a": {"b": NaN}}', "x", "Infinity"]
-    assert [json_writable(_typed(text, "json")) for text in typed] == [
+    texts = ["2", "1e999", "[1, 1e999]", '{"a": {"b": NaN}}', "x", "Infinity"]
+    assert [json_writable(typed(text, "json")) for text in texts] == [
         True, False, False, False, True, False
     ]  # fmt: skip
-    assert _typed("1e999", "text") == "1e999"  # a text field keeps what was typed
+    assert typed("1e999", "text") == "1e999"  # a text field keeps what was typed
 
 
 def test_a_refused_form_edit_keeps_the_json_text_and_names_the_field(project):
     project("shop")
     at = _open(VALIDATE, form=True)
     before = at.text_area(key="payload").value
-    at.text_input(key="mform_field-customer-address-postcode").input("12").run()
+    at.text_input(key="form_customer-address-postcode").input("12").run()
     edited = at.text_area(key="payload").value
     assert edited != before
-    at.text_input(key="mform_field-total").input("1e999").run()
+    at.text_input(key="form_total").input("1e999").run()
     assert at.text_area(key="payload").value == edited
     assert [w.value for w in at.warning] == [
         "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "

@@ -1,16 +1,28 @@
-"""The order form: which edits reach the JSON text, and which are refused with a message."""
+"""The form on the seed order: which edits reach the JSON text, which are refused and named,\nand each field's errors under it."""
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from streamlit.testing.v1 import AppTest
 
+from core.jsontext.write import to_text
+from core.order import AgentState
 from core.order.presets import PRESETS
+from core.validate.json_schema import field_kind, json_schema
+from ui.validate.form_edits import TableEdit, apply_table
+from ui.validate.form_table import columns_of
 
 APP = str(Path(__file__).parents[2] / "app.py")
+
+
+ITEM_COLUMNS = {"sku": "text", "qty": "json", "unit_price": "json"}
+SEED_ITEM = {"sku": "A-1", "qty": 1, "unit_price": 2}
 
 
 def _apply(items: list, edits: dict) -> AppTest:
@@ -19,13 +31,14 @@ def _apply(items: list, edits: dict) -> AppTest:
     def script() -> None:
         import streamlit as st
 
-        from ui.validate.payload_form import _apply_items
+        from ui.validate.form_table import _apply_table
 
-        _apply_items("form_items", st.session_state["items_before"])
+        _apply_table(("items",), "form_items", st.session_state["base"], st.session_state["cols"])
 
     at = AppTest.from_function(script)
     at.session_state["payload"] = json.dumps({"amount": 1, "items": items})
-    at.session_state["items_before"] = items
+    at.session_state["base"] = items
+    at.session_state["cols"] = ITEM_COLUMNS
     at.session_state["form_items"] = {
         "edited_rows": {},
         "added_rows": [],
@@ -38,50 +51,80 @@ def _items(at: AppTest) -> list:
     return json.loads(at.session_state["payload"])["items"]
 
 
+def test_the_item_columns_are_typed_by_the_line_item_schema():
+    root = json_schema(AgentState)
+    item = field_kind(root["properties"]["items"], root)[1]
+    assert columns_of(item, root, [SEED_ITEM | {"colour": "red"}]) == ITEM_COLUMNS | {
+        "colour": "json"  # a key LineItem does not declare gets a column of its own
+    }
+
+
 def test_an_empty_new_row_is_not_written_so_the_typing_that_follows_is_kept():
-    at = _apply([{"sku": "A-1", "qty": 1, "unit_price": 2}], {"added_rows": [{}]})
-    assert (
-        at.session_state["payload"]
-        == '{"amount": 1, "items": [{"sku": "A-1", "qty": 1, "unit_price": 2}]}'
-    )
+    at = _apply([SEED_ITEM], {"added_rows": [{}]})
+    assert at.session_state["payload"] == json.dumps({"amount": 1, "items": [SEED_ITEM]})
     at = _apply([], {"added_rows": [{"sku": "ABC-1"}]})
     assert _items(at) == [{"sku": "ABC-1"}]  # missing fields are left for validation to name
 
 
-def test_edits_to_objects_are_written_as_json_values():
+def test_a_row_typed_cell_by_cell_is_written_whole_from_the_same_base():
+    # The editor keeps its base rows while its edits are written, so each callback sees
+    # every cell typed so far (issue 22, finding 1: only the SKU was kept).
+    row = {"sku": "ABC-9", "qty": "1", "unit_price": "2.5"}
+    at = _apply([SEED_ITEM], {"added_rows": [row]})
+    assert _items(at) == [SEED_ITEM, {"sku": "ABC-9", "qty": 1, "unit_price": 2.5}]
+
+
+def test_edits_to_objects_are_written_as_json_values_and_text_cells_stay_strings():
+    # The one engine types a cell by its field: sku is a string field, so "42" stays "42"
+    # (the old order form wrote 42, a number, which the model then rejected).
     at = _apply(
-        [{"sku": "A-1", "qty": 1, "unit_price": 2}, {"sku": "B-2", "qty": 1, "unit_price": 2}],
+        [SEED_ITEM, {"sku": "B-2", "qty": 1, "unit_price": 2}],
         {"edited_rows": {"0": {"qty": "3", "sku": "42"}}, "deleted_rows": [1]},
     )
-    assert _items(at) == [{"sku": 42, "qty": 3, "unit_price": 2}]
+    assert _items(at) == [{"sku": "42", "qty": 3, "unit_price": 2}]
+
+
+def test_a_cleared_cell_leaves_its_key_out_for_the_model_to_name():
+    edit = apply_table(
+        [SEED_ITEM], {"edited_rows": {0: {"qty": None, "sku": ""}}}, ITEM_COLUMNS, "items"
+    )
+    assert edit == TableEdit([{"unit_price": 2}], [])
 
 
 @pytest.mark.parametrize("item", [5, "x", None, [1]])
 def test_an_edit_to_an_item_that_is_not_an_object_is_refused_and_named(item):
-    at = _apply([item], {"edited_rows": {"0": {"sku": "SKU-99"}}})
+    edits = {"edited_rows": {"0": {"sku": "SKU-99"}}}
+    at = _apply([item], edits)
     assert _items(at) == [item]
-    assert at.session_state["form_items__notice"] == f"items[0] = {json.dumps(item)}"
-    assert at.session_state["form_items__source"] is None  # the editor drops the edit
+    assert apply_table([item], edits, ITEM_COLUMNS, "items") == TableEdit(
+        [item], [f"items[0] = {json.dumps(item)}  (not an object: edit it as JSON)"]
+    )
 
 
 @pytest.mark.parametrize(
-    ("edits", "named"),
+    ("edits", "written", "refused"),
     [
-        ({"edited_rows": {"0": {"unit_price": "1e999"}}}, "items[0].unit_price = 1e999"),
-        ({"edited_rows": {"0": {"qty": "NaN"}}}, "items[0].qty = NaN"),
         (
+            {"edited_rows": {"0": {"unit_price": "1e999"}}},
+            [SEED_ITEM],
+            "items[0].unit_price = 1e999  (beyond what a float holds)",
+        ),
+        (
+            {"edited_rows": {"0": {"qty": "NaN"}}},
+            [SEED_ITEM],
+            "items[0].qty = NaN  (beyond what a float holds)",
+        ),
+        (  # the new row is written without the refused cell, which the table keeps as typed
             {"added_rows": [{"sku": "B-2", "unit_price": "-1e400"}]},
-            "a new item holds a number JSON cannot write",
+            [SEED_ITEM, {"sku": "B-2"}],
+            "items[1].unit_price = -1e400  (beyond what a float holds)",
         ),
     ],
 )
-def test_a_number_json_cannot_write_is_refused_and_the_text_kept(edits, named):
-    at = _apply([{"sku": "A-1", "qty": 1, "unit_price": 2}], edits)
-    assert at.session_state["payload"] == json.dumps(
-        {"amount": 1, "items": [{"sku": "A-1", "qty": 1, "unit_price": 2}]}
-    )
-    assert at.session_state["form__notice"] == named
-    assert at.session_state["form_items__source"] is None  # the refused cell is not kept
+def test_a_number_json_cannot_write_is_refused_named_and_left_out(edits, written, refused):
+    at = _apply([SEED_ITEM], edits)
+    assert _items(at) == written
+    assert apply_table([SEED_ITEM], edits, ITEM_COLUMNS, "items") == TableEdit(written, [refused])
 
 
 def test_the_amount_field_refuses_infinity_with_a_message_and_keeps_the_json_text():
@@ -130,7 +173,7 @@ def test_the_form_is_not_offered_for_text_an_edit_would_silently_change(text, wh
 
 def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["payload"] = PRESETS["nan_infinity"].text
+    at.session_state["payload"] = PRESETS["nan_infinity"].value
     at.run()
     at.button_group(key="editor_view").set_value("Form").run()
     at.text_input(key="form_user_id").input("someone").run()
@@ -138,5 +181,126 @@ def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
     written = at.text_area(key="payload").value
     assert not at.exception and not at.info
     assert json.loads(written)["user_id"] == "someone"
-    assert written.count("NaN") == PRESETS["nan_infinity"].text.count("NaN")
-    assert written.count("Infinity") == PRESETS["nan_infinity"].text.count("Infinity")
+    assert written.count("NaN") == PRESETS["nan_infinity"].value.count("NaN")
+    assert written.count("Infinity") == PRESETS["nan_infinity"].value.count("Infinity")
+
+
+BAD = {
+    "user_id": "not-a-uuid",
+    "amount": -1,
+    "status": "shipped",
+    "items": [{"sku": "bad sku", "qty": 0, "unit_price": 1, "colour": "red"}, 5],
+    "totl": 1,
+    "messages": [{"type": "human", "content": "hi"}],
+}
+
+
+def _pydantic_errors(payload: dict) -> list[tuple[str, str]]:
+    """(msg, type) of each error Pydantic gives for the payload's JSON text, in its order."""
+    with pytest.raises(ValidationError) as caught:
+        AgentState.model_validate_json(json.dumps(payload))
+    return [(e["msg"], e["type"]) for e in caught.value.errors()]
+
+
+def _shown_errors(at: AppTest) -> list[tuple[str, str]]:
+    """(msg, type) of each error line the form shows, top to bottom."""
+    lines = [line for text in at.text for line in text.value.splitlines()]
+    return [re.fullmatch(r"✗ (?:\S+: )?(.*) \((\w+)\)", line).groups() for line in lines]
+
+
+def _form(payload: dict) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["payload"] = json.dumps(payload)
+    at.run()
+    return at.button_group(key="editor_view").set_value("Form").run()
+
+
+def test_each_field_shows_the_errors_pydantic_gives_at_its_loc_under_it():
+    at = _form(BAD)
+    assert not at.exception
+    assert [t.value for t in at.text] == [
+        "✗ Input should be a valid UUID, invalid character: found `n` at 0 (uuid_parsing)",
+        "✗ Input should be greater than or equal to 0 (greater_than_equal)",
+        "✗ Input should be 'pending', 'validated' or 'confirmed' (literal_error)",
+        "✗ items[0].sku: String should match pattern '^[A-Z0-9-]+$' (string_pattern_mismatch)\n"
+        "✗ items[0].qty: Input should be greater than or equal to 1 (greater_than_equal)\n"
+        "✗ items[1]: Input should be an object (model_type)",
+        "✗ Extra inputs are not permitted (extra_forbidden)",
+    ]
+    assert _shown_errors(at) == _pydantic_errors(BAD)  # Pydantic's own, one for one
+
+
+def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelled():
+    at = _form(BAD)
+    fields = [(w.key, w.label, w.value) for w in [*at.text_input, *at.text_area]]
+    assert [f for f in fields if f[0] != "payload"] == [  # labels are Markdown-escaped
+        ("form_user_id", r"user\_id", "not-a-uuid"),
+        ("form_amount", "amount", "-1"),
+        ("form_totl", "totl (not in the model)", "1"),
+        ("form_logs", "logs (optional)", ""),
+        ("form_messages", "messages (optional)", to_text(BAD["messages"])),
+    ]
+    assert [(w.key, w.value, w.help) for w in at.selectbox if w.key.startswith("form_")] == [
+        ("form_status", "shipped", "Left out, the model uses its default: pending")
+    ]
+    assert "items (optional): a list of LineItem (one row each)" in [c.value for c in at.caption]
+    assert at.data_editor(key="form_items").value.values.tolist() == [
+        ["bad sku", "0", "1", "red"],
+        ["5", "5", "5", "5"],
+    ]
+
+    at.text_input(key="form_totl").input("").run()  # an unknown key left empty is removed
+    at.text_area(key="form_messages").input('[{"type": "ai", "content": "ok"}]').run()
+    written = json.loads(at.text_area(key="payload").value)
+    assert ("totl" in written, written["messages"]) == (False, [{"type": "ai", "content": "ok"}])
+    assert at.text_area(key="form_messages").value == to_text([{"type": "ai", "content": "ok"}])
+
+
+def test_a_field_that_is_not_the_shape_its_schema_says_is_edited_as_json_with_its_error():
+    payload = {"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1, "items": "x"}
+    at = _form(payload)
+    assert at.text_input(key="form_items").value == "x"
+    assert [t.value for t in at.text] == ["✗ Input should be a valid array (list_type)"]
+    assert _shown_errors(at) == _pydantic_errors(payload)
+
+
+def _editor_base(tables: dict | None, edits: dict | None, rows: list) -> tuple[str, dict]:
+    """The editor key and stored rows the items table picks for `rows` (the JSON's items),
+    given what it stored before and the edits its editor holds (no editor is drawn)."""
+
+    def script() -> None:
+        import streamlit as st
+
+        from core.order import AgentState
+        from core.validate.json_schema import field_kind, json_schema
+        from ui.validate.form_table import _base
+
+        root = json_schema(AgentState)
+        item = field_kind(root["properties"]["items"], root)[1]
+        st.session_state["picked"] = _base(item, root, st.session_state["rows"], ("items",))
+
+    at = AppTest.from_function(script)
+    at.session_state["rows"] = rows
+    if tables is not None:
+        at.session_state["form-tables"] = copy.deepcopy(tables)  # the script writes to it
+    if edits is not None:
+        at.session_state["form_items"] = edits
+    at.run()
+    return at.session_state["picked"], at.session_state["form-tables"]
+
+
+def test_the_items_editor_keeps_its_rows_and_key_while_its_edits_are_what_the_json_says():
+    added = {"edited_rows": {}, "added_rows": [{"sku": "B-2"}], "deleted_rows": []}
+    stored = {"form_items": ([SEED_ITEM], 0)}
+    assert _editor_base(None, None, [SEED_ITEM]) == ("form_items", stored)
+    # the new row is in the JSON: same rows, same key, so the same editor in the browser
+    assert _editor_base(stored, added, [SEED_ITEM, {"sku": "B-2"}]) == ("form_items", stored)
+    # the JSON changed by other means: new rows (a new editor by themselves), same key
+    changed = [{**SEED_ITEM, "qty": 5}]
+    assert _editor_base(stored, added, changed) == ("form_items", {"form_items": (changed, 0)})
+    # back to rows that look like the stored ones, with edits held: the key moves on, or the
+    # browser would keep showing the dropped row
+    assert _editor_base(stored, added, [SEED_ITEM]) == (
+        "form_items-1",
+        {"form_items": ([SEED_ITEM], 1)},
+    )

@@ -49,7 +49,7 @@ def test_page_opens_on_the_article_run_on_both_engines():
     at = _page()
 
     assert at.selectbox(key="retry_preset").value == "article"
-    assert json.loads(at.text_area(key="retry_script").value) == PRESETS["article"].script
+    assert json.loads(at.text_area(key="retry_script").value) == PRESETS["article"].value
     assert at.number_input(key="retries").value == 1
     assert (
         _metrics(at) == [("model calls", "3"), ("retries used", "1"), ("feedback words", "11")] * 2
@@ -99,8 +99,8 @@ def test_choosing_a_preset_loads_its_script_and_budget_and_runs_both_engines(nam
 
     preset = PRESETS[name]
     assert not at.exception
-    assert json.loads(at.text_area(key="retry_script").value) == preset.script
-    assert at.number_input(key="retries").value == preset.retries
+    assert json.loads(at.text_area(key="retry_script").value) == preset.value
+    assert at.number_input(key="retries").value == preset.options["retries"]
     calls, outcomes = EXPECTED[name]
     assert [v for label, v in _metrics(at) if label == "model calls"] == [str(calls)] * 2
     assert _outcomes(at) == outcomes
@@ -147,7 +147,7 @@ def test_tighter_constraints_reject_the_article_answer_on_both_engines():
     at.button(key="run_retry").click().run()
 
     assert _outcomes(at) == EXHAUSTED_1
-    assert "citations: list[Citation] = Field(min_length=2)" in at.code[0].value
+    assert "citations: list[Citation] = Field(min_length=2, description=" in at.code[0].value
 
 
 def test_invalid_json_shows_line_and_column_and_keeps_the_text():

@@ -190,7 +190,7 @@ def test_fanout_graph_shows_two_writers_in_one_step(at):
 
 
 def test_gate_closed_shows_errors_and_no_node_rows(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
     _run(at)
 
     assert [e.value for e in at.error] == [
@@ -661,7 +661,7 @@ def test_a_share_link_edit_of_a_row_this_run_lacks_is_named_and_the_run_shown():
 
 
 def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
     at.radio(key="trace_mode").set_value("native")
     _run(at)
 
@@ -676,7 +676,7 @@ def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(a
 
 
 def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
     _run(at)
     assert at.error[0].value.startswith("Gate closed — 1 error in the payload")
 
@@ -702,7 +702,7 @@ def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
 
 
 def test_a_run_anyway_share_link_reopens_the_run_past_the_gate(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].text
+    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
     _run(at)
     at.button(key="run_anyway").click().run()
 

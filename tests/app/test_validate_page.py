@@ -50,7 +50,7 @@ def test_opens_with_the_seed_order_and_an_open_gate(at):
 
 def test_preset_loads_and_its_error_row_shows_path_and_position(at):
     at.selectbox(key="preset").select("bad_sku").run()
-    assert at.text_area(key="payload").value == PRESETS["bad_sku"].text
+    assert at.text_area(key="payload").value == PRESETS["bad_sku"].value
     assert _banners(at) == [RAISES]
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
 
@@ -147,7 +147,7 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = token
     fresh.run()
-    assert fresh.text_area(key="payload").value == PRESETS["negative_amount"].text
+    assert fresh.text_area(key="payload").value == PRESETS["negative_amount"].value
     assert fresh.toggle(key="opt_strict").value is True
     assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
     assert fresh.button_group(key="validate_view").value == "Model source"
@@ -178,7 +178,7 @@ def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(
     at.run()  # nothing changed: the address bar still reopens this view
     assert at.query_params["s"] == token
 
-    at.text_area(key="payload").input(PRESETS["negative_amount"].text).run()
+    at.text_area(key="payload").input(PRESETS["negative_amount"].value).run()
     assert "s" not in at.query_params  # a reload would have brought back the older payload
 
     opened = AppTest.from_file(PAGE, default_timeout=30)
@@ -347,7 +347,7 @@ def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(a
     ]
     at.text_area(key="payload").input("{}").run()
     at.selectbox(key="preset").select("bad_uuid").run()
-    assert at.text_area(key="payload").value == PRESETS["bad_uuid"].text
+    assert at.text_area(key="payload").value == PRESETS["bad_uuid"].value
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ def _write(tmp_path, text):
 
 
 def test_validate_prints_both_verdicts_and_the_error_table_and_exits_1(tmp_path, capsys):
-    assert main(["validate", _write(tmp_path, PRESETS["bad_sku"].text)]) == 1
+    assert main(["validate", _write(tmp_path, PRESETS["bad_sku"].value)]) == 1
     assert capsys.readouterr().out.splitlines() == [
         "langgraph: raises before the first node: ValidationError: 1 error: items[0].sku "
         "(string_pattern_mismatch)",
@@ -46,7 +46,7 @@ def test_validate_json_output_and_exit_0_for_a_valid_payload(tmp_path, capsys):
 
 
 def test_validate_says_langgraph_runs_a_payload_the_model_alone_rejects(tmp_path, capsys):
-    text = PRESETS["untyped_message"].text
+    text = PRESETS["untyped_message"].value
     assert main(["validate", _write(tmp_path, text)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == [

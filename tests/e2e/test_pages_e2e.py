@@ -73,7 +73,7 @@ def test_trace_runs_the_seed_order_and_steps_to_confirm(new_page) -> None:
 
 def test_trace_runs_the_payload_edited_on_the_validate_page(new_page) -> None:
     page = new_page()
-    submit_payload(page, PRESETS["negative_amount"].text)
+    submit_payload(page, PRESETS["negative_amount"].value)
     # Client-side navigation keeps the session, so the shared payload text goes along.
     with rerun(page):
         page.locator("[data-testid='stSidebarNav'] a[href$='/trace']").click()
@@ -97,7 +97,7 @@ def test_trace_runs_the_payload_edited_on_the_validate_page(new_page) -> None:
 
 def test_text_typed_but_not_submitted_reaches_the_trace_page(new_page) -> None:
     page = new_page()
-    page.locator(".st-key-payload textarea").fill(PRESETS["negative_amount"].text)
+    page.locator(".st-key-payload textarea").fill(PRESETS["negative_amount"].value)
     # Leaving the editor commits its text. The press lasts as long as a person's click: with
     # an instant one (mouse down and up within about 15 ms), Streamlit 1.67 queues the
     # editor's fragment rerun behind the page change and leaves the Trace page blank.

@@ -49,7 +49,7 @@ def test_negative_amount_shows_its_error_row_and_caret_at_line_3_col_13(new_page
     expect(page.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
     _expect_verdict(page, RUNS)
 
-    submit_payload(page, PRESETS["negative_amount"].text)
+    submit_payload(page, PRESETS["negative_amount"].value)
 
     _expect_verdict(page, RAISES)
     _expect_error_rows(page, [NEGATIVE_AMOUNT_ROW])
@@ -122,7 +122,7 @@ def test_a_typeless_message_shows_langgraphs_verdict_and_every_error(new_page) -
     # add_messages raises ValueError for the message; Pydantic alone, TypeError. Each is
     # pinned to the message, and the four field errors around it are all listed.
     page = new_page()
-    submit_payload(page, PRESETS["typeless_message"].text)
+    submit_payload(page, PRESETS["typeless_message"].value)
     _expect_verdict(
         page,
         "LangGraph raises before the first node runs (5 errors): the graph would not run. "

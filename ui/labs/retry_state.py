@@ -28,7 +28,7 @@ DEFAULT_PRESET = "article"
 
 def preset_text(name: str) -> str:
     """A preset's model script as the editor shows it."""
-    return dumps(PRESETS[name].script, indent=2)
+    return dumps(PRESETS[name].value, indent=2)
 
 
 # Run inputs (also the share-link field names) -> their widget keys.
@@ -50,7 +50,7 @@ def load_preset() -> None:
     """Preset picker callback: its script and budget into the editor, and run them."""
     preset = PRESETS[st.session_state[keys.RETRY_PRESET]]
     st.session_state[keys.RETRY_SCRIPT] = preset_text(st.session_state[keys.RETRY_PRESET])
-    st.session_state["retries"] = preset.retries
+    st.session_state["retries"] = preset.options["retries"]
     st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
 
@@ -64,7 +64,7 @@ def init_state() -> None:
     ss = st.session_state
     ss.setdefault(keys.RETRY_PRESET, DEFAULT_PRESET)
     ss.setdefault(keys.RETRY_SCRIPT, preset_text(DEFAULT_PRESET))
-    ss.setdefault("retries", PRESETS[DEFAULT_PRESET].retries)
+    ss.setdefault("retries", PRESETS[DEFAULT_PRESET].options["retries"])
     defaults = AnswerConstraints()
     ss.setdefault("retry_min_citations", defaults.min_citations)
     ss.setdefault("retry_confidence_min", defaults.confidence_min)
@@ -84,7 +84,7 @@ def restore_share() -> None:
         ss[keys.RETRY_PRESET] = link.preset
         ss[keys.RETRY_SCRIPT], ss["retries"] = (
             preset_text(link.preset),
-            PRESETS[link.preset].retries,
+            PRESETS[link.preset].options["retries"],
         )
     for name, value in _given(link).items():
         ss[_WIDGETS[name]] = value

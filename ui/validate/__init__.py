@@ -1,1 +1,1 @@
-"""The Validate page's own pieces: the model-driven form and the order form."""
+"""The Validate page's own pieces: the one form engine (any model, the seed order included)."""

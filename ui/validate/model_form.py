@@ -1,197 +1,170 @@
-"""Form view of any model's payload, generated from its JSON Schema, in sync with the JSON text."""
+"""The one form engine: any model's payload as widgets from its JSON Schema, in sync with the
+JSON text both ways, each field's errors (Pydantic's own, located by loc) shown under it."""
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from core.jsontext.payload import json_writable, parse
-from core.jsontext.write import dumps, to_text
+from core.jsontext.payload import json_writable
+from core.jsontext.write import to_text
+from core.validate.field_errors import FieldError
 from core.validate.json_schema import field_kind, json_schema
-from ui import keys
-from ui.payload import NOT_A_FLOAT, form_payload, set_payload_text, show_refusal
+from core.validate.report import validate_text
+from ui.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
+from ui.validate.form_edits import Path, field_key, shown, typed
+from ui.validate.form_table import table_editor
+from ui.validate.form_write import edit_payload
 
 __all__ = ["model_form"]
 
 _UNSET = "(unset)"
-Path = tuple[str, ...]
-_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
-# Bumped whenever the JSON text changes; only the table editors' keys carry it. The text's
-# hash (compared within one server process only) stands for the text, saving a second copy.
-_VERSION, _SEEN = "mform_version", "mform_seen_hash"
-
-
-def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else dumps(value)
-
-
-def _typed(text: Any, kind: str) -> Any:
-    """Widget text -> JSON value: text fields stay strings; others are JSON when they parse."""
-    if not isinstance(text, str):
-        return None if pd.isna(text) else text
-    if kind == "text":
-        return text
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text  # kept as typed: the error table says what is wrong with it
-
-
-def _refuse(where: str) -> None:
-    st.session_state["mform__notice"] = where
-
-
-def _percent(match: re.Match[str]) -> str:
-    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
-
-
-def _key(path: Path, kind: str = "field") -> str:
-    """A stable widget key per field path, distinct for every path and every `kind`.
-
-    Each segment keeps letters, digits and `_`; any other character (the `-` separator
-    included) becomes its UTF-8 bytes as `%XX`, so `("a__b",)`, `("a", "b")` and
-    `("a-b",)` never share a key. The kind ("field", "box", "table") prefixes it, so a
-    container never takes a field's key. Tests and Playwright can spell keys from paths.
-    """
-    escaped = (_KEY_UNSAFE.sub(_percent, segment) for segment in path)
-    return f"mform_{kind}-" + "-".join(escaped)
-
-
-def _edit(path: Path, value: Any, drop: bool = False) -> None:
-    payload = parse(st.session_state[keys.PAYLOAD])
-    node = payload
-    for segment in path[:-1]:
-        if not isinstance(node.get(segment), dict):
-            node[segment] = {}
-        node = node[segment]
-    if drop:
-        node.pop(path[-1], None)
-    else:
-        node[path[-1]] = value
-    set_payload_text(to_text(payload))
+# Static CSS (no user data): a field's errors sit under it, smaller, with a red rule beside
+# them; the text keeps the theme's own colour, so it reads on light and dark themes alike.
+_ERROR_STYLE = """<style>
+[class*="st-key-form-errors-"] { border-left: 3px solid #e5484d; padding-left: 0.6rem;
+  margin-top: -0.5rem; }
+[class*="st-key-form-errors-"] [data-testid="stText"] { font-size: 0.875rem; }
+</style>"""
 
 
 def _apply(path: Path, kind: str, required: bool, options: list[Any] | None) -> None:
-    raw = st.session_state[_key(path)]
+    raw = st.session_state[field_key(path)]
     if raw == _UNSET or (raw == "" and not required):
-        _edit(path, None, drop=True)  # an optional field left empty is left out
+        edit_payload(path, None, drop=True)  # an optional field left empty is left out
         return
-    if options is not None:
-        value = next((o for o in options if _shown(o) == raw), raw)
-    else:
-        value = _typed(raw, kind)
+    value = next((o for o in options if shown(o) == raw), raw) if options else typed(raw, kind)
     if not json_writable(value):
-        _refuse(f"{'.'.join(map(str, path))} = {raw}")
+        where = ".".join(path)
+        st.session_state[field_key(path, "notice")] = f"{where} = {raw}"
         return
-    _edit(path, value)
+    edit_payload(path, value)
 
 
-def _apply_table(path: Path, editor_key: str, rows: list[Any], columns: dict[str, str]) -> None:
-    edits = st.session_state[editor_key]
-    new = [dict(row) if isinstance(row, dict) else row for row in rows]
-    for index, changes in edits.get("edited_rows", {}).items():
-        if isinstance(new[int(index)], dict):
-            for column, value in changes.items():
-                new[int(index)][column] = _typed(value, columns[column])
-    for added in edits.get("added_rows", []):
-        new.append({c: _typed(added.get(c), k) for c, k in columns.items() if added.get(c)})
-    for index in sorted(edits.get("deleted_rows", []), reverse=True):
-        del new[int(index)]
-    if not json_writable(new):
-        _refuse(f"{'.'.join(map(str, path))}: a cell holds a number JSON cannot write")
-        st.session_state[_VERSION] = st.session_state.get(_VERSION, 0) + 1  # editor afresh
-        return
-    _edit(path, new)
+class _Form:
+    """One render of the form: the schema and the payload's errors, each shown once."""
 
+    def __init__(self, root: dict[str, Any], errors: list[FieldError]) -> None:
+        self.root = root
+        self.errors = errors
+        self.claimed: set[int] = set()
 
-def _fields(node: dict[str, Any], root: dict[str, Any], value: dict[str, Any], path: Path) -> None:
-    required = set(node.get("required", []))
-    for name, sub in node.get("properties", {}).items():
-        _field(sub, root, value, (*path, name), name in required)
+    def show_errors(self, path: Path, *, exact: bool = False) -> None:
+        """Every unclaimed error at `path` (and, unless `exact`, below it), as plain text."""
+        mine = [
+            (n, e)
+            for n, e in enumerate(self.errors)
+            if n not in self.claimed
+            and tuple(map(str, e.loc[: len(path)])) == path
+            and (not exact or len(e.loc) == len(path))
+        ]
+        if not mine:
+            return
+        self.claimed.update(n for n, _ in mine)
+        with st.container(key=field_key(path, "errors")):
+            st.text("\n".join(_line(e, path) for _, e in mine))
 
+    def leftovers(self) -> None:
+        rest = [e for n, e in enumerate(self.errors) if n not in self.claimed]
+        if rest:
+            with st.container(key=field_key((), "errors")):
+                st.caption("Errors about the payload as a whole, not one field:")
+                st.text("\n".join(_line(e, ()) for e in rest))
 
-def _field(
-    sub: dict[str, Any], root: dict[str, Any], parent: dict[str, Any], path: Path, required: bool
-) -> None:
-    kind, node = field_kind(sub, root)
-    name, key = path[-1], _key(path)
-    label = plain(name) if required else f"{plain(name)} (optional)"
-    present = name in parent
-    current = parent.get(name)
-    if kind == "object" and (isinstance(current, dict) or not present):
-        with st.container(border=True, key=_key(path, "box")):
-            st.caption(f"{label}: nested model {plain(str(node.get('title', '')))}")
-            _fields(node, root, current or {}, path)
-        return
-    if kind == "table" and (isinstance(current, list) or not present):
-        _table(node, root, current or [], path, label)
-        return
-    if kind == "choice":
-        options = node["enum"] if "enum" in node else [node["const"]] if "const" in node else []
-        options = options or [True, False]
-        shown = [_shown(o) for o in options] + ([] if required else [_UNSET])
-        picked = _shown(current) if present else _UNSET
-        st.session_state[key] = picked
-        st.selectbox(
-            label,
-            shown if picked in shown else [*shown, picked],
-            key=key,
-            on_change=_apply,
-            args=(path, kind, required, options),
+    def fields(self, node: dict[str, Any], value: dict[str, Any], path: Path) -> None:
+        required = set(node.get("required", []))
+        properties = node.get("properties", {})
+        for name, sub in properties.items():
+            self.field(sub, value, (*path, name), name in required)
+        for name in value:
+            if name not in properties:  # unknown keys stay visible, editable, removable
+                self.field({}, value, (*path, name), False, unknown=True)
+
+    def field(
+        self,
+        sub: dict[str, Any],
+        parent: dict[str, Any],
+        path: Path,
+        required: bool,
+        *,
+        unknown: bool = False,
+    ) -> None:
+        kind, node = field_kind(sub, self.root)
+        name, key = path[-1], field_key(path)
+        label = plain(name) + (
+            " (not in the model)" if unknown else "" if required else " (optional)"
         )
-        return
-    st.session_state[key] = _shown(current) if present else ""
-    st.text_input(label, key=key, on_change=_apply, args=(path, kind, required, None))
+        present = name in parent
+        current = parent.get(name)
+        if kind == "object" and (isinstance(current, dict) or not present):
+            with st.container(border=True, key=field_key(path, "box")):
+                st.caption(f"{label}: nested model {plain(str(node.get('title', '')))}")
+                self.show_errors(path, exact=True)
+                self.fields(node, current or {}, path)
+            return
+        if kind == "table" and (isinstance(current, list) or not present):
+            table_editor(node, self.root, current or [], path, label)
+            self.show_errors(path)
+            return
+        options = None
+        if kind == "choice":
+            options = node["enum"] if "enum" in node else [node["const"]] if "const" in node else []
+            options = options or [True, False]
+        many = isinstance(current, list | dict) or node.get("type") in ("array", "object")
+        now = (to_text(current) if many and kind == "json" else shown(current)) if present else ""
+        if options is not None:
+            now = now if present else _UNSET
+        # Written only when the JSON text says something else: a write would also replace
+        # what the browser holds in that widget, typing included.
+        if st.session_state.get(key) != now:
+            st.session_state[key] = now
+        args = (path, kind, required, options)
+        hint = None  # the model's default, where its schema names one
+        if "default" in sub or "default" in node:
+            default = shown(sub.get("default", node.get("default")))
+            hint = f"Left out, the model uses its default: {plain(default)}"
+        if options is not None:
+            choices = [shown(o) for o in options] + ([] if required else [_UNSET])
+            choices = choices if now in choices else [*choices, now]
+            st.selectbox(label, choices, key=key, on_change=_apply, args=args, help=hint)
+        elif many and kind == "json":
+            st.text_area(label, key=key, on_change=_apply, args=args, help=hint)
+        else:
+            st.text_input(label, key=key, on_change=_apply, args=args, help=hint)
+        show_refusal(field_key(path, "notice"), NOT_A_FLOAT)
+        self.show_errors(path)
 
 
-def _table(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path, label: str):
-    columns = {name: field_kind(sub, root)[0] for name, sub in item.get("properties", {}).items()}
-    frame = pd.DataFrame(
-        [
-            {c: _shown(row[c]) if c in row else "" for c in columns}
-            if isinstance(row, dict)
-            else dict.fromkeys(columns, _shown(row))
-            for row in rows
-        ],
-        columns=list(columns),
-    ).astype("string")
-    st.caption(f"{label}: a list of {plain(str(item.get('title', 'objects')))} (one row each)")
-    # The editor keeps its edits as a diff against the frame it was given: a new key per JSON
-    # version applies them once, then starts afresh on the rewritten rows.
-    editor_key = f"{_key(path, 'table')}-v{st.session_state[_VERSION]}"
-    st.data_editor(
-        frame,
-        key=editor_key,
-        num_rows="dynamic",
-        on_change=_apply_table,
-        args=(path, editor_key, rows, columns),
-    )
+def _line(error: FieldError, path: Path) -> str:
+    where = error.path if len(error.loc) > len(path) or not path else ""
+    return f"✗ {where + ': ' if where else ''}{error.msg} ({error.type})"
 
 
-def model_form(text: str, model: type[BaseModel]) -> None:
+def model_form(text: str, model: type[BaseModel], errors: list[FieldError] | None = None) -> None:
     """Widgets for every field of `model`; each edit rewrites the JSON text (key `payload`).
 
-    Widget keys depend on the field path only: `mform_field-<path>` (see `_key`). A list of
-    objects is a data editor keyed `mform_table-<path>-v<N>`, N being
-    `st.session_state["mform_version"]`: 0 for the first text, bumped whenever the JSON
-    text changes, so applied edits are never replayed onto the rewritten rows.
+    Widget keys depend on the field path only (`form_<path>`, see `field_key`): a list of
+    objects is a data editor under its field's key, kept (data and key) while its edits are
+    being written, so a row typed cell by cell keeps every cell. Under each field, the errors
+    Pydantic gives for the current text at that field's loc (`errors`: the page's
+    `validate_text(text, model).errors`, computed here when not given); unknown keys get a
+    field too.
     """
     payload = form_payload(text)
     if payload is None:
         return
     st.caption(
         "Generated from the model's JSON Schema. Text fields stay strings; other fields are "
-        "read as JSON (numbers, true/false, lists). Leave an optional field empty to leave it out."
+        "read as JSON (numbers, true/false, lists). Leave an optional field empty to leave it "
+        "out. In a table, Tab moves to the next cell and Enter saves it."
     )
-    ss = st.session_state
-    show_refusal("mform__notice", NOT_A_FLOAT)
-    if ss.get(_SEEN) != hash(text):
-        ss[_VERSION], ss[_SEEN] = ss.get(_VERSION, -1) + 1, hash(text)
+    st.html(_ERROR_STYLE)
     schema = json_schema(model)
-    _fields(schema, schema, payload, ())
+    form = _Form(schema, validate_text(text, model).errors if errors is None else errors)
+    top = st.container()
+    form.fields(schema, payload, ())
+    with top:
+        form.leftovers()

@@ -39,7 +39,7 @@ def test_default_options_are_the_seed_model_itself():
 
 def test_options_change_what_is_rejected():
     def types(name, options):
-        return [e.type for e in validate_text(PRESETS[name].text, build_model(options)).errors]
+        return [e.type for e in validate_text(PRESETS[name].value, build_model(options)).errors]
 
     assert types("coerced_strings", SchemaOptions(strict=True)) == [
         "float_type",
@@ -88,3 +88,39 @@ def test_hostile_option_dicts_are_refused_with_a_code(data):
 def test_non_finite_or_huge_bounds_are_refused(data):
     with pytest.raises(ValueError, match=r"\[bad_option\]"):
         SchemaOptions.from_dict(data)
+
+
+def _channels(model):
+    """LangGraph's view of a state model: each field's channel type (reducers included)."""
+    from langgraph.graph import StateGraph
+
+    channels = StateGraph(model).channels
+    return {
+        name: (type(ch).__name__, getattr(ch, "operator", None)) for name, ch in channels.items()
+    }
+
+
+def test_the_variant_for_the_seed_options_is_the_seed_model_field_for_field():
+    # _build derives the variant from models.py; built for the default options it must read
+    # exactly like the class itself, for Pydantic and for LangGraph (reducers included).
+    from core.order.schema_options import _build
+
+    variant = _build(SchemaOptions())
+    assert variant is not AgentState
+    assert (_schema(variant), _channels(variant)) == (_schema(AgentState), _channels(AgentState))
+    assert _channels(_exec_source(SchemaOptions())) == _channels(AgentState)
+
+
+def test_the_shown_source_is_the_class_as_models_py_writes_it():
+    import inspect
+
+    from core.order import models
+
+    written = inspect.getsource(models)
+    shown = model_source(SchemaOptions())
+    for name in ("LineItem", "AgentState"):
+        body = shown.split(f"class {name}(BaseModel):", 1)[1].split("\n\n\nclass ", 1)[0]
+        fields = [line for line in body.splitlines() if line.startswith("    ") and ":" in line]
+        fields = [line for line in fields if "model_config" not in line]
+        assert all(line in written for line in fields), name
+        assert len(fields) == len(getattr(models, name).model_fields)

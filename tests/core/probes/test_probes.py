@@ -88,6 +88,7 @@ def test_probe_contract(probe_id):
     assert re.fullmatch(r"[a-z0-9_]+", probe_id)
     articles = "|".join(map(re.escape, (ARTICLE_STATE, ARTICLE_TOOLS, ARTICLE_OUTPUT)))
     assert re.match(rf"({articles}) § \S", probe.source)
+    assert not re.search(r"[\u4e00-\u9fff]", probe.source), "section references read in English"
     assert (result.id, result.claim, result.source) == (probe.id, probe.claim, probe.source)
     assert result.checks, "a probe must observe at least one check"
     assert all(isinstance(c, Check) and c.expected and c.observed for c in result.checks)

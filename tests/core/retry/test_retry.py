@@ -18,6 +18,7 @@ from core.retry import (
     Citation,
     RetryInputError,
     RunError,
+    answer_model,
     answer_source,
     check_script,
     load_script,
@@ -82,7 +83,7 @@ def _shared(run):
 
 
 def test_article_script_makes_three_calls_and_returns_an_answer_on_pydantic_ai():
-    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["article"].value, engine="pydantic_ai")
 
     assert (run.calls, run.output, run.error) == (3, ANSWER_OBJECT, None)
     assert run.rows() == [
@@ -120,7 +121,7 @@ QUOTE_CHUNK = "[pg] " + QUOTE
 
 
 def test_article_script_makes_three_calls_and_returns_an_answer_on_langgraph():
-    run = run_script(PRESETS["article"].script, engine="langgraph")
+    run = run_script(PRESETS["article"].value, engine="langgraph")
 
     assert (run.calls, run.output, run.error) == (3, ANSWER_OBJECT, None)
     assert run.rows() == [
@@ -157,7 +158,7 @@ def test_article_script_makes_three_calls_and_returns_an_answer_on_langgraph():
 
 
 def test_always_invalid_exhausts_the_default_budget_after_two_calls_on_both_engines():
-    script = PRESETS["always_invalid"].script
+    script = PRESETS["always_invalid"].value
     pydantic_ai = run_script(script, engine="pydantic_ai")
     langgraph = run_script(script, engine="langgraph")
 
@@ -223,8 +224,8 @@ OUTCOMES = {
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_gives_the_same_timeline_on_both_engines(name):
     preset = PRESETS[name]
-    pydantic_ai = run_script(preset.script, engine="pydantic_ai", retries=preset.retries)
-    langgraph = run_script(preset.script, engine="langgraph", retries=preset.retries)
+    pydantic_ai = run_script(preset.value, engine="pydantic_ai", retries=preset.options["retries"])
+    langgraph = run_script(preset.value, engine="langgraph", retries=preset.options["retries"])
 
     assert _shared(pydantic_ai) == _shared(langgraph)
     calls, valid, message = OUTCOMES[name]
@@ -237,7 +238,7 @@ def test_every_preset_gives_the_same_timeline_on_both_engines(name):
 
 
 def test_wrong_field_types_report_one_error_per_field_with_only_the_url_left_out():
-    run = run_script(PRESETS["wrong_types"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["wrong_types"].value, engine="pydantic_ai")
 
     errors = [
         {
@@ -278,7 +279,7 @@ def test_wrong_field_types_report_one_error_per_field_with_only_the_url_left_out
 
 
 def test_plain_text_feedback_arrives_as_a_fenced_retry_feedback_part_not_a_tool_return():
-    run = run_script(PRESETS["plain_text"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["plain_text"].value, engine="pydantic_ai")
 
     error = {
         "type": "json_invalid",
@@ -313,7 +314,7 @@ def test_plain_text_feedback_arrives_as_a_fenced_retry_feedback_part_not_a_tool_
 
 
 def test_pydantic_ai_notes_where_its_messages_differ_from_the_article():
-    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["article"].value, engine="pydantic_ai")
 
     assert run.notes == [
         "The article reads the validation feedback from a 'retry-prompt' part; on pydantic-ai "
@@ -326,7 +327,7 @@ def test_pydantic_ai_notes_where_its_messages_differ_from_the_article():
 
 
 def test_pydantic_ai_timeline_is_what_its_messages_hold():
-    run = run_script(PRESETS["article"].script, engine="pydantic_ai")
+    run = run_script(PRESETS["article"].value, engine="pydantic_ai")
 
     retried = [p for m in run.messages for p in m["parts"] if p.get("outcome") == "retried"]
     assert [(p["tool_name"], p["content"], p["retry"]) for p in retried] == [
@@ -336,7 +337,7 @@ def test_pydantic_ai_timeline_is_what_its_messages_hold():
 
 
 def test_two_bad_answers_need_a_budget_of_two():
-    script = PRESETS["two_retries"].script
+    script = PRESETS["two_retries"].value
     for engine in ("pydantic_ai", "langgraph"):
         short = run_script(script, engine=engine, retries=1)
         enough = run_script(script, engine=engine, retries=2)
@@ -651,7 +652,7 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
         "    raise OSError('network disabled by the test')\n"
         "socket.socket.connect = socket.create_connection = socket.getaddrinfo = blocked\n"
         "from core.retry import PRESETS, run_script\n"
-        "run = run_script(PRESETS['article'].script, engine='pydantic_ai')\n"
+        "run = run_script(PRESETS['article'].value, engine='pydantic_ai')\n"
         "print(run.calls, type(run.output).__name__, run.error)\n"
     )
     done = subprocess.run(
@@ -667,7 +668,41 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
 
 def test_the_model_source_shows_every_digit_of_the_bounds_it_uses():
     source = answer_source(AnswerConstraints(confidence_min=0.123456789, confidence_max=1.0))
-    assert source.splitlines()[-1] == ("    confidence: float = Field(ge=0.123456789, le=1)")
+    assert source.splitlines()[-1] == (
+        '    confidence: float = Field(ge=0.123456789, le=1, description="0~1 的置信度")'
+    )
+
+
+@pytest.mark.parametrize(
+    "constraints",
+    [
+        AnswerConstraints(),
+        AnswerConstraints(min_citations=3),
+        AnswerConstraints(min_citations=0, confidence_min=0.25, confidence_max=0.75),
+    ],
+    ids=["article", "three-citations", "bounds"],
+)
+def test_the_shown_source_builds_the_model_the_lab_validates_with(constraints):
+    # Both come from the one Answer class: exec'ing what the page shows gives the same model.
+    namespace: dict = {}
+    header = "from pydantic import BaseModel, Field\n\n\n"
+    exec(
+        compile(header + answer_source(constraints), "<answer_source>", "exec", dont_inherit=True),
+        namespace,
+    )  # noqa: S102
+    shown = namespace["Answer"].model_json_schema()
+    assert json.dumps(shown, sort_keys=True) == json.dumps(
+        answer_model(constraints).model_json_schema(), sort_keys=True
+    )
+
+
+def test_the_variant_rebuilt_from_the_class_reads_like_the_class():
+    from pydantic import create_model
+
+    from core.order.variants import model_fields
+
+    rebuilt = create_model("Answer", **model_fields(Answer))
+    assert rebuilt.model_json_schema() == Answer.model_json_schema()
 
 
 _leaf = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text(max_size=6)

@@ -14,7 +14,7 @@ UUID = '"550e8400-e29b-41d4-a716-446655440000"'
 
 
 def _lens(preset, options=None):
-    report = validate_text(PRESETS[preset].text, build_model(options or SchemaOptions()))
+    report = validate_text(PRESETS[preset].value, build_model(options or SchemaOptions()))
     return coercion_rows(report.input, report.value)
 
 

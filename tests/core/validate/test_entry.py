@@ -19,7 +19,7 @@ MESSAGES = {
 
 
 def test_unknown_key_is_rejected_even_though_langgraph_drops_it():
-    entry = compare_entry(validate_text(PRESETS["unknown_key"].text))
+    entry = compare_entry(validate_text(PRESETS["unknown_key"].value))
     assert (entry.langgraph_accepted, entry.langgraph_error) == (True, None)
     assert "coupon" not in entry.channels and "coupon" not in entry.node_saw
     assert entry.differences == [
@@ -39,7 +39,7 @@ def test_unknown_key_is_rejected_even_though_langgraph_drops_it():
 
 
 def test_both_reject_a_negative_amount_before_any_node():
-    entry = compare_entry(validate_text(PRESETS["negative_amount"].text))
+    entry = compare_entry(validate_text(PRESETS["negative_amount"].value))
     assert (entry.langgraph_accepted, entry.langgraph_error, entry.node_saw, entry.differences) == (
         False,
         "ValidationError: 1 error: amount (greater_than_equal)",
@@ -65,7 +65,7 @@ def test_an_unknown_key_is_named_when_langgraph_rejects_the_other_fields():
 
 
 def test_coerced_strings_stay_raw_in_the_channels():
-    entry = compare_entry(validate_text(PRESETS["coerced_strings"].text))
+    entry = compare_entry(validate_text(PRESETS["coerced_strings"].value))
     assert entry.channels["amount"] == "42" and entry.node_saw["amount"] == 42.0
     assert [row["aspect"] for row in entry.differences] == [
         "amount in the channels",

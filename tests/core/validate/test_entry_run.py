@@ -195,7 +195,7 @@ def test_the_seed_graphs_nodes_read_the_schema_options_model(build):
     # Each node's annotation named AgentState, so LangGraph built their input with it and
     # refused a padded SKU the "strip item" option's model accepts.
     stripping = build_model(SchemaOptions(strip_item=True))
-    payload = json.loads(PRESETS["padded_sku"].text)
+    payload = json.loads(PRESETS["padded_sku"].value)
     assert langgraph_entry(build(state=stripping), payload).runs
     assert build(state=stripping).invoke(payload)["status"] == "confirmed"
 

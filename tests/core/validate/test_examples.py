@@ -123,7 +123,7 @@ def test_constraints_and_patterns_are_met_where_simple():
 def test_model_examples_prefer_the_models_own_json_schema_extra_examples():
     examples = model_examples(TagState)
 
-    assert {name: (e.title, e.summary, e.payload) for name, e in examples.items()} == {
+    assert {name: (e.title, e.summary, e.value) for name, e in examples.items()} == {
         "example_1": (
             "Example 1",
             "from TagState's examples",
@@ -188,7 +188,7 @@ def test_a_graph_with_an_input_schema_gets_its_examples_from_the_input_schema():
     project = Project(model=_Ticket, graph=builder.compile())
 
     assert project.input_model is TicketIn
-    assert {n: e.payload for n, e in model_examples(project.input_model).items()} == {
+    assert {n: e.value for n, e in model_examples(project.input_model).items()} == {
         "generated": {"title": "example", "severity": "low", "tags": ["example"]}
     }
     plain = StateGraph(_Ticket)

@@ -20,7 +20,7 @@ def create_order(body: AgentState) -> dict:
 
 CLIENT = TestClient(app)
 CASES = {
-    name: preset.text
+    name: preset.value
     for name, preset in PRESETS.items()
     if preset.expect and name not in {"nan_infinity", "untyped_message", "typeless_message"}
 }
@@ -54,7 +54,7 @@ SERVER_ERRORS["typeless_message"] = SERVER_ERRORS["untyped_message"]
 
 @pytest.mark.parametrize("name", list(SERVER_ERRORS))
 def test_a_body_fastapi_cannot_answer_with_422_is_described_as_its_500(name):
-    text = PRESETS[name].text
+    text = PRESETS[name].value
     response = TestClient(app, raise_server_exceptions=False).post(
         "/orders", content=text.encode(), headers={"content-type": "application/json"}
     )

@@ -120,7 +120,7 @@ def test_every_error_of_a_bad_payload_is_reported_with_its_position():
 
 def test_the_article_rejections_are_positioned_in_the_preset_texts():
     assert {
-        name: _rows(validate_text(PRESETS[name].text))
+        name: _rows(validate_text(PRESETS[name].value))
         for name in [
             "bad_uuid",
             "negative_amount",
@@ -190,7 +190,7 @@ _NO_TYPE = (
 
 
 def test_a_message_dict_without_type_is_pinned_to_its_element_not_raised():
-    report = validate_text(PRESETS["untyped_message"].text)
+    report = validate_text(PRESETS["untyped_message"].value)
     assert report.errors == [
         FieldError(
             loc=("messages", 0),
@@ -256,7 +256,7 @@ def test_validate_value_gives_paths_without_positions():
 
 
 def test_rows_truncate_the_input_and_never_hold_the_whole_payload():
-    report = validate_text(PRESETS["too_many_items"].text)
+    report = validate_text(PRESETS["too_many_items"].value)
     row = report.to_rows()[0]
     assert len(row["input"]) == 80 and row["input"].endswith("…")
     assert row == {
@@ -269,7 +269,7 @@ def test_rows_truncate_the_input_and_never_hold_the_whole_payload():
 
 
 def test_exports_have_pydantic_errors_shape_and_csv_header():
-    report = validate_text(PRESETS["negative_amount"].text)
+    report = validate_text(PRESETS["negative_amount"].value)
     assert report.to_errors() == [
         {
             "type": "greater_than_equal",
@@ -289,7 +289,7 @@ def test_exports_have_pydantic_errors_shape_and_csv_header():
 
 
 def test_exported_errors_are_strict_json_even_for_nan_and_infinite_inputs():
-    report = validate_text(PRESETS["nan_infinity"].text)
+    report = validate_text(PRESETS["nan_infinity"].value)
     assert report.to_errors() == [
         {
             "type": "finite_number",

@@ -1,0 +1,114 @@
+"""A list of models as a data editor that keeps every keystroke while its edits are written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.jsontext.write import dumps
+from core.validate.json_schema import field_kind
+from ui.text import plain
+from ui.validate.form_edits import Path, apply_table, field_key, shown
+from ui.validate.form_write import edit_payload, value_at
+
+__all__ = ["columns_of", "table_editor"]
+
+# Per table (by its widget key): the rows its editor was given and a generation that moves
+# its key on only when pending edits must be dropped. While the edits it holds are what the
+# JSON text says, the editor keeps its data, its key and so its identity (and the focus):
+# Streamlit gives a dynamic data editor a new identity, and the browser a new grid, whenever
+# its rows change.
+_TABLES = "form-tables"
+_REFUSED = (
+    "These cells are not in the JSON text; the table keeps them as typed until you change them:"
+)
+
+
+def _apply_table(path: Path, editor_key: str, base: list[Any], columns: dict[str, str]) -> None:
+    rows = apply_table(base, st.session_state[editor_key], columns, ".".join(path)).rows
+    if dumps(rows) != dumps(value_at(path)):  # an empty new row changes nothing: no rewrite
+        edit_payload(path, rows)
+
+
+def columns_of(item: dict[str, Any], root: dict[str, Any], rows: list[Any]) -> dict[str, str]:
+    """Column -> form kind: the item model's fields, then keys it does not declare (JSON)."""
+    props = item.get("properties", {})
+    columns = {name: field_kind(sub, root)[0] for name, sub in props.items()}
+    for row in rows:
+        for name in row if isinstance(row, dict) else ():
+            columns.setdefault(name, "json")
+    return columns
+
+
+def _frame(columns: dict[str, str], rows: list[Any]) -> pd.DataFrame:
+    """What the editor shows: one text column per key, one row per item."""
+    return pd.DataFrame(
+        [
+            {c: shown(row[c]) if c in row else None for c in columns}
+            if isinstance(row, dict)
+            else dict.fromkeys(columns, shown(row))
+            for row in rows
+        ],
+        columns=list(columns),
+        dtype="string",
+    )
+
+
+def _base(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path) -> str:
+    """The rows the editor keeps (stored per table) and its key, refreshed when the JSON text
+    holds something other than those rows with the editor's edits applied."""
+    key, ss = field_key(path), st.session_state
+    tables = ss.setdefault(_TABLES, {})
+    base, generation = tables.get(key, (None, 0))
+    editor_key = key if generation == 0 else f"{key}-{generation}"
+    edits = ss.get(editor_key) or {}
+    if base is not None:
+        columns = columns_of(item, root, base)
+        if dumps(apply_table(base, edits, columns, "").rows) == dumps(rows):
+            return editor_key
+    # The JSON changed by other means: the editor starts afresh on its rows (new rows, a new
+    # editor). Rows that look the same would keep its edits in the browser: its key moves on.
+    pending = any(edits.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
+    if pending and base is not None:
+        before, after = (_frame(columns_of(item, root, r), r) for r in (base, rows))
+        if before.equals(after):
+            generation += 1
+            editor_key = f"{key}-{generation}"
+    tables[key] = (rows, generation)
+    return editor_key
+
+
+def table_editor(
+    item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path, label: str
+) -> None:
+    """`rows` (a list of `item` models) as a dynamic data editor keyed `form_<path>`.
+
+    Each edit is applied whole to the rows the editor was given and written to the JSON
+    text; a cell JSON cannot write stays in the table as typed and is named under it.
+    """
+    editor_key = _base(item, root, rows, path)
+    base = st.session_state[_TABLES][field_key(path)][0]
+    columns = columns_of(item, root, base)
+    title = str(item.get("title", "objects"))
+    st.caption(f"{label}: a list of {plain(title)} (one row each)")
+    st.data_editor(
+        _frame(columns, base),
+        key=editor_key,
+        num_rows="dynamic",
+        hide_index=False,
+        alt=f"{path[-1]}: a table of {title}, one row each",  # its accessible name
+        on_change=_apply_table,
+        args=(path, editor_key, base, columns),
+    )
+    if any(not isinstance(row, dict) for row in base):
+        st.caption(
+            "A row whose item is not an object shows its value in every column; "
+            "edit it in the JSON text."
+        )
+    edits = st.session_state.get(editor_key) or {}
+    refused = apply_table(base, edits, columns, ".".join(path)).refused
+    if refused:
+        st.warning(_REFUSED)
+        st.code("\n".join(refused), language=None, wrap_lines=True)
