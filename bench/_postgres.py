@@ -28,6 +28,13 @@ class Postgres:
     def dsn(self, dbname: str = "postgres", password: str = PG_PASSWORD) -> str:
         return f"postgresql://postgres:{password}@127.0.0.1:{self.port}/{dbname}"
 
+    def server_cpu(self) -> float:
+        """CPU seconds the cluster has used: its postmaster, and the backends it has reaped
+        (each connection's process; counted once the connection has closed)."""
+        pid = int((self.data / "postmaster.pid").read_text().split()[0])
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
     def create_database(self, name: str) -> str:
         import psycopg
 

@@ -75,6 +75,8 @@ class ErrorCode(StrEnum):
     NOT_A_CHECKPOINT_STORE = "not_a_checkpoint_store"
     STORE_UNREACHABLE = "store_unreachable"
     STORE_LOGIN_REFUSED = "store_login_refused"
+    STORE_ENCRYPTED = "store_encrypted"
+    STORE_WRONG_KEY = "store_wrong_key"
     STORE_UNREADABLE = "store_unreadable"
     UPLOAD_TOO_LARGE = "upload_too_large"
     # Unbrick (core.stores.unbrick.UnbrickError / UnbrickCode)

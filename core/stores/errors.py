@@ -21,6 +21,8 @@ class StoreCode(StrEnum):
     NOT_A_CHECKPOINT_STORE = ErrorCode.NOT_A_CHECKPOINT_STORE  # no `checkpoints` table
     UNREACHABLE = ErrorCode.STORE_UNREACHABLE  # Postgres down, refused, wrong host/port
     LOGIN_REFUSED = ErrorCode.STORE_LOGIN_REFUSED  # Postgres rejected the user or password
+    ENCRYPTED = ErrorCode.STORE_ENCRYPTED  # encrypted values and no key (or no way to decrypt)
+    WRONG_KEY = ErrorCode.STORE_WRONG_KEY  # LANGGRAPH_AES_KEY does not decrypt it / no AES key
     UNREADABLE = ErrorCode.STORE_UNREADABLE  # anything else the driver raised while reading
 
 

@@ -16,6 +16,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from core.stores.errors import StoreCode, StoreError
+from core.stores.serde import EncryptionRefused
 
 __all__ = ["STORE_ENV", "Store", "open_store", "store_label"]
 
@@ -26,6 +27,8 @@ _PG_KEYWORDS = re.compile(r"^\s*[a-z_]+\s*=")  # libpq's "host=... password=..."
 
 def _is_postgres(spec: str) -> bool:
     return spec.startswith(_PG_PREFIXES) or bool(_PG_KEYWORDS.match(spec))
+
+
 _SQLITE_PREFIX = "sqlite:///"
 
 
@@ -103,7 +106,10 @@ def open_store(spec: str, serde: SerializerProtocol) -> Iterator[Store]:
         )
     opener = _open_postgres if _is_postgres(spec) else _open_sqlite
     with opener(spec, serde) as store:
-        yield store
+        try:
+            yield store
+        except EncryptionRefused as error:  # raised by the serde while reading
+            raise StoreError(StoreCode(error.code), f"{store.label}: {error.message}") from None
 
 
 @contextmanager
@@ -197,8 +203,10 @@ def _postgres(spec: str, label: str) -> Any:
 
 
 def _connect_error(label: str, reason: str) -> StoreError:
-    if "authentication failed" in reason or "no password supplied" in reason or (
-        "role" in reason and "does not exist" in reason
+    if (
+        "authentication failed" in reason
+        or "no password supplied" in reason
+        or ("role" in reason and "does not exist" in reason)
     ):
         return StoreError(
             StoreCode.LOGIN_REFUSED,

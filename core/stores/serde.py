@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import ormsgpack
 from langgraph._internal._serde import build_serde_allowlist
-from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.serde.base import CipherProtocol, SerializerProtocol
+from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.checkpoint.serde.event_hooks import SerdeEvent, register_serde_event_listener
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-__all__ = ["Refused", "StrictSerializer", "find_refused", "strict_serde"]
+from core.stores.errors import StoreCode, StoreError
+
+__all__ = [
+    "AES_KEY_ENV",
+    "EncryptionRefused",
+    "Refused",
+    "StrictSerializer",
+    "find_refused",
+    "strict_serde",
+]
+
+AES_KEY_ENV = "LANGGRAPH_AES_KEY"  # LangGraph's own: EncryptedSerializer.from_pycryptodome_aes
+_AES_KEY_SIZES = (16, 24, 32)
 
 _BLOCKED = frozenset({"msgpack_blocked", "msgpack_method_blocked"})
 _READABLE_TYPES = frozenset({"null", "bytes", "bytearray", "json", "msgpack"})
@@ -48,8 +62,8 @@ class Refused:
             )
         if "+" in self.what:
             return (
-                f"the stored value is encrypted ({self.what}); the playground does not read "
-                "encrypted stores yet: audit a decrypted copy"
+                f"the stored value is encrypted ({self.what}); set {AES_KEY_ENV} in the "
+                "server's environment to the key the application writes with"
             )
         return f"the stored value is in {self.what!r} format, which the playground does not read"
 
@@ -68,15 +82,70 @@ def _listen() -> None:
             _listener_registered = True
 
 
+class EncryptionRefused(StoreError):
+    """An encrypted value the configured key cannot read: no key, a wrong or malformed key.
+
+    Raised while a store is read (a store is encrypted as a whole: no state of it can be
+    validated); `open_store` adds the store's name to the message. The key is never quoted.
+    """
+
+
+class _Plain(SerializerProtocol):
+    """The strict serializer without encryption: what `EncryptedSerializer` wraps."""
+
+    def __init__(self, outer: StrictSerializer) -> None:
+        self._outer = outer
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return self._outer._inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        return self._outer._loads_plain(data)
+
+
+class _CheckedCipher(CipherProtocol):
+    """LangGraph's AES cipher; a failed decryption becomes an `EncryptionRefused`."""
+
+    def __init__(self, cipher: Any) -> None:
+        self._cipher = cipher
+
+    def encrypt(self, plaintext: bytes) -> tuple[str, bytes]:
+        result: tuple[str, bytes] = self._cipher.encrypt(plaintext)
+        return result
+
+    def decrypt(self, ciphername: str, ciphertext: bytes) -> bytes:
+        if ciphername != "aes":
+            raise EncryptionRefused(
+                StoreCode.ENCRYPTED,
+                f"it is encrypted with a cipher named {ciphername!r}; the playground reads "
+                f"LangGraph's AES encryption (EncryptedSerializer.from_pycryptodome_aes, key "
+                f"in {AES_KEY_ENV}) only",
+            )
+        try:
+            plain: bytes = self._cipher.decrypt(ciphername, ciphertext)
+        except (ValueError, KeyError, IndexError):  # pycryptodome: "MAC check failed"
+            raise EncryptionRefused(
+                StoreCode.WRONG_KEY,
+                f"it is encrypted and the key in {AES_KEY_ENV} does not decrypt it (wrong "
+                "key, or a damaged value); set it to the key the application writes with",
+            ) from None
+        return plain
+
+
 class StrictSerializer(SerializerProtocol):
     """Reads only allow-listed types; a refused value becomes a `Refused` marker in place.
 
     LangGraph's strict `JsonPlusSerializer` already refuses to call what is not on the
     list, but silently puts the raw arguments in its place; this wrapper makes the
     refusal visible where it happened, so one bad value does not hide or stop the rest.
+
+    `aes_key` (LangGraph's convention: the text of `LANGGRAPH_AES_KEY`, 16, 24 or 32
+    bytes): encrypted values are decrypted by LangGraph's `EncryptedSerializer` around this
+    serializer (never the default one), and values written are encrypted. Without a key, or
+    with one that does not decrypt, reading an encrypted value raises `EncryptionRefused`.
     """
 
-    def __init__(self, allowed: Iterable[tuple[str, ...]]) -> None:
+    def __init__(self, allowed: Iterable[tuple[str, ...]], aes_key: str | None = None) -> None:
         _listen()
         self.allowed = frozenset(allowed)
         self.refusals = 0  # grows with each Refused returned: readers skip the search if not
@@ -86,11 +155,49 @@ class StrictSerializer(SerializerProtocol):
         # the allow-listed ext hook JsonPlusSerializer.loads_typed hands to ormsgpack: called
         # directly, an extension value is decoded without being packed again first
         self._hook = getattr(self._inner, "_unpack_ext_hook", None) or self._repacked
+        self._key_problem: tuple[StoreCode, str] | None = None  # raised at the first value
+        self.encrypted: EncryptedSerializer | None = None
+        if aes_key:
+            self.encrypted = self._encrypted(aes_key.encode())
+
+    def _encrypted(self, key: bytes) -> EncryptedSerializer | None:
+        if len(key) not in _AES_KEY_SIZES:
+            self._key_problem = (
+                StoreCode.WRONG_KEY,
+                f"it is encrypted and {AES_KEY_ENV} is {len(key)} bytes long, not an AES key "
+                "(16, 24 or 32 bytes); set it to the key the application writes with",
+            )
+            return None
+        try:
+            aes = EncryptedSerializer.from_pycryptodome_aes(serde=_Plain(self), key=key)
+        except ImportError:
+            self._key_problem = (
+                StoreCode.ENCRYPTED,
+                "it is encrypted and pycryptodome, which decrypts LangGraph's AES, is not "
+                "installed; pip install -r requirements.txt",
+            )
+            return None
+        return EncryptedSerializer(_CheckedCipher(aes.cipher), _Plain(self))
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        if self.encrypted is not None:
+            return self.encrypted.dumps_typed(obj)
         return self._inner.dumps_typed(obj)
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        if "+" in data[0]:
+            if self.encrypted is not None:
+                return self.encrypted.loads_typed(data)
+            code, message = self._key_problem or (
+                StoreCode.ENCRYPTED,
+                f"it is encrypted ({data[0]}, LangGraph's EncryptedSerializer) and no key is "
+                f"configured; set {AES_KEY_ENV} in the server's environment to the key the "
+                "application writes with",
+            )
+            raise EncryptionRefused(code, message)
+        return self._loads_plain(data)
+
+    def _loads_plain(self, data: tuple[str, bytes]) -> Any:
         type_, payload = data
         if type_ not in _READABLE_TYPES:
             return self._refuse(type_)
@@ -120,8 +227,11 @@ class StrictSerializer(SerializerProtocol):
         return Refused(what)
 
 
-def strict_serde(models: Iterable[type]) -> StrictSerializer:
+def strict_serde(models: Iterable[type], env: Mapping[str, str] | None = None) -> StrictSerializer:
     """A serializer allowing the given models' types, LangChain messages and LangGraph's own.
+
+    An encrypted store is read with the AES key in `env` (default: the server's
+    environment) under LangGraph's name for it, `LANGGRAPH_AES_KEY`.
 
     The allow-list is LangGraph's: the one `StateGraph.compile` builds from the state schemas
     under `LANGGRAPH_STRICT_MSGPACK` (each Pydantic model, its nested models, dataclasses
@@ -136,7 +246,8 @@ def strict_serde(models: Iterable[type]) -> StrictSerializer:
         >>> serde.loads_typed(serde.dumps_typed({"amount": 99}))
         {'amount': 99}
     """
-    return StrictSerializer(build_serde_allowlist(schemas=list(models)))
+    key = (os.environ if env is None else env).get(AES_KEY_ENV) or None
+    return StrictSerializer(build_serde_allowlist(schemas=list(models)), key)
 
 
 def find_refused(

@@ -63,9 +63,7 @@ class Timeline:
         return f"First invalid at step {self.blamed.step}, written by {node}."
 
 
-def _writes(
-    store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None
-) -> list[Any]:
+def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None) -> list[Any]:
     if parent is None:
         return []
     configurable = saved.config["configurable"]

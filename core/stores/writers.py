@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from core.stores.open import Store
 
-__all__ = ["Write", "blame", "node_of_path", "parent_writes"]
+__all__ = ["Write", "blame", "node_of_path", "parent_writes", "pending_sends", "send_index"]
 
 _PULL = "~__pregel_pull, "  # LangGraph's task_path_str((PULL, node)) for a node's own task
+# a Send's task: task_path_str((PUSH, idx, False)), idx its place in the `__pregel_tasks`
+# channel of the checkpoint the task ran from (LangGraph's prepare_push_task_send)
+_SEND = re.compile(r"~__pregel_push, (\d{10}), \d{10}")
+_TASKS = "__pregel_tasks"
 
 
 @dataclass(frozen=True)
@@ -24,7 +30,8 @@ class Write:
 def node_of_path(task_path: str) -> str | None:
     """The node a task path names: a pulled node's task is `~__pregel_pull, <node>`.
 
-    Pushed tasks (`Send`) and writes made outside a task (`update_state`) name no node.
+    Pushed tasks (`Send`: `parent_writes` finds their node in the checkpoint's pending
+    sends) and writes made outside a task (`update_state`) name no node here.
 
     Example:
         >>> node_of_path("~__pregel_pull, validate_order"), node_of_path("")
@@ -34,12 +41,55 @@ def node_of_path(task_path: str) -> str | None:
     return name if name != task_path and "," not in name else None
 
 
+def send_index(task_path: str) -> int | None:
+    """The index of a `Send` task's packet in its checkpoint's pending sends, else None.
+
+    Example:
+        >>> send_index("~__pregel_push, 0000000002, 0000000000"), send_index("~__pregel_pull, a")
+        (2, None)
+    """
+    found = _SEND.fullmatch(task_path)
+    return int(found.group(1)) if found else None
+
+
+def pending_sends(store: Store, thread_id: str, ns: str, checkpoint_id: str) -> list[Any]:
+    """The `Send` packets a checkpoint holds (its `__pregel_tasks` channel), decoded by the
+    store's strict serde; `[]` when it holds none.
+
+    Read with the store's own connection (the saver's may be busy with a `list`): on SQLite
+    the checkpoint's blob, on Postgres the channel's blob at the checkpoint's version.
+    """
+    key = (thread_id, ns, checkpoint_id)
+    if store.kind == "sqlite":
+        rows = store.query(
+            "SELECT type, checkpoint FROM checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            key,
+        )
+        if not rows:
+            return []
+        checkpoint = store.saver.serde.loads_typed((rows[0][0], rows[0][1]))
+        values = checkpoint.get("channel_values") if isinstance(checkpoint, dict) else None
+        sends = (values or {}).get(_TASKS)
+    else:
+        rows = store.query(
+            "SELECT b.type, b.blob FROM checkpoints c JOIN checkpoint_blobs b "
+            "ON b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns "
+            "AND b.channel = ? AND b.version = c.checkpoint -> 'channel_versions' ->> ? "
+            "WHERE c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = ?",
+            (_TASKS, _TASKS, *key),
+        )
+        sends = store.saver.serde.loads_typed((rows[0][0], bytes(rows[0][1]))) if rows else []
+    return list(sends) if isinstance(sends, list | tuple) else []
+
+
 def parent_writes(store: Store, thread_id: str, ns: str, parent_id: str | None) -> list[Write]:
     """The writes stored on `parent_id`: those of the tasks whose step made its child.
 
     These are the saver's own `pending_writes` of the parent checkpoint (same task ids and
     channels, in the order LangGraph applies them), with the node read from each task's
-    stored `task_path`.
+    stored `task_path`; a `Send` task's node is its packet's, read from the parent's pending
+    sends (only when such a task wrote).
     """
     if parent_id is None:
         return []
@@ -50,7 +100,20 @@ def parent_writes(store: Store, thread_id: str, ns: str, parent_id: str | None) 
         "ORDER BY 2, task_id, idx",
         (thread_id, ns, parent_id),
     )
-    return [Write(task, node_of_path(path), channel) for task, path, channel in rows]
+    pushed = {path: send_index(path) for _, path, _ in rows}
+    sends = pending_sends(store, thread_id, ns, parent_id) if any(
+        i is not None for i in pushed.values()
+    ) else []  # fmt: skip
+    return [
+        Write(task, node_of_path(path) or _node_of_send(sends, pushed[path]), channel)
+        for task, path, channel in rows
+    ]
+
+
+def _node_of_send(sends: Sequence[Any], index: int | None) -> str | None:
+    packet = sends[index] if index is not None and 0 <= index < len(sends) else None
+    node = getattr(packet, "node", None)  # a Send; a refused value names no node
+    return node if isinstance(node, str) else None
 
 
 def blame(writes: Iterable[Write], fields: Iterable[str]) -> str | None:

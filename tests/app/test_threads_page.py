@@ -108,8 +108,23 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     ]
     errors = _frame(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
-    at.select_slider(key="threads_step").set_value(1).run()
+    human = '{"type": "human", "content": "下单", "id": "fault-negative_amount-human"}'
+    ai = '{"type": "ai", "content": "订单已校验", "id": "fault-negative_amount-msg-1"}'
+    assert _frame(at, "node", "field") == [  # Trace's merge view, per stored write
+        ("validate_order", "status", "(unset)", '"validated"', "last value", '"validated"'),
+        ("validate_order", "logs", "(unset)", '["amount=99.0 items=1"]', "operator.add",
+         '["amount=99.0 items=1"]'),
+        ("validate_order", "messages", f"[{human}]", f"[{ai}]", "add_messages",
+         f"[{human}, {ai}]"),
+        ("validate_order", "amount", "99", "-1", "last value", "-1"),
+    ]  # fmt: skip
+    at.button(key="threads_step_prev").click().run()  # Trace's stepper buttons
+    assert at.select_slider(key="threads_step").value == 1
+    assert at.button(key="threads_step_next").disabled is False
     assert not _frame_or_none(at, "path")
+    at.button(key="threads_step_prev").click().run()
+    assert at.select_slider(key="threads_step").value == 0
+    assert at.button(key="threads_step_prev").disabled
 
 
 def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
@@ -270,3 +285,46 @@ def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, pos
     ]
     assert "First invalid at step 2, written by confirm." in [c.value for c in at.code]
     assert PG_PASSWORD not in _all_text(at)
+
+
+def _encrypted_store(path: Path, key: str) -> str:
+    import sqlite3
+    from contextlib import closing
+
+    from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from core.stores.demo import run_demo_threads
+
+    with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
+        saver = SqliteSaver(conn)
+        saver.serde = EncryptedSerializer.from_pycryptodome_aes(key=key.encode())
+        run_demo_threads(saver)
+    return str(path)
+
+
+def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monkeypatch, tmp_path):
+    key = "k3y-of-32-bytes-for-the-aes-test"
+    spec = _encrypted_store(tmp_path / "secret.sqlite", key)
+    monkeypatch.setenv(STORE_ENV, spec)
+    monkeypatch.delenv("LANGGRAPH_AES_KEY", raising=False)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    assert at.radio(key="threads_source").value == "server"  # the server's store, first
+    assert [c.value for c in at.code] == [
+        spec,
+        f"[store_encrypted] {spec}: it is encrypted (msgpack+aes, LangGraph's "
+        "EncryptedSerializer) and no key is configured; set LANGGRAPH_AES_KEY in the server's "
+        "environment to the key the application writes with",
+    ]
+    at.radio(key="threads_source").set_value("demo").run()  # the page keeps working
+    assert not at.exception and sorted(r[0] for r in _frame(at, "thread_id")) == sorted(
+        DEMO_THREADS
+    )
+
+    monkeypatch.setenv("LANGGRAPH_AES_KEY", key)
+    clear_session_resource_cache(SESSION_ID)
+    keyed = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not keyed.exception
+    assert sorted(r[0] for r in _frame(keyed, "thread_id")) == sorted(DEMO_THREADS)
+    assert key not in _all_text(keyed) and key not in _all_text(at)

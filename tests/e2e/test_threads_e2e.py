@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import expect
+
+from bench.audit import build_store
+from core.stores.open import STORE_ENV
+from tests.e2e._browser import new_context, open_app
+from tests.e2e._server import Server, streamlit_server
+from tests.e2e.conftest import VIEWPORT
 
 pytestmark = pytest.mark.e2e
 
@@ -31,3 +41,58 @@ def test_the_demo_stores_broken_thread_shows_the_node_that_wrote_it(new_page) ->
     expect(blame.locator("[data-testid='stCode']")).to_have_text(
         "First invalid at step 1, written by validate_order."
     )
+
+
+@pytest.fixture(scope="module")
+def big_store_server(tmp_path_factory) -> Iterator[Server]:
+    """The app started with PLAYGROUND_STORE on a store of 3,000 threads / 30,000
+    checkpoints (real seed-graph runs, rows copied: bench/audit.py's build, ~2 s), so an
+    audit of every checkpoint takes long enough for its progress and Cancel to be seen."""
+    spec = str(tmp_path_factory.mktemp("big") / "store.sqlite")
+    assert build_store("sqlite", spec, 3_000, 30_000)[0] == 3_000
+    before = os.environ.get(STORE_ENV)
+    os.environ[STORE_ENV] = spec  # inherited by the server process only
+    try:
+        with streamlit_server() as server:
+            yield server
+    finally:
+        if before is None:
+            os.environ.pop(STORE_ENV, None)
+        else:
+            os.environ[STORE_ENV] = before
+
+
+def _slices_done(page) -> int:
+    text = page.locator("[data-testid='stProgress']").inner_text()
+    found = re.search(r"(\d+) of 10 slices audited", text)
+    assert found, text
+    return int(found.group(1))
+
+
+def test_the_audit_streams_its_results_with_progress_and_cancel_stops_it(
+    browser, big_store_server
+) -> None:
+    page = open_app(new_context(browser, viewport=VIEWPORT), f"{big_store_server.url}/threads")
+    try:
+        # the server's store opens first: the Store radio has it selected
+        expect(page.get_by_role("radio", name="The server's store")).to_be_checked()
+        expect(page.locator(THREAD_GRID)).to_be_visible()
+        page.locator(".st-key-threads_audit_history").get_by_text("Every checkpoint").click()
+        page.locator(".st-key-threads_audit_run").get_by_role("button").click()
+
+        progress = page.locator("[data-testid='stProgress']")
+        expect(progress).to_contain_text(re.compile(r"[1-9] of 10 slices audited"))
+        # results stream in: the counts so far, before the audit is done
+        so_far = page.get_by_text(re.compile(r"^[1-9]\d* threads, \d+ checkpoints audited; .*"
+                                             r"\(so far\)$"))  # fmt: skip
+        expect(so_far).to_be_visible()
+        page.locator(".st-key-threads_audit_cancel").get_by_role("button").click()
+        expect(page.get_by_text("Audit cancelled: the counts below cover the slices audited "
+                                "before Cancel.")).to_be_visible()  # fmt: skip
+        expect(page.locator(".st-key-threads_audit_cancel")).to_have_count(0)
+        stopped = _slices_done(page)
+        page.wait_for_timeout(3_000)  # an audit still running would finish a slice by now
+        assert _slices_done(page) == stopped < 10
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.context.close()

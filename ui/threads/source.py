@@ -99,13 +99,14 @@ def _server() -> str | None:
 def choose_store() -> StoreChoice | None:
     """The store picker; None when no store is chosen yet (the page says what to do).
 
-    The server's store is offered when it is configured (`--store`, playground.toml's
-    `store`, or PLAYGROUND_STORE) and named only by its label.
+    The server's store is offered, and chosen first, when it is configured (`--store`,
+    playground.toml's `store`, or PLAYGROUND_STORE); it is named only by its label.
     """
     server = _server()
     sources = [name for name in SOURCES if name != "server" or server]
     if st.session_state.get("threads_source") not in sources:
-        st.session_state["threads_source"] = "demo"
+        # a server started with a store opens on it: that store is why it was configured
+        st.session_state["threads_source"] = "server" if server else "demo"
     source = st.radio(
         "Store", sources, format_func=SOURCES.get, key="threads_source", horizontal=True
     )

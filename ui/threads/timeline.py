@@ -12,6 +12,7 @@ from pydantic_core import to_jsonable_python
 
 from core.stores.serde import find_refused
 from core.stores.timeline import Checkpoint, Timeline
+from core.trace.reducers import merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
 from ui.errors import Verdicts, error_table
 
@@ -62,6 +63,33 @@ def _writes_frame(checkpoint: Checkpoint) -> pd.DataFrame:
     )
 
 
+def _merge_frame(
+    checkpoint: Checkpoint, before: Any, model: type[BaseModel]
+) -> pd.DataFrame | None:
+    """Trace's merge view for a stored step: per write to a state field, the value before
+    (the parent's state), the update, the reducer LangGraph applies, the value after."""
+    declared = model_reducers(model)
+    previous = before if isinstance(before, dict) else {}
+    after = checkpoint.state if isinstance(checkpoint.state, dict) else {}
+    rows = [
+        {"node": write.node or "(no node)", **row}
+        for write in checkpoint.writes
+        if not write.channel.startswith("_") and ":" not in write.channel
+        for row in merge_rows(
+            previous,
+            {write.channel: write.value},
+            after,
+            {write.channel: reducer_for(declared, write.channel, write.value)},
+        )
+    ]
+    return pd.DataFrame(rows) if rows else None
+
+
+def _move(delta: int, last: int) -> None:
+    current = st.session_state.get("threads_step", 0)
+    st.session_state["threads_step"] = min(max(current + delta, 0), last)
+
+
 def _label(timeline: Timeline, index: int) -> str:
     checkpoint = timeline.checkpoints[index]
     mark = " ✗" if checkpoint.errors else ""
@@ -107,13 +135,24 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     if moved or st.session_state.get("threads_step") not in range(last + 1):
         st.session_state["threads_step"] = blamed  # a new thread opens at its blamed step
         st.session_state["threads_step_of"] = timeline.thread_id
-    index = st.select_slider(
-        "Checkpoint",
-        options=list(range(last + 1)),
-        format_func=lambda i: _label(timeline, i),
-        key="threads_step",
-    )
+    # as Trace's stepper: Prev / Next beside the slider
+    left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
+    current = st.session_state["threads_step"]
+    left.button("◀ Prev", key="threads_step_prev", on_click=_move, args=(-1, last),
+                disabled=current <= 0)  # fmt: skip
+    right.button("Next ▶", key="threads_step_next", on_click=_move, args=(1, last),
+                 disabled=current >= last)  # fmt: skip
+    with middle:
+        index = st.select_slider(
+            "Checkpoint",
+            options=list(range(last + 1)),
+            format_func=lambda i: _label(timeline, i),
+            key="threads_step",
+        )
     checkpoint = timeline.checkpoints[index]
+    parent = next(
+        (c for c in timeline.checkpoints if c.checkpoint_id == checkpoint.parent_id), None
+    )
     state_col, detail_col = st.columns(2)
     with state_col:
         st.caption("Stored channel values (raw, as the saver returns them)")
@@ -126,4 +165,10 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
             st.dataframe(_writes_frame(checkpoint), key="threads_writes", hide_index=True)
         else:
             st.text("None: the thread's input checkpoint.")
+    merges = _merge_frame(checkpoint, parent.state if parent else {}, model)
+    st.caption("Merge — per written field: before, update, reducer, after (as on Trace)")
+    if merges is not None:
+        st.dataframe(merges, key="threads_merge", hide_index=True)
+    else:
+        st.text("No write to a state field made this checkpoint.")
     return checkpoint
