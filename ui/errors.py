@@ -9,26 +9,34 @@ import pyarrow as pa
 import streamlit as st
 
 from core.jsontext.duplicates import MAX_REPORTED
-from core.jsontext.write import plural
+from core.jsontext.write import plural, truncate
 from core.validate.annotated import text_lines
 from core.validate.entry import Headline
+from core.validate.field_errors import FieldError
 from core.validate.report import Report
+from ui.json_editor import Mark
 
 __all__ = [
     "COLUMN_ORDER",
     "ERROR_COLUMNS",
     "GATE",
     "PYTHON_GATE",
+    "MESSAGE_ROW_HEIGHT",
     "PYTHON_MODE_NOTE",
+    "SELECTABLE_ORDER",
     "TOOL_CALL",
     "Verdicts",
     "duplicates_view",
     "entry_banner",
+    "error_details",
     "error_table",
     "exports",
+    "report_marks",
+    "selected_spot",
     "syntax_error_view",
     "verdict",
 ]
+
 
 class Verdicts(NamedTuple):
     """The banner texts of a page: valid, `{count}` field errors, unreadable text."""
@@ -63,6 +71,11 @@ TOOL_CALL = Verdicts(
 # columns, and behind the rule's name it was cut to "Input sho…". The pointer (the path
 # again, as a JSON pointer) can wait at the end.
 COLUMN_ORDER = ("path", "line:col", "message", "type", "input", "ctx", "docs", "pointer")
+# A selectable table shows the columns that say where and what, the message wrapped in rows
+# tall enough for three lines; the rest sits beside it for the selected row (error_details),
+# so nothing important is off to the right at 1400 px.
+SELECTABLE_ORDER = ("path", "line:col", "message")
+MESSAGE_ROW_HEIGHT = 66
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
 ERROR_COLUMNS = {
@@ -139,25 +152,126 @@ def error_table(
     *,
     key: str,
     texts: Verdicts | None = GATE,
-) -> None:
-    """Verdict (unless `texts` is None), repeated keys, then one row per error: path,
-    line:col, message, type, input, ctx, docs, pointer (COLUMN_ORDER).
+    selectable: bool = False,
+) -> FieldError | None:
+    """Verdict (unless `texts` is None), repeated keys, then one row per error.
+
+    With `selectable`, the table holds path, line:col and the message (wrapped), and the
+    error selected (the first until one is) has its type, input, rule parameters, docs and
+    pointer beside it (`error_details`); the selected error is returned, for the editor to
+    move its caret there. Otherwise every column is shown (COLUMN_ORDER) and None returned.
     """
     if texts is not None:
         verdict(report, texts=texts)
     syntax_error_view(report)
     duplicates_view(report)
     if not report.errors:
-        return
+        return None
     # An Arrow table, not a pandas frame: Streamlit sends Arrow, and building it directly
     # takes about 0.1 ms against about 2 ms through pandas for the same rows.
-    st.dataframe(
-        pa.Table.from_pylist(report.to_rows()),
-        key=f"{key}__table",
-        hide_index=True,
-        column_config=ERROR_COLUMNS,
-        column_order=COLUMN_ORDER,
-    )
+    rows = pa.Table.from_pylist(report.to_rows())
+    if not selectable:
+        st.dataframe(
+            rows,
+            key=f"{key}__table",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+            column_order=COLUMN_ORDER,
+        )
+        return None
+    table, beside = st.columns([3, 2], gap="small")
+    with table:
+        event = st.dataframe(
+            rows,
+            key=f"{key}__table",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+            column_order=SELECTABLE_ORDER,
+            on_select="rerun",
+            selection_mode="single-row",
+            row_height=MESSAGE_ROW_HEIGHT,
+        )
+    picked = event.selection.rows
+    chosen = report.errors[picked[0]] if picked and picked[0] < len(report.errors) else None
+    with beside, st.container(key=f"{key}__details"):
+        error_details(report.errors[0] if chosen is None else chosen, chosen=chosen is not None)
+    return chosen
+
+
+def error_details(error: FieldError, *, chosen: bool = True) -> None:
+    """One error's type, message, input, rule parameters, docs link and JSON pointer.
+
+    Every value is shown as code or JSON (the input and the path are the user's text).
+    """
+    where = "" if error.line is None else f" at {error.line}:{error.col}"
+    st.caption(("Selected error" if chosen else "First error (select a row for another)") + where)
+    st.code(f"{error.path or '(the payload)'}\n{error.msg}", language=None, wrap_lines=True)
+    st.caption("type")
+    st.code(error.type, language=None)
+    st.caption("input (the value rejected)")
+    st.code(truncate(error.input, 400), language=None, wrap_lines=True)
+    if error.ctx:
+        st.caption("rule parameters (ctx)")
+        st.code(truncate(error.ctx, 400), language=None, wrap_lines=True)
+    st.caption("JSON pointer")
+    st.code(error.pointer or "(root)", language=None, wrap_lines=True)
+    if error.url:  # Pydantic's own errors page, never the user's text
+        st.link_button("Pydantic docs for this error", error.url, icon=":material/open_in_new:")
+
+
+def selected_spot(error: FieldError | None, *, key: str) -> tuple[int, int] | None:
+    """Where an editor's caret goes for the error selected in table `key`: its line:col,
+    once per new selection (a selection kept while the user types or clicks elsewhere does
+    not pull the caret back)."""
+    spot = None if error is None or error.line is None else (error.line, error.col or 1)
+    if spot == st.session_state.get(f"{key}__spot"):
+        return None
+    st.session_state[f"{key}__spot"] = spot
+    return spot
+
+
+def report_marks(*reports: Report | None) -> list[Mark]:
+    """The editor marks for reports on one text: the JSON syntax error, each field error at
+    its line:col, and each repeated key as a warning. An error two reports share (the model
+    alone's and LangGraph's entry) is marked once."""
+    marks: list[Mark] = []
+    seen: set[tuple[str, str]] = set()
+    for report in reports:
+        if report is None:
+            continue
+        if report.syntax_error is not None and not marks:
+            error = report.syntax_error
+            marks.append(Mark(error.line, error.col, f"[{error.code}] {error.message}"))
+        for field in report.errors:
+            if (
+                field.line is not None
+                and field.col is not None
+                and (field.path, field.type) not in seen
+            ):
+                seen.add((field.path, field.type))
+                marks.append(
+                    Mark(
+                        field.line,
+                        field.col,
+                        f"{field.path or '(payload)'}: {field.msg} [{field.type}]",
+                    )
+                )
+    first = next((r for r in reports if r is not None), None)
+    for duplicate in first.duplicates if first is not None and first.syntax_error is None else ():
+        *dropped, kept = duplicate.positions
+        for line, col in dropped:
+            marks.append(
+                Mark(line, col, f"{duplicate.path}: repeated key; this value is dropped", "warning")
+            )
+        marks.append(
+            Mark(
+                kept[0],
+                kept[1],
+                f"{duplicate.path}: repeated key; this last value is kept",
+                "warning",
+            )
+        )
+    return marks
 
 
 def exports(report: Report, *, key: str, basename: str = "errors") -> None:

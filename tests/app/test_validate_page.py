@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.jsontext.payload import MAX_PAYLOAD_BYTES
 from core.order.presets import PRESETS, SEED_TEXT
 from core.share import encode_share
+from tests.app._editor import editor
 
 PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")
 
@@ -44,35 +45,35 @@ def _error_rows(at):
 
 def test_opens_with_the_seed_order_and_an_open_gate(at):
     assert not at.exception
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
     assert _banners(at) == [RUNS]
 
 
 def test_preset_loads_and_its_error_row_shows_path_and_position(at):
     at.selectbox(key="preset").select("bad_sku").run()
-    assert at.text_area(key="payload").value == PRESETS["bad_sku"].text
+    assert editor(at, "payload").value == PRESETS["bad_sku"].text
     assert _banners(at) == [RAISES]
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
 
 
 def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
     broken = '{\n  "amount": 1,\n}'
-    at.text_area(key="payload").input(broken).run()
+    editor(at, "payload").input(broken).run()
     assert not at.exception
-    assert at.text_area(key="payload").value == broken
+    assert editor(at, "payload").value == broken
     assert at.session_state["payload_text"] == broken
     assert "line 2, column 14 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
     at.button(key="payload__format").click().run()
-    assert at.text_area(key="payload").value == broken
+    assert editor(at, "payload").value == broken
     assert at.warning[0].value == "Format JSON left the text as it is: it is not valid JSON yet."
 
 
 def test_format_and_reset_rewrite_the_text(at):
-    at.text_area(key="payload").input('{"user_id": "x",   "amount": 1}').run()
+    editor(at, "payload").input('{"user_id": "x",   "amount": 1}').run()
     at.button(key="payload__format").click().run()
-    assert at.text_area(key="payload").value == '{\n  "user_id": "x",\n  "amount": 1\n}'
+    assert editor(at, "payload").value == '{\n  "user_id": "x",\n  "amount": 1\n}'
     at.button(key="payload__reset").click().run()
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
 
 
 def _show(at, key, label):
@@ -110,7 +111,7 @@ def test_views_not_chosen_compute_nothing(at):
 def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
     _show(at, "editor_view", "Form")
     at.text_input(key="form_amount").input("-5").run()
-    assert json.loads(at.text_area(key="payload").value)["amount"] == -5
+    assert json.loads(editor(at, "payload").value)["amount"] == -5
     assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]
     at.selectbox(key="preset").select("wrong_status").run()
     assert at.selectbox(key="form_status").value == "shipped"
@@ -147,7 +148,7 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = token
     fresh.run()
-    assert fresh.text_area(key="payload").value == PRESETS["negative_amount"].text
+    assert editor(fresh, "payload").value == PRESETS["negative_amount"].text
     assert fresh.toggle(key="opt_strict").value is True
     assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
     assert fresh.button_group(key="validate_view").value == "Model source"
@@ -178,7 +179,7 @@ def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(
     at.run()  # nothing changed: the address bar still reopens this view
     assert at.query_params["s"] == token
 
-    at.text_area(key="payload").input(PRESETS["negative_amount"].text).run()
+    editor(at, "payload").input(PRESETS["negative_amount"].text).run()
     assert "s" not in at.query_params  # a reload would have brought back the older payload
 
     opened = AppTest.from_file(PAGE, default_timeout=30)
@@ -228,7 +229,7 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     assert [e.value for e in at.error] == [
         f"The share link could not be opened {why} The page opens with its defaults instead."
     ]
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
 
 
 @pytest.mark.parametrize(
@@ -257,9 +258,9 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     ids=["lone-surrogate", "5000-digits", "too-deep", "too-large"],
 )
 def test_limit_breaking_text_gets_a_coded_message_and_is_kept(at, text, message):
-    at.text_area(key="payload").input(text).run()
+    editor(at, "payload").input(text).run()
     assert not at.exception
-    assert at.text_area(key="payload").value == text
+    assert editor(at, "payload").value == text
     assert at.code[0].value == message  # then the line, cut around the column, and a caret
     assert [e.value for e in at.error] == [
         "Gate closed — the text is not a payload we can validate; fix it as shown."
@@ -318,7 +319,7 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
     text = (
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 5,\n  "amount": -1\n}'
     )
-    at.text_area(key="payload").input(text).run()
+    editor(at, "payload").input(text).run()
     assert not at.exception
     assert _banners(at) == [RAISES]
     assert [w.value for w in at.warning] == [
@@ -331,9 +332,9 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
 
 def test_format_json_changes_the_layout_only(at):
     text = '{"user_id":"550e8400-e29b-41d4-a716-446655440000","amount":1e400,"amount":12.3456789012345678}'
-    at.text_area(key="payload").input(text).run()
+    editor(at, "payload").input(text).run()
     at.button(key="payload__format").click().run()
-    assert at.text_area(key="payload").value == (
+    assert editor(at, "payload").value == (
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 1e400,\n'
         '  "amount": 12.3456789012345678\n}'
     )
@@ -345,9 +346,9 @@ def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(a
     assert [t.value for t in at.toast] == [
         "Loaded the preset Bad UUID — user\\_id is not a UUID\\."
     ]
-    at.text_area(key="payload").input("{}").run()
+    editor(at, "payload").input("{}").run()
     at.selectbox(key="preset").select("bad_uuid").run()
-    assert at.text_area(key="payload").value == PRESETS["bad_uuid"].text
+    assert editor(at, "payload").value == PRESETS["bad_uuid"].text
 
 
 @pytest.mark.parametrize(
@@ -379,12 +380,12 @@ def test_a_share_link_naming_no_page_of_the_app_says_so_and_opens_the_defaults(p
         "[share_page] The share link names no page of this app, so it opens nothing; the page "
         "keeps its defaults. Make a fresh link with Share link."
     ]
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
 
 
 def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
     line = '{"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1,}'
-    at.text_area(key="payload").input(line).run()
+    editor(at, "payload").input(line).run()
 
     message, excerpt = [c for c in at.code if c.value.startswith(("line 1,", line[34:]))]
     assert message.value == (
