@@ -71,11 +71,6 @@ TOOL_CALL = Verdicts(
 # columns, and behind the rule's name it was cut to "Input sho…". The pointer (the path
 # again, as a JSON pointer) can wait at the end.
 COLUMN_ORDER = ("path", "line:col", "message", "type", "input", "ctx", "docs", "pointer")
-# A selectable table shows the columns that say where and what, the message wrapped in rows
-# tall enough for three lines; the rest sits beside it for the selected row (error_details),
-# so nothing important is off to the right at 1400 px.
-SELECTABLE_ORDER = ("path", "line:col", "message")
-MESSAGE_ROW_HEIGHT = 66
 # The headers say what the less obvious columns hold (fixed text, never user data). Not
 # pinned: Streamlit draws a pinned column in faded grey, too faint for the field's name.
 ERROR_COLUMNS = {
@@ -91,6 +86,22 @@ ERROR_COLUMNS = {
     "ctx": st.column_config.TextColumn("ctx", help="The rule's parameters: a bound, a pattern."),
     "docs": st.column_config.LinkColumn("docs", display_text="docs ↗"),
     "message": st.column_config.TextColumn("message", width="large"),
+}
+# A selectable table shows the columns that say where and what, the message wrapped in rows
+# tall enough for three lines; the rest sits beside it for the selected row (error_details),
+# so nothing important is off to the right at 1400 px.
+SELECTABLE_ORDER = ("path", "line:col", "message")
+# Streamlit wraps cell text only in rows taller than 4rem (64 px): 86 px holds four lines.
+MESSAGE_ROW_HEIGHT = 100
+# Fixed widths for where, so the message takes the rest of the width and wraps in it.
+SELECTABLE_COLUMNS = ERROR_COLUMNS | {
+    "path": st.column_config.TextColumn("path", width=96, help="The field, as Python spells it."),
+    "line:col": st.column_config.TextColumn(
+        "line:col",
+        width=56,
+        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
+    ),
+    "message": st.column_config.TextColumn("message", width=150),
 }
 
 
@@ -179,13 +190,13 @@ def error_table(
             column_order=COLUMN_ORDER,
         )
         return None
-    table, beside = st.columns([3, 2], gap="small")
+    table, beside = st.columns([3, 2], gap="small")  # stacked on a phone: details below
     with table:
         event = st.dataframe(
             rows,
             key=f"{key}__table",
             hide_index=True,
-            column_config=ERROR_COLUMNS,
+            column_config=SELECTABLE_COLUMNS,
             column_order=SELECTABLE_ORDER,
             on_select="rerun",
             selection_mode="single-row",

@@ -156,7 +156,9 @@ def _workbench(
         verdict(report, texts=GATE)
     else:
         entry_banner(headline(report, comparison))
-    edit, result = st.columns([5, 6], gap="large")
+    # The result column is the wider: its error table and the selected error's details sit
+    # side by side in it, and at 1400 px neither is cut off on the right.
+    edit, result = st.columns([4, 7], gap="medium")
     with result:
         st.subheader("Errors", anchor=False)
         if comparison is None:
