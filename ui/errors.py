@@ -101,7 +101,7 @@ SELECTABLE_COLUMNS = ERROR_COLUMNS | {
         width=56,
         help="Where it is in your text: an unknown key at the key, a missing one at its object.",
     ),
-    "message": st.column_config.TextColumn("message", width=150),
+    "message": st.column_config.TextColumn("message", width=136),
 }
 
 
