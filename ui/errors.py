@@ -201,6 +201,9 @@ def error_table(
             on_select="rerun",
             selection_mode="single-row",
             row_height=MESSAGE_ROW_HEIGHT,
+            # Every row in view up to eight (Streamlit's "auto" stops at about 400 px,
+            # four of these rows); a longer list scrolls inside the table.
+            height=38 + MESSAGE_ROW_HEIGHT * min(len(report.errors), 8) + 2,
         )
     picked = event.selection.rows
     chosen = report.errors[picked[0]] if picked and picked[0] < len(report.errors) else None

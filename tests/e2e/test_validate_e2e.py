@@ -27,8 +27,8 @@ def _expect_error_rows(page: Any, rows: list[list[str]], table: int = 0) -> None
     """The rows of the page's first error table (your model alone's), or of `table`: path,
     line:col and message in the table; the first row's type in the details beside it."""
     grid = page.locator(ERROR_GRID).nth(table)
-    expect(grid.locator("[role='columnheader']")).to_have_text(["", "path", "line:col", "message"])
-    cells = grid.locator("[role='gridcell']:not(:first-child)")  # after the selection box
+    expect(grid.locator("[role='columnheader']")).to_have_text(["path", "line:col", "message"])
+    cells = grid.locator("[role='gridcell']")
     expect(cells).to_have_text([cell for row in rows for cell in row[:3]])
     details = page.locator(
         ".st-key-errors__details" if table == 0 else ".st-key-entry_errors__details"
