@@ -360,3 +360,14 @@ def test_a_run_within_its_budget_says_nothing_about_counters():
         ["run", "output tool", ""]
     ] * 2
     assert not [i.value for i in at.info if "on a budget of" in i.value]
+
+
+def test_the_script_error_is_marked_in_the_editor_at_its_line_col():
+    at = _page()
+    assert editor(at, "retry_script").args()["marks"] == []
+    broken = '[{"text": "hi"},\n  oops]'
+    editor(at, "retry_script").input(broken).run()
+    (mark,) = editor(at, "retry_script").args()["marks"]
+    assert (mark["line"], mark["col"], mark["severity"]) == (2, 3, "error")
+    assert mark["message"].startswith("[retry.script.json] invalid JSON at line 2, column 3")
+    assert editor(at, "retry_script").args()["label"] == "Model script (JSON list of turns)"

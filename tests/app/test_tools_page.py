@@ -17,6 +17,7 @@ from core.jsontext.write import to_text
 from core.tools import SCENARIOS
 from core.tools.loose_strict import LooseTool
 from core.tools.provider_schema import REWRITE_MEANINGS
+from core.validate.report import validate_text
 from tests.app._editor import editor
 
 PAGE = str(Path(__file__).parents[2] / "views" / "tools.py")
@@ -303,3 +304,30 @@ def test_an_edited_payload_says_it_no_longer_is_the_preset():
     assert edited not in [c.value for c in at.caption]
     editor(at, "tool_payload").input("{}").run()
     assert edited in [c.value for c in at.caption]
+
+
+def test_the_tool_editor_marks_each_error_and_a_selected_row_moves_its_caret():
+    at = _page()
+    at.selectbox(key="tool_preset").set_value("words for numbers").run()
+    text = editor(at, "tool_payload").value
+    report = validate_text(text, model=SCENARIOS["loose_strict"].model)
+    assert len(report.errors) == 2
+    assert editor(at, "tool_payload").args()["marks"] == [
+        {
+            "line": e.line,
+            "col": e.col,
+            "message": f"{e.path}: {e.msg} [{e.type}]",
+            "severity": "error",
+        }
+        for e in report.errors
+    ]
+    assert editor(at, "tool_payload").args()["label"] == "Tool call arguments (JSON)"
+    at.session_state["tool_errors__table"] = {"selection": {"rows": [1], "columns": []}}
+    at.run()
+    second = report.errors[1]
+    assert editor(at, "tool_payload").args()["goto"] == {
+        "line": second.line,
+        "col": second.col,
+        "nonce": 1,
+    }
+    assert f"Selected error at {second.line}:{second.col}" in [c.value for c in at.caption]

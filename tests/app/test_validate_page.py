@@ -9,8 +9,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.jsontext.payload import MAX_PAYLOAD_BYTES
+from core.jsontext.write import to_text
+from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
 from core.share import encode_share
+from core.validate.report import validate_text
 from tests.app._editor import editor
 
 PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")
@@ -423,3 +426,85 @@ def test_a_typeless_message_shows_langgraphs_verdict_and_every_error_in_both_tab
         "Your model alone (Pydantic): 5 errors.",
         "LangGraph's entry: 5 errors.",
     ]
+
+
+def test_the_editor_gets_every_error_as_a_mark_at_its_line_col(at):
+    # LangGraph's entry and the model alone disagree here: both tables' errors are marked,
+    # each once; the repeated key is a warning at each of its positions.
+    text = to_text({**SEED_PAYLOAD, "messages": [{"role": "user", "content": "hi"}], "x": 1})
+    text = text.replace('"amount": 99,', '"amount": 5,\n  "amount": -1,')
+    editor(at, "payload").input(text).run()
+    assert not at.exception
+    marks = editor(at, "payload").args()["marks"]
+    report = validate_text(text)  # the model alone; LangGraph's entry adds nothing new here
+    assert [(e.path, e.line, e.col) for e in report.errors] == [
+        ("amount", 4, 13),
+        ("messages[0]", 13, 5),
+        ("x", 18, 3),
+    ]
+    assert marks == [
+        {
+            "line": e.line,
+            "col": e.col,
+            "message": f"{e.path}: {e.msg} [{e.type}]",
+            "severity": "error",
+        }
+        for e in report.errors
+    ] + [
+        {
+            "line": 3,
+            "col": 3,
+            "message": "amount: repeated key; this value is dropped",
+            "severity": "warning",
+        },
+        {
+            "line": 4,
+            "col": 3,
+            "message": "amount: repeated key; this last value is kept",
+            "severity": "warning",
+        },
+    ]
+
+
+def test_a_json_syntax_error_is_marked_where_it_is(at):
+    broken = '{\n  "amount": 1,\n}'
+    editor(at, "payload").input(broken).run()
+    error = validate_text(broken).syntax_error
+    assert (error.line, error.col) == (2, 14)
+    assert editor(at, "payload").args()["marks"] == [
+        {"line": 2, "col": 14, "message": f"[json_syntax] {error.message}", "severity": "error"}
+    ]
+
+
+def test_selecting_an_error_row_moves_the_caret_once_and_shows_its_details(at):
+    at.button(key="broken_example").click().run()
+    assert editor(at, "payload").value == PRESETS["bad_sku"].text
+    assert editor(at, "payload").args()["goto"] is None
+    codes = [c.value for c in at.code]
+    first = codes.index("items[0].sku\nString should match pattern '^[A-Z0-9-]+$'")
+    details = codes[first : first + 5]  # nothing selected: the first error's
+    assert details == [
+        "items[0].sku\nString should match pattern '^[A-Z0-9-]+$'",
+        "string_pattern_mismatch",
+        '"bad sku"',
+        '{"pattern": "^[A-Z0-9-]+$"}',
+        "/items/0/sku",
+    ]
+    assert "First error (select a row for another) at 6:14" in [c.value for c in at.caption]
+
+    at.session_state["errors__table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert editor(at, "payload").args()["goto"] == {"line": 6, "col": 14, "nonce": 1}
+    assert "Selected error at 6:14" in [c.value for c in at.caption]
+    at.run()  # the selection kept: the caret is not pulled back on every rerun
+    assert editor(at, "payload").args()["goto"] is None
+    table = next(d for d in at.dataframe if "pointer" in d.value.columns)
+    assert list(table.proto.column_order) == ["path", "line:col", "message"]
+
+
+def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
+    size = len(SEED_TEXT.encode())
+    assert f"{size} B of 2 MB · checked as you type · F8: next error" in [
+        c.value for c in at.caption
+    ]
+    assert [h.value for h in at.subheader] == ["Payload", "Errors", "More about this payload"]
