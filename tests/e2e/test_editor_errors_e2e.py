@@ -125,3 +125,23 @@ def test_selecting_an_error_shows_its_details_beside_the_table_within_1400_px(pa
     # The table does not scroll sideways: its grid's scroller is no wider than its view.
     scroll, view = table.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert scroll <= view + 1
+
+
+def test_on_a_phone_the_verdict_is_on_the_first_screen_and_the_table_is_not_cut(
+    browser: Any, app_server: Any
+) -> None:
+    context = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = open_app(context, app_server.url)
+        _broken_order(page)
+        verdict = _verdict(page).bounding_box()
+        assert verdict["y"] + verdict["height"] <= 844
+        table = page.locator(".st-key-errors__table")
+        box = table.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        scroll, view = table.locator(".dvn-scroller").evaluate(
+            "e => [e.scrollWidth, e.clientWidth]"
+        )
+        assert scroll <= view + 1
+    finally:
+        context.close()
