@@ -145,3 +145,28 @@ def test_on_a_phone_the_verdict_is_on_the_first_screen_and_the_table_is_not_cut(
         assert scroll <= view + 1
     finally:
         context.close()
+
+
+def test_the_tool_and_retry_labs_mark_their_errors_in_the_same_editor(new_page: Any) -> None:
+    tools = new_page("tools")
+    tools.locator(".st-key-tool_preset input").click()
+    with rerun(tools):
+        tools.get_by_role("option").filter(has_text="words for numbers").click()
+    marks = editor_frame(tools, "tool_payload").locator(".cm-lintRange-error")
+    expect(marks).to_have_count(2)
+    marks.first.hover()
+    expect(editor_frame(tools, "tool_payload").locator(".cm-tooltip-lint")).to_contain_text(
+        "Input should be a valid"
+    )
+
+    retry = new_page("retry")
+    frame = editor_frame(retry, "retry_script")
+    expect(frame.locator(".cm-lintRange-error")).to_have_count(0)
+    frame.locator(".cm-content").click()
+    retry.keyboard.press("Control+a")
+    retry.keyboard.insert_text('[{"text": "hi"},\n  oops]')
+    # No Ctrl+Enter: the script is checked as typed, its error marked at 2:3.
+    expect(frame.locator(".cm-lintRange-error")).to_have_text("oops")
+    expect(
+        retry.get_by_text("The script was not run (retry.script.json) at line 2")
+    ).to_be_visible()
