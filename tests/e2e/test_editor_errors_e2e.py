@@ -133,7 +133,10 @@ def test_on_a_phone_the_verdict_is_on_the_first_screen_and_the_table_is_not_cut(
     context = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
     try:
         page = open_app(context, app_server.url)
-        _broken_order(page)
+        page.locator(".st-key-preset input").click()  # the preset menu, as on c63ea1e
+        with rerun(page):
+            page.get_by_role("option").filter(has_text="Bad SKU").click()
+        expect(_verdict(page)).to_have_text(BAD_SKU)
         verdict = _verdict(page).bounding_box()
         assert verdict["y"] + verdict["height"] <= 844
         table = page.locator(".st-key-errors__table")
