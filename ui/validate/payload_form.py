@@ -51,7 +51,9 @@ def _apply_items(widget_key: str, items: list[Any]) -> None:
     new_items = [dict(item) if isinstance(item, dict) else item for item in items]
     for row, changes in edits.get("edited_rows", {}).items():
         if not isinstance(new_items[int(row)], dict):  # the row shows a value, not fields
-            st.session_state["form_items__notice"] = f"items[{row}] = {dumps(items[int(row)])}"
+            st.session_state["form_items__notice"] = (
+                f"items[{row}] = {dumps(items[int(row)])}"
+            )
             st.session_state["form_items__source"] = None  # the editor starts afresh
             return
         for column, value in changes.items():
