@@ -173,3 +173,15 @@ def test_the_tool_and_retry_labs_mark_their_errors_in_the_same_editor(new_page: 
     expect(
         retry.get_by_text("The script was not run (retry.script.json) at line 2")
     ).to_be_visible()
+
+
+def test_undo_in_the_editor_walks_back_across_validations(page: Any) -> None:
+    frame = editor_frame(page)
+    _broken_order(page)  # the page's own new text: one change the user can undo
+    frame.locator(".cm-content").click()
+    page.keyboard.press("Control+z")  # no Ctrl+Enter: the undone text is checked as typed
+    expect(_verdict(page)).to_have_text(RUNS)
+    expect(frame.locator(".cm-line")).to_have_text(SEED_TEXT.split("\n"))
+    page.keyboard.press("Control+Shift+z")
+    expect(_verdict(page)).to_have_text(BAD_SKU)
+    expect(frame.locator(".cm-lintRange-error")).to_have_text('"bad sku"')
