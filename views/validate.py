@@ -161,6 +161,8 @@ def _workbench(
     edit, result = st.columns([4, 7], gap="medium")
     with result:
         st.subheader("Errors", anchor=False)
+        if entry and report.ok and not entry.errors and not report.duplicates:
+            st.caption("None: your model and LangGraph's entry both accept this payload.")
         if comparison is None:
             chosen_error = error_table(report, key="errors", texts=None, selectable=True)
         else:

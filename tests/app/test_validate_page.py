@@ -508,3 +508,13 @@ def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
         c.value for c in at.caption
     ]
     assert [h.value for h in at.subheader] == ["Payload", "Errors", "More about this payload"]
+
+
+def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
+    assert "None: your model and LangGraph's entry both accept this payload." in [
+        c.value for c in at.caption
+    ]
+    at.button(key="broken_example").click().run()
+    assert "None: your model and LangGraph's entry both accept this payload." not in [
+        c.value for c in at.caption
+    ]
