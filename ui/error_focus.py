@@ -9,28 +9,43 @@ from core.validate.field_errors import FieldError
 from core.validate.report import Report
 from ui.json_editor import Mark
 
-__all__ = ["error_details", "report_marks", "selected_spot"]
+__all__ = ["details_text", "error_details", "report_marks", "selected_spot"]
 
 
 def error_details(error: FieldError, *, chosen: bool = True) -> None:
-    """One error's type, message, input, rule parameters, docs link and JSON pointer.
+    """One error's message, type, input, rule parameters (ctx), JSON pointer and docs link.
 
-    Every value is shown as code or JSON (the input and the path are the user's text).
+    One code block (the input and the path are the user's text), labelled line by line: a
+    dozen elements (a caption and a block each) cost the browser about 15 ms a rerun.
     """
     where = "" if error.line is None else f" at {error.line}:{error.col}"
     st.caption(("Selected error" if chosen else "First error (select a row for another)") + where)
-    st.code(f"{error.path or '(the payload)'}\n{error.msg}", language=None, wrap_lines=True)
-    st.caption("type")
-    st.code(error.type, language=None)
-    st.caption("input (the value rejected)")
-    st.code(truncate(error.input, 400), language=None, wrap_lines=True)
-    if error.ctx:
-        st.caption("rule parameters (ctx)")
-        st.code(truncate(error.ctx, 400), language=None, wrap_lines=True)
-    st.caption("JSON pointer")
-    st.code(error.pointer or "(root)", language=None, wrap_lines=True)
+    st.code(details_text(error), language=None, wrap_lines=True)
     if error.url:  # Pydantic's own errors page, never the user's text
         st.link_button("Pydantic docs for this error", error.url, icon=":material/open_in_new:")
+
+
+def details_text(error: FieldError) -> str:
+    """The field and message, then `type`, `input`, `ctx` (when the rule has parameters)
+    and `pointer`, one labelled line each.
+
+    Example:
+        >>> print(details_text(FieldError(("qty",), "qty", "/qty", "int_parsing",
+        ...     "Input should be a valid integer", "x")))
+        qty
+        Input should be a valid integer
+        <BLANKLINE>
+        type     int_parsing
+        input    "x"
+        pointer  /qty
+    """
+    lines = [error.path or "(the payload)", error.msg, ""]
+    lines.append(f"type     {error.type}")
+    lines.append(f"input    {truncate(error.input, 400)}")
+    if error.ctx:
+        lines.append(f"ctx      {truncate(error.ctx, 400)}")
+    lines.append(f"pointer  {error.pointer or '(root)'}")
+    return "\n".join(lines)
 
 
 def selected_spot(error: FieldError | None, *, key: str) -> tuple[int, int] | None:
