@@ -71,6 +71,11 @@ ARM = """([marker, grid]) => {
     }
   };
   document.addEventListener("keydown", press, true);
+  // Validate's code editor is a same-origin component iframe: its keydown never reaches this
+  // document, so listen in the editor's own document too (the handler reads this clock).
+  for (const frame of document.querySelectorAll(".st-key-payload_editor iframe")) {
+    frame.contentDocument.addEventListener("keydown", press, true);
+  }
   window.__roundTrip = null;
   const check = () => {
     const now = performance.now() - start;
@@ -93,11 +98,23 @@ DONE = "() => window.__roundTrip"
 
 
 def round_trip(page: Any, marker: str, *, grid: bool) -> dict[str, float]:
-    """Seconds from Ctrl+Enter to the result shown (DOM) and visible (painted on screen)."""
-    area = page.locator(".st-key-payload textarea")
-    area.fill(to_text({**SEED_PAYLOAD, marker: 1}))
-    page.evaluate(ARM, [marker, grid])
-    area.press("Control+Enter")
+    """Seconds from Ctrl+Enter to the result shown (DOM) and visible (painted on screen).
+
+    Validate's payload is typed into its code editor (the whole text replaced, as a paste
+    does); the controls' into their text area.
+    """
+    text = to_text({**SEED_PAYLOAD, marker: 1})
+    if page.locator(".st-key-payload_editor").count():
+        page.frame_locator(".st-key-payload_editor iframe").locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text(text)
+        page.evaluate(ARM, [marker, grid])
+        page.keyboard.press("Control+Enter")
+    else:
+        area = page.locator(".st-key-payload textarea")
+        area.fill(text)
+        page.evaluate(ARM, [marker, grid])
+        area.press("Control+Enter")
     page.wait_for_function(DONE, polling=50, timeout=TIMEOUT_MS)
     times = page.evaluate(DONE)
     if "missed" in times:  # never fall back to another clock: it would flatter the ratio
@@ -151,7 +168,9 @@ def main() -> None:
                 cpu = {name: cpu_seconds(server.process.pid) for name, server in servers.items()}
             order = list(pages) if n % 2 else list(pages)[::-1]
             times = {
-                name: round_trip(pages[name], f"rt_{name}_{n:02d}", grid=name in GRID)
+                # Short markers: Validate's path column wraps a longer name across lines, and
+                # the probe watches for the whole marker drawn at once.
+                name: round_trip(pages[name], f"rt_{n:02d}_{name[0]}", grid=name in GRID)
                 for name in order
             }
             if n >= WARMUP:

@@ -49,7 +49,9 @@ def _first_render(browser: object) -> tuple[float, float, float]:
         page.goto(server.url)
         loaded = time.perf_counter()
         wait_for_runs(page, 1)
-        page.locator(".st-key-payload textarea").wait_for(state="visible")
+        page.frame_locator(".st-key-payload_editor iframe").locator(".cm-content").wait_for(
+            state="visible"
+        )
         rendered = time.perf_counter()
         page.context.close()
         return tuple(t - server.started for t in (server.healthy, loaded, rendered))

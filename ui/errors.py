@@ -12,23 +12,31 @@ from core.jsontext.duplicates import MAX_REPORTED
 from core.jsontext.write import plural
 from core.validate.annotated import text_lines
 from core.validate.entry import Headline
+from core.validate.field_errors import FieldError
 from core.validate.report import Report
+from ui.error_focus import error_details, report_marks, selected_spot
 
 __all__ = [
     "COLUMN_ORDER",
     "ERROR_COLUMNS",
     "GATE",
     "PYTHON_GATE",
+    "MESSAGE_ROW_HEIGHT",
     "PYTHON_MODE_NOTE",
+    "SELECTABLE_ORDER",
     "TOOL_CALL",
     "Verdicts",
     "duplicates_view",
     "entry_banner",
+    "error_details",
     "error_table",
     "exports",
+    "report_marks",
+    "selected_spot",
     "syntax_error_view",
     "verdict",
 ]
+
 
 class Verdicts(NamedTuple):
     """The banner texts of a page: valid, `{count}` field errors, unreadable text."""
@@ -78,6 +86,22 @@ ERROR_COLUMNS = {
     "ctx": st.column_config.TextColumn("ctx", help="The rule's parameters: a bound, a pattern."),
     "docs": st.column_config.LinkColumn("docs", display_text="docs ↗"),
     "message": st.column_config.TextColumn("message", width="large"),
+}
+# A selectable table shows the columns that say where and what, the message wrapped in rows
+# tall enough for three lines; the rest sits beside it for the selected row (error_details),
+# so nothing important is off to the right at 1400 px.
+SELECTABLE_ORDER = ("path", "line:col", "message")
+# Streamlit wraps cell text only in rows taller than 4rem (64 px): 86 px holds four lines.
+MESSAGE_ROW_HEIGHT = 100
+# Fixed widths for where, so the message takes the rest of the width and wraps in it.
+SELECTABLE_COLUMNS = ERROR_COLUMNS | {
+    "path": st.column_config.TextColumn("path", width=96, help="The field, as Python spells it."),
+    "line:col": st.column_config.TextColumn(
+        "line:col",
+        width=56,
+        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
+    ),
+    "message": st.column_config.TextColumn("message", width=136),
 }
 
 
@@ -139,25 +163,53 @@ def error_table(
     *,
     key: str,
     texts: Verdicts | None = GATE,
-) -> None:
-    """Verdict (unless `texts` is None), repeated keys, then one row per error: path,
-    line:col, message, type, input, ctx, docs, pointer (COLUMN_ORDER).
+    selectable: bool = False,
+) -> FieldError | None:
+    """Verdict (unless `texts` is None), repeated keys, then one row per error.
+
+    With `selectable`, the table holds path, line:col and the message (wrapped), and the
+    error selected (the first until one is) has its type, input, rule parameters, docs and
+    pointer beside it (`error_details`); the selected error is returned, for the editor to
+    move its caret there. Otherwise every column is shown (COLUMN_ORDER) and None returned.
     """
     if texts is not None:
         verdict(report, texts=texts)
     syntax_error_view(report)
     duplicates_view(report)
     if not report.errors:
-        return
+        return None
     # An Arrow table, not a pandas frame: Streamlit sends Arrow, and building it directly
     # takes about 0.1 ms against about 2 ms through pandas for the same rows.
-    st.dataframe(
-        pa.Table.from_pylist(report.to_rows()),
-        key=f"{key}__table",
-        hide_index=True,
-        column_config=ERROR_COLUMNS,
-        column_order=COLUMN_ORDER,
-    )
+    rows = pa.Table.from_pylist(report.to_rows())
+    if not selectable:
+        st.dataframe(
+            rows,
+            key=f"{key}__table",
+            hide_index=True,
+            column_config=ERROR_COLUMNS,
+            column_order=COLUMN_ORDER,
+        )
+        return None
+    table, beside = st.columns([3, 2], gap="small")  # stacked on a phone: details below
+    with table:
+        event = st.dataframe(
+            rows,
+            key=f"{key}__table",
+            hide_index=True,
+            column_config=SELECTABLE_COLUMNS,
+            column_order=SELECTABLE_ORDER,
+            on_select="rerun",
+            selection_mode="single-row",
+            row_height=MESSAGE_ROW_HEIGHT,
+            # Every row in view up to eight (Streamlit's "auto" stops at about 400 px,
+            # four of these rows); a longer list scrolls inside the table.
+            height=38 + MESSAGE_ROW_HEIGHT * min(len(report.errors), 8) + 2,
+        )
+    picked = event.selection.rows
+    chosen = report.errors[picked[0]] if picked and picked[0] < len(report.errors) else None
+    with beside, st.container(key=f"{key}__details"):
+        error_details(report.errors[0] if chosen is None else chosen, chosen=chosen is not None)
+    return chosen
 
 
 def exports(report: Report, *, key: str, basename: str = "errors") -> None:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import streamlit as st
 import streamlit.components.v1 as components
 
-__all__ = ["BUILD_DIR", "Mark", "json_editor", "pending_text"]
+__all__ = ["BUILD_DIR", "Mark", "fresh_text", "json_editor", "pending_text"]
 
 BUILD_DIR = Path(__file__).resolve().parents[1] / "frontend" / "json_editor" / "build"
 _component = components.declare_component("json_editor", path=str(BUILD_DIR))
@@ -110,6 +110,20 @@ def pending_text(key: str) -> str | None:
     if value is None or not isinstance(sync, _Sync) or value.rev != sync.rev:
         return None
     return value.text
+
+
+def fresh_text(key: str) -> str | None:
+    """What the user typed in the editor `key` since its last run, or None.
+
+    Unlike `pending_text`, a value already passed through `json_editor` is not given again,
+    so a page that keeps its text elsewhere (a shared session key) can tell typing apart
+    from a rerun caused by another widget, and let its own new text (a preset) win.
+    """
+    value = _Value.parse(st.session_state.get(key))
+    sync = st.session_state.get(_sync_key(key))
+    if value is None or not isinstance(sync, _Sync) or value.rev != sync.rev:
+        return None
+    return value.text if value.id != sync.seen else None
 
 
 def json_editor(

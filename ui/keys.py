@@ -1,7 +1,9 @@
 """Session-state keys that more than one module writes or reads, defined once.
 
-A widget's key is also its AppTest handle (`at.text_area(key="payload")`) and its
-Playwright class (`.st-key-payload`), so these values never change silently.
+A widget's key is also its AppTest handle (`at.selectbox(key="scenario")`) and its
+Playwright class (`.st-key-scenario`), so these values never change silently. The JSON
+texts (PAYLOAD, TOOL_PAYLOAD, RETRY_SCRIPT) are plain values; their code editor's widget is
+`ui.payload.editor_key(key)` (`.st-key-payload_editor`; tests/app/_editor.py in AppTest).
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ __all__ = [
     "TRACE_RUN_ANYWAY_REQUEST",
 ]
 
-# The order payload: the Validate editor's widget, and the text every page shares (not a
-# widget key: it survives page switches).
+# The order payload: the Validate editor's text (set_payload_text writes it), and the text
+# every page shares (PAYLOAD_TEXT). Neither is a widget key: both survive page switches.
 PAYLOAD = "payload"
 PAYLOAD_TEXT = "payload_text"
 # Schema options a share link carries, applied by the options form on its next render.

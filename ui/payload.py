@@ -1,8 +1,9 @@
-"""The payload editor: JSON text area with Format / Reset, shared across pages."""
+"""The payload editor: the JSON code editor with Format / Reset, shared across pages."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -12,21 +13,24 @@ from core.jsontext.json_format import reindent
 from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
 from core.order.presets import SEED_TEXT
 from ui import keys
+from ui.json_editor import Mark, fresh_text, json_editor
 
 __all__ = [
     "NOT_A_FLOAT",
     "current_payload_text",
+    "editor_key",
     "editor_text",
+    "human_size",
     "form_payload",
     "payload_editor",
     "set_payload_text",
     "show_refusal",
 ]
 
-# The editor's own cap sits well above the payload limit: the browser silently drops a paste
-# longer than max_chars (the text area keeps its old text, no message), while a payload over
-# MAX_PAYLOAD_BYTES reaches the page, stays in the editor and gets the too_large message.
-# Four bytes a character at most: the cap still fits the server's websocket message size.
+# The code editor has no cap of its own (a capped text area silently dropped a longer paste):
+# a payload over MAX_PAYLOAD_BYTES reaches the page, stays in the editor and gets the
+# too_large message. MAX_CHARS bounds what a page keeps: four bytes a character at most, it
+# still fits the server's websocket message size (server.maxMessageSize, 200 MB).
 MAX_CHARS = 4 * MAX_PAYLOAD_BYTES
 
 
@@ -83,15 +87,30 @@ def _literals_as_zero(text: str) -> Any:
     return json.loads(text, parse_constant=lambda _: 0.0)
 
 
+def editor_key(key: str) -> str:
+    """The code editor's own widget key for the text kept under `key` (`.st-key-<this>`)."""
+    return f"{key}_editor"
+
+
+def _replaced(key: str) -> str:
+    return f"{key}__replaced"
+
+
 def set_payload_text(text: str, *, key: str = keys.PAYLOAD) -> None:
-    """Replace the editor text; call from a widget callback (before the editor renders)."""
+    """Replace the editor text; call from a widget callback or before the editor renders.
+
+    The text wins over typing the editor sent in the same run (a preset picked right after
+    a keystroke), and replaces the editor's content as one change the user can undo.
+    """
     if key == keys.PAYLOAD:
         st.session_state[keys.PAYLOAD_TEXT] = text
     st.session_state[key] = text
+    st.session_state[_replaced(key)] = True
 
 
 def _format(key: str) -> None:
-    text = st.session_state.get(key, "")
+    text = fresh_text(editor_key(key))  # typed and sent in the same run as the click
+    text = st.session_state.get(key, "") if text is None else text
     try:
         parse(text)
     except PayloadError as exc:
@@ -104,43 +123,62 @@ def _reset(key: str, default_text: str) -> None:
     set_payload_text(default_text, key=key)
 
 
-def _typed(key: str) -> None:
-    if key == keys.PAYLOAD:
-        st.session_state[keys.PAYLOAD_TEXT] = st.session_state[key]
-
-
 def editor_text(key: str, default_text: str) -> str:
     """The text the editor `key` holds (and will show), before the editor renders.
 
-    With it a page can validate first and send its results ahead of the editor.
+    What the user typed since the last run is taken in here, so a page can validate first
+    and send its results (and the marks) ahead of the editor. The text lives under `key`
+    in session state (a plain value, not a widget: it survives page switches).
     """
-    if key not in st.session_state:
-        st.session_state[key] = current_payload_text() if key == keys.PAYLOAD else default_text
-    return st.session_state[key]
+    ss = st.session_state
+    if key not in ss:
+        ss[key] = current_payload_text() if key == keys.PAYLOAD else default_text
+    typed = fresh_text(editor_key(key))
+    if typed is not None and not ss.get(_replaced(key)):
+        ss[key] = typed
+        if key == keys.PAYLOAD:
+            ss[keys.PAYLOAD_TEXT] = typed
+    text: str = ss[key]
+    return text
 
 
-def payload_editor(key: str, default_text: str, *, height: int = 300) -> str:
-    """Render the JSON editor with Format JSON and Reset; return the current text.
+def human_size(size: int) -> str:
+    """Bytes as a person reads them: 271 B, 12.5 KB, 2 MB (decimal units, as the limit)."""
+    for unit, scale in (("MB", 1_000_000), ("KB", 1_000)):
+        if size >= scale:
+            return f"{size / scale:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{size} B"
 
-    The text is never changed behind the user's back: bad JSON stays as typed. With
+
+def payload_editor(
+    key: str,
+    default_text: str,
+    *,
+    height: int = 300,
+    marks: Sequence[Mark] = (),
+    goto: tuple[int, int] | None = None,
+    label: str = "Payload (JSON)",
+) -> str:
+    """Render the code editor with Format JSON and Reset; return the current text.
+
+    `marks` are drawn at their line:col with the message on hover; `goto` moves the caret
+    there. The text is validated as it is typed (the editor sends it 400 ms after the last
+    keystroke) and is never changed behind the user's back: bad JSON stays as typed. With
     `key=keys.PAYLOAD` the text is the session's shared payload (the Trace page reads it).
     """
-    editor_text(key, default_text)
-    text = st.text_area(
-        "Payload (JSON)",
-        key=key,
-        persist_state="session",  # the text survives a visit to another page
-        height=height,
-        max_chars=MAX_CHARS,
-        on_change=_typed,
-        args=(key,),
-        help=f"Paste or edit a JSON object (at most {MAX_PAYLOAD_BYTES:,} bytes). "
-        "Press Ctrl+Enter to validate. The counter below counts characters up to the editor's "
-        f"own cap ({MAX_CHARS:,}), set higher so that an oversized paste stays here and is "
-        "explained.",
+    text = editor_text(key, default_text)
+    st.session_state.pop(_replaced(key), None)
+    shown = json_editor(
+        text, key=editor_key(key), marks=marks, goto=goto, height=height, label=label
     )
-    with st.container(horizontal=True):
+    with st.container(horizontal=True, vertical_alignment="center"):
         st.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
         st.button("Reset", key=f"{key}__reset", on_click=_reset, args=(key, default_text))
+        st.caption(
+            f"{human_size(len(text.encode('utf-8', 'surrogatepass')))} of "
+            f"{human_size(MAX_PAYLOAD_BYTES)} · checked as you type · F8: next error",
+            help="Ctrl+Enter checks at once; Ctrl+Shift+M lists the marked errors and F8 "
+            "moves to the next; Ctrl+Z undoes, also across checks; Tab leaves the editor.",
+        )
     show_refusal(f"{key}__notice", "Format JSON left the text as it is: it is not valid JSON yet.")
-    return text
+    return shown

@@ -19,6 +19,7 @@ from core.retry import (
     run_script,
 )
 from ui import keys
+from ui.json_editor import Mark
 from ui.labs.retry_state import (
     init_state,
     inputs,
@@ -28,6 +29,7 @@ from ui.labs.retry_state import (
     share_state,
     submit,
 )
+from ui.payload import editor_text, payload_editor
 from ui.share import share_button
 from ui.trace_view import trace_table
 
@@ -55,6 +57,13 @@ def _show_input_error(error: RetryInputError) -> None:
     else:
         st.error(f"Nothing can run with these output model constraints ({error.code}).")
     st.code(error.message, language=None, wrap_lines=True)
+
+
+def _script_marks(error: RetryInputError | None) -> list[Mark]:
+    """The script's error at its line:col in the editor (the first turn's bracket if none)."""
+    if error is None:
+        return []
+    return [Mark(error.line or 1, error.col or 1, f"[{error.code}] {error.message}")]
 
 
 def _render_run(run: RetryRun) -> None:
@@ -109,7 +118,10 @@ st.selectbox(
     persist_state="session",
     on_change=load_preset,
 )
-edited = st.session_state[keys.RETRY_SCRIPT] != preset_text(st.session_state[keys.RETRY_PRESET])
+# What was typed is taken in before anything reads the script; its error is marked in it.
+preset_script = preset_text(st.session_state[keys.RETRY_PRESET])
+script_text = editor_text(keys.RETRY_SCRIPT, preset_script)
+edited = script_text != preset_script
 on_screen = AnswerConstraints(
     st.session_state["retry_min_citations"],
     st.session_state["retry_confidence_min"],
@@ -125,18 +137,25 @@ st.caption(
         else ""
     )
 )
-st.text_area(
-    "Model script (JSON list of turns; the last turn repeats)",
-    key=keys.RETRY_SCRIPT,
-    persist_state="session",
-    height=260,
-    help='Turns: {"tool": "search", "args": {"query": "..."}}, {"answer": {...}} '
-    '(a final_result call) or {"text": "..."}.',
-)
+script_error = None
 try:
-    load_script(st.session_state[keys.RETRY_SCRIPT])
+    load_script(script_text)
 except RetryInputError as exc:
-    _show_input_error(exc)
+    script_error = exc
+st.caption(
+    "Model script (JSON list of turns; the last turn repeats). Turns: "
+    '{"tool": "search", "args": {"query": "..."}}, {"answer": {...}} (a final_result call) or '
+    '{"text": "..."}.'
+)
+payload_editor(
+    keys.RETRY_SCRIPT,
+    preset_script,
+    height=260,
+    marks=_script_marks(script_error),
+    label="Model script (JSON list of turns)",
+)
+if script_error is not None:
+    _show_input_error(script_error)
 
 budget, constraints = st.columns([1, 2])
 budget.number_input(
@@ -186,10 +205,7 @@ try:
         for engine in ENGINES
     ]
 except RetryInputError as exc:
-    if (
-        exc.code.startswith("retry.script")
-        and submitted["script"] == st.session_state[keys.RETRY_SCRIPT]
-    ):
+    if exc.code.startswith("retry.script") and submitted["script"] == script_text:
         st.caption("Nothing was run: the script above has an error.")
     elif exc.code == "retry.constraints" and chosen == on_screen:
         st.caption("Nothing was run: the output model constraints above do not fit together.")

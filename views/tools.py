@@ -14,7 +14,7 @@ from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from core.validate.report import Report, validate_text
 from ui import keys
-from ui.errors import TOOL_CALL, error_table
+from ui.errors import TOOL_CALL, error_table, report_marks, selected_spot
 from ui.labs.tools_state import (
     EDITOR_KEY,
     TABS,
@@ -22,7 +22,7 @@ from ui.labs.tools_state import (
     restore_share,
     switch_scenario,
 )
-from ui.payload import payload_editor
+from ui.payload import editor_text, payload_editor
 from ui.share import share_button
 from ui.text import plain
 
@@ -127,17 +127,14 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
 
 @st.fragment  # typing in the editor reruns this part only, not the pickers and the schemas
 def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
-    edit, result = st.columns([5, 6], gap="large")
-    with edit:
-        preset_text = to_text(scenario.presets[preset])
-        text = payload_editor(EDITOR_KEY, preset_text, height=360)
-        if text != preset_text:  # the preset box above still names the preset it came from
-            st.caption("Edited since the preset was loaded; picking a preset replaces the text.")
+    preset_text = to_text(scenario.presets[preset])
+    text = editor_text(EDITOR_KEY, preset_text)  # what was typed, validated before it is drawn
     report = validate_text(text, model=scenario.model)
-    with result:
+    edit, result = st.columns([5, 6], gap="large")
+    with result:  # first, so the marks below belong to this report
         # Several scenarios compare two models: say which one judged this payload.
         st.caption(f"Validated against {plain(scenario.model.__name__)}, the tool's parameters.")
-        error_table(report, key="tool_errors", texts=TOOL_CALL)
+        chosen = error_table(report, key="tool_errors", texts=TOOL_CALL, selectable=True)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
         shared = {
@@ -148,6 +145,17 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
             "schema_tab": st.session_state.get(keys.SCHEMA_TAB) or TABS[0],
         }
         share_button("tools", shared, key="share")
+    with edit:
+        payload_editor(
+            EDITOR_KEY,
+            preset_text,
+            height=360,
+            marks=report_marks(report),
+            goto=selected_spot(chosen, key="tool_errors"),
+            label="Tool call arguments (JSON)",
+        )
+        if text != preset_text:  # the preset box above still names the preset it came from
+            st.caption("Edited since the preset was loaded; picking a preset replaces the text.")
     _round_trip_section(report)
     if scenario.observe is not None:
         st.subheader("What the real run shows")

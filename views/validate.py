@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from core.jsontext.write import plural
 from core.links.validate import EDITORS, VIEWS, ValidateLink
 from core.order import AgentState
-from core.order.presets import SEED_TEXT
+from core.order.presets import PRESETS, SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source
 from core.validate.annotated import annotated_text
 from core.validate.coercion import coercion_rows
@@ -23,6 +23,7 @@ from core.validate.entry import (
     headline,
     order_entry_graph,
 )
+from core.validate.field_errors import FieldError
 from core.validate.json_schema import json_schema_text
 from core.validate.report import Report, validate_text
 from ui import keys
@@ -33,6 +34,9 @@ from ui.errors import (
     entry_banner,
     error_table,
     exports,
+    report_marks,
+    selected_spot,
+    verdict,
 )
 from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
@@ -42,6 +46,7 @@ from ui.text import plain
 from ui.validate.model_form import model_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
+BROKEN_EXAMPLE = "bad_sku"  # the first-contact button's preset: one error, marked mid-text
 
 
 def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
@@ -144,12 +149,23 @@ def _workbench(
     comparison = _comparison(report, graph)
     entry = comparison and Report(model=model, text=text, errors=comparison.verdict.errors)
     shown = report if report.errors or not entry else entry  # what the exports hold
-    edit, result = st.columns([5, 6], gap="large")
+    # The verdict spans the page above the editor: on a phone, where the columns stack, it
+    # is the first thing under the options rather than a screen below the top.
+    if comparison is None:  # not JSON we can give LangGraph: the text's own problem
+        verdict(report, texts=GATE)
+    else:
+        entry_banner(headline(report, comparison))
+    # The result column is the wider: its error table and the selected error's details sit
+    # side by side in it, and at 1400 px neither is cut off on the right.
+    edit, result = st.columns([4, 7], gap="medium")
     with result:
-        if comparison is None:  # not JSON we can give LangGraph: the text's own problem
-            error_table(report, key="errors", texts=GATE)
+        st.subheader("Errors", anchor=False)
+        if entry and report.ok and not entry.errors and not report.duplicates:
+            st.caption("None: your model and LangGraph's entry both accept this payload.")
+        if comparison is None:
+            chosen_error = error_table(report, key="errors", texts=None, selectable=True)
         else:
-            _verdicts(report, comparison, entry)
+            chosen_error = _verdicts(report, comparison, entry)
         exports(shown, key="export")
         shared = {
             "payload": text,
@@ -163,13 +179,23 @@ def _workbench(
             shared["schema_show"] = True  # the schema shown on the page, not only its download
         share_button("validate", shared, key="share")
     with edit:
+        st.subheader("Payload", anchor=False)
+        if chosen is AgentState:
+            _first_contact()
         editor = st.segmented_control(
             "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
         )
         if editor == "Form":  # the form above the text it rewrites: both stay in view
             model_form(text, model, report.errors)  # the errors the table shows
-        payload_editor(keys.PAYLOAD, reset_text, height=420)
+        payload_editor(
+            keys.PAYLOAD,
+            reset_text,
+            height=420,
+            marks=report_marks(report, entry),
+            goto=selected_spot(chosen_error, key="errors"),
+        )
 
+    st.subheader("More about this payload", anchor=False)
     view = st.segmented_control(
         "View", VIEWS, required=True, key="validate_view", persist_state="session"
     )
@@ -219,21 +245,39 @@ def _comparison(report: Report, graph: CompiledStateGraph) -> EntryComparison | 
     return comparison
 
 
-def _verdicts(report: Report, comparison: EntryComparison, entry: Report) -> None:
-    """LangGraph's verdict, then the errors: the model alone's, and LangGraph's own where
-    they differ (a discriminator's TypeError vs add_messages' ValueError, Python mode)."""
-    entry_banner(headline(report, comparison))
+def _verdicts(report: Report, comparison: EntryComparison, entry: Report) -> FieldError | None:
+    """The errors under LangGraph's verdict (drawn above): the model alone's, and LangGraph's
+    own where they differ (a discriminator's TypeError vs add_messages' ValueError, Python
+    mode). Returns the error row the user selected, if any."""
+    chosen = None
     if not report.errors:  # else the table below names them
         duplicates_view(report)
     else:
         st.caption(f"Your model alone (Pydantic): {plural(len(report.errors), 'error')}.")
-        error_table(report, key="errors", texts=None)
+        chosen = error_table(report, key="errors", texts=None, selectable=True)
     same = [(e.path, e.type) for e in entry.errors] == [(e.path, e.type) for e in report.errors]
     if entry.errors and not same:
         st.caption(f"LangGraph's entry: {plural(len(entry.errors), 'error')}.")
-        error_table(entry, key="entry_errors", texts=None)
+        chosen = error_table(entry, key="entry_errors", texts=None, selectable=True) or chosen
         if report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)
+    return chosen
+
+
+def _first_contact() -> None:
+    """One click to a payload the gate rejects, next to the editor (the seed order is valid)."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button(
+            "Try a broken order",
+            key="broken_example",
+            icon=":material/bug_report:",
+            on_click=set_payload_text,
+            args=(PRESETS[BROKEN_EXAMPLE].value,),
+            help=f"Loads the preset {PRESETS[BROKEN_EXAMPLE].title!r}: "
+            f"{PRESETS[BROKEN_EXAMPLE].summary} Errors are marked in the editor and listed "
+            "in the table; select a row to jump to it.",
+        )
+        st.caption("or edit the text: it is checked as you type.")
 
 
 def _entry(comparison: EntryComparison | None, graph: CompiledStateGraph) -> None:

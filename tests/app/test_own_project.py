@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core.jsontext.payload import json_writable
 from core.order.presets import PRESETS, SEED_TEXT
 from core.trace.diagram import CURRENT_FILL
+from tests.app._editor import editor
 from ui.text import plain
 from ui.validate.form_edits import typed
 from ui.versions import versions_text
@@ -79,7 +80,7 @@ def _error_rows(at):
 
 
 def _payload(at):
-    return json.loads(at.text_area(key="payload").value)
+    return json.loads(editor(at, "payload").value)
 
 
 @pytest.mark.parametrize(("name", "way"), ROTATION)
@@ -121,7 +122,7 @@ def test_json_edits_refresh_the_generated_form(project):
     project("shop")
     at = _open(VALIDATE, form=True)
     payload = _payload(at) | {"priority": "urgent", "placed_on": "2024-02-30"}
-    at.text_area(key="payload").input(json.dumps(payload)).run()
+    editor(at, "payload").input(json.dumps(payload)).run()
 
     assert at.selectbox(key="form_priority").value == "urgent"
     assert at.text_input(key="form_placed_on").value == "2024-02-30"
@@ -158,7 +159,7 @@ def test_the_seed_order_stays_one_click_away(project):
     assert at.selectbox(key="preset").options == [
         f"{p.title} — {p.summary}" for p in PRESETS.values()
     ]
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
     assert _banners(at) == [OPEN]
     assert at.toggle(key="opt_strict").value is False
 
@@ -400,7 +401,7 @@ def test_the_table_editor_keeps_its_key_and_rows_until_the_json_changes_them(tra
     traps.text_input(key="form_a__b").input("changed").run()
     assert editor(traps) == first
 
-    traps.text_area(key="payload").input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
+    editor(traps, "payload").input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
     assert editor(traps) == (["form_rows"], {"form_rows": ([{"c": "s"}, {"c": "t"}], 0)})
     assert traps.data_editor(key="form_rows").value.values.tolist() == [["s"], ["t"]]
 
@@ -416,12 +417,12 @@ def test_form_edits_holding_a_number_json_cannot_write_are_refused():
 def test_a_refused_form_edit_keeps_the_json_text_and_names_the_field(project):
     project("shop")
     at = _open(VALIDATE, form=True)
-    before = at.text_area(key="payload").value
+    before = editor(at, "payload").value
     at.text_input(key="form_customer-address-postcode").input("12").run()
-    edited = at.text_area(key="payload").value
+    edited = editor(at, "payload").value
     assert edited != before
     at.text_input(key="form_total").input("1e999").run()
-    assert at.text_area(key="payload").value == edited
+    assert editor(at, "payload").value == edited
     assert [w.value for w in at.warning] == [
         "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
         "standard JSON. The edit was not applied; type a smaller number."
@@ -435,7 +436,7 @@ def test_a_message_state_without_defaults_runs_in_langgraph_with_role_style_mess
     assert _banners(at) == [OPEN]  # the generated example: one human message, empty docs
     assert _payload(at)["messages"] == [{"type": "human", "content": "Hello"}]
 
-    at.text_area(key="payload").input(
+    editor(at, "payload").input(
         '{"topic": "refunds", "messages": [{"role": "user", "content": "hi"}]}'
     ).run()
     assert _banners(at) == [
@@ -451,7 +452,7 @@ def test_a_message_state_without_defaults_runs_in_langgraph_with_role_style_mess
 def test_a_graph_whose_input_schema_langgraph_never_validates_runs_what_it_rejects(project):
     project("input")
     at = _open(VALIDATE)
-    at.text_area(key="payload").input('{"title": "ab", "severity": "urgent", "queue": 1}').run()
+    editor(at, "payload").input('{"title": "ab", "severity": "urgent", "queue": 1}').run()
     # TicketIn only names the input's channels; the node reads a TypedDict: nothing validates.
     assert _banners(at) == [
         "LangGraph runs this payload: it drops 1 unknown key before the first node starts. "
@@ -470,7 +471,9 @@ def test_trace_gates_with_the_input_schema_and_runs_anyway_what_langgraph_runs(p
     at.button(key="run").click().run()
     assert not at.exception
     gate = at.dataframe[0].value  # TicketIn's rule: the state Ticket has no min_length
-    assert gate[["path", "line:col", "type"]].values.tolist() == [["title", "1:11", "string_too_short"]]
+    assert gate[["path", "line:col", "type"]].values.tolist() == [
+        ["title", "1:11", "string_too_short"]
+    ]
     at.button(key="run_anyway").click().run()
     assert not at.exception
     nodes = [row for row in at.dataframe if "node" in row.value.columns][0].value["node"]

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.schema_options import SchemaOptions, model_source
+from tests.app._editor import editor
 from ui.errors import PYTHON_MODE_NOTE
 
 APP = str(Path(__file__).parents[2] / "app.py")
@@ -33,7 +34,7 @@ def _away_and_back(at: AppTest, page: str, keys: list[str]) -> tuple[dict, dict]
 
 def test_validate_keeps_its_text_view_editor_and_schema_options():
     at = _open("validate")
-    at.text_area(key="payload").input(EDITED).run()
+    editor(at, "payload").input(EDITED).run()
     at.button_group(key="validate_view").set_value("Model source").run()
     at.toggle(key="opt_strict").set_value(True).run()
     at.number_input(key="opt_amount_le").set_value(500.0).run()
@@ -104,7 +105,7 @@ def test_behaviour_keeps_its_filters():
 def test_tools_keeps_its_scenario_preset_text_and_schema_view():
     at = _open("tools")
     at.selectbox(key="scenario").set_value("custom_type").run()
-    at.text_area(key="tool_payload").input('{"my": "edited text"}').run()
+    editor(at, "tool_payload").input('{"my": "edited text"}').run()
     at.button_group(key="schema_tab").set_value("Google Gemini").run()
 
     keys = ["scenario", "tool_preset", "tool_payload", "schema_tab"]
@@ -120,7 +121,7 @@ def test_tools_keeps_its_scenario_preset_text_and_schema_view():
 def test_retry_keeps_its_script_budget_and_results_together():
     at = _open("retry")
     script = '[{"text": "my edited script"}]'
-    at.text_area(key="retry_script").input(script).run()
+    editor(at, "retry_script").input(script).run()
     at.number_input(key="retries").set_value(3).run()
     at.button(key="run_retry").click().run()
     shown = [m.value for m in at.metric]
@@ -134,7 +135,7 @@ def test_retry_keeps_its_script_budget_and_results_together():
 
 def test_trace_runs_the_model_the_validate_pages_schema_options_make():
     at = _open("validate")
-    at.text_area(key="payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
+    editor(at, "payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
     at.number_input(key="opt_amount_le").set_value(100.0).run()
     assert [e.value for e in at.error] == [
         "LangGraph raises before the first node runs (1 error): the graph would not run. "
@@ -167,7 +168,7 @@ def test_trace_runs_the_model_the_validate_pages_schema_options_make():
 
 def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
     at = _open("validate")
-    at.text_area(key="payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
+    editor(at, "payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
     at.number_input(key="opt_amount_le").set_value(100.0).run()
     at.switch_page("views/trace.py").run()
     at.button(key="run").click().run()  # a link made before a run reopens without one
@@ -214,7 +215,7 @@ def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed(
 
 def test_a_share_link_opened_on_another_page_opens_the_page_it_was_made_on():
     at = _open("validate")
-    at.text_area(key="payload").input(EDITED).run()
+    editor(at, "payload").input(EDITED).run()
     at.button(key="share").click().run()
     token = at.query_params["s"]
 
@@ -223,5 +224,5 @@ def test_a_share_link_opened_on_another_page_opens_the_page_it_was_made_on():
     fresh.switch_page("views/trace.py").run()  # the address edited from / to /trace
     assert not fresh.exception
     assert [t.value for t in fresh.title] == ["Validate"]
-    assert fresh.text_area(key="payload").value == EDITED
+    assert editor(fresh, "payload").value == EDITED
     assert fresh.query_params["s"] == token

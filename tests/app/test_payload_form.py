@@ -17,6 +17,7 @@ from core.order.presets import PRESETS
 from core.validate.json_schema import field_kind, json_schema
 from ui.validate.form_edits import TableEdit, apply_table
 from ui.validate.form_table import columns_of
+from tests.app._editor import editor
 
 APP = str(Path(__file__).parents[2] / "app.py")
 
@@ -130,9 +131,9 @@ def test_a_number_json_cannot_write_is_refused_named_and_left_out(edits, written
 def test_the_amount_field_refuses_infinity_with_a_message_and_keeps_the_json_text():
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.button_group(key="editor_view").set_value("Form").run()
-    before = at.text_area(key="payload").value
+    before = editor(at, "payload").value
     at.text_input(key="form_amount").input("1e999").run()
-    assert at.text_area(key="payload").value == before
+    assert editor(at, "payload").value == before
     assert at.text_input(key="form_amount").value == "99"
     assert [w.value for w in at.warning] == [
         "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
@@ -168,7 +169,7 @@ def test_the_form_is_not_offered_for_text_an_edit_would_silently_change(text, wh
     assert not at.exception
     assert why in [i.value for i in at.info]
     assert not [w.key for w in at.text_input if w.key and w.key.startswith("form_")]
-    assert at.text_area(key="payload").value == text
+    assert editor(at, "payload").value == text
 
 
 def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
@@ -178,7 +179,7 @@ def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
     at.button_group(key="editor_view").set_value("Form").run()
     at.text_input(key="form_user_id").input("someone").run()
 
-    written = at.text_area(key="payload").value
+    written = editor(at, "payload").value
     assert not at.exception and not at.info
     assert json.loads(written)["user_id"] == "someone"
     assert written.count("NaN") == PRESETS["nan_infinity"].value.count("NaN")
@@ -251,7 +252,7 @@ def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelle
 
     at.text_input(key="form_totl").input("").run()  # an unknown key left empty is removed
     at.text_area(key="form_messages").input('[{"type": "ai", "content": "ok"}]').run()
-    written = json.loads(at.text_area(key="payload").value)
+    written = json.loads(editor(at, "payload").value)
     assert ("totl" in written, written["messages"]) == (False, [{"type": "ai", "content": "ok"}])
     assert at.text_area(key="form_messages").value == to_text([{"type": "ai", "content": "ok"}])
 

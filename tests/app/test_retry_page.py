@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.retry import PRESETS
 from core.share import encode_share
+from tests.app._editor import editor
 
 PAGE = str(Path(__file__).parents[2] / "views" / "retry.py")
 EXHAUSTED_1 = [
@@ -49,7 +50,7 @@ def test_page_opens_on_the_article_run_on_both_engines():
     at = _page()
 
     assert at.selectbox(key="retry_preset").value == "article"
-    assert json.loads(at.text_area(key="retry_script").value) == PRESETS["article"].value
+    assert json.loads(editor(at, "retry_script").value) == PRESETS["article"].value
     assert at.number_input(key="retries").value == 1
     assert (
         _metrics(at) == [("model calls", "3"), ("retries used", "1"), ("feedback words", "11")] * 2
@@ -99,7 +100,7 @@ def test_choosing_a_preset_loads_its_script_and_budget_and_runs_both_engines(nam
 
     preset = PRESETS[name]
     assert not at.exception
-    assert json.loads(at.text_area(key="retry_script").value) == preset.value
+    assert json.loads(editor(at, "retry_script").value) == preset.value
     assert at.number_input(key="retries").value == preset.options["retries"]
     calls, outcomes = EXPECTED[name]
     assert [v for label, v in _metrics(at) if label == "model calls"] == [str(calls)] * 2
@@ -153,11 +154,11 @@ def test_tighter_constraints_reject_the_article_answer_on_both_engines():
 def test_invalid_json_shows_line_and_column_and_keeps_the_text():
     at = _page()
     broken = '[{"text": "hi"},\n  oops]'
-    at.text_area(key="retry_script").set_value(broken).run()
+    editor(at, "retry_script").set_value(broken).run()
     at.button(key="run_retry").click().run()
 
     assert not at.exception
-    assert at.text_area(key="retry_script").value == broken
+    assert editor(at, "retry_script").value == broken
     assert [e.value for e in at.error] == [
         "The script was not run (retry.script.json) at line 2, column 3. Your text is kept; "
         "fix it and press Run."
@@ -168,7 +169,7 @@ def test_invalid_json_shows_line_and_column_and_keeps_the_text():
 
 def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
     at = _page()
-    at.text_area(key="retry_script").set_value('[{"**bold** <b>x</b>": 1}]').run()
+    editor(at, "retry_script").set_value('[{"**bold** <b>x</b>": 1}]').run()
 
     assert [e.value for e in at.error] == [
         "The script was not run (retry.script.shape). Your text is kept; fix it and press Run."
@@ -196,11 +197,11 @@ def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_th
 def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
     at = _page()
     text = '[{"text": "ok"},\n {"text": "\\ud800"}]'
-    at.text_area(key="retry_script").set_value(text).run()
+    editor(at, "retry_script").set_value(text).run()
     at.button(key="run_retry").click().run()
 
     assert not at.exception
-    assert at.text_area(key="retry_script").value == text
+    assert editor(at, "retry_script").value == text
     assert [e.value for e in at.error] == [
         "The script was not run (retry.script.surrogate) at line 2, column 12. Your text is "
         "kept; fix it and press Run."
@@ -242,7 +243,7 @@ def test_share_link_reopens_the_inputs_and_the_run_shown_even_with_unsubmitted_e
     at.number_input(key="retries").set_value(1).run()
     at.number_input(key="retry_confidence_max").set_value(0.9).run()
     at.button(key="run_retry").click().run()
-    at.text_area(key="retry_script").set_value('[{"text": "not run yet"}]').run()
+    editor(at, "retry_script").set_value('[{"text": "not run yet"}]').run()
     at.number_input(key="retry_min_citations").set_value(2).run()
     at.button(key="share").click().run()
     fresh = _opened(_token(at))
@@ -295,7 +296,7 @@ def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text(
     at = _opened(encode_share({"page": "retry", "script": deep, "submitted": {"script": deep}}))
 
     assert not at.exception
-    assert at.text_area(key="retry_script").value == deep
+    assert editor(at, "retry_script").value == deep
     assert [e.value for e in at.error] == [
         "The script was not run (retry.script.shape) at line 1, column 216. Your text is kept; "
         "fix it and press Run."
@@ -325,7 +326,7 @@ def test_a_run_that_draws_on_both_counters_says_why_it_retried_past_its_budget()
             }
         },
     ]
-    at.text_area(key="retry_script").input(json.dumps(script)).run()
+    editor(at, "retry_script").input(json.dumps(script)).run()
     at.number_input(key="retry_confidence_min").set_value(0.9).run()
     at.button(key="run_retry").click().run()
     assert not at.exception
@@ -351,7 +352,7 @@ def test_a_run_within_its_budget_says_nothing_about_counters():
         {"answer": {"answer": "a", "citations": []}},
         {"answer": {"answer": "a", "citations": [{"source": "s", "quote": "q"}], "confidence": 1}},
     ]
-    at.text_area(key="retry_script").input(json.dumps(script)).run()
+    editor(at, "retry_script").input(json.dumps(script)).run()
     at.number_input(key="retries").set_value(3).run()
     at.button(key="run_retry").click().run()
     assert not at.exception
@@ -359,3 +360,14 @@ def test_a_run_within_its_budget_says_nothing_about_counters():
         ["run", "output tool", ""]
     ] * 2
     assert not [i.value for i in at.info if "on a budget of" in i.value]
+
+
+def test_the_script_error_is_marked_in_the_editor_at_its_line_col():
+    at = _page()
+    assert editor(at, "retry_script").args()["marks"] == []
+    broken = '[{"text": "hi"},\n  oops]'
+    editor(at, "retry_script").input(broken).run()
+    (mark,) = editor(at, "retry_script").args()["marks"]
+    assert (mark["line"], mark["col"], mark["severity"]) == (2, 3, "error")
+    assert mark["message"].startswith("[retry.script.json] invalid JSON at line 2, column 3")
+    assert editor(at, "retry_script").args()["label"] == "Model script (JSON list of turns)"

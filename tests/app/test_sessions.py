@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import SEED_TEXT
+from tests.app._editor import editor
 
 VIEWS = Path(__file__).parents[2] / "views"
 # Each session's payload carries a key only it uses, so a leak shows up as a foreign path.
@@ -35,12 +36,12 @@ def _codes(at: AppTest) -> str:
 
 def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
     a, b = _session("validate.py"), _session("validate.py")
-    a.text_area(key="payload").set_value(TEXT_A).run()
-    b.text_area(key="payload").set_value(TEXT_B).run()
+    editor(a, "payload").set_value(TEXT_A).run()
+    editor(b, "payload").set_value(TEXT_B).run()
     a.run()  # a rerun after the other session changed must still show a's own state
 
-    assert (a.text_area(key="payload").value, a.session_state["payload_text"]) == (TEXT_A, TEXT_A)
-    assert (b.text_area(key="payload").value, b.session_state["payload_text"]) == (TEXT_B, TEXT_B)
+    assert (editor(a, "payload").value, a.session_state["payload_text"]) == (TEXT_A, TEXT_A)
+    assert (editor(b, "payload").value, b.session_state["payload_text"]) == (TEXT_B, TEXT_B)
     assert _error_rows(a) == [
         [
             ("amount", "3:13", "greater_than_equal"),
@@ -52,7 +53,7 @@ def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
     assert "only_in_b" not in _codes(a) and "only_in_a" not in _codes(b)
 
     fresh = _session("validate.py")
-    assert fresh.text_area(key="payload").value == SEED_TEXT
+    assert editor(fresh, "payload").value == SEED_TEXT
 
 
 def test_trace_sessions_run_their_own_payload() -> None:

@@ -17,6 +17,8 @@ from core.jsontext.write import to_text
 from core.tools import SCENARIOS
 from core.tools.loose_strict import LooseTool
 from core.tools.provider_schema import REWRITE_MEANINGS
+from core.validate.report import validate_text
+from tests.app._editor import editor
 
 PAGE = str(Path(__file__).parents[2] / "views" / "tools.py")
 TABS = ["Pydantic", "OpenAI (strict)", "Google Gemini", "Google Live (OpenAPI subset)"]
@@ -78,7 +80,7 @@ def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
         "invalid · unknown mode, zero iterations (expects literal_error at "
         "params.extra_config.mode, greater_than_equal at params.extra_config.iterations)",
     ]
-    assert at.text_area(key="tool_payload").value == to_text(scenario.valid["typed config"])
+    assert editor(at, "tool_payload").value == to_text(scenario.valid["typed config"])
     assert _errors(at) == []
     assert _lint(at) == [
         ("missing_description", "/properties/params"),
@@ -93,7 +95,7 @@ def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
 def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
     at = _page()
     at.selectbox(key="tool_preset").set_value("words for numbers").run()
-    assert at.text_area(key="tool_payload").value == to_text(
+    assert editor(at, "tool_payload").value == to_text(
         SCENARIOS["loose_strict"].invalid["words for numbers"]
     )
     assert _errors(at) == SCENARIOS["loose_strict"].expected["words for numbers"]
@@ -101,8 +103,10 @@ def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
     model = SCENARIOS["loose_strict"].model.__name__.replace("_", "\\_")
     assert f"Validated against {model}, the tool's parameters." in [c.value for c in at.caption]
     table = next(d for d in at.dataframe if "line:col" in d.value.columns)
-    assert list(table.proto.column_order) == [  # the message in view in the narrow column
-        "path", "line:col", "message", "type", "input", "ctx", "docs", "pointer",
+    # Where and what in the table (the message wraps); the rest of the row beside it.
+    assert list(table.proto.column_order) == ["path", "line:col", "message"]
+    assert list(table.value.columns) == [
+        "path", "pointer", "line:col", "type", "message", "input", "ctx", "docs",
     ]  # fmt: skip
     assert "The round trip starts from a valid value: fix the errors above first." in [
         i.value for i in at.info
@@ -118,9 +122,7 @@ def test_switching_scenario_resets_preset_payload_and_schema_model():
     assert not at.exception
     assert at.selectbox(key="tool_preset").value == "text input"
     assert at.selectbox(key="schema_model").value == "MixedInputToolDisc"
-    assert at.text_area(key="tool_payload").value == to_text(
-        SCENARIOS["unions"].valid["text input"]
-    )
+    assert editor(at, "tool_payload").value == to_text(SCENARIOS["unions"].valid["text input"])
     at.selectbox(key="tool_preset").set_value("unknown kind").run()
     assert _errors(at) == [("union_tag_invalid", "params.input_source")]
 
@@ -129,7 +131,7 @@ def test_editing_the_payload_revalidates_without_touching_the_order_payload():
     at = _page()
     config = '{"mode": "fast", "iterations": 1, "verbose": true}'
     text = f'{{"name": "x", "params": {{"threshold": NaN, "extra_config": {config}}}}}'
-    at.text_area(key="tool_payload").set_value(text).run()
+    editor(at, "tool_payload").set_value(text).run()
     assert _errors(at) == []
     assert "Did not survive: a dump failed, did not validate again, or came back different." in [
         e.value for e in at.error
@@ -137,9 +139,9 @@ def test_editing_the_payload_revalidates_without_touching_the_order_payload():
     stages = next(d.value for d in at.dataframe if "name" in d.value.columns)
     assert list(stages["ok"]) == ["True", "True", "True", "False"]
     assert "payload_text" not in at.session_state
-    at.text_area(key="tool_payload").set_value('{"name": 1').run()
+    editor(at, "tool_payload").set_value('{"name": 1').run()
     assert not at.exception
-    assert at.text_area(key="tool_payload").value == '{"name": 1'
+    assert editor(at, "tool_payload").value == '{"name": 1'
     assert at.error[0].value == "Invalid — the text is not JSON we can validate; fix it as shown."
 
 
@@ -228,7 +230,7 @@ def test_rewrite_meanings_come_from_core_for_every_kind_shown():
 def _view(at: AppTest) -> dict:
     return {
         "widgets": [at.selectbox(key=k).value for k in ("scenario", "tool_preset", "schema_model")],
-        "payload": at.text_area(key="tool_payload").value,
+        "payload": editor(at, "tool_payload").value,
         "tab": at.session_state["schema_tab"],
         "errors": _errors(at),
         "lint": _lint(at),
@@ -246,8 +248,8 @@ def test_share_link_reopens_scenario_preset_edited_payload_schema_model_and_tab(
     at = _page()
     at.selectbox(key="scenario").set_value("unions").run()
     at.selectbox(key="tool_preset").set_value("unknown kind").run()
-    edited = at.text_area(key="tool_payload").value.replace("{", '{"extra": 1, ', 1)
-    at.text_area(key="tool_payload").set_value(edited).run()
+    edited = editor(at, "tool_payload").value.replace("{", '{"extra": 1, ', 1)
+    editor(at, "tool_payload").set_value(edited).run()
     at.selectbox(key="schema_model").set_value("MixedInputTool (no discriminator)").run()
     at.button_group(key="schema_tab").set_value("Google Gemini").run()
     at.button(key="share").click().run()
@@ -300,5 +302,32 @@ def test_an_edited_payload_says_it_no_longer_is_the_preset():
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     edited = "Edited since the preset was loaded; picking a preset replaces the text."
     assert edited not in [c.value for c in at.caption]
-    at.text_area(key="tool_payload").input("{}").run()
+    editor(at, "tool_payload").input("{}").run()
     assert edited in [c.value for c in at.caption]
+
+
+def test_the_tool_editor_marks_each_error_and_a_selected_row_moves_its_caret():
+    at = _page()
+    at.selectbox(key="tool_preset").set_value("words for numbers").run()
+    text = editor(at, "tool_payload").value
+    report = validate_text(text, model=SCENARIOS["loose_strict"].model)
+    assert len(report.errors) == 2
+    assert editor(at, "tool_payload").args()["marks"] == [
+        {
+            "line": e.line,
+            "col": e.col,
+            "message": f"{e.path}: {e.msg} [{e.type}]",
+            "severity": "error",
+        }
+        for e in report.errors
+    ]
+    assert editor(at, "tool_payload").args()["label"] == "Tool call arguments (JSON)"
+    at.session_state["tool_errors__table"] = {"selection": {"rows": [1], "columns": []}}
+    at.run()
+    second = report.errors[1]
+    assert editor(at, "tool_payload").args()["goto"] == {
+        "line": second.line,
+        "col": second.col,
+        "nonce": 1,
+    }
+    assert f"Selected error at {second.line}:{second.col}" in [c.value for c in at.caption]

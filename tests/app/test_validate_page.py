@@ -9,8 +9,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.jsontext.payload import MAX_PAYLOAD_BYTES
+from core.jsontext.write import to_text
+from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
 from core.share import encode_share
+from core.validate.report import validate_text
+from tests.app._editor import editor
 
 PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")
 
@@ -44,35 +48,35 @@ def _error_rows(at):
 
 def test_opens_with_the_seed_order_and_an_open_gate(at):
     assert not at.exception
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
     assert _banners(at) == [RUNS]
 
 
 def test_preset_loads_and_its_error_row_shows_path_and_position(at):
     at.selectbox(key="preset").select("bad_sku").run()
-    assert at.text_area(key="payload").value == PRESETS["bad_sku"].value
+    assert editor(at, "payload").value == PRESETS["bad_sku"].value
     assert _banners(at) == [RAISES]
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
 
 
 def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
     broken = '{\n  "amount": 1,\n}'
-    at.text_area(key="payload").input(broken).run()
+    editor(at, "payload").input(broken).run()
     assert not at.exception
-    assert at.text_area(key="payload").value == broken
+    assert editor(at, "payload").value == broken
     assert at.session_state["payload_text"] == broken
     assert "line 2, column 14 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
     at.button(key="payload__format").click().run()
-    assert at.text_area(key="payload").value == broken
+    assert editor(at, "payload").value == broken
     assert at.warning[0].value == "Format JSON left the text as it is: it is not valid JSON yet."
 
 
 def test_format_and_reset_rewrite_the_text(at):
-    at.text_area(key="payload").input('{"user_id": "x",   "amount": 1}').run()
+    editor(at, "payload").input('{"user_id": "x",   "amount": 1}').run()
     at.button(key="payload__format").click().run()
-    assert at.text_area(key="payload").value == '{\n  "user_id": "x",\n  "amount": 1\n}'
+    assert editor(at, "payload").value == '{\n  "user_id": "x",\n  "amount": 1\n}'
     at.button(key="payload__reset").click().run()
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
 
 
 def _show(at, key, label):
@@ -110,7 +114,7 @@ def test_views_not_chosen_compute_nothing(at):
 def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
     _show(at, "editor_view", "Form")
     at.text_input(key="form_amount").input("-5").run()
-    assert json.loads(at.text_area(key="payload").value)["amount"] == -5
+    assert json.loads(editor(at, "payload").value)["amount"] == -5
     assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]
     at.selectbox(key="preset").select("wrong_status").run()
     assert at.selectbox(key="form_status").value == "shipped"
@@ -147,7 +151,7 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = token
     fresh.run()
-    assert fresh.text_area(key="payload").value == PRESETS["negative_amount"].value
+    assert editor(fresh, "payload").value == PRESETS["negative_amount"].value
     assert fresh.toggle(key="opt_strict").value is True
     assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
     assert fresh.button_group(key="validate_view").value == "Model source"
@@ -178,7 +182,7 @@ def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(
     at.run()  # nothing changed: the address bar still reopens this view
     assert at.query_params["s"] == token
 
-    at.text_area(key="payload").input(PRESETS["negative_amount"].value).run()
+    editor(at, "payload").input(PRESETS["negative_amount"].value).run()
     assert "s" not in at.query_params  # a reload would have brought back the older payload
 
     opened = AppTest.from_file(PAGE, default_timeout=30)
@@ -228,7 +232,7 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     assert [e.value for e in at.error] == [
         f"The share link could not be opened {why} The page opens with its defaults instead."
     ]
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
 
 
 @pytest.mark.parametrize(
@@ -257,9 +261,9 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     ids=["lone-surrogate", "5000-digits", "too-deep", "too-large"],
 )
 def test_limit_breaking_text_gets_a_coded_message_and_is_kept(at, text, message):
-    at.text_area(key="payload").input(text).run()
+    editor(at, "payload").input(text).run()
     assert not at.exception
-    assert at.text_area(key="payload").value == text
+    assert editor(at, "payload").value == text
     assert at.code[0].value == message  # then the line, cut around the column, and a caret
     assert [e.value for e in at.error] == [
         "Gate closed — the text is not a payload we can validate; fix it as shown."
@@ -318,7 +322,7 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
     text = (
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 5,\n  "amount": -1\n}'
     )
-    at.text_area(key="payload").input(text).run()
+    editor(at, "payload").input(text).run()
     assert not at.exception
     assert _banners(at) == [RAISES]
     assert [w.value for w in at.warning] == [
@@ -331,9 +335,9 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
 
 def test_format_json_changes_the_layout_only(at):
     text = '{"user_id":"550e8400-e29b-41d4-a716-446655440000","amount":1e400,"amount":12.3456789012345678}'
-    at.text_area(key="payload").input(text).run()
+    editor(at, "payload").input(text).run()
     at.button(key="payload__format").click().run()
-    assert at.text_area(key="payload").value == (
+    assert editor(at, "payload").value == (
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 1e400,\n'
         '  "amount": 12.3456789012345678\n}'
     )
@@ -345,9 +349,9 @@ def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(a
     assert [t.value for t in at.toast] == [
         "Loaded the preset Bad UUID — user\\_id is not a UUID\\."
     ]
-    at.text_area(key="payload").input("{}").run()
+    editor(at, "payload").input("{}").run()
     at.selectbox(key="preset").select("bad_uuid").run()
-    assert at.text_area(key="payload").value == PRESETS["bad_uuid"].value
+    assert editor(at, "payload").value == PRESETS["bad_uuid"].value
 
 
 @pytest.mark.parametrize(
@@ -379,12 +383,12 @@ def test_a_share_link_naming_no_page_of_the_app_says_so_and_opens_the_defaults(p
         "[share_page] The share link names no page of this app, so it opens nothing; the page "
         "keeps its defaults. Make a fresh link with Share link."
     ]
-    assert at.text_area(key="payload").value == SEED_TEXT
+    assert editor(at, "payload").value == SEED_TEXT
 
 
 def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
     line = '{"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1,}'
-    at.text_area(key="payload").input(line).run()
+    editor(at, "payload").input(line).run()
 
     message, excerpt = [c for c in at.code if c.value.startswith(("line 1,", line[34:]))]
     assert message.value == (
@@ -421,4 +425,94 @@ def test_a_typeless_message_shows_langgraphs_verdict_and_every_error_in_both_tab
     assert [c.value for c in at.caption if c.value.startswith(("Your model", "LangGraph's"))] == [
         "Your model alone (Pydantic): 5 errors.",
         "LangGraph's entry: 5 errors.",
+    ]
+
+
+def test_the_editor_gets_every_error_as_a_mark_at_its_line_col(at):
+    # LangGraph's entry and the model alone disagree here: both tables' errors are marked,
+    # each once; the repeated key is a warning at each of its positions.
+    text = to_text({**SEED_PAYLOAD, "messages": [{"role": "user", "content": "hi"}], "x": 1})
+    text = text.replace('"amount": 99,', '"amount": 5,\n  "amount": -1,')
+    editor(at, "payload").input(text).run()
+    assert not at.exception
+    marks = editor(at, "payload").args()["marks"]
+    report = validate_text(text)  # the model alone; LangGraph's entry adds nothing new here
+    assert [(e.path, e.line, e.col) for e in report.errors] == [
+        ("amount", 4, 13),
+        ("messages[0]", 13, 5),
+        ("x", 18, 3),
+    ]
+    assert marks == [
+        {
+            "line": e.line,
+            "col": e.col,
+            "message": f"{e.path}: {e.msg} [{e.type}]",
+            "severity": "error",
+        }
+        for e in report.errors
+    ] + [
+        {
+            "line": 3,
+            "col": 3,
+            "message": "amount: repeated key; this value is dropped",
+            "severity": "warning",
+        },
+        {
+            "line": 4,
+            "col": 3,
+            "message": "amount: repeated key; this last value is kept",
+            "severity": "warning",
+        },
+    ]
+
+
+def test_a_json_syntax_error_is_marked_where_it_is(at):
+    broken = '{\n  "amount": 1,\n}'
+    editor(at, "payload").input(broken).run()
+    error = validate_text(broken).syntax_error
+    assert (error.line, error.col) == (2, 14)
+    assert editor(at, "payload").args()["marks"] == [
+        {"line": 2, "col": 14, "message": f"[json_syntax] {error.message}", "severity": "error"}
+    ]
+
+
+def test_selecting_an_error_row_moves_the_caret_once_and_shows_its_details(at):
+    at.button(key="broken_example").click().run()
+    assert editor(at, "payload").value == PRESETS["bad_sku"].value
+    assert editor(at, "payload").args()["goto"] is None
+    # Nothing selected: the first error's details, as one labelled block.
+    assert (
+        "items[0].sku\nString should match pattern '^[A-Z0-9-]+$'\n\n"
+        "type     string_pattern_mismatch\n"
+        'input    "bad sku"\n'
+        'ctx      {"pattern": "^[A-Z0-9-]+$"}\n'
+        "pointer  /items/0/sku"
+    ) in [c.value for c in at.code]
+    assert "First error (select a row for another) at 6:14" in [c.value for c in at.caption]
+
+    at.session_state["errors__table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert editor(at, "payload").args()["goto"] == {"line": 6, "col": 14, "nonce": 1}
+    assert "Selected error at 6:14" in [c.value for c in at.caption]
+    at.run()  # the selection kept: the caret is not pulled back on every rerun
+    assert editor(at, "payload").args()["goto"] is None
+    table = next(d for d in at.dataframe if "pointer" in d.value.columns)
+    assert list(table.proto.column_order) == ["path", "line:col", "message"]
+
+
+def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
+    size = len(SEED_TEXT.encode())
+    assert f"{size} B of 2 MB · checked as you type · F8: next error" in [
+        c.value for c in at.caption
+    ]
+    assert [h.value for h in at.subheader] == ["Payload", "Errors", "More about this payload"]
+
+
+def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
+    assert "None: your model and LangGraph's entry both accept this payload." in [
+        c.value for c in at.caption
+    ]
+    at.button(key="broken_example").click().run()
+    assert "None: your model and LangGraph's entry both accept this payload." not in [
+        c.value for c in at.caption
     ]

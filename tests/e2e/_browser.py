@@ -11,6 +11,8 @@ __all__ = [
     "CHROMIUM_ARGS",
     "IDLE_AFTER_RUNS",
     "RUN_COUNTER_SCRIPT",
+    "editor_frame",
+    "editor_value",
     "goto_app",
     "launch_chromium",
     "new_context",
@@ -114,9 +116,22 @@ def rerun(page: Any, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[None]:
     wait_for_runs(page, before + 1, since=since, timeout_ms=timeout_ms)
 
 
+def editor_frame(page: Any, key: str = "payload") -> Any:
+    """The code editor (ui.json_editor) a page draws for the text it keeps under `key`."""
+    return page.frame_locator(f".st-key-{key}_editor iframe")
+
+
+def editor_value(page: Any, key: str = "payload") -> str:
+    """The editor's text as the user sees it, one `.cm-line` per line (short texts only:
+    CodeMirror draws the lines near its viewport)."""
+    return "\n".join(editor_frame(page, key).locator(".cm-line").all_text_contents())
+
+
 def submit_payload(page: Any, text: str, *, key: str = "payload") -> None:
-    """Replace a text area's content, submit it as a user does (Ctrl+Enter), wait for the run."""
-    area = page.locator(f".st-key-{key} textarea")
-    area.fill(text)
+    """Replace the editor's content, submit it as a user does (Ctrl+Enter), wait for the run."""
+    content = editor_frame(page, key).locator(".cm-content")
+    content.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
     with rerun(page):
-        area.press("Control+Enter")
+        page.keyboard.press("Control+Enter")

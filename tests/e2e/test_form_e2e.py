@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from tests.e2e._browser import rerun, submit_payload
+from tests.e2e._browser import editor_frame, editor_value, rerun, submit_payload
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +26,7 @@ def _open_form(new_page: Any) -> Any:
 
 
 def _payload(page: Any) -> dict[str, Any]:
-    return json.loads(page.locator(".st-key-payload textarea").input_value())
+    return json.loads(editor_value(page))
 
 
 def _grid(page: Any) -> tuple[Any, dict[str, float]]:
@@ -53,8 +53,8 @@ def test_a_new_items_row_typed_by_keyboard_keeps_all_three_cells(new_page) -> No
             page.keyboard.press(key)
 
     items = [*SEED_PAYLOAD["items"], {"sku": "ABC-9", "qty": 1, "unit_price": 2.5}]
-    expect(page.locator(".st-key-payload textarea")).to_have_value(
-        to_text({**SEED_PAYLOAD, "items": items})
+    expect(editor_frame(page).locator(".cm-line")).to_have_text(
+        to_text({**SEED_PAYLOAD, "items": items}).split("\n")
     )
     expect(page.get_by_text("Field required")).to_have_count(0)
     expect(page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")).to_have_text(

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
-from tests.e2e._browser import goto_app, new_context, rerun, submit_payload
+from tests.e2e._browser import editor_value, goto_app, new_context, rerun, submit_payload
 from tests.e2e._server import Server
 
 pytestmark = pytest.mark.e2e
@@ -141,6 +141,11 @@ def test_hostile_form_inputs_are_shown_as_text(guarded: Guard) -> None:
             with rerun(page):
                 field_input.press("Enter")
         expect(page.locator(".st-key-form_user_id input")).to_have_value(text)
-        written = json.loads(page.locator(".st-key-payload textarea").input_value())
+        # The editor adopts the form's text a frame or two after the run ends.
+        for _ in range(50):
+            written = json.loads(editor_value(page))
+            if (written["user_id"], written["amount"]) == (text, text):
+                break
+            page.wait_for_timeout(200)
         assert (written["user_id"], written["amount"]) == (text, text)
         guarded.assert_inert()

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 import ui.pages
 from core.order.presets import PRESETS
-from tests.e2e._browser import rerun, submit_payload
+from tests.e2e._browser import editor_frame, rerun, submit_payload
 
 pytestmark = pytest.mark.e2e
 
@@ -102,7 +102,9 @@ def test_trace_runs_the_payload_edited_on_the_validate_page(new_page) -> None:
 
 def test_text_typed_but_not_submitted_reaches_the_trace_page(new_page) -> None:
     page = new_page()
-    page.locator(".st-key-payload textarea").fill(PRESETS["negative_amount"].value)
+    editor_frame(page).locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(PRESETS["negative_amount"].value)
     # Leaving the editor commits its text. The press lasts as long as a person's click: with
     # an instant one (mouse down and up within about 15 ms), Streamlit 1.67 queues the
     # editor's fragment rerun behind the page change and leaves the Trace page blank.

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
-from tests.e2e._browser import rerun, submit_payload
+from tests.e2e._browser import editor_frame, rerun, submit_payload
 
 pytestmark = pytest.mark.e2e
 
@@ -24,12 +24,16 @@ NEGATIVE_AMOUNT_ROW = [
 
 
 def _expect_error_rows(page: Any, rows: list[list[str]], table: int = 0) -> None:
-    """The rows of the page's first error table (your model alone's), or of `table`."""
+    """The rows of the page's first error table (your model alone's), or of `table`: path,
+    line:col and message in the table; the first row's type in the details beside it."""
     grid = page.locator(ERROR_GRID).nth(table)
-    expect(grid.locator("[role='columnheader']")).to_have_text(
-        ["path", "line:col", "message", "type"]
+    expect(grid.locator("[role='columnheader']")).to_have_text(["path", "line:col", "message"])
+    cells = grid.locator("[role='gridcell']")
+    expect(cells).to_have_text([cell for row in rows for cell in row[:3]])
+    details = page.locator(
+        ".st-key-errors__details" if table == 0 else ".st-key-entry_errors__details"
     )
-    expect(grid.locator("[role='gridcell']")).to_have_text([cell for row in rows for cell in row])
+    expect(details.locator("[data-testid='stCode']")).to_contain_text(f"type     {rows[0][3]}\n")
 
 
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
@@ -39,6 +43,12 @@ RAISES = (
 )
 
 
+def _expect_editor(page: Any, text: str) -> None:
+    """The code editor shows exactly `text`, one line per `.cm-line`."""
+    lines = editor_frame(page).locator(".cm-line")
+    expect(lines).to_have_text(text.split("\n"))
+
+
 def _expect_verdict(page: Any, text: str) -> None:
     alert = page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")
     expect(alert).to_have_text(text)
@@ -46,7 +56,7 @@ def _expect_verdict(page: Any, text: str) -> None:
 
 def test_negative_amount_shows_its_error_row_and_caret_at_line_3_col_13(new_page) -> None:
     page = new_page()
-    expect(page.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
+    _expect_editor(page, SEED_TEXT)
     _expect_verdict(page, RUNS)
 
     submit_payload(page, PRESETS["negative_amount"].value)
@@ -76,7 +86,7 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
     assert url.startswith(f"{app_server.url}?s=v1.")
 
     restored = new_page(url=url)
-    expect(restored.locator(".st-key-payload textarea")).to_have_value(text)
+    _expect_editor(restored, text)
     _expect_verdict(
         restored,
         "LangGraph raises before the first node runs (1 error): the graph would not run. "
@@ -93,7 +103,7 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
 
     # A third context without the link is a separate session: it sees the seed order.
     fresh = new_page()
-    expect(fresh.locator(".st-key-payload textarea")).to_have_value(SEED_TEXT)
+    _expect_editor(fresh, SEED_TEXT)
 
 
 def test_schema_options_keep_their_values_after_a_preset_reruns_the_page(new_page) -> None:

@@ -10,6 +10,7 @@ from core.jsontext.write import dumps
 from core.links.retry import RetryInputs, RetryLink
 from core.retry import PRESETS, AnswerConstraints
 from ui import keys
+from ui.payload import set_payload_text
 from ui.share import name_dropped, shared_state
 
 __all__ = [
@@ -49,7 +50,7 @@ def inputs() -> dict[str, Any]:
 def load_preset() -> None:
     """Preset picker callback: its script and budget into the editor, and run them."""
     preset = PRESETS[st.session_state[keys.RETRY_PRESET]]
-    st.session_state[keys.RETRY_SCRIPT] = preset_text(st.session_state[keys.RETRY_PRESET])
+    set_payload_text(preset_text(st.session_state[keys.RETRY_PRESET]), key=keys.RETRY_SCRIPT)
     st.session_state["retries"] = preset.options["retries"]
     st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
@@ -82,12 +83,13 @@ def restore_share() -> None:
     ss = st.session_state
     if link.preset is not None:
         ss[keys.RETRY_PRESET] = link.preset
-        ss[keys.RETRY_SCRIPT], ss["retries"] = (
-            preset_text(link.preset),
-            PRESETS[link.preset].options["retries"],
-        )
+        set_payload_text(preset_text(link.preset), key=keys.RETRY_SCRIPT)
+        ss["retries"] = PRESETS[link.preset].options["retries"]
     for name, value in _given(link).items():
-        ss[_WIDGETS[name]] = value
+        if name == "script":  # the editor's text: it replaces what the editor shows
+            set_payload_text(value, key=keys.RETRY_SCRIPT)
+        else:
+            ss[_WIDGETS[name]] = value
     # The run shown is the last one submitted, which may predate unsubmitted edits.
     ss[keys.RETRY_SUBMITTED] = inputs() | (_given(link.submitted) if link.submitted else {})
     name_dropped(dropped)
