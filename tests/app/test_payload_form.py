@@ -15,9 +15,9 @@ from core.jsontext.write import to_text
 from core.order import AgentState
 from core.order.presets import PRESETS
 from core.validate.json_schema import field_kind, json_schema
+from tests.app._editor import editor
 from ui.validate.form_edits import TableEdit, apply_table
 from ui.validate.form_table import columns_of
-from tests.app._editor import editor
 
 APP = str(Path(__file__).parents[2] / "app.py")
 
