@@ -1,4 +1,5 @@
-"""The form on the seed order: which edits reach the JSON text, which are refused and named,\nand each field's errors under it."""
+"""The form on the seed order: which edits reach the JSON text, which are refused and named,
+and each field's errors under it."""
 
 from __future__ import annotations
 
