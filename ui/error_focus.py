@@ -20,14 +20,15 @@ def error_details(error: FieldError, *, chosen: bool = True) -> None:
     """
     where = "" if error.line is None else f" at {error.line}:{error.col}"
     st.caption(("Selected error" if chosen else "First error (select a row for another)") + where)
-    st.code(details_text(error), language=None, wrap_lines=True)
+    st.text(details_text(error))  # proportional and wrapped: the column beside is narrow
     if error.url:  # Pydantic's own errors page, never the user's text
         st.link_button("Pydantic docs for this error", error.url, icon=":material/open_in_new:")
 
 
 def details_text(error: FieldError) -> str:
     """The field and message, then `type`, `input`, `ctx` (when the rule has parameters)
-    and `pointer`, one labelled line each.
+    and `pointer`, each label on its own line and its value indented under it: the column
+    beside the table is narrow, and a value never shares a line with its label.
 
     Example:
         >>> print(details_text(FieldError(("qty",), "qty", "/qty", "int_parsing",
@@ -35,16 +36,18 @@ def details_text(error: FieldError) -> str:
         qty
         Input should be a valid integer
         <BLANKLINE>
-        type     int_parsing
-        input    "x"
-        pointer  /qty
+        type
+          int_parsing
+        input
+          "x"
+        pointer
+          /qty
     """
     lines = [error.path or "(the payload)", error.msg, ""]
-    lines.append(f"type     {error.type}")
-    lines.append(f"input    {truncate(error.input, 400)}")
+    lines += ["type", f"  {error.type}", "input", f"  {truncate(error.input, 400)}"]
     if error.ctx:
-        lines.append(f"ctx      {truncate(error.ctx, 400)}")
-    lines.append(f"pointer  {error.pointer or '(root)'}")
+        lines += ["ctx", f"  {truncate(error.ctx, 400)}"]
+    lines += ["pointer", f"  {error.pointer or '(root)'}"]
     return "\n".join(lines)
 
 

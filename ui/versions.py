@@ -21,7 +21,7 @@ PACKAGES = (
 )
 
 
-_WIDTH = max(map(len, PACKAGES)) + 2
+_WIDTH = max(map(len, PACKAGES)) + 1  # the sidebar is narrow: one space after the longest
 
 
 @cache  # module level, so once per server: app.py is re-executed on every rerun
@@ -45,4 +45,4 @@ def versions_view() -> None:
     each Validate rerun (bench/browser_roundtrip.py, 2026-12-02).
     """
     st.caption("Installed versions (every behaviour shown is observed on these)")
-    st.code(versions_text(), language=None)
+    st.code(versions_text(), language=None, wrap_lines=True)  # never cut at the right

@@ -391,18 +391,18 @@ def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
 def test_the_table_editor_keeps_its_key_and_rows_until_the_json_changes_them(traps):
     # A new key or new rows make a new editor in the browser: the focus and the cell being
     # typed are lost (issue 22, finding 1). Other edits and reruns keep both.
-    def editor(at):
+    def table(at):
         keys = [k for k in at.session_state if str(k).startswith("form_rows")]
         return keys, at.session_state["form-tables"]
 
     first = (["form_rows"], {"form_rows": ([{"c": "r"}], 0)})
-    assert editor(traps) == first
+    assert table(traps) == first
     traps.run()
     traps.text_input(key="form_a__b").input("changed").run()
-    assert editor(traps) == first
+    assert table(traps) == first
 
     editor(traps, "payload").input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
-    assert editor(traps) == (["form_rows"], {"form_rows": ([{"c": "s"}, {"c": "t"}], 0)})
+    assert table(traps) == (["form_rows"], {"form_rows": ([{"c": "s"}, {"c": "t"}], 0)})
     assert traps.data_editor(key="form_rows").value.values.tolist() == [["s"], ["t"]]
 
 

@@ -483,11 +483,11 @@ def test_selecting_an_error_row_moves_the_caret_once_and_shows_its_details(at):
     # Nothing selected: the first error's details, as one labelled block.
     assert (
         "items[0].sku\nString should match pattern '^[A-Z0-9-]+$'\n\n"
-        "type     string_pattern_mismatch\n"
-        'input    "bad sku"\n'
-        'ctx      {"pattern": "^[A-Z0-9-]+$"}\n'
-        "pointer  /items/0/sku"
-    ) in [c.value for c in at.code]
+        "type\n  string_pattern_mismatch\n"
+        'input\n  "bad sku"\n'
+        'ctx\n  {"pattern": "^[A-Z0-9-]+$"}\n'
+        "pointer\n  /items/0/sku"
+    ) in [t.value for t in at.text]
     assert "First error (select a row for another) at 6:14" in [c.value for c in at.caption]
 
     at.session_state["errors__table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}

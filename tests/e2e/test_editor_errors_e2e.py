@@ -106,12 +106,12 @@ def test_selecting_an_error_shows_its_details_beside_the_table_within_1400_px(pa
     expect(details.locator("[data-testid='stCaptionContainer']").first).to_have_text(
         "Selected error at 6:14"
     )
-    expect(details.locator("[data-testid='stCode']")).to_have_text(
+    expect(details.locator("[data-testid='stText']")).to_have_text(
         "items[0].sku\nString should match pattern '^[A-Z0-9-]+$'\n\n"
-        "type     string_pattern_mismatch\n"
-        'input    "bad sku"\n'
-        'ctx      {"pattern": "^[A-Z0-9-]+$"}\n'
-        "pointer  /items/0/sku"
+        "type\n  string_pattern_mismatch\n"
+        'input\n  "bad sku"\n'
+        'ctx\n  {"pattern": "^[A-Z0-9-]+$"}\n'
+        "pointer\n  /items/0/sku"
     )
     expect(details.get_by_role("link", name="Pydantic docs for this error")).to_have_attribute(
         "href", "https://errors.pydantic.dev/2.14/v/string_pattern_mismatch"

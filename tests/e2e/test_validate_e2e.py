@@ -33,7 +33,7 @@ def _expect_error_rows(page: Any, rows: list[list[str]], table: int = 0) -> None
     details = page.locator(
         ".st-key-errors__details" if table == 0 else ".st-key-entry_errors__details"
     )
-    expect(details.locator("[data-testid='stCode']")).to_contain_text(f"type     {rows[0][3]}\n")
+    expect(details.locator("[data-testid='stText']")).to_contain_text(f"type\n  {rows[0][3]}\n")
 
 
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
