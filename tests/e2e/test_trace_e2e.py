@@ -4,6 +4,7 @@ can be stepped through and shows what was edited."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -161,3 +162,34 @@ def test_clicking_a_rows_checkbox_opens_that_step(new_page) -> None:
     expect(page.locator(".st-key-trace_detail").get_by_text("Step 1 · validate_order")).to_be_visible()
     spoken = page.locator(".st-key-step_slider input[type='range']")
     expect(spoken).to_have_attribute("aria-valuetext", "row 2 of 3 · step 1")
+
+
+def test_the_merge_view_says_why_a_row_holds_another_nodes_write(new_page) -> None:
+    # Issue 22, finding 5: in the fan-out graph notify_email's row already held "sms sent"
+    # with no word of why. The why column and the super-step note are in view, not cut.
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    with rerun(page):
+        page.locator(".st-key-trace_graph").get_by_text("Fan-out graph").click()
+    _run(page)
+    _click(page, "next")
+    _click(page, "next")  # step 2: notify_email, run in one super-step with notify_sms
+    expect(
+        page.get_by_text(  # plain() puts a word joiner after a colon
+            re.compile(r"^Step 2 is one super-step:\W*notify_email, notify_sms ran together")
+        )
+    ).to_be_visible()
+    merge = page.locator(
+        "[data-testid='stDataFrame']:has([role='columnheader']:text-is('reducer'))"
+    )
+    merge.scroll_into_view_if_needed()
+    why = merge.locator("[role='columnheader']").filter(has_text="why")
+    expect(why).to_have_count(1)
+    # The grid does not scroll sideways: every column, why included, is in view.
+    scroll, view = merge.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert scroll <= view + 1, (scroll, view)
+    expect(
+        merge.locator("[role='gridcell']").filter(
+            has_text="merged in super-step 2 with the write of notify_sms"
+        )
+    ).to_have_count(2)

@@ -82,6 +82,15 @@ def error_panel(trace: Trace) -> None:
     stopped_panel(trace)
 
 
+MERGE_COLUMNS = {
+    "field": st.column_config.TextColumn("field", width=90),
+    "before": st.column_config.TextColumn("before", width=150),
+    "update": st.column_config.TextColumn("update", width=150),
+    "reducer": st.column_config.TextColumn("reducer", width=100),
+    "after": st.column_config.TextColumn("after", width=160),
+    "why": st.column_config.TextColumn("why", width=250),
+}
+
 # Rows that are writes, not node calls: their input panel says so instead of showing null.
 _NOT_A_NODE = {
     "__start__": "None: no node ran; this row is LangGraph writing the payload to the state.",
@@ -132,7 +141,9 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
             pd.DataFrame(merges),
             key=f"{key}__merge",
             hide_index=True,
-            column_config={"why": st.column_config.TextColumn("why", width="large")},
+            # Widths that fit the page at 1400 px: with the why column at "large" after four
+            # auto-sized JSON columns, the grid scrolled it out of view (issue 22, finding 3).
+            column_config=MERGE_COLUMNS,
         )
     else:
         st.caption("This node wrote nothing LangGraph merged.")
