@@ -8,16 +8,20 @@ import contextlib
 import io
 import os
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps, plural
 from core.project import Project, load_project
 from core.stores.cli import add_audit_parser
-from core.validate.entry import EntryComparison, compare_entry, entry_graph, order_entry_graph
-from core.validate.field_errors import place_in_text
-from core.validate.report import Report, validate_text
+
+if TYPE_CHECKING:
+    from core.validate.entry import EntryComparison
+    from core.validate.report import Report
+
+# core.validate and core.trace load LangGraph's graph machinery (about half a second): each
+# command imports what it uses, so `audit --model` processes (one per --shard) start fast.
 
 __all__ = ["main"]
 
@@ -127,6 +131,8 @@ def _print_verdicts(report: Report, entry: EntryComparison | None, out: TextIO) 
 
 
 def _json_entry(entry: EntryComparison) -> dict[str, Any]:
+    from core.validate.report import Report
+
     verdict = entry.verdict
     errors = Report(model=entry.verdict.input_schema or BaseModel, errors=verdict.errors)
     return {
@@ -141,6 +147,8 @@ def _json_entry(entry: EntryComparison) -> dict[str, Any]:
 def _trace(text: str, faults: list[str], as_json: bool, project: Project, out: TextIO) -> int:
     from core.order import AgentState, UnknownFaultError, build_order_graph
     from core.trace import run_trace
+    from core.validate.field_errors import place_in_text
+    from core.validate.report import validate_text
 
     model = project.model or AgentState
     report = validate_text(text, model)
@@ -226,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from core.validate.entry import compare_entry
+    from core.validate.report import validate_text
+
     try:
         text = _read(args.file)
     except (OSError, UnicodeDecodeError) as exc:
@@ -250,6 +261,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 def _entry_graph(project: Project, model: type[BaseModel]) -> Any:
     """The graph whose entry judges the payload: yours, the seed order's, or the smallest
     graph over --model when no graph is configured."""
+    from core.validate.entry import entry_graph, order_entry_graph
+
     if project.graph is not None:
         return project.graph
     return order_entry_graph(model) if project.seed_model else entry_graph(model)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from typing import Any, is_typeddict
+from typing import TYPE_CHECKING, Any, is_typeddict
 
-from langgraph.graph import StateGraph
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.errors import CodedError
-from core.order.graph import CompiledGraph
+
+if TYPE_CHECKING:  # langgraph.graph costs half a second: only --graph needs it
+    from core.order.graph import CompiledGraph
 
 __all__ = ["ProjectError", "graph_caveats", "is_model", "load_graph", "load_model"]
 
@@ -51,6 +51,9 @@ def load_model(spec: str) -> type[BaseModel]:
 
 
 def load_graph(spec: str) -> CompiledGraph:
+    from langgraph.graph import StateGraph
+    from langgraph.graph.state import CompiledStateGraph
+
     """Import the "pkg.mod:Attr" `spec`: a compiled graph, a builder, or a factory of either.
 
     Example:
@@ -91,6 +94,7 @@ def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[P
 
     Example:
         >>> from typing import TypedDict
+        >>> from langgraph.graph import StateGraph
         >>> class Counter(TypedDict):
         ...     n: int
         >>> builder = StateGraph(Counter).add_node("inc", lambda s: s).set_entry_point("inc")

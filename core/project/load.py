@@ -9,12 +9,14 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from core.order import AgentState
-from core.order.graph import CompiledGraph
 from core.project.checks import ProjectError, graph_caveats, is_model, load_graph, load_model
+
+if TYPE_CHECKING:  # importing the seed order loads langgraph.graph: not for `audit --model`
+    from core.order.graph import CompiledGraph
 
 __all__ = [
     "CONFIG_FILE",
@@ -46,14 +48,15 @@ class Project:
     """What the pages use: the model to validate against and the graph to run (None: seed)."""
 
     spec: ProjectSpec = field(default_factory=ProjectSpec)
-    model: type[BaseModel] | None = AgentState  # None: a non-Pydantic state and no --model
+    # None: a non-Pydantic state and no --model. The seed order by default, imported lazily.
+    model: type[BaseModel] | None = field(default_factory=lambda: _seed_model())
     graph: CompiledGraph | None = None
     errors: tuple[ProjectError, ...] = ()  # what failed; the seed order is used instead
     notes: tuple[ProjectError, ...] = ()  # loaded, with a caveat the pages must state
 
     @property
     def seed_model(self) -> bool:
-        return self.model is AgentState
+        return self.model is _seed_model()
 
     @property
     def input_model(self) -> type[BaseModel] | None:
@@ -70,6 +73,12 @@ class Project:
             if given is not self.graph.builder.state_schema and is_model(given):
                 return given
         return self.model
+
+
+def _seed_model() -> type[BaseModel]:
+    from core.order import AgentState
+
+    return AgentState
 
 
 def load_project(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -> Project:
@@ -140,7 +149,7 @@ def _build(spec: ProjectSpec) -> Project:
     model = load_model(spec.model) if spec.model else None
     graph = load_graph(spec.graph) if spec.graph else None
     if graph is None:
-        return Project(spec=spec, model=model or AgentState)
+        return Project(spec=spec, model=model or _seed_model())
     state, given = graph.builder.state_schema, graph.builder.input_schema
     if model is None and is_model(state):
         model = state
