@@ -185,8 +185,14 @@ def _workbench(
         editor = st.segmented_control(
             "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
         )
-        if editor == "Form":  # the form above the text it rewrites: both stay in view
-            model_form(text, model, report.errors)  # the errors the table shows
+        # The form above the text it rewrites, both in view. Its own container whether shown
+        # or not: the editor keeps its place in the page, so Streamlit never remounts its
+        # iframe when the form comes and goes (a remount lost its undo history, and could
+        # leave it blank: "component message for unregistered ComponentInstance").
+        form_box = st.container()
+        if editor == "Form":
+            with form_box:
+                model_form(text, model, report.errors)  # the errors the table shows
         payload_editor(
             keys.PAYLOAD,
             reset_text,
