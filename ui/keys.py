@@ -11,7 +11,11 @@ from __future__ import annotations
 __all__ = [
     "PAYLOAD",
     "PAYLOAD_TEXT",
+    "RETRY_CONFIDENCE_MAX",
+    "RETRY_CONFIDENCE_MIN",
+    "RETRY_MIN_CITATIONS",
     "RETRY_PRESET",
+    "RETRY_RETRIES",
     "RETRY_SCRIPT",
     "RETRY_SUBMITTED",
     "SCENARIO",
@@ -50,6 +54,11 @@ TRACE_REQUESTS = {"fork": "trace_fork_request", "edit": "trace_edit_request"}
 RETRY_PRESET = "retry_preset"
 RETRY_SCRIPT = "retry_script"
 RETRY_SUBMITTED = "retry_submitted"
+# Its budget and constraint widgets, set by presets and links (ui.labs.retry_state).
+RETRY_RETRIES = "retries"
+RETRY_MIN_CITATIONS = "retry_min_citations"
+RETRY_CONFIDENCE_MIN = "retry_confidence_min"
+RETRY_CONFIDENCE_MAX = "retry_confidence_max"
 
 # Tools lab: the scenario and preset pickers, its own editor, the schema shown.
 SCENARIO = "scenario"

@@ -123,9 +123,9 @@ preset_script = preset_text(st.session_state[keys.RETRY_PRESET])
 script_text = editor_text(keys.RETRY_SCRIPT, preset_script)
 edited = script_text != preset_script
 on_screen = AnswerConstraints(
-    st.session_state["retry_min_citations"],
-    st.session_state["retry_confidence_min"],
-    st.session_state["retry_confidence_max"],
+    st.session_state[keys.RETRY_MIN_CITATIONS],
+    st.session_state[keys.RETRY_CONFIDENCE_MIN],
+    st.session_state[keys.RETRY_CONFIDENCE_MAX],
 )
 constrained = on_screen != AnswerConstraints()
 st.caption(
@@ -163,7 +163,7 @@ budget.number_input(
     min_value=0,
     max_value=MAX_RETRIES,
     step=1,
-    key="retries",
+    key=keys.RETRY_RETRIES,
     persist_state="session",
 )
 # Open, and named changed, whenever the constraints are not the defaults (a share link's too).
@@ -175,12 +175,12 @@ with constraints.expander(
         min_value=0,
         max_value=5,
         step=1,
-        key="retry_min_citations",
+        key=keys.RETRY_MIN_CITATIONS,
         persist_state="session",
     )
     for label, key in [
-        ("confidence: ge", "retry_confidence_min"),
-        ("confidence: le", "retry_confidence_max"),
+        ("confidence: ge", keys.RETRY_CONFIDENCE_MIN),
+        ("confidence: le", keys.RETRY_CONFIDENCE_MAX),
     ]:
         # "%g": the box shows the bound the model uses, every digit ("%0.2f" rounded it).
         st.number_input(label, step=0.1, format="%g", key=key, persist_state="session")

@@ -35,10 +35,10 @@ def preset_text(name: str) -> str:
 # Run inputs (also the share-link field names) -> their widget keys.
 _WIDGETS = {
     "script": keys.RETRY_SCRIPT,
-    "retries": "retries",
-    "min_citations": "retry_min_citations",
-    "confidence_min": "retry_confidence_min",
-    "confidence_max": "retry_confidence_max",
+    "retries": keys.RETRY_RETRIES,
+    "min_citations": keys.RETRY_MIN_CITATIONS,
+    "confidence_min": keys.RETRY_CONFIDENCE_MIN,
+    "confidence_max": keys.RETRY_CONFIDENCE_MAX,
 }
 
 
@@ -51,7 +51,7 @@ def load_preset() -> None:
     """Preset picker callback: its script and budget into the editor, and run them."""
     preset = PRESETS[st.session_state[keys.RETRY_PRESET]]
     set_payload_text(preset_text(st.session_state[keys.RETRY_PRESET]), key=keys.RETRY_SCRIPT)
-    st.session_state["retries"] = preset.options["retries"]
+    st.session_state[keys.RETRY_RETRIES] = preset.options[keys.RETRY_RETRIES]
     st.session_state[keys.RETRY_SUBMITTED] = inputs()
 
 
@@ -65,11 +65,11 @@ def init_state() -> None:
     ss = st.session_state
     ss.setdefault(keys.RETRY_PRESET, DEFAULT_PRESET)
     ss.setdefault(keys.RETRY_SCRIPT, preset_text(DEFAULT_PRESET))
-    ss.setdefault("retries", PRESETS[DEFAULT_PRESET].options["retries"])
+    ss.setdefault(keys.RETRY_RETRIES, PRESETS[DEFAULT_PRESET].options[keys.RETRY_RETRIES])
     defaults = AnswerConstraints()
-    ss.setdefault("retry_min_citations", defaults.min_citations)
-    ss.setdefault("retry_confidence_min", defaults.confidence_min)
-    ss.setdefault("retry_confidence_max", defaults.confidence_max)
+    ss.setdefault(keys.RETRY_MIN_CITATIONS, defaults.min_citations)
+    ss.setdefault(keys.RETRY_CONFIDENCE_MIN, defaults.confidence_min)
+    ss.setdefault(keys.RETRY_CONFIDENCE_MAX, defaults.confidence_max)
     # The page opens on the article's run; after that only Run or a preset change re-runs.
     ss.setdefault(keys.RETRY_SUBMITTED, inputs())
 
@@ -84,7 +84,7 @@ def restore_share() -> None:
     if link.preset is not None:
         ss[keys.RETRY_PRESET] = link.preset
         set_payload_text(preset_text(link.preset), key=keys.RETRY_SCRIPT)
-        ss["retries"] = PRESETS[link.preset].options["retries"]
+        ss[keys.RETRY_RETRIES] = PRESETS[link.preset].options[keys.RETRY_RETRIES]
     for name, value in _given(link).items():
         if name == "script":  # the editor's text: it replaces what the editor shows
             set_payload_text(value, key=keys.RETRY_SCRIPT)
