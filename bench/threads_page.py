@@ -72,16 +72,8 @@ new MutationObserver((records, observer) => {
 
 @contextmanager
 def _server_on(spec: str) -> Iterator[Server]:
-    before = os.environ.get(STORE_ENV)
-    os.environ[STORE_ENV] = spec  # the server process inherits it at spawn
-    try:
-        with streamlit_server() as server:
-            yield server
-    finally:
-        if before is None:
-            os.environ.pop(STORE_ENV, None)
-        else:
-            os.environ[STORE_ENV] = before
+    with streamlit_server(env={STORE_ENV: spec}) as server:
+        yield server
 
 
 def open_page_timed(browser: Any, server: Server, path: str) -> dict[str, float]:

@@ -74,9 +74,15 @@ def _healthy(url: str) -> bool:
 
 @contextmanager
 def streamlit_server(
-    app: str | Path = "app.py", *, cwd: Path = ROOT, timeout: float = 60.0
+    app: str | Path = "app.py",
+    *,
+    cwd: Path = ROOT,
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
 ) -> Iterator[Server]:
     """Start `python -m streamlit run app`, wait for /_stcore/health, stop it afterwards.
+
+    `env` adds variables to the server process's environment only (e.g. the store it opens).
 
     Example:
         >>> with streamlit_server() as server:  # doctest: +SKIP
@@ -96,7 +102,12 @@ def streamlit_server(
     log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the server
     started = time.perf_counter()
     process = subprocess.Popen(
-        command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
+        command,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        preexec_fn=_die_with_parent,
     )
     server = Server(process, port, log, started, started)
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 
@@ -50,16 +49,8 @@ def big_store_server(tmp_path_factory) -> Iterator[Server]:
     audit of every checkpoint takes long enough for its progress and Cancel to be seen."""
     spec = str(tmp_path_factory.mktemp("big") / "store.sqlite")
     assert build_store("sqlite", spec, 3_000, 30_000)[0] == 3_000
-    before = os.environ.get(STORE_ENV)
-    os.environ[STORE_ENV] = spec  # inherited by the server process only
-    try:
-        with streamlit_server() as server:
-            yield server
-    finally:
-        if before is None:
-            os.environ.pop(STORE_ENV, None)
-        else:
-            os.environ[STORE_ENV] = before
+    with streamlit_server(env={STORE_ENV: spec}) as server:  # the server's store only
+        yield server
 
 
 def _slices_done(page) -> int:
