@@ -193,3 +193,4 @@ def test_the_merge_view_says_why_a_row_holds_another_nodes_write(new_page) -> No
             has_text="merged in super-step 2 with the write of notify_sms"
         )
     ).to_have_count(2)
+

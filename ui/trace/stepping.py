@@ -44,14 +44,21 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         selection_default={"selection": {"rows": [selected]}},
         column_order=_STEP_COLUMNS_FIRST
         + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
+        # Widths that keep step, node, check, flag and blame in the table's column at
+        # 1400 px (blame was cut and error hidden); the selected row's detail beside the
+        # table holds the whole error.
         column_config={
+            "step": st.column_config.NumberColumn("step", width=45),
+            "node": st.column_config.TextColumn("node", width=105),
+            "blame": st.column_config.TextColumn("blame", width=100),
+            "error": st.column_config.TextColumn("error", width=200),
             "flag": st.column_config.TextColumn(
                 "flag",
-                width=130,
+                width=110,
                 help="The row opened first: where the run went wrong (natively: where "
                 "LangGraph raised, or the state it stopped at or finished with).",
             ),
-            "check": st.column_config.TextColumn("check", width="medium"),
+            "check": st.column_config.TextColumn("check", width=130),
         },
     )
 
