@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from core.probes import registry, run_probe
 from core.share import encode_share
+from core.tools import SCENARIOS
 from ui.labs.probe_view import MEANINGS
 
 pytestmark = pytest.mark.e2e
@@ -47,3 +48,12 @@ def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page) -> None
     # No section reference, claim or caption on the page is left in Chinese (the probe's
     # own code, quoted from the article, is the only text allowed to be).
     assert CJK.findall(_text_outside_code(page)) == []
+
+
+def test_the_tool_lab_says_which_model_judged_the_payload(new_page) -> None:
+    # A scenario that compares a loose and a strict model: the verdict names the one it used.
+    scenario = SCENARIOS["loose_strict"]
+    page = new_page(f"tools?s={encode_share({'page': 'tools', 'scenario': 'loose_strict'})}")
+    expect(
+        page.get_by_text(f"Validated against {scenario.model.__name__}, the tool's parameters.")
+    ).to_be_visible()
