@@ -43,13 +43,19 @@ class ProjectSpec:
     graph_from: str = "default"
 
 
+def _seed_model() -> type[BaseModel]:
+    from core.order import AgentState
+
+    return AgentState
+
+
 @dataclass(frozen=True)
 class Project:
     """What the pages use: the model to validate against and the graph to run (None: seed)."""
 
     spec: ProjectSpec = field(default_factory=ProjectSpec)
     # None: a non-Pydantic state and no --model. The seed order by default, imported lazily.
-    model: type[BaseModel] | None = field(default_factory=lambda: _seed_model())
+    model: type[BaseModel] | None = field(default_factory=_seed_model)
     graph: CompiledGraph | None = None
     errors: tuple[ProjectError, ...] = ()  # what failed; the seed order is used instead
     notes: tuple[ProjectError, ...] = ()  # loaded, with a caveat the pages must state
@@ -73,12 +79,6 @@ class Project:
             if given is not self.graph.builder.state_schema and is_model(given):
                 return given
         return self.model
-
-
-def _seed_model() -> type[BaseModel]:
-    from core.order import AgentState
-
-    return AgentState
 
 
 def load_project(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -> Project:
