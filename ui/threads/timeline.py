@@ -15,6 +15,7 @@ from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
 from ui.errors import Verdicts, error_table
+from ui.trace.stepping import move_step
 
 __all__ = ["as_json", "thread_view"]
 
@@ -85,11 +86,6 @@ def _merge_frame(
     return pd.DataFrame(rows) if rows else None
 
 
-def _move(delta: int, last: int) -> None:
-    current = st.session_state.get("threads_step", 0)
-    st.session_state["threads_step"] = min(max(current + delta, 0), last)
-
-
 def _label(timeline: Timeline, index: int) -> str:
     checkpoint = timeline.checkpoints[index]
     mark = " ✗" if checkpoint.errors else ""
@@ -138,9 +134,10 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     # as Trace's stepper: Prev / Next beside the slider
     left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
     current = st.session_state["threads_step"]
-    left.button("◀ Prev", key="threads_step_prev", on_click=_move, args=(-1, last),
+    step = "threads_step"
+    left.button("◀ Prev", key="threads_step_prev", on_click=move_step, args=(-1, last, step),
                 disabled=current <= 0)  # fmt: skip
-    right.button("Next ▶", key="threads_step_next", on_click=_move, args=(1, last),
+    right.button("Next ▶", key="threads_step_next", on_click=move_step, args=(1, last, step),
                  disabled=current >= last)  # fmt: skip
     with middle:
         index = st.select_slider(

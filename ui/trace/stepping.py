@@ -15,7 +15,7 @@ from ui import keys
 from ui.text import plain
 from ui.trace.verdict import why_stopped
 
-__all__ = ["current_row", "step_detail", "step_table", "stepper"]
+__all__ = ["current_row", "move_step", "step_detail", "step_table", "stepper"]
 
 
 # Dark-theme-safe: a translucent red over either background keeps the text's own contrast.
@@ -72,7 +72,8 @@ def _pick(table_key: str, slider: str, selected: int) -> None:
     st.session_state[slider] = rows[0] if rows else selected
 
 
-def _move(delta: int, last: int, slider: str = keys.STEP_SLIDER) -> None:
+def move_step(delta: int, last: int, slider: str = keys.STEP_SLIDER) -> None:
+    """Prev/Next callback: the stepper `slider` moves by `delta` rows within 0..last."""
     current = st.session_state.get(slider, 0)
     st.session_state[slider] = min(max(current + delta, 0), last)
 
@@ -102,7 +103,7 @@ def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -
             st.button(
                 "◀ Prev",
                 key=f"{prefix}prev",
-                on_click=_move,
+                on_click=move_step,
                 args=(-1, last, slider),
                 disabled=current <= 0,
                 help="The previous row",
@@ -110,7 +111,7 @@ def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -
             st.button(
                 "Next ▶",
                 key=f"{prefix}next",
-                on_click=_move,
+                on_click=move_step,
                 args=(1, last, slider),
                 disabled=current >= last,
                 help="The next row",
