@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -15,7 +16,7 @@ from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
 from ui.errors import Verdicts, error_table
-from ui.trace.stepping import move_step
+from ui.trace.stepping import step_controls
 
 __all__ = ["as_json", "thread_view"]
 
@@ -87,9 +88,10 @@ def _merge_frame(
 
 
 def _label(timeline: Timeline, index: int) -> str:
-    checkpoint = timeline.checkpoints[index]
-    mark = " ✗" if checkpoint.errors else ""
-    return f"step {checkpoint.step} · {checkpoint.source}{mark}"
+    """A slider option as a screen reader reads it: plain words, no symbols."""
+    checkpoint, count = timeline.checkpoints[index], len(timeline.checkpoints)
+    mark = " · invalid" if checkpoint.errors else ""
+    return f"checkpoint {index + 1} of {count} · step {checkpoint.step} · {checkpoint.source}{mark}"
 
 
 def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
@@ -131,21 +133,14 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     if moved or st.session_state.get("threads_step") not in range(last + 1):
         st.session_state["threads_step"] = blamed  # a new thread opens at its blamed step
         st.session_state["threads_step_of"] = timeline.thread_id
-    # as Trace's stepper: Prev / Next beside the slider
-    left, middle, right = st.columns([1, 8, 1], vertical_alignment="bottom")
-    current = st.session_state["threads_step"]
-    step = "threads_step"
-    left.button("◀ Prev", key="threads_step_prev", on_click=move_step, args=(-1, last, step),
-                disabled=current <= 0)  # fmt: skip
-    right.button("Next ▶", key="threads_step_next", on_click=move_step, args=(1, last, step),
-                 disabled=current >= last)  # fmt: skip
-    with middle:
-        index = st.select_slider(
-            "Checkpoint",
-            options=list(range(last + 1)),
-            format_func=lambda i: _label(timeline, i),
-            key="threads_step",
-        )
+    # Trace's stepper: Prev / Next side by side, then the slider
+    index = step_controls(
+        last + 1,
+        functools.partial(_label, timeline),
+        slider="threads_step",
+        prefix="threads_step_",
+        label="Checkpoint",
+    )
     checkpoint = timeline.checkpoints[index]
     parent = next(
         (c for c in timeline.checkpoints if c.checkpoint_id == checkpoint.parent_id), None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
@@ -15,7 +16,14 @@ from ui import keys
 from ui.text import plain
 from ui.trace.verdict import why_stopped
 
-__all__ = ["current_row", "move_step", "step_detail", "step_table", "stepper"]
+__all__ = [
+    "current_row",
+    "move_step",
+    "step_controls",
+    "step_detail",
+    "step_table",
+    "stepper",
+]
 
 
 # Dark-theme-safe: a translucent red over either background keeps the text's own contrast.
@@ -92,8 +100,25 @@ def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -
     Never re-runs the graph. The slider's options are plain numbers ("row 2 of 3 · step 1"):
     a screen reader reads the label as it is, so it holds no Markdown escapes.
     """
-    last = len(trace.steps) - 1
-    current = current_row(trace, slider)
+    count = len(trace.steps)
+    current_row(trace, slider)
+    return step_controls(
+        count,
+        lambda i: f"row {i + 1} of {count} · step {trace.steps[i].step}",
+        slider=slider,
+        prefix=prefix,
+        label="Row",
+    )
+
+
+def step_controls(
+    count: int, option: Callable[[int], str], *, slider: str, prefix: str, label: str
+) -> int:
+    """The stepper itself, for any `count` rows (a trace's steps, a stored thread's
+    checkpoints): Prev / Next side by side, then a slider whose option `i` reads `option(i)`.
+    Returns the chosen row; `slider` must already hold a row in 0..count-1 (or nothing)."""
+    last = count - 1
+    current = st.session_state.get(slider, 0)
     # One row: the buttons stay side by side even on a phone, where st.columns would stack
     # them above and below the slider; the slider wraps under them when the row is narrow.
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
@@ -116,15 +141,16 @@ def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER, prefix: str = "") -
                 disabled=current >= last,
                 help="The next row",
             )
-        return st.select_slider(
-            "Row",
-            options=list(range(last + 1)),
-            format_func=lambda i: f"row {i + 1} of {last + 1} · step {trace.steps[i].step}",
+        chosen: int = st.select_slider(
+            label,
+            options=list(range(count)),
+            format_func=option,
             key=slider,
             persist_state="session",
             label_visibility="collapsed",
             width="stretch",
         )
+        return chosen
 
 
 def step_detail(trace: Trace, index: int) -> None:
