@@ -22,7 +22,8 @@ clean, mixed so the store holds about 100,000 checkpoints; the templates are del
     ~1 s CPU each process spends importing LangGraph; the load average is printed, as
     other work on this 2-core machine shares the cores. Beside it, why: each process's
     start-up CPU, the two shards' balance (checkpoints, loop CPU), the Postgres server's own
-    CPU (it shares the 2 cores), and the ceiling those CPU figures allow on 2 free cores.
+    CPU (it shares the 2 cores), the ceiling those CPU figures allow on 2 free cores, and
+    the machine's own: a pure-Python CPU loop run alone vs twice at once.
 Prints numbers; never fails. Run: python bench/audit.py [--quick]  (--quick: 1/10 the size)
 """
 
@@ -205,6 +206,23 @@ def _wall(*shards: str | None, spec: str, server=None) -> tuple[float, float, fl
     return wall, used, (server.server_cpu() - served if server is not None else 0.0)
 
 
+_SPIN = "x = 0\nfor i in range(20_000_000): x += i"  # CPU-bound pure Python, no I/O
+
+
+def _machine_ceiling(rounds: int) -> float:
+    """What 2 processes at once give on this machine for pure-Python CPU work: the same
+    loop run alone, then twice at once; 2 x alone / both (2.00x on 2 idle, unshared cores)."""
+    def spin(count: int) -> float:
+        start = time.perf_counter()
+        for process in [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(count)]:
+            process.wait()
+        return time.perf_counter() - start
+
+    alone = min(spin(1) for _ in range(rounds))
+    both = min(spin(2) for _ in range(rounds))
+    return 2 * alone / both
+
+
 def _load() -> str:
     return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -261,6 +279,8 @@ def _report(kind: str, small: str, big: str, rounds: int, server=None) -> None:
           f"{needed:.1f} s = {(cpu_one + srv_one) / needed:.2f}x; the audit loop alone (no "
           f"start-up) {loop_one['seconds']:.1f} s vs {slowest:.1f} s -> "
           f"{loop_one['seconds'] / slowest:.2f}x")  # fmt: skip
+    print(f"[{kind}]     this machine's own ceiling for 2 processes at once (a pure-Python CPU "
+          f"loop, no store): {_machine_ceiling(rounds):.2f}x ({_load()})")  # fmt: skip
 
 
 @contextmanager
