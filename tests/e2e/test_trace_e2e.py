@@ -44,9 +44,27 @@ def _alerts(page: Any) -> list[str]:
     return [text.replace("\u2060", "").strip() for text in alerts.all_inner_texts()]
 
 
+# Notes where each text drawn on a data grid's canvas ends, in CSS pixels from the canvas'
+# left edge, beside the canvas' own width: a column cut by the table's edge ends past it.
+_NOTE_HEADERS = """() => {
+  window.__headers = {};
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, ...rest) {
+    if (this.canvas.closest("[data-testid='stDataFrame']")) {
+      const scale = this.getTransform().a || 1;
+      const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
+      const end = (this.getTransform().e + (x + this.measureText(text).width) * scale) / ratio;
+      window.__headers[text] = {end, canvas: this.canvas.getBoundingClientRect().width};
+    }
+    return fillText.call(this, text, x, ...rest);
+  };
+}"""
+
+
 def test_a_fault_run_opens_on_the_failing_row_with_its_detail_in_view(new_page) -> None:
     page = new_page("trace")
     page.set_viewport_size(LAPTOP)
+    page.evaluate(_NOTE_HEADERS)
     _run(page, fault="bad_status_last")
 
     table = page.locator("[data-testid='stDataFrame']:has([role='columnheader']:text-is('flag'))")
@@ -54,6 +72,12 @@ def test_a_fault_run_opens_on_the_failing_row_with_its_detail_in_view(new_page) 
     expect(selected).to_have_count(1)
     cells = selected.locator("[role='gridcell']").all_inner_texts()
     assert cells[:4] == ["2", "confirm", "status: literal_error", "first failure"]
+    # Finding 3: step, node, check, flag and blame are drawn whole inside the table at 1400 px,
+    # no sideways scrolling (the selected row's detail beside it holds the whole error). The
+    # grid draws on a canvas: each header's drawn text must end inside the canvas.
+    drawn = page.evaluate("window.__headers")
+    for name in ("step", "node", "check", "flag", "blame"):
+        assert name in drawn and drawn[name]["end"] <= drawn[name]["canvas"], (name, drawn)
     assert _alerts(page)[0] == (
         'LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'
     )
