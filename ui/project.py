@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from core.jsontext.write import to_text
 from core.order import AgentState
 from core.order.presets import PRESETS, SEED_TEXT
-from core.project import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
+from core.project import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
 from ui.payload import set_payload_text
@@ -22,11 +22,11 @@ __all__ = ["active_project", "gallery", "init_payload", "preset_picker", "projec
 
 
 @st.cache_resource(show_spinner="Loading the configured model and graph…")
-def _load(argv: tuple[str, ...], model_env: str, graph_env: str, cwd: str, stamp: int) -> Project:
+def _load(argv: tuple[str, ...], env: tuple[str, str, str], cwd: str, stamp: int) -> Project:
     # Server configuration only (argv, environment, the working directory's file): the same
     # for every session, so caching it per process shares nothing user-specific.
-    env = {MODEL_ENV: model_env, GRAPH_ENV: graph_env}
-    return load_project(argv, env, cwd)
+    names = (MODEL_ENV, GRAPH_ENV, CANDIDATE_ENV)
+    return load_project(argv, dict(zip(names, env, strict=True)), cwd)
 
 
 def active_project() -> Project:
@@ -34,13 +34,12 @@ def active_project() -> Project:
     cwd = Path.cwd()
     config = cwd / CONFIG_FILE
     stamp = config.stat().st_mtime_ns if config.is_file() else 0  # an edited file reloads
-    return _load(
-        tuple(sys.argv[1:]),
+    env = (
         os.environ.get(MODEL_ENV, ""),
         os.environ.get(GRAPH_ENV, ""),
-        str(cwd),
-        stamp,
+        os.environ.get(CANDIDATE_ENV, ""),
     )
+    return _load(tuple(sys.argv[1:]), env, str(cwd), stamp)
 
 
 @st.cache_resource(show_spinner=False)
@@ -121,10 +120,13 @@ def _project_text(project: Project) -> str:
     spec = project.spec
     graph = spec.graph if project.graph is not None else "seed order graphs"
     lines: list[str] = []
-    for entry, requested, source, loaded in (
+    entries = [
         ("model", spec.model, spec.model_from, _name(project.model)),
         ("graph", spec.graph, spec.graph_from, graph),
-    ):
+    ]
+    if spec.candidate:  # a changed model the Threads page audits stored states against
+        entries.append(("candidate", spec.candidate, spec.candidate_from, _name(project.candidate)))
+    for entry, requested, source, loaded in entries:
         lines += [entry, f"  {loaded}"]  # one name a line: the sidebar is narrow
         if requested and requested != loaded:
             lines.append(f"  requested {requested}")

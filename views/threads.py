@@ -30,7 +30,11 @@ if choice is None:
     st.stop()
 st.caption("Reading:")
 st.code(choice.label, language=None)
-model, current = choose_models(project.model or AgentState)
+candidate = project.candidate
+model, current = choose_models(
+    project.model or AgentState,
+    (candidate, project.spec.candidate_from) if candidate is not None else None,
+)
 models = [m for m in (model, current) if m is not None]
 try:
     with open_store(choice.spec, strict_serde(models)) as store:

@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
-from core.project.load import CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, ProjectSpec, load_project
+from core.project.load import (
+    CANDIDATE_ENV,
+    CONFIG_FILE,
+    GRAPH_ENV,
+    MODEL_ENV,
+    Project,
+    ProjectSpec,
+    load_project,
+)
 
-__all__ = ["CONFIG_FILE", "GRAPH_ENV", "MODEL_ENV", "Project", "ProjectSpec", "load_project"]
+__all__ = [
+    "CANDIDATE_ENV",
+    "CONFIG_FILE",
+    "GRAPH_ENV",
+    "MODEL_ENV",
+    "Project",
+    "ProjectSpec",
+    "load_project",
+]

@@ -31,21 +31,23 @@ def is_model(value: Any) -> bool:
     return isinstance(value, type) and issubclass(value, BaseModel)
 
 
-def load_model(spec: str) -> type[BaseModel]:
-    """Import the "pkg.mod:Attr" `spec` and check it is a Pydantic model class.
+def load_model(spec: str, kind: str = "model") -> type[BaseModel]:
+    """Import the "pkg.mod:Attr" `spec` and check it is a Pydantic model class (`kind`
+    names it in errors: "model", or "candidate" for the changed model stores are audited
+    against).
 
     Example:
         >>> load_model("core.order:LineItem").__name__
         'LineItem'
     """
-    target = _import(spec, "model")
+    target = _import(spec, kind)
     if is_model(target):
         model: type[BaseModel] = target
         return model
     what = "a TypedDict" if is_typeddict(target) else f"{_kind(target)}"
     raise ProjectError(
         "not_a_model",
-        f"model {spec!r} is {what}, not a Pydantic BaseModel subclass; point --model at a "
+        f"{kind} {spec!r} is {what}, not a Pydantic BaseModel subclass; point --{kind} at a "
         "class that subclasses pydantic.BaseModel.",
     )
 

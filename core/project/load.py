@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # importing the seed order loads langgraph.graph: not for `au
     from core.order.graph import CompiledGraph
 
 __all__ = [
+    "CANDIDATE_ENV",
     "CONFIG_FILE",
     "GRAPH_ENV",
     "MODEL_ENV",
@@ -30,17 +31,21 @@ __all__ = [
 
 CONFIG_FILE = "playground.toml"
 MODEL_ENV, GRAPH_ENV = "PLAYGROUND_MODEL", "PLAYGROUND_GRAPH"
+# A changed model the Threads page audits stored states against ("would not resume").
+CANDIDATE_ENV = "PLAYGROUND_CANDIDATE"
 _SPEC = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
 @dataclass(frozen=True)
 class ProjectSpec:
-    """Where the model and graph come from: "pkg.mod:Attr" specs and their sources."""
+    """Where the model, graph and candidate come from: "pkg.mod:Attr" specs and sources."""
 
     model: str | None = None
     graph: str | None = None
     model_from: str = "default"  # "flag", "playground.toml", "environment" or "default"
     graph_from: str = "default"
+    candidate: str | None = None
+    candidate_from: str = "default"
 
 
 def _seed_model() -> type[BaseModel]:
@@ -57,6 +62,9 @@ class Project:
     # None: a non-Pydantic state and no --model. The seed order by default, imported lazily.
     model: type[BaseModel] | None = field(default_factory=_seed_model)
     graph: CompiledGraph | None = None
+    # A changed version of `model` (e.g. a new required field) to audit stored states
+    # against; one that fails to load is a note, not an error: the rest works without it.
+    candidate: type[BaseModel] | None = None
     errors: tuple[ProjectError, ...] = ()  # what failed; the seed order is used instead
     notes: tuple[ProjectError, ...] = ()  # loaded, with a caveat the pages must state
 
@@ -106,10 +114,12 @@ def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectS
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("--model")
     parser.add_argument("--graph")
+    parser.add_argument("--candidate")
     flags, _ = parser.parse_known_args(list(argv))
     config = _config_file(cwd / CONFIG_FILE)
     found: dict[str, tuple[str | None, str]] = {}
-    for name, env_name in (("model", MODEL_ENV), ("graph", GRAPH_ENV)):
+    named = (("model", MODEL_ENV), ("graph", GRAPH_ENV), ("candidate", CANDIDATE_ENV))
+    for name, env_name in named:
         sources = [
             (getattr(flags, name), "flag"),
             (config.get(name), CONFIG_FILE),
@@ -124,7 +134,8 @@ def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectS
                 "write the module path, a colon, then the name, e.g. 'shop.state:OrderState'.",
             )
     (model, model_from), (graph, graph_from) = found["model"], found["graph"]
-    return ProjectSpec(model, graph, model_from, graph_from)
+    candidate, candidate_from = found["candidate"]
+    return ProjectSpec(model, graph, model_from, graph_from, candidate, candidate_from)
 
 
 def _config_file(path: Path) -> dict[str, str]:
@@ -135,12 +146,12 @@ def _config_file(path: Path) -> dict[str, str]:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ProjectError("bad_config_file", f"{path} cannot be read: {exc}. Fix it.") from exc
     if not isinstance(table, dict) or any(
-        not isinstance(table.get(k, ""), str) for k in ("model", "graph")
+        not isinstance(table.get(k, ""), str) for k in ("model", "graph", "candidate")
     ):
         raise ProjectError(
             "bad_config_file",
             f'{path}: write a [playground] table with string entries model = "pkg.mod:Model" '
-            'and graph = "pkg.mod:builder".',
+            'and graph = "pkg.mod:builder" (and optionally candidate = "pkg.mod:NewModel").',
         )
     return table
 
@@ -148,12 +159,18 @@ def _config_file(path: Path) -> dict[str, str]:
 def _build(spec: ProjectSpec) -> Project:
     model = load_model(spec.model) if spec.model else None
     graph = load_graph(spec.graph) if spec.graph else None
+    candidate, notes = None, []
+    if spec.candidate:
+        try:
+            candidate = load_model(spec.candidate, "candidate")
+        except ProjectError as exc:
+            notes.append(exc)
     if graph is None:
-        return Project(spec=spec, model=model or _seed_model())
+        return Project(spec, model or _seed_model(), candidate=candidate, notes=tuple(notes))
     state, given = graph.builder.state_schema, graph.builder.input_schema
     if model is None and is_model(state):
         model = state
     elif model is None and is_model(given):
         model = given
-    notes = graph_caveats(graph, model)
-    return Project(spec=spec, model=model, graph=graph, notes=tuple(notes))
+    notes += graph_caveats(graph, model)
+    return Project(spec, model, graph, candidate, notes=tuple(notes))

@@ -291,6 +291,25 @@ def test_sidebar_says_what_is_loaded_and_from_where(project, way):
     assert [e.value for e in at.sidebar.error] == []
 
 
+def test_sidebar_names_the_candidate_model_and_a_candidate_that_fails_is_a_caveat(project,
+                                                                                monkeypatch):
+    project("shop", "env")
+    monkeypatch.setenv("PLAYGROUND_CANDIDATE", "candidates.order_v2:OrderV2")
+    at = _open(APP)
+    assert at.sidebar.code[0].value.splitlines()[-3:] == [
+        "candidate", "  candidates.order_v2:OrderV2", "  from environment",
+    ]  # fmt: skip
+    monkeypatch.setenv("PLAYGROUND_CANDIDATE", "candidates.order_v2:not_a_model")
+    at = _open(APP)
+    assert [e.value for e in at.sidebar.error] == []  # the project itself loaded
+    assert [w.value for w in at.sidebar.warning] == ["Loaded, with caveats:"]
+    assert at.sidebar.code[1].value == (
+        "[not_a_model] candidate 'candidates.order_v2:not_a_model' is a dict value, not a "
+        "Pydantic BaseModel subclass; point --candidate at a class that subclasses "
+        "pydantic.BaseModel."
+    )
+
+
 def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeypatch, tmp_path):
     configure(monkeypatch, tmp_path, "env", "broken.raises:State", "broken.kinds:settings")
     at = _open(APP)

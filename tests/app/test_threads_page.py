@@ -341,3 +341,32 @@ def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monke
     assert not keyed.exception
     assert sorted(r[0] for r in _frame(keyed, "thread_id")) == sorted(DEMO_THREADS)
     assert key not in _all_text(keyed) and key not in _all_text(at)
+
+
+def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(monkeypatch):
+    """PLAYGROUND_CANDIDATE (as --candidate or playground.toml's candidate) names the team's
+    next model: the page offers it instead of the demo's, and both the list and the audit
+    check the stored states against it (the demo's amounts 250 and 750 exceed its 200)."""
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "fixtures"))
+    monkeypatch.setenv("PLAYGROUND_CANDIDATE", "candidates.order_v2:OrderV2")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    assert at.radio(key="threads_current").options == [
+        "AgentState (the model the threads were written with)",
+        "OrderV2 (your candidate, from environment)",
+    ]
+    at.radio(key="threads_current").set_value("candidate").run()
+    statuses = {row[0]: row[1] for row in _frame(at, "thread_id")}
+    assert {t: s for t, s in statuses.items() if s == "would not resume"} == {
+        "clean-2": "would not resume",
+        "model-change": "would not resume",
+    }
+    at.radio(key="threads_audit_model").set_value("candidate").run()
+    at.button(key="threads_audit_run").click().run()
+    assert at.text[0].value == "10 threads, 10 checkpoints audited; 4 invalid states in 4 threads"
+    assert _frame(at, "type") == [
+        ("less_than_equal", "amount", 2, 2),
+        ("greater_than_equal", "amount", 1, 1),
+        ("literal_error", "status", 1, 1),
+    ]

@@ -18,10 +18,19 @@ _ALL = "all"
 PAGE_SIZES = (25, 50, 100)
 
 
-def choose_models(model: type[BaseModel]) -> tuple[type[BaseModel], type[BaseModel] | None]:
-    """The model the threads were written with, and a changed one to check them against."""
+def choose_models(
+    model: type[BaseModel], candidate: tuple[type[BaseModel], str] | None = None
+) -> tuple[type[BaseModel], type[BaseModel] | None]:
+    """The model the threads were written with, and a changed one to check them against:
+    the project's `candidate` (its model and where it was configured), else, on the seed
+    order, the demo's CandidateState."""
     options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
-    if issubclass(CandidateState, model) and model is AgentState:
+    changed: type[BaseModel] | None = None
+    if candidate is not None:
+        changed = candidate[0]
+        options["candidate"] = f"{plain(changed.__name__)} (your candidate, from {candidate[1]})"
+    elif issubclass(CandidateState, model) and model is AgentState:
+        changed = CandidateState
         options["candidate"] = (
             "CandidateState (the demo's stricter next version: amount at most 500)"
         )
@@ -33,9 +42,10 @@ def choose_models(model: type[BaseModel]) -> tuple[type[BaseModel], type[BaseMod
         format_func=options.get,
         key="threads_current",
         help="A state valid under the model it was written with, but not under a changed "
-        "model, 'would not resume' once the change ships.",
+        "model, 'would not resume' once the change ships. Configure yours with --candidate, "
+        "candidate = ... in playground.toml or PLAYGROUND_CANDIDATE.",
     )
-    return model, (CandidateState if chosen == "candidate" else None)
+    return model, (changed if chosen == "candidate" else None)
 
 
 def _reset_pages() -> None:

@@ -61,6 +61,36 @@ def test_flag_beats_the_file_and_the_file_beats_the_environment(tmp_path, monkey
     assert _codes(project) == ([], [])
 
 
+def test_a_candidate_model_comes_from_the_flag_the_file_or_the_environment(tmp_path):
+    candidate = "candidates.order_v2:OrderV2"
+    flag = load_project(["--candidate", candidate], {}, FIXTURES)
+    (tmp_path / "playground.toml").write_text(f'[playground]\ncandidate = "{candidate}"\n')
+    from_file = load_project([], {}, tmp_path)
+    from_env = load_project([], {"PLAYGROUND_CANDIDATE": candidate}, FIXTURES)
+
+    assert [(p.spec, p.model, p.candidate.__qualname__, p.errors, p.notes)
+            for p in (flag, from_file, from_env)] == [
+        (ProjectSpec(candidate=candidate, candidate_from=source), AgentState, "OrderV2", (), ())
+        for source in ("flag", "playground.toml", "environment")
+    ]  # fmt: skip
+
+
+def test_a_candidate_that_does_not_load_is_a_note_and_the_rest_of_the_project_loads():
+    for spec, code, message in [
+        ("candidates.nope:OrderV2", "module_not_found",
+         "candidate module 'candidates.nope' was not found. Run the playground from the "
+         "directory that holds it (or install it), and check the spelling."),
+        ("candidates.order_v2:not_a_model", "not_a_model",
+         "candidate 'candidates.order_v2:not_a_model' is a dict value, not a Pydantic "
+         "BaseModel subclass; point --candidate at a class that subclasses pydantic.BaseModel."),
+    ]:  # fmt: skip
+        project = load_project(["--candidate", spec, "--graph", SHOP[1]], {}, FIXTURES)
+
+        assert (project.model.__qualname__, project.candidate, project.errors) == (
+            "ShopState", None, ())
+        assert [(n.code, n.message) for n in project.notes] == [(code, message)]
+
+
 def test_nothing_configured_is_the_seed_order_and_unknown_arguments_are_ignored():
     project = load_project(["-q", "--maxfail=1", "tests/app"], {}, FIXTURES)
 
@@ -133,7 +163,8 @@ def test_a_bad_config_file_is_an_error_with_what_to_write(tmp_path):
 
     assert [str(e) for e in project.errors] == [
         f"[bad_config_file] {tmp_path / 'playground.toml'}: write a [playground] table with "
-        'string entries model = "pkg.mod:Model" and graph = "pkg.mod:builder".'
+        'string entries model = "pkg.mod:Model" and graph = "pkg.mod:builder" (and optionally '
+        'candidate = "pkg.mod:NewModel").'
     ]
     (tmp_path / "playground.toml").write_text("[playground\n")
     assert [e.code for e in load_project([], {}, tmp_path).errors] == ["bad_config_file"]
