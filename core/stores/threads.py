@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -20,9 +21,27 @@ __all__ = [
     "ThreadStatus",
     "list_threads",
     "pending_nodes",
+    "short_time",
     "thread_root",
     "written_by",
 ]
+
+def short_time(stamp: str) -> str:
+    """A checkpoint's `ts` to the second, in UTC; a stamp that is not ISO 8601 (a store is
+    untrusted) is returned as it is.
+
+    Example:
+        >>> short_time("2026-12-04T12:34:55.010881+00:00"), short_time("yesterday")
+        ('2026-12-04 12:34:55 UTC', 'yesterday')
+    """
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if when.tzinfo is None:  # LangGraph writes UTC; a naive stamp is shown as written
+        return when.strftime("%Y-%m-%d %H:%M:%S")
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
 
 _BRANCH = "branch:to:"  # LangGraph 1.x's trigger channel of each node
 _SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found

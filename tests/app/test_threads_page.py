@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,14 @@ def test_the_demo_store_lists_every_thread_with_the_status_the_demo_defines(at):
         ("model-change", "valid", ""),
     ]
     assert [row[0] for row in rows] == sorted(DEMO_THREADS)
+    # to the second, in UTC: each thread's last checkpoint was written a moment ago
+    now = datetime.now(UTC)
+    assert all(
+        now - timedelta(minutes=10)
+        <= datetime.strptime(row[4], "%Y-%m-%d %H:%M:%S UTC").replace(tzinfo=UTC)
+        <= now
+        for row in rows
+    ), [row[4] for row in rows]
     at.radio(key="threads_current").set_value("candidate").run()
     assert dict((row[0], row[1]) for row in _frame(at, "thread_id"))["model-change"] == (
         "would not resume"
@@ -104,13 +113,6 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
         ("0", "loop", "__start__", "messages", 0),
         ("1", "loop", "validate_order", "amount, status, logs, messages", 1),
     ]
-    assert [(row[0], row[1], row[2]) for row in _frame(at, "node")] == [
-        ("validate_order", "status", '"validated"'),
-        ("validate_order", "logs", '["amount=99.0 items=1"]'),
-        ("validate_order", "messages", _frame(at, "node")[2][2]),
-        ("validate_order", "amount", "-1"),
-        ("validate_order", "branch:to:confirm", "null"),
-    ]
     errors = _frame(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
     human = '{"type": "human", "content": "下单", "id": "fault-negative_amount-human"}'
@@ -131,6 +133,14 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
          f"[{human}, {ai}]"),
         ("validate_order", "amount", "99", "-1", "last value", "-1"),
     ]  # fmt: skip
+    # the writes, as stored, in the merge view's form (a message as type, content and id)
+    assert [(row[0], row[1], row[2]) for row in _frame(at, "node")] == [
+        ("validate_order", "status", '"validated"'),
+        ("validate_order", "logs", '["amount=99.0 items=1"]'),
+        ("validate_order", "messages", update),
+        ("validate_order", "amount", "-1"),
+        ("validate_order", "branch:to:confirm", "null"),
+    ]
     at.button(key="threads_step_prev").click().run()  # Trace's stepper buttons
     assert at.select_slider(key="threads_step").value == 1
     assert at.button(key="threads_step_next").disabled is False

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from core.order import AgentState
 from core.stores.demo import CandidateState
 from core.stores.open import Store
-from core.stores.threads import ThreadPage, ThreadStatus, list_threads
+from core.stores.threads import ThreadPage, ThreadStatus, list_threads, short_time
 from ui.text import plain
 
 __all__ = ["choose_models", "thread_list"]
@@ -68,7 +68,7 @@ def _frame(page: ThreadPage) -> pd.DataFrame:
             "status": [row.label() for row in page.rows],
             "checkpoints": [row.checkpoints for row in page.rows],
             "last step": ["" if row.last_step is None else str(row.last_step) for row in page.rows],
-            "last time": [row.last_time for row in page.rows],
+            "last time": [short_time(row.last_time) for row in page.rows],
             "detail": [row.detail for row in page.rows],
         }
     )

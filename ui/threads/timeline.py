@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any
 
 import pandas as pd
@@ -12,8 +11,9 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from core.stores.serde import find_refused
+from core.stores.threads import short_time
 from core.stores.timeline import Checkpoint, Timeline
-from core.trace.reducers import merge_rows, model_reducers, reducer_for
+from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
 from ui.errors import Verdicts, error_table
 from ui.trace.stepping import step_controls
@@ -33,7 +33,8 @@ def as_json(value: Any) -> Any:
 
 
 def _text(value: Any, limit: int = 200) -> str:
-    text = json.dumps(as_json(value), ensure_ascii=False)
+    """A stored write as the merge view shows values (messages as type, content and id)."""
+    text = dump_json(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -47,7 +48,7 @@ def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
             "changed": [", ".join(c.changed) for c in rows],
             "errors": [len(c.errors) for c in rows],
             "pending": [", ".join(c.pending) for c in rows],
-            "time": [c.time for c in rows],
+            "time": [short_time(c.time) for c in rows],
             "checkpoint_id": [c.checkpoint_id for c in rows],
             "parent_id": [c.parent_id or "" for c in rows],
         }
