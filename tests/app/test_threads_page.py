@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from core.stores.demo import DEMO_THREADS
 from core.stores.open import STORE_ENV, store_label
 from core.stores.unbrick import WRITES_ENV
+from tests.app._editor import editor
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
 
@@ -150,6 +151,10 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     assert at.button(key="threads_step_prev").disabled
 
 
+def _line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
 def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
     try:
         return _frame(at, *columns)
@@ -220,12 +225,18 @@ def test_a_dsn_configured_store_is_named_without_its_password(monkeypatch):
 
 
 def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
-    assert not [t for t in at.text_area if t.key == "threads_unbrick_text"]
+    assert "threads_unbrick_text" not in at.session_state
     monkeypatch.setenv(WRITES_ENV, "1")
     page = AppTest.from_file(PAGE, default_timeout=60).run()
     page.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
-    editor = page.text_area(key="threads_unbrick_text")
-    editor.set_value(editor.value.replace('"shipped"', '"confirmed"'))
+    text = editor(page, "threads_unbrick_text")
+    # the broken state's error is marked in the editor where it is, before any dry run
+    assert [(m["line"], m["message"]) for m in text.args()["marks"]] == [
+        (_line_of(text.value, '"shipped"'),
+         "status: Input should be 'pending', 'validated' or 'confirmed'"),
+    ]  # fmt: skip
+    text.input(text.value.replace('"shipped"', '"confirmed"')).run()
+    assert text.args()["marks"] == []
     page.button(key="threads_unbrick_validate").click().run()
     assert not page.exception
     dry_run = page.json[-1].value
@@ -264,11 +275,11 @@ def test_editing_the_state_after_a_dry_run_withdraws_the_write_button(monkeypatc
     monkeypatch.setenv(WRITES_ENV, "1")
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
-    editor = at.text_area(key="threads_unbrick_text")
-    editor.set_value(editor.value.replace('"shipped"', '"confirmed"'))
+    text = editor(at, "threads_unbrick_text")
+    text.input(text.value.replace('"shipped"', '"confirmed"')).run()
     at.button(key="threads_unbrick_validate").click().run()
     assert [b.key for b in at.button if b.key == "threads_unbrick_write"]
-    at.text_area(key="threads_unbrick_text").set_value('{"status": "pending"}').run()
+    text.input('{"status": "pending"}').run()
     assert not [b for b in at.button if b.key == "threads_unbrick_write"]
     at.button(key="threads_unbrick_validate").click().run()
     assert at.code[-1].value.startswith("[unbrick_invalid_edit] the edited state still has")

@@ -12,19 +12,19 @@ from core.jsontext.payload import PayloadError, parse
 from core.stores.serde import strict_serde
 from core.stores.timeline import Timeline
 from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick, write_unbrick
+from core.trace.fork import edit_errors
 from core.validate.report import validate_value
 from ui.errors import error_table
+from ui.json_editor import Mark
+from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.threads.source import StoreChoice
 from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
 
-_PLAN = "threads_unbrick_plan"
+TEXT = "threads_unbrick_text"  # the edited state's text (its code editor: TEXT + "_editor")
+_PLAN = "threads_unbrick_plan"  # (the text it was planned from, the plan)
 _WRITTEN = "threads_unbrick_written"
-
-
-def _forget_plan() -> None:
-    st.session_state.pop(_PLAN, None)
 
 
 def _editor_text(timeline: Timeline) -> str:
@@ -49,21 +49,21 @@ def unbrick_section(
     if written is not None:
         st.success("Written. The thread's new latest checkpoint (the list above includes it):")
         st.json(written)
+    default = _editor_text(timeline)
     if st.session_state.get("threads_unbrick_of") != timeline.thread_id:
-        st.session_state["threads_unbrick_text"] = _editor_text(timeline)
+        set_payload_text(default, key=TEXT)  # another thread: its own broken state
         st.session_state["threads_unbrick_of"] = timeline.thread_id
         st.session_state.pop(_PLAN, None)
-    st.text_area(
-        "The state to write (edit the broken fields)",
-        key="threads_unbrick_text",
-        height=300,
-        on_change=_forget_plan,  # a dry run shows what will be written: never a stale one
+    # Checked as typed: each error of the edit is marked where it is before the dry run.
+    marks = [Mark(*where) for where in edit_errors(editor_text(TEXT, default), model)]
+    text = payload_editor(
+        TEXT, default, marks=marks, label="The state to write (edit the broken fields)"
     )
     if st.button("Validate and dry run", key="threads_unbrick_validate"):
         st.session_state.pop(_PLAN, None)
         try:
-            edited = parse(st.session_state["threads_unbrick_text"])
-            st.session_state[_PLAN] = plan_unbrick(timeline, edited, model, graph)
+            edited = parse(text)
+            st.session_state[_PLAN] = (text, plan_unbrick(timeline, edited, model, graph))
         except PayloadError as error:
             st.error("The edited state is not valid JSON:")
             st.code(str(error), language=None)
@@ -72,9 +72,10 @@ def unbrick_section(
             st.code(str(error), language=None, wrap_lines=True)
             if error.code == UnbrickCode.INVALID_EDIT:
                 error_table(validate_value(edited, model), key="threads_unbrick_errors", texts=None)
-    plan = st.session_state.get(_PLAN)
-    if plan is None:
+    planned = st.session_state.get(_PLAN)
+    if planned is None or planned[0] != text:  # the dry run of this very text, never a stale one
         return
+    plan = planned[1]
     st.success("Valid. This is exactly what will be written (a new checkpoint; no row changes):")
     st.json(as_json(plan.dry_run()))
     if st.button("Write", key="threads_unbrick_write", type="primary"):
