@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 from bench.audit import build_store
 from core.stores.open import STORE_ENV
-from tests.e2e._browser import new_context, open_app
+from core.stores.unbrick import WRITES_ENV
+from tests.e2e._browser import editor_frame, new_context, open_app, rerun
 from tests.e2e._server import Server, streamlit_server
 from tests.e2e.conftest import VIEWPORT
 
@@ -84,6 +85,48 @@ def test_the_audit_streams_its_results_with_progress_and_cancel_stops_it(
         stopped = _slices_done(page)
         page.wait_for_timeout(3_000)  # an audit still running would finish a slice by now
         assert _slices_done(page) == stopped < 10
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def writes_server() -> Iterator[Server]:
+    """The app with writes enabled (never in the hosted demo), on each session's demo store."""
+    with streamlit_server(env={WRITES_ENV: "1"}) as server:
+        yield server
+
+
+def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_valid(
+    browser, writes_server
+) -> None:
+    page = open_app(new_context(browser, viewport=VIEWPORT), f"{writes_server.url}/threads")
+    try:
+        search = page.locator(".st-key-threads_contains input")
+        search.fill("bad_status")
+        search.press("Enter")
+        expect(page.locator(".st-key-threads_thread input")).to_have_value(
+            "fault-bad_status_last"
+        )
+        frame = editor_frame(page, "threads_unbrick_text")
+        mark = frame.locator(".cm-lintRange-error")
+        expect(mark).to_have_text('"shipped"')  # the field confirm broke, marked where it is
+        mark.click()
+        page.keyboard.press("End")
+        page.keyboard.press("Shift+Home")  # the line: "status": "shipped",
+        line = frame.locator(".cm-activeLine").inner_text()
+        page.keyboard.insert_text(line.replace('"shipped"', '"confirmed"'))
+        expect(mark).to_have_count(0)  # checked as typed: nothing left to mark
+        with rerun(page):
+            page.locator(".st-key-threads_unbrick_validate").get_by_role("button").click()
+        expect(page.get_by_text("Valid. This is exactly what will be written")).to_be_visible()
+        with rerun(page):
+            page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
+        expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()
+        row = page.locator(THREAD_GRID).locator("[role='row']").filter(
+            has_text="fault-bad_status_last"
+        )
+        expect(row.locator("[role='gridcell']").nth(1)).to_have_text("valid")
         assert page.locator("[data-testid='stException']").count() == 0
     finally:
         page.context.close()
