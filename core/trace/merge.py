@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from core.trace.reducers import DROPPED, dump_json
 from core.trace.run import Trace
+from core.trace.steps import Step
 
 __all__ = ["merge_view", "super_step", "unwritten_defaults"]
 
@@ -26,8 +27,12 @@ def super_step(trace: Trace, index: int) -> list[str]:
         >>> super_step(trace, 2)
         ['notify_email', 'notify_sms']
     """
+    return [s.node for s in _super_step_rows(trace, index)]
+
+
+def _super_step_rows(trace: Trace, index: int) -> list[Step]:
     step = trace.steps[index]
-    return [s.node for s in trace.steps if s.step == step.step and s.committed == step.committed]
+    return [s for s in trace.steps if s.step == step.step and s.committed == step.committed]
 
 
 def unwritten_defaults(trace: Trace, index: int) -> dict[str, Any]:
@@ -73,11 +78,8 @@ def merge_view(trace: Trace, index: int) -> list[dict[str, str]]:
         ('logs', 'merged in super-step 2 with the write of notify_sms')
     """
     step = trace.steps[index]
-    peers = [
-        s
-        for s in trace.steps
-        if s.step == step.step and s is not step and s.committed and step.committed
-    ]
+    # the other nodes LangGraph merged with it (a step that never merged has none)
+    peers = [s for s in _super_step_rows(trace, index) if s is not step] if step.committed else []
     defaults = unwritten_defaults(trace, index)
     rows = []
     for row in step.merges():
