@@ -638,7 +638,7 @@ def test_reset_at_a_forks_row_is_in_the_share_link(at, fork_text):
         at.session_state["fork_text"] = fork_text
         at.run()
         at.button(key="fork").click().run()
-    at.button(key="fork_reset").click().run()
+    at.button(key="fork_text__reset").click().run()
     unedited = at.session_state["fork_text"]
     shown = ([e.value for e in at.error], "trace_fork" in at.session_state)
 
@@ -675,7 +675,7 @@ def test_the_fork_editors_reset_puts_the_steps_state_back_and_an_empty_state_say
         "line 1, column 1: The state is empty: paste a JSON object, or press Reset for this "
         "step's state."
     )
-    at.button(key="fork_reset").click().run()
+    at.button(key="fork_text__reset").click().run()
     assert at.session_state["fork_text"] == unedited
     assert not at.error
 
@@ -890,7 +890,7 @@ def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(a
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()
     state = at.session_state["fork_text"]
-    assert _editor(at) == {"text": state, "marks": [], "label": "State (JSON)", "key": "fork_editor"}
+    assert _editor(at) == {"text": state, "marks": [], "label": "State (JSON)", "key": "fork_text_editor"}
 
     edited = state.replace('"amount": 99,', '"amount": -1,').replace('"validated"', '"shipped"')
     at.session_state["fork_text"] = edited

@@ -110,7 +110,7 @@ def test_a_forked_branch_can_be_stepped_and_shows_the_edited_fields(new_page) ->
     page = new_page("trace")
     _run(page)
     _click(page, "next")  # step 1, validate_order
-    editor = page.frame_locator(".st-key-fork_editor iframe")
+    editor = page.frame_locator(".st-key-fork_text_editor iframe")
     content = editor.locator(".cm-content")
     expect(content).to_contain_text('"status": "validated"')
     state = json.loads("\n".join(editor.locator(".cm-line").all_text_contents()))

@@ -14,15 +14,15 @@ from core.trace.fork import ForkError, edit_errors, fork_diff, fork_trace
 from core.trace.reducers import dump_json
 from core.validate.field_errors import place_in_text
 from ui import keys
-from ui.json_editor import Mark, json_editor, pending_text
+from ui.json_editor import Mark
+from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
 from ui.trace.view import step_panels, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
-EDITOR = "fork_editor"  # the code editor's widget key; its text is kept in `fork_text`
-_PAGE_SET = "fork_text_set"  # the page replaced the text in a callback (Reset)
+TEXT = "fork_text"  # the edited state's text; its code editor is editor_key(TEXT)
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
     "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
@@ -39,19 +39,17 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     marker = (run, index)
     shown = st.session_state.get("fork_for")
     forkable = _forkable(trace, index)
-    # The page sets the text (another row, Reset): the editor's last typing belongs to the old one.
-    page_set = st.session_state.pop(_PAGE_SET, False) or shown != marker
     if shown != marker:
         # Stepping away keeps an edit: each step of this run remembers its own text (saved
         # before an error row is shown, whose page has no editor to hold it).
         edits = st.session_state.setdefault("fork_edits", {})
-        if shown is not None and shown[0] == run and "fork_text" in st.session_state:
-            edits[shown] = st.session_state["fork_text"]
+        if shown is not None and shown[0] == run and TEXT in st.session_state:
+            edits[shown] = st.session_state[TEXT]
         st.session_state["fork_for"] = marker
-        if forkable:
-            st.session_state["fork_text"] = edits.get(marker, dump_json(step.state, indent=2))
+        if forkable:  # the editor's last typing belonged to the row shown before
+            set_payload_text(edits.get(marker, dump_json(step.state, indent=2)), key=TEXT)
         else:
-            st.session_state.pop("fork_text", None)
+            st.session_state.pop(TEXT, None)
     if not forkable:
         st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
         return
@@ -60,30 +58,20 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
     )
-    # `fork_text` is plain session state (not the widget's): a visit to another page keeps it.
-    typed = None if page_set else pending_text(EDITOR)
-    text = st.session_state["fork_text"] = st.session_state["fork_text"] if typed is None else typed
-    # Checked as typed, so each error is marked where it is before Fork is pressed.
-    marks = [Mark(*where) for where in edit_errors(text, trace.options.model)]
-    st.session_state["fork_text"] = json_editor(
-        text, key=EDITOR, marks=marks, height=260, label="State (JSON)"
-    )
-    if st.session_state["fork_text"] != unedited:
+    # The text is plain session state under TEXT (not the widget's): a visit to another page
+    # keeps it. Checked as typed, so each error is marked where it is before Fork is pressed.
+    marks = [
+        Mark(*where) for where in edit_errors(editor_text(TEXT, unedited), trace.options.model)
+    ]
+    text = payload_editor(TEXT, unedited, marks=marks, height=260, label="State (JSON)")
+    if text != unedited:
         st.caption("Edited: the edit stays with this step while you step through the run.")
-    with st.container(horizontal=True):
-        if st.button("Fork and re-run", key="fork"):
-            _fork(trace, index, st.session_state["fork_text"])
-        st.button(
-            "Reset",
-            key="fork_reset",
-            on_click=_reset,
-            args=(unedited,),
-            help="Put this step's state back in the editor.",
-        )
+    if st.button("Fork and re-run", key="fork", type="primary"):
+        _fork(trace, index, text)
     # A failed fork's reason stays while the editor holds the text that failed.
     source = st.session_state.get("trace_fork_source")
     error = st.session_state.get("trace_fork_error")
-    if error and source == {"row": index, "state": st.session_state["fork_text"]}:
+    if error and source == {"row": index, "state": st.session_state[TEXT]}:
         st.error("The fork did not run; your edit is kept. Fix it as described:")
         st.code(error, language=None, wrap_lines=True)  # its fix is at the end
     fork = st.session_state.get("trace_fork")
@@ -136,7 +124,7 @@ def fork_share(trace: Trace, index: int) -> dict[str, Any]:
     source = st.session_state.get("trace_fork_source")
     if source is not None:
         shared["fork"] = source
-    text = st.session_state.get("fork_text")
+    text = st.session_state.get(TEXT)
     edit = {"row": index, "state": text}
     # At the fork's own row the link's fork fills the editor: any other text there is sent.
     at_fork = source is not None and source["row"] == index
@@ -186,11 +174,6 @@ def forget_forks() -> None:
 def _forkable(trace: Trace, index: int) -> bool:
     step = trace.steps[index]
     return step.committed and step.node in trace.graph.nodes
-
-
-def _reset(unedited: str) -> None:
-    st.session_state["fork_text"] = unedited
-    st.session_state[_PAGE_SET] = True
 
 
 def _fork(trace: Trace, index: int, text: str) -> None:
