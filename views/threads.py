@@ -13,7 +13,7 @@ from core.stores.timeline import thread_timeline
 from core.stores.unbrick import WRITES_ENV, writes_enabled
 from ui.project import active_project
 from ui.threads.audit import audit_section
-from ui.threads.listing import choose_models, thread_list
+from ui.threads.listing import choose_models, offered_candidate, thread_list
 from ui.threads.source import choose_store
 from ui.threads.timeline import thread_view
 from ui.threads.unbrick import unbrick_section
@@ -30,12 +30,10 @@ if choice is None:
     st.stop()
 st.caption("Reading:")
 st.code(choice.label, language=None)
-candidate = project.candidate
-model, current = choose_models(
-    project.model or AgentState,
-    (candidate, project.spec.candidate_from) if candidate is not None else None,
-)
-models = [m for m in (model, current) if m is not None]
+model = project.model or AgentState
+offered = offered_candidate(model, project.candidate, project.spec.candidate_from)
+model, current = choose_models(model, offered)
+models = [model] + ([offered[0]] if offered is not None else [])
 try:
     with open_store(choice.spec, strict_serde(models)) as store:
         st.subheader("Thread list")
@@ -53,7 +51,7 @@ except StoreError as error:
     st.stop()
 
 st.subheader("Audit")
-audit_section(choice, model, current)
+audit_section(choice, model, offered[0] if offered is not None else None)
 
 st.subheader("Unbrick")
 if not writes_enabled():

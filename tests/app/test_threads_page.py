@@ -377,6 +377,7 @@ def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(mo
         "AgentState (the model the threads were written with)",
         "OrderV2 (your candidate, from environment)",
     ]
+    assert at.radio(key="threads_audit_model").options == ["AgentState", "OrderV2"]
     at.radio(key="threads_current").set_value("candidate").run()
     statuses = {row[0]: row[1] for row in _frame(at, "thread_id")}
     assert {t: s for t, s in statuses.items() if s == "would not resume"} == {

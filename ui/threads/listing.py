@@ -12,28 +12,35 @@ from core.stores.open import Store
 from core.stores.threads import ThreadPage, ThreadStatus, list_threads, short_time
 from ui.text import plain
 
-__all__ = ["choose_models", "thread_list"]
+__all__ = ["choose_models", "offered_candidate", "thread_list"]
 
 _ALL = "all"
 PAGE_SIZES = (25, 50, 100)
 
 
-def choose_models(
-    model: type[BaseModel], candidate: tuple[type[BaseModel], str] | None = None
-) -> tuple[type[BaseModel], type[BaseModel] | None]:
-    """The model the threads were written with, and a changed one to check them against:
-    the project's `candidate` (its model and where it was configured), else, on the seed
-    order, the demo's CandidateState."""
-    options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
-    changed: type[BaseModel] | None = None
+def offered_candidate(
+    model: type[BaseModel], candidate: type[BaseModel] | None, source: str
+) -> tuple[type[BaseModel], str] | None:
+    """The changed model the page offers, and how it is labelled: the project's `candidate`
+    (configured from `source`), else, on the seed order, the demo's CandidateState."""
     if candidate is not None:
-        changed = candidate[0]
-        options["candidate"] = f"{plain(changed.__name__)} (your candidate, from {candidate[1]})"
-    elif issubclass(CandidateState, model) and model is AgentState:
-        changed = CandidateState
-        options["candidate"] = (
-            "CandidateState (the demo's stricter next version: amount at most 500)"
+        return candidate, f"{plain(candidate.__name__)} (your candidate, from {source})"
+    if issubclass(CandidateState, model) and model is AgentState:
+        return (
+            CandidateState,
+            "CandidateState (the demo's stricter next version: amount at most 500)",
         )
+    return None
+
+
+def choose_models(
+    model: type[BaseModel], offered: tuple[type[BaseModel], str] | None
+) -> tuple[type[BaseModel], type[BaseModel] | None]:
+    """The model the threads were written with, and the `offered` changed one when chosen
+    to check them against."""
+    options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
+    if offered is not None:
+        options["candidate"] = offered[1]
     if st.session_state.get("threads_current") not in options:
         st.session_state["threads_current"] = "same"
     chosen = st.radio(
@@ -45,7 +52,7 @@ def choose_models(
         "model, 'would not resume' once the change ships. Configure yours with --candidate, "
         "candidate = ... in playground.toml or PLAYGROUND_CANDIDATE.",
     )
-    return model, (changed if chosen == "candidate" else None)
+    return model, (offered[0] if offered is not None and chosen == "candidate" else None)
 
 
 def _reset_pages() -> None:
