@@ -75,9 +75,11 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
 def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder: str) -> None:
     """A select box over `presets` (from `gallery`); picking one replaces the shared payload.
 
-    It works as a menu: after loading, it returns to its placeholder (a toast names the
-    preset), so it never names a preset the text no longer holds, and the same preset can be
-    loaded again after an edit.
+    It works as a menu: after loading, it returns to its placeholder, so it never names a
+    preset the text no longer holds, and the same preset can be loaded again after an edit.
+    The run after a load says which preset under the box, until the next interaction: in the
+    page's flow, so it covers nothing (a toast covered the top of the screen, on a phone the
+    text being read), and as an alert, so a screen reader announces it.
     """
     st.selectbox(
         "Preset",
@@ -89,6 +91,9 @@ def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder:
         on_change=_load_preset,
         args=(presets, key),
     )
+    loaded = st.session_state.pop(keys.PRESET_LOADED, None)
+    if loaded is not None and loaded[0] == key:
+        st.success(f"Loaded the preset {plain(loaded[1])}", icon=":material/download_done:")
 
 
 def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
@@ -96,7 +101,7 @@ def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
     if name in presets:
         set_payload_text(presets[name][1])
         st.session_state[key] = None
-        st.toast(f"Loaded the preset {plain(presets[name][0])}", icon=":material/download_done:")
+        st.session_state[keys.PRESET_LOADED] = (key, presets[name][0])
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

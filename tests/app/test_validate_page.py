@@ -344,14 +344,17 @@ def test_format_json_changes_the_layout_only(at):
 
 
 def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(at):
+    loaded = "Loaded the preset Bad UUID — user\\_id is not a UUID\\."
     at.selectbox(key="preset").select("bad_uuid").run()
     assert at.selectbox(key="preset").value is None  # back to "Load a preset payload…"
-    assert [t.value for t in at.toast] == [
-        "Loaded the preset Bad UUID — user\\_id is not a UUID\\."
-    ]
+    # Said under the box, in the page's flow (a toast covered the caption on a phone).
+    assert [(s.value, s.icon) for s in at.success] == [(loaded, ":material/download_done:")]
+    assert list(at.toast) == []
     editor(at, "payload").input("{}").run()
+    assert [s.value for s in at.success] == []  # until the next interaction only
     at.selectbox(key="preset").select("bad_uuid").run()
     assert editor(at, "payload").value == PRESETS["bad_uuid"].value
+    assert [s.value for s in at.success] == [loaded]
 
 
 @pytest.mark.parametrize(
