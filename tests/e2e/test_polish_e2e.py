@@ -1,5 +1,6 @@
 """Issue 22, finding 10 in Chromium: Validate's section headings, the sidebar's versions,
-sizes said in human units, and a preset's confirmation that covers nothing on a phone."""
+sizes said in human units, a preset's confirmation that covers nothing on a phone, and the
+Trace's error tables whole on a phone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.sync_api import expect
 
 from core.payload import MAX_PAYLOAD_BYTES
 from tests.e2e._browser import editor_frame, new_context, open_app, rerun
+from ui.errors import MESSAGE_ROW_HEIGHT
 from ui.payload import human_size
 from ui.versions import PACKAGES, installed_versions
 
@@ -66,7 +68,9 @@ def test_the_sidebar_shows_each_version_whole_and_beside_its_package(new_page) -
     # wrapped, each version fell to the line under its package.
     page = new_page()
     page.set_viewport_size({"width": 1400, "height": 900})
-    expect(page.locator("[data-testid='stSidebar']").get_by_text("pydantic-ai-slim")).to_be_visible()
+    expect(
+        page.locator("[data-testid='stSidebar']").get_by_text("pydantic-ai-slim")
+    ).to_be_visible()
     pairs = list(zip(PACKAGES, installed_versions(), strict=True))
     boxes = page.evaluate(VERSION_BOXES, [pairs])
     misplaced = [
@@ -172,5 +176,44 @@ def test_on_a_phone_a_loaded_preset_is_said_under_the_picker_and_covers_nothing(
         # Under the picker, before the verdict it explains.
         boxes = [part.bounding_box() for part in (picker, said, page.get_by_role("alert"))]
         assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"], boxes
+    finally:
+        context.close()
+
+
+def test_on_a_phone_a_states_errors_show_the_path_and_the_whole_message(
+    browser: Any, app_server: Any
+) -> None:
+    # c63ea1e and until this fix: the message column (400 px, one line) ran past the phone's
+    # 356 px of grid, each message cut mid-sentence, in the step's violations and in the
+    # output the state model refuses.
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = open_app(context, f"{app_server.url}/trace")
+        faults = page.locator(".st-key-trace_faults input")
+        faults.click()
+        faults.fill("bad_status_last")
+        with rerun(page):
+            page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+        with rerun(page):
+            page.locator(".st-key-run").get_by_role("button").click()
+
+        grids = page.locator(
+            "[data-testid='stDataFrame']:has([role='columnheader']:text-is('message'))"
+        )
+        expect(grids).to_have_count(2)  # the violations of step 2, the refused output
+        for grid in grids.all():
+            grid.scroll_into_view_if_needed()
+            # The grid draws the headers of the columns in view: the one after the message
+            # is drawn only when the message column ends inside the grid.
+            headers = grid.locator("[role='columnheader']")
+            expect(headers).to_have_text(["path", "message", "type"])
+            expect(grid.locator("[role='gridcell']").nth(1)).to_have_text(
+                "Input should be 'pending', 'validated' or 'confirmed'"
+            )
+            box = grid.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+            # One row, tall enough for the message to wrap (one line's row was 35 px).
+            assert box["height"] >= 35 + MESSAGE_ROW_HEIGHT, box
     finally:
         context.close()
