@@ -37,8 +37,10 @@ RAISES = (
 
 
 def _banners(at):
+    """The verdict's banners (not the preset picker's "Loaded the preset …" box)."""
     said = [w.value for w in at.warning if w.value.startswith("LangGraph ")]
-    return [e.value for e in at.error] + said + [s.value for s in at.success]
+    ok = [s.value for s in at.success if s.value.startswith("LangGraph ")]
+    return [e.value for e in at.error] + said + ok
 
 
 def _error_rows(at):
