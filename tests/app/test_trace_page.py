@@ -178,6 +178,18 @@ def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(a
     ]
 
 
+def test_the_trace_preset_picker_replaces_the_payload_and_says_so_under_itself(at):
+    at.selectbox(key="trace_preset").select("bad_sku").run()
+    assert at.selectbox(key="trace_preset").value is None  # a menu, back to its placeholder
+    assert [c.value for c in at.code if c.language == "json"][:1] == [PRESETS["bad_sku"].value]
+    assert [s.value for s in at.success] == [
+        "Loaded the preset Bad SKU — A space breaks the SKU pattern\\."
+    ]
+    assert list(at.toast) == []
+    _run(at)  # the next interaction: said once
+    assert [s.value for s in at.success if s.value.startswith("Loaded")] == []
+
+
 def test_a_states_error_tables_fit_a_phone_with_the_message_wrapped(at):
     # The step's violations and the output the state model refuses: path (96 px) and the
     # message (250 px, rows tall enough to wrap it) fit a phone's 356 px of grid.
