@@ -38,8 +38,8 @@ __all__ = [
 # every page shares (PAYLOAD_TEXT). Neither is a widget key: both survive page switches.
 PAYLOAD = "payload"
 PAYLOAD_TEXT = "payload_text"
-# The preset a picker just loaded, as (picker key, label): said under that picker for one run
-# (ui.project.preset_picker; Validate's and the Trace page's pickers).
+# The label of the last preset loaded into the shared payload, said under the preset pickers
+# (ui.project.preset_picker, on Validate and Trace).
 PRESET_LOADED = "preset_loaded"
 # Schema options a share link carries, applied by the options form on its next render.
 SCHEMA_OPTIONS = "schema_options"

@@ -77,9 +77,11 @@ def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder:
 
     It works as a menu: after loading, it returns to its placeholder, so it never names a
     preset the text no longer holds, and the same preset can be loaded again after an edit.
-    The run after a load says which preset under the box, until the next interaction: in the
-    page's flow, so it covers nothing (a toast covered the top of the screen, on a phone the
-    text being read), and as an alert, so a screen reader announces it.
+    Under the box, from the first load on, a status line names the last preset loaded: in
+    the page's flow, so it covers nothing (a toast covered the top of the screen, on a phone
+    the caption being read); a live region, so a screen reader reads each load out; and kept,
+    so nothing below it moves or is redrawn on the next interaction (a line that vanished
+    closed the open Schema options popover and shifted the editor under the caret).
     """
     st.selectbox(
         "Preset",
@@ -91,9 +93,9 @@ def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder:
         on_change=_load_preset,
         args=(presets, key),
     )
-    loaded = st.session_state.pop(keys.PRESET_LOADED, None)
-    if loaded is not None and loaded[0] == key:
-        st.success(f"Loaded the preset {plain(loaded[1])}", icon=":material/download_done:")
+    loaded = st.session_state.get(keys.PRESET_LOADED)
+    if loaded is not None:
+        st.success(f"Last preset loaded: {plain(loaded)}", icon=":material/download_done:")
 
 
 def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
@@ -101,7 +103,7 @@ def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
     if name in presets:
         set_payload_text(presets[name][1])
         st.session_state[key] = None
-        st.session_state[keys.PRESET_LOADED] = (key, presets[name][0])
+        st.session_state[keys.PRESET_LOADED] = presets[name][0]
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

@@ -167,9 +167,9 @@ def test_on_a_phone_a_loaded_preset_is_said_under_the_picker_and_covers_nothing(
         picker = page.locator(".st-key-preset")
         assert [_covered(page, part) for part in (caption, picker)] == [[], []]
         # A live region (a success box is a "status"): a screen reader reads it out.
-        said = page.get_by_role("status").filter(has_text="Loaded the preset")
+        said = page.get_by_role("status").filter(has_text="Last preset loaded")
         expect(said.locator("[data-testid='stMarkdownContainer']")).to_have_text(
-            "Loaded the preset Bad SKU — A space breaks the SKU pattern."
+            "Last preset loaded: Bad SKU — A space breaks the SKU pattern."
         )
         assert _covered(page, said) == []
         expect(page.locator("[data-testid='stToast']")).to_have_count(0)
