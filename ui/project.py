@@ -93,9 +93,12 @@ def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder:
         on_change=_load_preset,
         args=(presets, key),
     )
+    # Drawn empty before any load: every element below keeps its place in the page, so the
+    # first load redraws none of them (a code editor redrawn loses its undo history).
+    line = st.empty()
     loaded = st.session_state.get(keys.PRESET_LOADED)
     if loaded is not None:
-        st.success(f"Last preset loaded: {plain(loaded)}", icon=":material/download_done:")
+        line.success(f"Last preset loaded: {plain(loaded)}", icon=":material/download_done:")
 
 
 def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
