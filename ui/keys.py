@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = [
     "PAYLOAD",
     "PAYLOAD_TEXT",
+    "PRESET_LOADED",
     "RETRY_CONFIDENCE_MAX",
     "RETRY_CONFIDENCE_MIN",
     "RETRY_MIN_CITATIONS",
@@ -37,6 +38,9 @@ __all__ = [
 # every page shares (PAYLOAD_TEXT). Neither is a widget key: both survive page switches.
 PAYLOAD = "payload"
 PAYLOAD_TEXT = "payload_text"
+# The label of the last preset loaded into the shared payload, said under the preset pickers
+# (ui.project.preset_picker, on Validate and Trace).
+PRESET_LOADED = "preset_loaded"
 # Schema options a share link carries, applied by the options form on its next render.
 SCHEMA_OPTIONS = "schema_options"
 

@@ -74,9 +74,13 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
 def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder: str) -> None:
     """A select box over `presets` (from `gallery`); picking one replaces the shared payload.
 
-    It works as a menu: after loading, it returns to its placeholder (a toast names the
-    preset), so it never names a preset the text no longer holds, and the same preset can be
-    loaded again after an edit.
+    It works as a menu: after loading, it returns to its placeholder, so it never names a
+    preset the text no longer holds, and the same preset can be loaded again after an edit.
+    Under the box, from the first load on, a status line names the last preset loaded: in
+    the page's flow, so it covers nothing (a toast covered the top of the screen, on a phone
+    the caption being read); a live region, so a screen reader reads each load out; and kept,
+    so nothing below it moves or is redrawn on the next interaction (a line that vanished
+    closed the open Schema options popover and shifted the editor under the caret).
     """
     st.selectbox(
         "Preset",
@@ -88,6 +92,12 @@ def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder:
         on_change=_load_preset,
         args=(presets, key),
     )
+    # Drawn empty before any load: every element below keeps its place in the page, so the
+    # first load redraws none of them (a code editor redrawn loses its undo history).
+    line = st.empty()
+    loaded = st.session_state.get(keys.PRESET_LOADED)
+    if loaded is not None:
+        line.success(f"Last preset loaded: {plain(loaded)}", icon=":material/download_done:")
 
 
 def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
@@ -95,7 +105,7 @@ def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
     if name in presets:
         set_payload_text(presets[name][1])
         st.session_state[key] = None
-        st.toast(f"Loaded the preset {plain(presets[name][0])}", icon=":material/download_done:")
+        st.session_state[keys.PRESET_LOADED] = presets[name][0]
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

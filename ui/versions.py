@@ -7,7 +7,9 @@ from importlib import metadata
 
 import streamlit as st
 
-__all__ = ["PACKAGES", "installed_versions", "versions_text", "versions_view"]
+from ui.text import plain
+
+__all__ = ["PACKAGES", "installed_versions", "versions_table", "versions_view"]
 
 # Whose behaviour the pages show: the Retry lab runs PydanticAI; stored threads and every run's
 # checkpoints go through langgraph-checkpoint's serializer.
@@ -21,28 +23,29 @@ PACKAGES = (
 )
 
 
-_WIDTH = max(map(len, PACKAGES)) + 1  # the sidebar is narrow: one space after the longest
-
-
 @cache  # module level, so once per server: app.py is re-executed on every rerun
 def installed_versions() -> tuple[str, ...]:
     """The installed version of each of PACKAGES (reading package metadata is slow)."""
     return tuple(metadata.version(name) for name in PACKAGES)
 
 
-def versions_text() -> str:
-    """One aligned `package version` line per package."""
-    return "\n".join(
-        f"{name:<{_WIDTH}}{version}"
+def versions_table() -> str:
+    """The versions as a two-column Markdown table, one package a row (names escaped)."""
+    rows = [
+        f"| {plain(name)} | {plain(version)} |"
         for name, version in zip(PACKAGES, installed_versions(), strict=True)
-    )
+    ]
+    return "\n".join(["| package | version |", "| --- | --- |", *rows])
 
 
 def versions_view() -> None:
-    """Caption and the versions as plain text.
+    """Caption and the versions as a Markdown table.
 
-    Text, not a table: a second data grid on every page cost the browser about 30 ms on
-    each Validate rerun (bench/browser_roundtrip.py, 2026-12-02).
+    A Markdown table, not a data grid: a second grid on every page cost the browser about
+    30 ms on each Validate rerun (bench/browser_roundtrip.py, 2026-12-02). Not a code block
+    either: in the sidebar's width its aligned lines wrapped, putting each version on the
+    line under its package, or were cut at the right without wrapping. In the table each
+    version sits beside its name, and a long name wraps inside its own cell.
     """
     st.caption("Installed versions (every behaviour shown is observed on these)")
-    st.code(versions_text(), language=None, wrap_lines=True)  # never cut at the right
+    st.markdown(versions_table())

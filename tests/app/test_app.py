@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui.pages import PAGES, PageSpec
-from ui.versions import versions_text
+from ui.versions import installed_versions
 
 ROOT = Path(__file__).parents[2]
 
@@ -29,16 +29,21 @@ def test_every_page_opens_inside_the_app_without_an_exception(page: PageSpec):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     at.switch_page(page.path).run()
     assert not at.exception
-    versions = [c.value for c in at.sidebar.code if c.value.startswith("pydantic")]
-    assert [line.split()[0] for line in versions[0].splitlines()] == [
-        "pydantic",
-        "langgraph",
-        "langgraph-checkpoint",
-        "langchain-core",
-        "pydantic-ai-slim",
-        "streamlit",
+    pydantic, langgraph, checkpoint, core, pydantic_ai, streamlit = installed_versions()
+    # A table, each version beside its package (a code block wrapped or cut them).
+    assert [m.value for m in at.sidebar.markdown if m.value.startswith("| package")] == [
+        "| package | version |\n| --- | --- |\n"
+        f"| pydantic | {_escaped(pydantic)} |\n"
+        f"| langgraph | {_escaped(langgraph)} |\n"
+        f"| langgraph\\-checkpoint | {_escaped(checkpoint)} |\n"
+        f"| langchain\\-core | {_escaped(core)} |\n"
+        f"| pydantic\\-ai\\-slim | {_escaped(pydantic_ai)} |\n"
+        f"| streamlit | {_escaped(streamlit)} |"
     ]
-    assert versions[0] == versions_text()
+
+
+def _escaped(version: str) -> str:
+    return version.replace(".", "\\.")
 
 
 def test_no_pages_folder_so_streamlit_never_runs_a_page_without_app_py():

@@ -15,7 +15,6 @@ from core.trace.diagram import CURRENT_FILL
 from tests.app._editor import editor
 from ui.text import plain
 from ui.validate.form_edits import typed
-from ui.versions import versions_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -322,7 +321,6 @@ def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeyp
         "graph\n  seed order graphs\n  requested broken.kinds:settings\n  from environment",
         "[module_import_failed] model module 'broken.raises' raised RuntimeError on import: "
         "DATABASE_URL is not set. Fix the module so that importing it succeeds.",
-        versions_text(),
     ]
     assert [e.value for e in at.main.error] + [s.value for s in at.main.success] == [OPEN]
     at.switch_page("views/trace.py").run()

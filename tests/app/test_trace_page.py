@@ -178,6 +178,37 @@ def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(a
     ]
 
 
+def test_the_trace_preset_picker_replaces_the_payload_and_says_so_under_itself(at):
+    at.selectbox(key="trace_preset").select("bad_sku").run()
+    assert at.selectbox(key="trace_preset").value is None  # a menu, back to its placeholder
+    assert [c.value for c in at.code if c.language == "json"][:1] == [PRESETS["bad_sku"].value]
+    said = ["Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."]
+    assert [s.value for s in at.success] == said
+    assert list(at.toast) == []
+    _run(at)  # kept: nothing below it moves
+    assert [s.value for s in at.success if s.value.startswith("Last preset")] == said
+
+
+def test_a_states_error_tables_fit_a_phone_with_the_message_wrapped(at):
+    # The step's violations and the output the state model refuses: path (96 px) and the
+    # message (250 px, rows tall enough to wrap it) fit a phone's 356 px of grid.
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+
+    tables = [d for d in at.dataframe if "ctx" in d.value.columns]
+    shapes = [
+        (
+            list(d.proto.column_order),
+            d.proto.row_height,
+            {name: column.get("width") for name, column in json.loads(d.proto.columns).items()
+             if name in ("path", "message")},
+        )
+        for d in tables
+    ]  # fmt: skip
+    order = ["path", "message", "type", "input", "ctx", "docs", "pointer"]
+    assert shapes == [(order, 100, {"path": 96, "message": 250})] * 2
+
+
 def test_the_input_panel_says_why_a_row_has_no_node_input(at):
     at.multiselect(key="trace_faults").set_value(["node_exception"]).run()
     _run(at)

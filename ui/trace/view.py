@@ -18,7 +18,7 @@ from core.trace.merge import merge_view, super_step, unwritten_defaults
 from core.trace.reducers import dump_json
 from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
-from ui.errors import COLUMN_ORDER, ERROR_COLUMNS
+from ui.errors import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.text import plain
 from ui.trace.stepping import step_table
 from ui.trace.verdict import run_headline, stopped_panel
@@ -90,6 +90,21 @@ MERGE_COLUMNS = {
     "after": st.column_config.TextColumn("after", width=160),
     "why": st.column_config.TextColumn("why", width=250),
 }
+# A state's errors (the violations of a step, the output refused by its model): path and the
+# message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
+# tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
+# has no text, so no line:col.
+_STATE_ERROR_TABLE = {
+    "hide_index": True,
+    "column_order": ["path", "message"]
+    + [c for c in COLUMN_ORDER if c not in ("path", "message", "line:col")],
+    "column_config": ERROR_COLUMNS
+    | {
+        "path": st.column_config.TextColumn("path", width=96),
+        "message": st.column_config.TextColumn("message", width=250),
+    },
+    "row_height": MESSAGE_ROW_HEIGHT,
+}
 
 # Rows that are writes, not node calls: their input panel says so instead of showing null.
 _NOT_A_NODE = {
@@ -151,13 +166,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         blame = plain(step.blame or "earlier")
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
-        st.dataframe(
-            pd.DataFrame(rows),
-            key=f"{key}__violations",
-            hide_index=True,
-            column_config=ERROR_COLUMNS,
-            column_order=[c for c in COLUMN_ORDER if c != "line:col"],  # a state has no text
-        )
+        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", **_STATE_ERROR_TABLE)
     with st.expander("Whole state at this step"):
         st.code(dump_json(step.state, indent=2), language="json")
 
@@ -184,7 +193,7 @@ def output_panel(trace: Trace, *, key: str) -> None:
         report = validate_value(trace.output, schema)
         # A warning, as the headline: LangGraph finished; only the model refuses the value.
         right.warning(_invalid_output(trace, report, which))
-        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", hide_index=True)
+        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", **_STATE_ERROR_TABLE)
         return
     right.code(dump_json(trace.output_model, indent=2), language="json")
     rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
