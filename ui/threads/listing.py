@@ -117,16 +117,17 @@ def thread_list(
         )
     else:
         st.dataframe(_frame(page), key="threads_table", hide_index=True)
-    back, page_no, forward = st.columns([1, 2, 1])
-    back.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)
-    page_no.caption(f"Page {len(cursors)} · {len(page.rows)} threads shown")
-    forward.button(
-        "Next →",
-        key="threads_next",
-        on_click=_next,
-        args=(page.next_after,),
-        disabled=page.next_after is None,
-    )
+    # One row that never stacks (st.columns would put the buttons above and below on a phone)
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        st.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)
+        st.button(
+            "Next →",
+            key="threads_next",
+            on_click=_next,
+            args=(page.next_after,),
+            disabled=page.next_after is None,
+        )
+        st.caption(f"Page {len(cursors)} · {len(page.rows)} threads shown")
     ids = [row.thread_id for row in page.rows]
     if not ids:
         return None
