@@ -516,3 +516,20 @@ def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
     assert "None: your model and LangGraph's entry both accept this payload." not in [
         c.value for c in at.caption
     ]
+
+
+def test_the_download_buttons_are_sent_only_while_their_popover_is_open(at):
+    at.button(key="broken_example").click().run()
+    menus = [p.proto.popover.label for p in at.get("popover")]
+    assert menus == ["Schema options", "Download errors"]
+    assert at.get("download_button") == []  # closed: no buttons sent with each rerun
+
+    at.session_state["export__menu"] = True  # the user opens it: that reruns
+    at.run()
+    assert [(b.key, b.proto.label) for b in at.get("download_button")] == [
+        ("export__json", "Errors (JSON)"),
+        ("export__fastapi", "FastAPI's answer (422 body)"),
+        ("export__csv", "Errors (CSV)"),
+    ]
+    editor(at, "payload").input(PRESETS["bad_sku"].value.replace("bad sku", "bad  sku")).run()
+    assert len(at.get("download_button")) == 3  # still open while the user edits
