@@ -505,7 +505,8 @@ def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
     assert f"{size} B of 2 MB · checked as you type · F8: next error" in [
         c.value for c in at.caption
     ]
-    assert [h.value for h in at.subheader] == ["Payload", "Errors", "More about this payload"]
+    headings = [m.value for m in at.markdown if m.value.startswith("#")]
+    assert headings == ["### Payload", "### Errors", "### More about this payload"]
 
 
 def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
