@@ -216,12 +216,17 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     """Download buttons: errors() JSON, FastAPI's answer, CSV, behind one "Download" button.
 
     The files are built when a button is pressed, not on every rerun (the FastAPI body
-    re-validates the whole payload in Python mode). In a popover, the three buttons are
-    not drawn until it opens, which keeps each rerun lighter for the browser.
+    re-validates the whole payload in Python mode). The three buttons are sent only while
+    the popover is open (opening it reruns): a closed popover's buttons still cost each
+    rerun three messages from the server and their rendering in the browser.
     """
     if report.ok or report.syntax_error is not None:
         return  # unreadable text has no field errors to export; the message above says why
-    row = st.popover("Download errors", icon=":material/download:")
+    row = st.popover(
+        "Download errors", icon=":material/download:", key=f"{key}__menu", on_change="rerun"
+    )
+    if not row.open:
+        return
     row.download_button(
         "Errors (JSON)",
         lambda: json.dumps(report.to_errors(), indent=2),

@@ -515,7 +515,8 @@ def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
     assert f"{size} B of 2 MB · checked as you type · F8: next error" in [
         c.value for c in at.caption
     ]
-    assert [h.value for h in at.subheader] == ["Payload", "Errors", "More about this payload"]
+    headings = [m.value for m in at.markdown if m.value.startswith("#")]
+    assert headings == ["### Payload", "### Errors", "### More about this payload"]
 
 
 def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
@@ -526,3 +527,20 @@ def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
     assert "None: your model and LangGraph's entry both accept this payload." not in [
         c.value for c in at.caption
     ]
+
+
+def test_the_download_buttons_are_sent_only_while_their_popover_is_open(at):
+    at.button(key="broken_example").click().run()
+    menus = [p.proto.popover.label for p in at.get("popover")]
+    assert menus == ["Schema options", "Download errors"]
+    assert at.get("download_button") == []  # closed: no buttons sent with each rerun
+
+    at.session_state["export__menu"] = True  # the user opens it: that reruns
+    at.run()
+    assert [(b.key, b.proto.label) for b in at.get("download_button")] == [
+        ("export__json", "Errors (JSON)"),
+        ("export__fastapi", "FastAPI's answer (422 body)"),
+        ("export__csv", "Errors (CSV)"),
+    ]
+    editor(at, "payload").input(PRESETS["bad_sku"].value.replace("bad sku", "bad  sku")).run()
+    assert len(at.get("download_button")) == 3  # still open while the user edits

@@ -3,13 +3,17 @@ table, checks as you type, and a new user reaches an error in one click."""
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from core.order import AgentState
 from core.order.presets import PRESETS, SEED_TEXT
+from core.validate.report import validate_text
 from tests.e2e._browser import editor_frame, new_context, open_app, rerun
 
 pytestmark = pytest.mark.e2e
@@ -183,3 +187,19 @@ def test_undo_in_the_editor_walks_back_across_validations(page: Any) -> None:
     page.keyboard.press("Control+Shift+z")
     expect(_verdict(page)).to_have_text(BAD_SKU)
     expect(frame.locator(".cm-lintRange-error")).to_have_text('"bad sku"')
+
+
+def test_the_download_popover_offers_the_errors_once_opened(page: Any) -> None:
+    """Its buttons are sent only while it is open (issue #22's round trip): opening it reruns,
+    and the JSON it then downloads is the report's own errors()."""
+    _broken_order(page)
+    with rerun(page):
+        page.get_by_role("button", name="Download errors").click()
+    menu = page.locator("[data-testid='stPopoverBody']")
+    expect(menu.get_by_role("button")).to_have_text(
+        ["Errors (JSON)", "FastAPI's answer (422 body)", "Errors (CSV)"]
+    )
+    with page.expect_download() as download:
+        menu.get_by_role("button", name="Errors (JSON)").click()
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
+    assert json.loads(saved) == validate_text(PRESETS["bad_sku"].value, AgentState).to_errors()

@@ -48,3 +48,19 @@ def test_runs_read_back_their_own_types_with_or_without_strict_msgpack(strict):
     # The control: LangGraph's default checkpointer names the unregistered state class.
     word = "Blocked deserialization of" if strict else "Deserializing unregistered type"
     assert f"{word} corpus.subgraph_interrupt.PydanticState" in warned
+
+
+def test_the_allowlist_is_langgraphs_own_for_the_graph_collected_once():
+    from langgraph._internal._serde import build_serde_allowlist
+
+    from core.order import build_order_graph
+    from core.validate.run_saver import graph_schemas, run_saver, serde_allowlist
+
+    graph = build_order_graph()
+    langgraphs = build_serde_allowlist(
+        schemas=graph_schemas(graph), channels=graph.builder.channels
+    )
+    assert serde_allowlist(graph) == frozenset(langgraphs)
+    assert serde_allowlist(graph) is serde_allowlist(graph)  # not walked again per run
+    saver = run_saver(graph, lenient=True)
+    assert saver.serde._allowed_msgpack_modules == langgraphs
