@@ -131,8 +131,11 @@ def test_every_json_editor_says_its_size_in_human_units_never_a_raw_counter(new_
         page.locator(".st-key-run").get_by_role("button").click()
     with rerun(page):
         page.locator(".st-key-next").get_by_role("button").click()  # a state to fork from
-    _type_a_space(page, "fork")
-    assert _sizes(page)[0] == []
+    _type_a_space(page, "fork_text")  # the fork's editor is the same payload editor
+    counters, captions = _sizes(page)
+    shown = len(editor_frame(page, "fork_text").locator(".cm-content").inner_text().encode())
+    assert counters == []
+    assert f"{human_size(shown)} of {limit} · checked as you type · F8: next error" in captions
 
 
 def _covered(page: Any, locator: Any) -> list[str]:
