@@ -32,7 +32,7 @@ st.caption("Reading:")
 st.code(choice.label, language=None)
 model = project.model or AgentState
 offered = offered_candidate(model, project.candidate, project.spec.candidate_from)
-model, current = choose_models(model, offered)
+current = choose_models(model, offered)
 models = [model] + ([offered[0]] if offered is not None else [])
 try:
     with open_store(choice.spec, strict_serde(models)) as store:

@@ -35,9 +35,9 @@ def offered_candidate(
 
 def choose_models(
     model: type[BaseModel], offered: tuple[type[BaseModel], str] | None
-) -> tuple[type[BaseModel], type[BaseModel] | None]:
-    """The model the threads were written with, and the `offered` changed one when chosen
-    to check them against."""
+) -> type[BaseModel] | None:
+    """The `offered` changed model when the user checks the stored states against it rather
+    than against `model`, the one the threads were written with (None: `model` alone)."""
     options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
     if offered is not None:
         options["candidate"] = offered[1]
@@ -52,7 +52,7 @@ def choose_models(
         "model, 'would not resume' once the change ships. Configure yours with --candidate, "
         "candidate = ... in playground.toml or PLAYGROUND_CANDIDATE.",
     )
-    return model, (offered[0] if offered is not None and chosen == "candidate" else None)
+    return offered[0] if offered is not None and chosen == "candidate" else None
 
 
 def _reset_pages() -> None:
