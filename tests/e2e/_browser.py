@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from playwright.sync_api import expect
+
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
@@ -131,8 +133,19 @@ def editor_value(page: Any, key: str = "payload") -> str:
 
 def submit_payload(page: Any, text: str, *, key: str = "payload") -> None:
     """Replace the editor's content, submit it as a user does (Ctrl+Enter), wait for the run."""
-    content = editor_frame(page, key).locator(".cm-content")
-    content.click()
+    frame = editor_frame(page, key)
+    content, editor = frame.locator(".cm-content"), frame.locator(".cm-editor")
+    # Typing goes where the caret is: a page still laying out (the Form view's grid loads
+    # after the form) can move another field under the click, as seen once in CI, when the
+    # text went into the form's messages field. Click again until the editor has the focus.
+    for attempt in range(3):
+        content.click()
+        try:
+            expect(editor).to_contain_class("cm-focused", timeout=1_000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     page.keyboard.press("Control+a")
     page.keyboard.insert_text(text)
     with rerun(page):
