@@ -16,6 +16,7 @@ Prints both medians, each round's pair and the ratio; never asserts.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import subprocess
 import tempfile
@@ -48,6 +49,20 @@ def worktree(commit: str) -> Iterator[Path]:
         finally:
             subprocess.run([*git, "worktree", "remove", "--force", str(path)],
                            check=False, capture_output=True)  # fmt: skip
+
+
+def _paired_difference(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """Median of (now - before) over the rounds, with a 95% bootstrap interval for it.
+
+    Each round times both sides back to back, so a round's difference cancels the load the
+    machine had then; a seeded resampling keeps the printed interval repeatable.
+    """
+    differences = [now - before for now, before in pairs]
+    rng = random.Random(0)
+    medians = sorted(
+        statistics.median(rng.choices(differences, k=len(differences))) for _ in range(2000)
+    )
+    return medians[50], statistics.median(differences), medians[1949]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -88,10 +103,15 @@ def main(argv: list[str] | None = None) -> None:
     for side in sides:
         spread = ", ".join(f"{v * 1000:.0f}" for v in samples[side])
         print(f"  {names[side]:<26} median {medians[side] * 1000:6.1f} ms  samples ms: {spread}")
-    print(f"  server CPU per round: {', '.join(f'{names[s]} {cpu[s] * 1000:.0f} ms' for s in sides)}")
-    wins = sum(now <= before for now, before in zip(samples["now"], samples["before"], strict=True))
+    used = ", ".join(f"{names[side]} {cpu[side] * 1000:.0f} ms" for side in sides)
+    print(f"  server CPU per round: {used}")
+    pairs = list(zip(samples["now"], samples["before"], strict=True))
+    wins = sum(now <= before for now, before in pairs)
+    low, mid, high = _paired_difference(pairs)
     print(f"  now / before: {medians['now'] / medians['before']:.2f}x; "
           f"now no slower in {wins} of {args.rounds} rounds")  # fmt: skip
+    print(f"  now - before, same round: median {mid * 1000:+.1f} ms "
+          f"(95% bootstrap interval {low * 1000:+.1f} to {high * 1000:+.1f} ms)")  # fmt: skip
     print(f"  {machine_load()}")
 
 
