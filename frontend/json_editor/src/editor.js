@@ -29,6 +29,8 @@ let timer = null;
 let marksKey = null;
 let gotoNonce = null;
 let themeKey = null;
+let readOnly = null;
+let frameHeight = null;
 // id -> {doc, changes since}: marks arrive for the text Python saw, which may be a few
 // keystrokes old; they are placed in that text and mapped through the edits since.
 const snapshots = new Map();
@@ -184,11 +186,19 @@ function onRender({ args, theme, disabled }) {
     view.dispatch({ effects: themeSlot.reconfigure(themeFor(theme)) });
     document.documentElement.style.background = (theme && theme.backgroundColor) || "";
   }
-  view.dispatch({ effects: readOnlySlot.reconfigure(EditorState.readOnly.of(Boolean(disabled))) });
+  // Render messages come on every rerun of the page; only what changed is applied, so a
+  // rerun costs the editor no update and the page no frame resize message.
+  if (Boolean(disabled) !== readOnly) {
+    readOnly = Boolean(disabled);
+    view.dispatch({ effects: readOnlySlot.reconfigure(EditorState.readOnly.of(readOnly)) });
+  }
   applyMarks(args.marks, args.marks_at);
   applyGoto(args.goto);
-  view.dom.style.height = `${args.height}px`;
-  setFrameHeight(args.height + FRAME_PADDING);
+  if (args.height !== frameHeight) {
+    frameHeight = args.height;
+    view.dom.style.height = `${args.height}px`;
+    setFrameHeight(args.height + FRAME_PADDING);
+  }
 }
 
 connect(onRender);
