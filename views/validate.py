@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -10,7 +11,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.write import plural
-from core.links.validate import EDITORS, VIEWS, ValidateLink
+from core.links.validate import EDITORS, TABLES, VIEWS, ValidateLink
 from core.order import AgentState
 from core.order.presets import PRESETS, SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source
@@ -94,6 +95,9 @@ def _restore_share() -> None:
     if link.editor is not None:
         st.session_state["editor_view"] = link.editor
     st.session_state["schema_show"] = link.schema_show
+    for table in TABLES:  # the row the link's sender had selected, in its table only
+        rows = [link.error.row] if link.error is not None and link.error.table == table else []
+        st.session_state[f"{table}__table"] = {"selection": {"rows": rows, "columns": []}}
     name_dropped(dropped)
 
 
@@ -171,8 +175,9 @@ def _workbench(
             st.caption("None: your model and LangGraph's entry both accept this payload.")
         if comparison is None:
             chosen_error = error_table(report, key="errors", texts=None, selectable=True)
+            pick = _pick("errors", report, chosen_error)
         else:
-            chosen_error = _verdicts(report, comparison, entry)
+            chosen_error, pick = _verdicts(report, comparison, entry)
         exports(shown, key="export")
         shared = {
             "payload": text,
@@ -184,6 +189,8 @@ def _workbench(
             shared["model"] = "project"  # a name, never a module path: links cannot load code
         if shared["view"] == "JSON Schema" and st.session_state.get("schema_show"):
             shared["schema_show"] = True  # the schema shown on the page, not only its download
+        if pick is not None:
+            shared["error"] = pick  # the details beside the table, the caret at the error
         share_button("validate", shared, key="share")
     with edit:
         _heading("Payload")
@@ -258,23 +265,34 @@ def _comparison(report: Report, graph: CompiledStateGraph) -> EntryComparison | 
     return comparison
 
 
-def _verdicts(report: Report, comparison: EntryComparison, entry: Report) -> FieldError | None:
+def _verdicts(
+    report: Report, comparison: EntryComparison, entry: Report
+) -> tuple[FieldError | None, dict[str, Any] | None]:
     """The errors under LangGraph's verdict (drawn above): the model alone's, and LangGraph's
     own where they differ (a discriminator's TypeError vs add_messages' ValueError, Python
-    mode). Returns the error row the user selected, if any."""
-    chosen = None
+    mode). Returns the error row the user selected, if any, and where it is (for the link)."""
+    chosen, pick = None, None
     if not report.errors:  # else the table below names them
         duplicates_view(report)
     else:
         st.caption(f"Your model alone (Pydantic): {plural(len(report.errors), 'error')}.")
         chosen = error_table(report, key="errors", texts=None, selectable=True)
+        pick = _pick("errors", report, chosen)
     same = [(e.path, e.type) for e in entry.errors] == [(e.path, e.type) for e in report.errors]
     if entry.errors and not same:
         st.caption(f"LangGraph's entry: {plural(len(entry.errors), 'error')}.")
-        chosen = error_table(entry, key="entry_errors", texts=None, selectable=True) or chosen
+        entry_chosen = error_table(entry, key="entry_errors", texts=None, selectable=True)
+        if entry_chosen is not None:
+            chosen, pick = entry_chosen, _pick("entry_errors", entry, entry_chosen)
         if report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)
-    return chosen
+    return chosen, pick
+
+
+def _pick(table: str, report: Report, chosen: FieldError | None) -> dict[str, Any] | None:
+    """Where the selected row is, as a link names it: its table and position."""
+    row = next((n for n, error in enumerate(report.errors) if error is chosen), None)
+    return None if row is None else {"table": table, "row": row}
 
 
 def _first_contact() -> None:

@@ -1,15 +1,16 @@
-"""The Validate page's link: payload, schema options, the model, view and editor shown."""
+"""The Validate page's link: payload, schema options, the model, view and editor shown, and
+the error row selected."""
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from pydantic import StrictBool, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 
 from core.links.base import ShareLink
 from core.order.schema_options import SchemaOptions
 
-__all__ = ["EDITORS", "VIEWS", "ValidateLink"]
+__all__ = ["EDITORS", "TABLES", "VIEWS", "ErrorPick", "ValidateLink"]
 
 _View = Literal[
     "Annotated text",
@@ -19,8 +20,18 @@ _View = Literal[
     "JSON Schema",
 ]
 _Editor = Literal["JSON", "Form"]
+_Table = Literal["errors", "entry_errors"]  # your model alone's table, LangGraph's entry's
 VIEWS: list[str] = list(get_args(_View))
 EDITORS: list[str] = list(get_args(_Editor))
+TABLES: list[str] = list(get_args(_Table))
+
+
+class ErrorPick(BaseModel):
+    """The error row selected: which table, and the row's position in it (a row past the
+    table's end selects nothing: the payload in the link decides which rows exist)."""
+
+    table: _Table
+    row: Annotated[StrictInt, Field(ge=0, le=1_000_000)]
 
 
 class ValidateLink(ShareLink):
@@ -32,3 +43,4 @@ class ValidateLink(ShareLink):
     view: _View | None = None
     editor: _Editor | None = None
     schema_show: StrictBool = False
+    error: ErrorPick | None = None

@@ -12,7 +12,7 @@ from core.jsontext.payload import MAX_PAYLOAD_BYTES
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
-from core.share import encode_share
+from core.share import decode_share, encode_share
 from core.validate.report import validate_text
 from tests.app._editor import editor
 
@@ -544,3 +544,54 @@ def test_the_download_buttons_are_sent_only_while_their_popover_is_open(at):
     ]
     editor(at, "payload").input(PRESETS["bad_sku"].value.replace("bad sku", "bad  sku")).run()
     assert len(at.get("download_button")) == 3  # still open while the user edits
+
+
+def _link(at):
+    token = at.query_params["s"]
+    return decode_share(token[0] if isinstance(token, list) else token)
+
+
+def test_share_link_reopens_the_selected_error_row_its_details_and_the_caret(at):
+    text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE"})  # two errors
+    editor(at, "payload").input(text).run()
+    at.session_state["errors__table"] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    at.run()
+    at.button(key="share").click().run()
+    assert _link(at)["error"] == {"table": "errors", "row": 1}
+
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    fresh.query_params["s"] = at.query_params["s"]
+    fresh.run()
+    assert not fresh.warning
+    assert editor(fresh, "payload").value == text
+    assert "Selected error at 17:3" in [c.value for c in fresh.caption]
+    assert editor(fresh, "payload").args()["goto"] == {"line": 17, "col": 3, "nonce": 1}
+    fresh.button(key="share").click().run()
+    assert _link(fresh) == _link(at)  # the reopened page shares what it shows, the same
+
+
+@pytest.mark.parametrize(
+    ("error", "caption"),
+    [
+        ({"table": "errors", "row": 5}, "First error (select a row for another) at 3:13"),
+        ({"table": "entry_errors", "row": 0}, "Selected error at 3:13"),
+    ],
+)
+def test_a_link_row_past_its_table_or_in_the_other_table_selects_only_what_exists(error, caption):
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE"})
+    fresh.query_params["s"] = encode_share({"page": "validate", "payload": text, "error": error})
+    fresh.run()
+    assert not fresh.exception and not fresh.warning
+    assert caption in [c.value for c in fresh.caption]
+
+
+def test_a_link_error_of_the_wrong_shape_is_refused_by_name_and_the_rest_kept():
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    fresh.query_params["s"] = encode_share(
+        {"page": "validate", "payload": "{}", "error": {"table": "lint", "row": -1}}
+    )
+    fresh.run()
+    assert [w.value for w in fresh.warning] == [SHARE_FIELD]
+    assert editor(fresh, "payload").value == "{}"
+    assert "First error (select a row for another) at 1:1" in [c.value for c in fresh.caption]

@@ -11,6 +11,7 @@ from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
 from tests.e2e._browser import editor_frame, rerun, submit_payload
+from ui.errors import MESSAGE_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 
@@ -23,9 +24,12 @@ NEGATIVE_AMOUNT_ROW = [
 ]  # fmt: skip
 
 
-def _expect_error_rows(page: Any, rows: list[list[str]], table: int = 0) -> None:
+def _expect_error_rows(
+    page: Any, rows: list[list[str]], table: int = 0, *, detailed: int = 0
+) -> None:
     """The rows of the page's first error table (your model alone's), or of `table`: path,
-    line:col and message in the table; the first row's type in the details beside it."""
+    line:col and message in the table; the type of row `detailed` (the selected row, the
+    first when none is) in the details beside it."""
     grid = page.locator(ERROR_GRID).nth(table)
     expect(grid.locator("[role='columnheader']")).to_have_text(["path", "line:col", "message"])
     cells = grid.locator("[role='gridcell']")
@@ -33,7 +37,9 @@ def _expect_error_rows(page: Any, rows: list[list[str]], table: int = 0) -> None
     details = page.locator(
         ".st-key-errors__details" if table == 0 else ".st-key-entry_errors__details"
     )
-    expect(details.locator("[data-testid='stText']")).to_contain_text(f"type\n  {rows[0][3]}\n")
+    expect(details.locator("[data-testid='stText']")).to_contain_text(
+        f"type\n  {rows[detailed][3]}\n"
+    )
 
 
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
@@ -78,6 +84,11 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
     text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE-E2E"})
     page = new_page()
     submit_payload(page, text)
+    table = page.locator(".st-key-errors__table")
+    expect(table.locator("[role='gridcell']", has_text="17:3")).to_have_count(1)
+    with rerun(page):  # the second row's selection box: the coupon's error is what is shown
+        table.click(position={"x": 16, "y": 38 + MESSAGE_ROW_HEIGHT + MESSAGE_ROW_HEIGHT // 2})
+    expect(page.locator(".st-key-errors__details")).to_contain_text("Selected error at 17:3")
     with rerun(page):
         page.locator(".st-key-share").get_by_role("button").click()
     link = page.locator("[data-testid='stCode']").filter(has_text="?s=v1.")
@@ -98,8 +109,12 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
             NEGATIVE_AMOUNT_ROW,
             ["coupon", "17:3", "Extra inputs are not permitted", "extra_forbidden"],
         ],
+        detailed=1,  # the row the sender had selected
     )
     _expect_error_rows(restored, [NEGATIVE_AMOUNT_ROW], table=1)  # LangGraph dropped coupon
+    # The row the sender selected: its details beside the table, the caret at its line:col.
+    expect(restored.locator(".st-key-errors__details")).to_contain_text("Selected error at 17:3")
+    expect(editor_frame(restored).locator(".cm-editor")).to_have_attribute("data-caret", "17:3")
 
     # A third context without the link is a separate session: it sees the seed order.
     fresh = new_page()

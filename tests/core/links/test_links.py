@@ -56,6 +56,7 @@ LINKS: dict[type[ShareLink], tuple[dict[str, Any], dict[str, Any] | None, dict[s
             "view": "JSON Schema",
             "editor": "Form",
             "schema_show": True,
+            "error": {"table": "entry_errors", "row": 1},
         },
         None,
         {
@@ -65,6 +66,7 @@ LINKS: dict[type[ShareLink], tuple[dict[str, Any], dict[str, Any] | None, dict[s
             "view": 3,
             "editor": 1,
             "schema_show": "true",
+            "error": {"table": "errors", "row": True},
         },
     ),
     RetryLink: (
