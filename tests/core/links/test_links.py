@@ -9,6 +9,7 @@ import pytest
 from core.links import DroppedField, ShareLink
 from core.links.behaviour import BehaviourLink
 from core.links.retry import RetryInputs, RetryLink
+from core.links.threads import ThreadsLink
 from core.links.tools import ToolsLink
 from core.links.trace import TraceLink
 from core.links.validate import ValidateLink
@@ -100,6 +101,29 @@ LINKS: dict[type[ShareLink], tuple[dict[str, Any], dict[str, Any] | None, dict[s
         },
         {"tabs": ["Pydantic"]},
         {"scenario": 1, "preset": True, "schema_model": [], "schema_tab": {}, "payload": 2},
+    ),
+    ThreadsLink: (
+        {
+            "source": "server",
+            "current": "candidate",
+            "contains": "order",
+            "status": "would not resume",
+            "page_size": 50,
+            "cursors": ["", "order-25"],
+            "thread": "order-31",
+            "step": 2,
+        },
+        None,
+        {
+            "source": "/tmp/x.sqlite",
+            "current": True,
+            "contains": 5,
+            "status": "fine",
+            "page_size": "50",
+            "cursors": "order-25",
+            "thread": 31,
+            "step": -1,
+        },
     ),
     BehaviourLink: (
         {"timing": True, "verdicts": ["holds"], "sources": ["A"], "probe": "p"},
