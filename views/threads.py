@@ -14,6 +14,7 @@ from core.stores.unbrick import WRITES_ENV, writes_enabled
 from ui.project import active_project
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
+from ui.threads.share import restore_threads_link, store_note, thread_note, threads_share
 from ui.threads.source import choose_store
 from ui.threads.timeline import thread_view
 from ui.threads.unbrick import unbrick_section
@@ -25,7 +26,9 @@ st.caption(
     "— even where LangGraph's own get_state raises."
 )
 project = active_project()
+restore_threads_link()  # a share link's store, filters, thread and checkpoint
 choice = choose_store()
+store_note(choice)
 if choice is None:
     st.stop()
 st.caption("Reading:")
@@ -38,10 +41,12 @@ try:
     with open_store(choice.spec, strict_serde(models)) as store:
         st.subheader("Thread list")
         thread = thread_list(store, model, current)
+        thread_note(thread)
         timeline = thread_timeline(store, thread, model) if thread else None
         if timeline is not None:
             st.subheader("One thread")
             thread_view(timeline, model)
+        threads_share(choice, thread)
 except StoreError as error:
     st.error("This store cannot be read; the page keeps working with another store:")
     message = str(error)

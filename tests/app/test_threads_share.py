@@ -1,0 +1,152 @@
+"""Threads page share links with AppTest: a link reopens the store, filters, thread, checkpoint."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.runtime.caching import clear_session_resource_cache
+from streamlit.testing.v1 import AppTest
+
+from core.share import decode_share, encode_share
+from core.stores.demo import build_demo_store
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
+
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+SESSION_ID = "test session id"  # AppTest's, for every instance
+
+
+@pytest.fixture(autouse=True)
+def _session_ends(monkeypatch) -> Iterator[None]:
+    # No store configured, no writes: the demo store, read-only. One session's demo store is
+    # released after each test, as a disconnect releases it.
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.delenv(WRITES_ENV, raising=False)
+    yield
+    clear_session_resource_cache(SESSION_ID)
+
+
+def _open(token: str | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    if token is not None:
+        at.query_params["s"] = token
+    return at.run()
+
+
+def _token(at: AppTest) -> str:
+    token = at.query_params["s"]
+    return token[0] if isinstance(token, list) else token
+
+
+def _link(at: AppTest) -> dict:
+    """Press Share link; what the link it made carries."""
+    at.button(key="threads_share").click().run()
+    return decode_share(_token(at))
+
+
+def _shown(at: AppTest) -> dict:
+    """What the page shows: the list's filters, the thread, the checkpoint."""
+    return {
+        "source": at.radio(key="threads_source").value,
+        "status": at.selectbox(key="threads_status").value,
+        "contains": at.text_input(key="threads_contains").value,
+        "thread": at.selectbox(key="threads_thread").value,
+        "step": at.select_slider(key="threads_step").value,
+    }
+
+
+def test_a_link_reopens_the_filters_the_thread_and_the_checkpoint_shown():
+    at = _open()
+    at.selectbox(key="threads_status").select("broken").run()
+    at.selectbox(key="threads_thread").select("fault-negative_amount").run()
+    at.select_slider(key="threads_step").set_value(0).run()
+    shown = _shown(at)
+    assert shown == {
+        "source": "demo",
+        "status": "broken",
+        "contains": "",
+        "thread": "fault-negative_amount",
+        "step": 0,  # the input checkpoint, not the blamed one the thread opens at
+    }
+    link = _link(at)
+    assert link == {
+        "page": "threads",
+        "source": "demo",
+        "current": "same",
+        "contains": "",
+        "status": "broken",
+        "page_size": 25,
+        "cursors": [""],
+        "thread": "fault-negative_amount",
+        "step": 0,
+    }
+
+    fresh = _open(_token(at))  # another session: its own demo store, same threads
+    assert not fresh.exception and not fresh.warning
+    assert _shown(fresh) == shown
+    assert _link(fresh) == link
+
+
+def test_a_link_to_the_servers_store_on_a_server_without_one_says_so_and_shows_the_demo():
+    at = _open(encode_share({"page": "threads", "source": "server", "thread": "clean-1"}))
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "[share_store] This link reads the server's checkpoint store, and this server is not "
+        "configured with one: the demo store is shown instead. Open the link on the server it "
+        "was made on."
+    ]
+    assert _shown(at)["source"] == "demo"
+    assert _shown(at)["thread"] == "clean-1"
+
+
+def test_a_link_naming_a_thread_the_store_lacks_says_so_and_shows_the_first():
+    at = _open(encode_share({"page": "threads", "thread": "gone-42", "step": 3}))
+    assert [w.value for w in at.warning] == [
+        "[share_thread] The thread this link names is not in this store's list as filtered "
+        "(another store, or the thread is gone); the first thread listed is shown. Its id:"
+    ]
+    assert "gone-42" in [c.value for c in at.code]
+    assert _shown(at)["thread"] == "clean-1"
+    at.run()  # said once, for the link that was opened
+    assert not at.warning
+
+
+def test_an_uploaded_store_offers_no_link_and_says_why(tmp_path):
+    store = tmp_path / "mine.sqlite"
+    build_demo_store(store)
+    at = _open()
+    at.radio(key="threads_source").set_value("upload").run()
+    at.file_uploader(key="threads_upload").set_value(("mine.sqlite", store.read_bytes(), "")).run()
+    assert not at.exception
+    assert at.selectbox(key="threads_thread").value == "clean-1"  # the file was read
+    assert [b.key for b in at.button if b.key == "threads_share"] == []
+    assert (
+        "No share link for an uploaded store: the file stays in this session only. The demo "
+        "store and the server's store can be shared."
+    ) in [c.value for c in at.caption]
+
+
+def test_a_link_to_the_servers_store_names_it_only_as_the_servers(tmp_path, monkeypatch):
+    store = tmp_path / "server.sqlite"
+    build_demo_store(store)
+    monkeypatch.setenv(STORE_ENV, str(store))
+    at = _open()
+    at.selectbox(key="threads_thread").select("interrupted").run()
+    link = _link(at)
+    assert link == {
+        "page": "threads",
+        "source": "server",
+        "current": "same",
+        "contains": "",
+        "status": "all",
+        "page_size": 25,
+        "cursors": [""],
+        "thread": "interrupted",
+        "step": at.select_slider(key="threads_step").value,
+    }
+    assert str(tmp_path) not in str(link)  # the file's path never goes into a link
+    fresh = _open(_token(at))
+    assert not fresh.warning
+    assert _shown(fresh) == _shown(at)

@@ -1,0 +1,86 @@
+"""The Threads page's share link: the store (demo or the server's), filters, thread, checkpoint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from core.links.threads import ThreadsLink
+from ui.share import name_dropped, share_button, shared_state
+from ui.threads.source import StoreChoice
+
+__all__ = ["restore_threads_link", "store_note", "thread_note", "threads_share"]
+
+_WANTED = "threads_link_wanted"  # what an opened link asked for: (source, thread)
+
+
+def restore_threads_link() -> None:
+    """Copy an opened link's state into the page's widgets, before they are drawn."""
+    state = shared_state("threads")
+    if state is None:
+        return
+    link, dropped = ThreadsLink.parse(state)
+    ss = st.session_state
+    ss["threads_source"] = link.source
+    ss["threads_current"] = link.current
+    ss["threads_contains"] = link.contains
+    ss["threads_status"] = link.status
+    ss["threads_page_size"] = link.page_size
+    ss["threads_cursors"] = list(link.cursors)
+    ss.pop("threads_thread", None)
+    if link.thread is not None:
+        ss["threads_thread"] = link.thread
+        if link.step is not None:  # the timeline opens here, not at the blamed checkpoint
+            ss["threads_step"] = link.step
+            ss["threads_step_of"] = link.thread
+    ss[_WANTED] = (link.source, link.thread)
+    name_dropped(dropped)
+
+
+def store_note(choice: StoreChoice | None) -> None:
+    """Say so when a link asked for the server's store and this server has none."""
+    wanted = st.session_state.get(_WANTED)
+    shown = choice.source if choice is not None else None
+    if wanted is not None and wanted[0] == "server" and shown != "server":
+        st.warning(
+            "[share_store] This link reads the server's checkpoint store, and this server is "
+            "not configured with one: the demo store is shown instead. Open the link on the "
+            "server it was made on."
+        )
+
+
+def thread_note(thread: str | None) -> None:
+    """Say so, once, when the thread a link names is not on the page of the list it reopened."""
+    wanted = st.session_state.pop(_WANTED, None)
+    if wanted is None or wanted[1] is None or wanted[1] == thread:
+        return
+    st.warning(
+        "[share_thread] The thread this link names is not in this store's list as filtered "
+        "(another store, or the thread is gone); the first thread listed is shown. Its id:"
+    )
+    st.code(wanted[1], language=None, wrap_lines=True)
+
+
+def threads_share(choice: StoreChoice, thread: str | None) -> None:
+    """A Share link button for what the page shows; none for an uploaded store."""
+    if choice.source == "upload":
+        st.caption(
+            "No share link for an uploaded store: the file stays in this session only. "
+            "The demo store and the server's store can be shared."
+        )
+        return
+    ss = st.session_state
+    state: dict[str, Any] = {
+        "source": choice.source,
+        "current": ss.get("threads_current", "same"),
+        "contains": ss.get("threads_contains", ""),
+        "status": ss.get("threads_status", "all"),
+        "page_size": ss.get("threads_page_size", 25),
+        "cursors": list(ss.get("threads_cursors", [""])),
+    }
+    if thread is not None:
+        state["thread"] = thread
+        if ss.get("threads_step_of") == thread and isinstance(ss.get("threads_step"), int):
+            state["step"] = ss["threads_step"]
+    share_button("threads", state, key="threads_share")
