@@ -42,8 +42,10 @@ def worktree(commit: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="roundtrip-ab-") as parent:
         path = Path(parent) / "before"
         git = ["git", "-C", str(ROOT)]
-        subprocess.run([*git, "worktree", "add", "--detach", str(path), commit],
-                       check=True, capture_output=True)  # fmt: skip
+        made = subprocess.run([*git, "worktree", "add", "--detach", str(path), commit],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        if made.returncode != 0:
+            raise SystemExit(f"cannot check out {commit!r}: {made.stderr.strip()}")
         try:
             yield path
         finally:
@@ -70,6 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", default=BEFORE, help=f"earlier commit (default {BEFORE})")
     parser.add_argument("--rounds", type=int, default=16, help="timed rounds (default 16)")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     sides = ("before", "now")
     with ExitStack() as stack, sync_playwright() as playwright:
         before = stack.enter_context(worktree(args.before))

@@ -24,6 +24,7 @@ __all__ = [
     "SCHEMA_OPTIONS",
     "SCHEMA_TAB",
     "FORK_STEP_SLIDER",
+    "LINK_ERROR",
     "STEP_SLIDER",
     "TOOL_PAYLOAD",
     "TOOL_PRESET",
@@ -43,6 +44,9 @@ PAYLOAD_TEXT = "payload_text"
 PRESET_LOADED = "preset_loaded"
 # Schema options a share link carries, applied by the options form on its next render.
 SCHEMA_OPTIONS = "schema_options"
+# The error row a Validate link selects, (table key, row): applied to that table right before
+# it is drawn in the run the link opened, then dropped (views/validate.py).
+LINK_ERROR = "link_error"
 
 # Trace: its settings' widgets, the selected row, and what a link asks of its fresh run.
 TRACE_GRAPH = "trace_graph"

@@ -14,7 +14,14 @@ from core.stores.unbrick import WRITES_ENV, writes_enabled
 from ui.project import active_project
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
-from ui.threads.share import restore_threads_link, store_note, thread_note, threads_share
+from ui.threads.share import (
+    drop_link_notes,
+    model_note,
+    restore_threads_link,
+    store_note,
+    thread_note,
+    threads_share,
+)
 from ui.threads.source import choose_store
 from ui.threads.timeline import thread_view
 from ui.threads.unbrick import unbrick_section
@@ -30,12 +37,14 @@ restore_threads_link()  # a share link's store, filters, thread and checkpoint
 choice = choose_store()
 store_note(choice)
 if choice is None:
+    drop_link_notes()
     st.stop()
 st.caption("Reading:")
 st.code(choice.label, language=None)
 model = project.model or AgentState
 offered = offered_candidate(model, project.candidate, project.spec.candidate_from)
 current = choose_models(model, offered)
+model_note(offered is not None)
 models = [model] + ([offered[0]] if offered is not None else [])
 try:
     with open_store(choice.spec, strict_serde(models)) as store:
@@ -53,6 +62,7 @@ except StoreError as error:
     if choice.source == "upload":  # name the user's file, not this session's temp copy
         message = message.replace(choice.spec, choice.label.removeprefix("uploaded file "))
     st.code(message, language=None, wrap_lines=True)
+    drop_link_notes()
     st.stop()
 
 st.subheader("Audit")

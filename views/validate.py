@@ -95,9 +95,10 @@ def _restore_share() -> None:
     if link.editor is not None:
         st.session_state["editor_view"] = link.editor
     st.session_state["schema_show"] = link.schema_show
-    for table in TABLES:  # the row the link's sender had selected, in its table only
-        rows = [link.error.row] if link.error is not None and link.error.table == table else []
-        st.session_state[f"{table}__table"] = {"selection": {"rows": rows, "columns": []}}
+    for table in TABLES:  # whatever was selected before belongs to the text it replaced
+        st.session_state.pop(f"{table}__table", None)
+    if link.error is not None:  # the sender's row: selected when its table is drawn, below
+        st.session_state[keys.LINK_ERROR] = (link.error.table, link.error.row)
     name_dropped(dropped)
 
 
@@ -174,6 +175,7 @@ def _workbench(
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
         if comparison is None:
+            _link_pick("errors")
             chosen_error = error_table(report, key="errors", texts=None, selectable=True)
             pick = _pick("errors", report, chosen_error)
         else:
@@ -191,6 +193,7 @@ def _workbench(
             shared["schema_show"] = True  # the schema shown on the page, not only its download
         if pick is not None:
             shared["error"] = pick  # the details beside the table, the caret at the error
+        st.session_state.pop(keys.LINK_ERROR, None)  # a link's row, only in the run it opened
         share_button("validate", shared, key="share")
     with edit:
         _heading("Payload")
@@ -276,17 +279,26 @@ def _verdicts(
         duplicates_view(report)
     else:
         st.caption(f"Your model alone (Pydantic): {plural(len(report.errors), 'error')}.")
+        _link_pick("errors")
         chosen = error_table(report, key="errors", texts=None, selectable=True)
         pick = _pick("errors", report, chosen)
     same = [(e.path, e.type) for e in entry.errors] == [(e.path, e.type) for e in report.errors]
     if entry.errors and not same:
         st.caption(f"LangGraph's entry: {plural(len(entry.errors), 'error')}.")
+        _link_pick("entry_errors")
         entry_chosen = error_table(entry, key="entry_errors", texts=None, selectable=True)
         if entry_chosen is not None:
             chosen, pick = entry_chosen, _pick("entry_errors", entry, entry_chosen)
         if report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)
     return chosen, pick
+
+
+def _link_pick(table: str) -> None:
+    """Select the row an opened link names, if it names one in `table` (about to be drawn)."""
+    pick = st.session_state.get(keys.LINK_ERROR)
+    if pick is not None and pick[0] == table:
+        st.session_state[f"{table}__table"] = {"selection": {"rows": [pick[1]], "columns": []}}
 
 
 def _pick(table: str, report: Report, chosen: FieldError | None) -> dict[str, Any] | None:

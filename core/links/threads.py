@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictInt, StrictStr, field_validator
+from pydantic import AfterValidator, Field, StrictInt, StrictStr, field_validator
 
 from core.links.base import Name, ShareLink, one_of
 from core.stores.threads import ThreadStatus
@@ -20,7 +20,14 @@ __all__ = ["PAGE_SIZES", "STATUSES", "ThreadsLink"]
 
 PAGE_SIZES = (25, 50, 100)
 STATUSES = ["all", *(str(status) for status in ThreadStatus)]
-_Id = Annotated[StrictStr, Field(max_length=1_000)]  # a thread id, or the one a page ends at
+def _no_nul(text: str) -> str:
+    if "\x00" in text:  # psycopg refuses such text before a query reaches the server
+        raise ValueError("holds a NUL character, which a PostgreSQL store cannot be asked for")
+    return text
+
+
+# A thread id, or the one a page of the list ends at.
+_Id = Annotated[StrictStr, Field(max_length=1_000), AfterValidator(_no_nul)]
 
 
 class ThreadsLink(ShareLink):
@@ -28,12 +35,19 @@ class ThreadsLink(ShareLink):
 
     source: Literal["demo", "server"] = "demo"
     current: Literal["same", "candidate"] = "same"  # the model the states are checked against
-    contains: Name = ""
+    contains: Annotated[Name, AfterValidator(_no_nul)] = ""
     status: Name = "all"
     page_size: Literal[25, 50, 100] = 25
     cursors: list[_Id] = Field(default_factory=lambda: [""], min_length=1, max_length=1_000)
-    thread: _Id | None = None
+    thread: Annotated[_Id, Field(min_length=1)] | None = None
     step: Annotated[StrictInt, Field(ge=0)] | None = None  # the checkpoint's position
+
+    @field_validator("cursors")
+    @classmethod
+    def _from_the_first_page(cls, cursors: list[str]) -> list[str]:
+        if cursors[0] != "":  # else the list's first threads could not be paged back to
+            raise ValueError("the first page's cursor must be the empty text")
+        return cursors
 
     @field_validator("status")
     @classmethod

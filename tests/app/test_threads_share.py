@@ -10,11 +10,13 @@ from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
 from core.share import decode_share, encode_share
-from core.stores.demo import build_demo_store
+from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "threads.py")
+FIXTURES = ROOT / "tests" / "fixtures"
 SESSION_ID = "test session id"  # AppTest's, for every instance
 
 
@@ -105,7 +107,7 @@ def test_a_link_naming_a_thread_the_store_lacks_says_so_and_shows_the_first():
     at = _open(encode_share({"page": "threads", "thread": "gone-42", "step": 3}))
     assert [w.value for w in at.warning] == [
         "[share_thread] The thread this link names is not in this store's list as filtered "
-        "(another store, or the thread is gone); the first thread listed is shown. Its id:"
+        "(another store, or the thread is gone): the first thread listed is shown. Its id:"
     ]
     assert "gone-42" in [c.value for c in at.code]
     assert _shown(at)["thread"] == "clean-1"
@@ -150,3 +152,50 @@ def test_a_link_to_the_servers_store_names_it_only_as_the_servers(tmp_path, monk
     fresh = _open(_token(at))
     assert not fresh.warning
     assert _shown(fresh) == _shown(at)
+
+
+def test_a_link_reopens_a_later_page_of_the_list_its_size_and_the_changed_model():
+    link = {
+        "page": "threads",
+        "source": "demo",
+        "current": "candidate",  # the demo's CandidateState, offered on the seed order
+        "contains": "",
+        "status": "all",
+        "page_size": 50,
+        "cursors": ["", "clean-2"],  # the second page: the threads after clean-2
+    }
+    at = _open(encode_share(link))
+    assert not at.exception and not at.warning
+    assert (
+        at.radio(key="threads_current").value,
+        at.selectbox(key="threads_page_size").value,
+        at.selectbox(key="threads_thread").options,
+    ) == ("candidate", 50, sorted(DEMO_THREADS)[2:])
+    assert "Page 2 · 8 threads shown" in [c.value for c in at.caption]
+    step = at.select_slider(key="threads_step").value  # the blamed checkpoint, as opened
+    assert _link(at) == link | {"thread": "fault-bad_status_last", "step": step}
+
+
+def test_a_link_checking_a_candidate_on_a_server_without_one_says_so(monkeypatch):
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    monkeypatch.setenv("PLAYGROUND_MODEL", "shop.state:ShopState")  # no candidate configured
+    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
+    at = _open(encode_share({"page": "threads", "current": "candidate"}))
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        "[share_model] This link checks the stored states against a changed model (a "
+        "candidate), and this server is not configured with one: they are checked against the "
+        "model they were written with."
+    ]
+    assert at.radio(key="threads_current").value == "same"
+
+
+def test_a_link_with_a_nul_in_its_filter_is_refused_by_name_and_the_page_works():
+    at = _open(encode_share({"page": "threads", "contains": "a\x00b", "cursors": ["x"]}))
+    assert not at.exception
+    assert [c.value for c in at.code if c.value.startswith(("contains", "cursors"))] == [
+        "contains, cursors",
+        "contains: Value error, holds a NUL character, which a PostgreSQL store cannot be asked "
+        "for\ncursors: Value error, the first page's cursor must be the empty text",
+    ]
+    assert at.selectbox(key="threads_thread").value == "clean-1"

@@ -570,20 +570,54 @@ def test_share_link_reopens_the_selected_error_row_its_details_and_the_caret(at)
     assert _link(fresh) == _link(at)  # the reopened page shares what it shows, the same
 
 
+def _selected(at):
+    """The rows selected in each error table drawn (a table not drawn has no entry)."""
+    return {
+        key: list(at.session_state[f"{key}__table"]["selection"]["rows"])
+        for key in ("errors", "entry_errors")
+        if any(d.proto.id.endswith(f"-{key}__table") for d in at.dataframe)
+    }
+
+
 @pytest.mark.parametrize(
-    ("error", "caption"),
+    ("error", "selected", "captions"),
     [
-        ({"table": "errors", "row": 5}, "First error (select a row for another) at 3:13"),
-        ({"table": "entry_errors", "row": 0}, "Selected error at 3:13"),
+        (
+            {"table": "errors", "row": 5},  # past the table's end: nothing selected
+            {"errors": [5], "entry_errors": []},
+            ["First error (select a row for another) at 3:13"] * 2,
+        ),
+        (
+            {"table": "entry_errors", "row": 0},
+            {"errors": [], "entry_errors": [0]},
+            ["First error (select a row for another) at 3:13", "Selected error at 3:13"],
+        ),
     ],
 )
-def test_a_link_row_past_its_table_or_in_the_other_table_selects_only_what_exists(error, caption):
+def test_a_link_selects_its_row_in_the_table_it_names_only(error, selected, captions):
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE"})
     fresh.query_params["s"] = encode_share({"page": "validate", "payload": text, "error": error})
     fresh.run()
     assert not fresh.exception and not fresh.warning
-    assert caption in [c.value for c in fresh.caption]
+    assert _selected(fresh) == selected
+    assert [c.value for c in fresh.caption if "error" in c.value and " at " in c.value] == captions
+
+
+def test_a_links_row_in_a_table_not_drawn_is_not_selected_later_when_it_appears():
+    # The model alone and LangGraph agree on this payload: LangGraph's own table is not drawn.
+    text = to_text({**SEED_PAYLOAD, "amount": -7.25})
+    fresh = AppTest.from_file(PAGE, default_timeout=30)
+    fresh.query_params["s"] = encode_share(
+        {"page": "validate", "payload": text, "error": {"table": "entry_errors", "row": 0}}
+    )
+    fresh.run()
+    assert _selected(fresh) == {"errors": []}
+    editor(fresh, "payload").input(to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "X"}))
+    fresh.run()  # now the tables differ and LangGraph's is drawn: nothing selected in it
+    assert _selected(fresh) == {"errors": [], "entry_errors": []}
+    assert "Selected error at 3:13" not in [c.value for c in fresh.caption]
+    assert editor(fresh, "payload").args()["goto"] is None
 
 
 def test_a_link_error_of_the_wrong_shape_is_refused_by_name_and_the_rest_kept():

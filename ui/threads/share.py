@@ -8,9 +8,17 @@ import streamlit as st
 
 from core.links.threads import ThreadsLink
 from ui.share import name_dropped, share_button, shared_state
+from ui.text import plain
 from ui.threads.source import StoreChoice
 
-__all__ = ["restore_threads_link", "store_note", "thread_note", "threads_share"]
+__all__ = [
+    "drop_link_notes",
+    "model_note",
+    "restore_threads_link",
+    "store_note",
+    "thread_note",
+    "threads_share",
+]
 
 _WANTED = "threads_link_wanted"  # what an opened link asked for: (source, thread)
 
@@ -34,7 +42,7 @@ def restore_threads_link() -> None:
         if link.step is not None:  # the timeline opens here, not at the blamed checkpoint
             ss["threads_step"] = link.step
             ss["threads_step_of"] = link.thread
-    ss[_WANTED] = (link.source, link.thread)
+    ss[_WANTED] = (link.source, link.thread, link.current)
     name_dropped(dropped)
 
 
@@ -50,16 +58,34 @@ def store_note(choice: StoreChoice | None) -> None:
         )
 
 
+def model_note(offered: bool) -> None:
+    """Say so when a link checks against a changed model this server does not offer."""
+    wanted = st.session_state.get(_WANTED)
+    if wanted is not None and wanted[2] == "candidate" and not offered:
+        st.warning(
+            "[share_model] This link checks the stored states against a changed model (a "
+            "candidate), and this server is not configured with one: they are checked against "
+            "the model they were written with."
+        )
+
+
 def thread_note(thread: str | None) -> None:
-    """Say so, once, when the thread a link names is not on the page of the list it reopened."""
+    """Say so when the thread a link names is not in the list it reopened; the link's notes
+    are said in the run that opened it only."""
     wanted = st.session_state.pop(_WANTED, None)
     if wanted is None or wanted[1] is None or wanted[1] == thread:
         return
+    where = "the first thread listed is shown" if thread is not None else "no thread is listed"
     st.warning(
         "[share_thread] The thread this link names is not in this store's list as filtered "
-        "(another store, or the thread is gone); the first thread listed is shown. Its id:"
+        f"(another store, or the thread is gone): {where}. Its id:"
     )
     st.code(wanted[1], language=None, wrap_lines=True)
+
+
+def drop_link_notes() -> None:
+    """Forget what an opened link asked for (the page stopped before saying all of it)."""
+    st.session_state.pop(_WANTED, None)
 
 
 def threads_share(choice: StoreChoice, thread: str | None) -> None:
@@ -83,4 +109,12 @@ def threads_share(choice: StoreChoice, thread: str | None) -> None:
         state["thread"] = thread
         if ss.get("threads_step_of") == thread and isinstance(ss.get("threads_step"), int):
             state["step"] = ss["threads_step"]
+    refused = ThreadsLink.parse(state)[1]
+    if refused:  # a link the page would refuse when opened: none, and why
+        st.caption(
+            "No share link for this view: a link cannot carry its "
+            + plain(", ".join(f"{field.path} ({field.reason})" for field in refused))
+            + "."
+        )
+        return
     share_button("threads", state, key="threads_share")
