@@ -17,6 +17,7 @@ from ui.text import plain
 from ui.trace.verdict import why_stopped
 
 __all__ = [
+    "STEP_ROW_HEIGHT",
     "current_row",
     "move_step",
     "step_controls",
@@ -52,25 +53,32 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         selection_default={"selection": {"rows": [selected]}},
         column_order=_STEP_COLUMNS_FIRST
         + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
-        # Widths that keep step, node, check, flag and blame in the table's column at
-        # 1400 px (blame was cut and error hidden); the selected row's detail beside the
-        # table holds the whole error.
+        # One set of widths for every screen (the server cannot know the screen's width):
+        # step, node, check, flag and blame sum to 322 px, inside a 390 px phone's 356 px
+        # grid after the row's checkbox, and wrap (STEP_ROW_HEIGHT) instead of being cut.
+        # At 1400 px the same five come first and the columns after them simply show more
+        # (the 1400 px widths, 490 px, put flag and blame past a phone's edge). The selected
+        # row's detail beside (on a phone: under) the table holds the whole error.
         column_config={
-            "step": st.column_config.NumberColumn("step", width=45),
-            "node": st.column_config.TextColumn("node", width=105),
-            "blame": st.column_config.TextColumn("blame", width=100),
+            "step": st.column_config.NumberColumn("step", width=36),
+            "node": st.column_config.TextColumn("node", width=74),
+            "blame": st.column_config.TextColumn("blame", width=62),
             "error": st.column_config.TextColumn("error", width=200),
             "flag": st.column_config.TextColumn(
                 "flag",
-                width=110,
+                width=56,
                 help="The row opened first: where the run went wrong (natively: where "
                 "LangGraph raised, or the state it stopped at or finished with).",
             ),
-            "check": st.column_config.TextColumn("check", width=130),
+            "check": st.column_config.TextColumn("check", width=94),
         },
+        row_height=STEP_ROW_HEIGHT,
     )
 
 
+# Streamlit wraps a cell's text only in rows taller than 4rem (64 px): 66 px holds three
+# lines, so "status: literal_error" and "first failure" wrap whole in their narrow columns.
+STEP_ROW_HEIGHT = 66
 # On a narrow screen the columns that say what happened come first.
 _STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
 

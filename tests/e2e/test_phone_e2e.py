@@ -1,0 +1,111 @@
+"""Trace and Threads on a 390 px phone: the columns that say which row it is and what went
+wrong are drawn whole inside their table, with no sideways scrolling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e._browser import new_context, open_app, rerun
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+
+# Notes, per data grid, where each text drawn on its canvas ends, in CSS pixels from the
+# canvas' left edge, beside the canvas' own width: a column cut by the table's right edge
+# ends past it (test_trace_e2e.py does the same at 1400 px). The grid's accessibility DOM
+# lists a cut column as present, so only what is drawn can tell.
+NOTE_DRAWN = """() => {
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, ...rest) {
+    const grid = this.canvas.closest("[data-testid='stDataFrame']");
+    if (grid) {
+      const scale = this.getTransform().a || 1;
+      const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
+      const end = (this.getTransform().e + (x + this.measureText(text).width) * scale) / ratio;
+      grid.__drawn = grid.__drawn || {};
+      grid.__drawn[text] = {end, canvas: this.canvas.getBoundingClientRect().width};
+    }
+    return fillText.call(this, text, x, ...rest);
+  };
+}"""
+
+
+def grid_with(page: Any, header: str) -> Any:
+    """The data grid that has a column headed `header`."""
+    return page.locator(f"[data-testid='stDataFrame']:has([role='columnheader']:text-is('{header}'))")
+
+
+def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:
+    """Which of `texts` were not drawn, or were drawn ending past the grid's right edge."""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    return {
+        text: drawn.get(text)
+        for text in texts
+        if text not in drawn or drawn[text]["end"] > drawn[text]["canvas"]
+    }
+
+
+def drawn_whole(grid: Any, values: list[str]) -> dict[str, bool]:
+    """For each value: was every word of it drawn, each line ending inside the grid?"""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    result = {}
+    for value in values:
+        # a line of the value: whole words of it (a word broken mid-way is not drawn whole)
+        lines = [t for t in drawn if t.split() and set(t.split()) <= set(value.split())]
+        words = {w for line in lines for w in line.split()}
+        inside = all(drawn[t]["end"] <= drawn[t]["canvas"] for t in lines)
+        result[value] = inside and set(value.split()) <= words
+    return result
+
+
+def no_sideways_scroll(grid: Any) -> tuple[int, int]:
+    """The grid's scroll width and visible width (equal when nothing scrolls sideways)."""
+    return grid.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
+
+
+@pytest.fixture
+def phone(browser: Any, app_server: Any) -> Any:
+    """Open a page of the app in a phone-sized context that notes what its grids draw."""
+    contexts: list[Any] = []
+
+    def open_page(path: str) -> Any:
+        context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+        context.add_init_script(f"({NOTE_DRAWN})()")
+        contexts.append(context)
+        return open_app(context, f"{app_server.url}/{path}")
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(phone) -> None:
+    # Until this fix the fixed widths made for 1400 px (step 45, node 105, check 130,
+    # flag 110, blame 100) ran past the phone's 356 px of grid: flag was cut after
+    # "first fa" and blame was off-screen; only the row's tint said which row failed.
+    page = phone("trace")
+    faults = page.locator(".st-key-trace_faults input")
+    faults.click()
+    faults.fill("bad_status_last")
+    with rerun(page):
+        page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    with rerun(page):
+        page.locator(".st-key-run").get_by_role("button").click()
+
+    table = grid_with(page, "flag")
+    table.scroll_into_view_if_needed()
+    selected = table.locator("[role='row'][aria-selected='true']")
+    expect(selected).to_have_count(1)
+    cells = selected.locator("[role='gridcell']").all_inner_texts()[:5]
+    assert cells == ["2", "confirm", "status: literal_error", "first failure", "confirm"]
+    page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+    # The headers, and the flagged row's values (whole, or each of their wrapped lines).
+    assert cut_off(table, ["step", "node", "check", "flag", "blame"]) == {}
+    assert drawn_whole(table, cells) == {value: True for value in cells}
+    box = table.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
