@@ -3,12 +3,19 @@ wrong are drawn whole inside their table, with no sideways scrolling."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from core.order import SEED_PAYLOAD, build_order_graph
+from core.stores.open import STORE_ENV
 from tests.e2e._browser import new_context, open_app, rerun
+from tests.e2e._server import Server, streamlit_server
+from ui.threads.columns import PHONE_COLUMNS
 
 pytestmark = pytest.mark.e2e
 
@@ -26,8 +33,9 @@ NOTE_DRAWN = """() => {
       const scale = this.getTransform().a || 1;
       const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
       const end = (this.getTransform().e + (x + this.measureText(text).width) * scale) / ratio;
+      const start = (this.getTransform().e + x * scale) / ratio;
       grid.__drawn = grid.__drawn || {};
-      grid.__drawn[text] = {end, canvas: this.canvas.getBoundingClientRect().width};
+      grid.__drawn[text] = {start, end, canvas: this.canvas.getBoundingClientRect().width};
     }
     return fillText.call(this, text, x, ...rest);
   };
@@ -36,7 +44,9 @@ NOTE_DRAWN = """() => {
 
 def grid_with(page: Any, header: str) -> Any:
     """The data grid that has a column headed `header`."""
-    return page.locator(f"[data-testid='stDataFrame']:has([role='columnheader']:text-is('{header}'))")
+    return page.locator(
+        f"[data-testid='stDataFrame']:has([role='columnheader']:text-is('{header}'))"
+    )
 
 
 def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:
@@ -109,3 +119,80 @@ def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(p
     assert drawn_whole(table, cells) == {value: True for value in cells}
     box = table.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+
+
+# A thread id as real apps make them (uuid4): 36 characters, about 250 px wide on its own.
+LONG_ID = "3f2b8c1e-9d4a-4e57-b6a1-0c8f2d7e5a91"
+
+
+@pytest.fixture(scope="module")
+def uuid_store_server(tmp_path_factory: Any) -> Iterator[Server]:
+    """The app started on a store holding one real seed-graph run under a uuid thread id:
+    the bad_status_last fault, so the thread is broken and the audit lists its error."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path = tmp_path_factory.mktemp("uuid") / "store.sqlite"
+    with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
+        graph = build_order_graph(["bad_status_last"]).builder.compile(
+            checkpointer=SqliteSaver(conn)
+        )
+        graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": LONG_ID}})
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with streamlit_server(env={STORE_ENV: str(path)}) as server:
+        yield server
+
+
+def column_cut(grid: Any, columns: list[str]) -> dict[str, Any]:
+    """What is wrong with `columns` (the first ones of `grid`) as drawn: a header not drawn or
+    ending past the grid's edge, or the next column starting past it (the last one cut)."""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    problems: dict[str, Any] = cut_off(grid, columns)
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    after = headers[len(columns)] if len(headers) > len(columns) else None
+    if headers[: len(columns)] != columns:
+        problems["order"] = headers
+    elif after is None or after not in drawn or drawn[after]["start"] > drawn[after]["canvas"]:
+        problems[f"{columns[-1]} ends past the edge"] = drawn.get(after)
+    return problems
+
+
+def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
+    browser: Any, uuid_store_server: Server
+) -> None:
+    # Until this fix every table took its columns' natural widths: a uuid thread id pushed
+    # the thread's status past the phone's edge, the checkpoints' error count was the fifth
+    # column off-screen, and the audit showed the thread id and checkpoint id, not the error.
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(f"({NOTE_DRAWN})()")
+    try:
+        page = open_app(context, f"{uuid_store_server.url}/threads")
+        expect(page.locator(".st-key-threads_thread input")).to_have_value(LONG_ID)
+        with rerun(page):
+            page.locator(".st-key-threads_audit_run").get_by_role("button").click()
+        expect(
+            page.get_by_text("1 threads, 1 checkpoints audited; 1 invalid states in 1 threads")
+        ).to_be_visible()
+        # A keyed st.dataframe has no .st-key- class: each table is found by a header in
+        # view before and after the fix (the thread list comes first, the audit's last).
+        grids = {
+            "threads_table": grid_with(page, "thread_id").first,
+            "threads_timeline": grid_with(page, "written by"),
+            "threads_writes": grid_with(page, "channel"),
+            "threads_audit_invalid": grid_with(page, "thread_id").last,
+        }
+        problems = {}
+        for key, columns in PHONE_COLUMNS.items():
+            grid = grids[key]
+            grid.scroll_into_view_if_needed()
+            expect(grid.locator("[role='columnheader']").first).to_be_attached()
+            page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+            problems[key] = column_cut(grid, columns)
+            box = grid.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= PHONE["width"], (key, box)
+        assert problems == {key: {} for key in PHONE_COLUMNS}
+        # the row itself: the thread's id (its start, at least) and its status
+        row = grids["threads_table"].locator("[role='row']").nth(1)
+        cells = row.locator("[role='gridcell']").all_inner_texts()[:2]
+        assert cells == [LONG_ID, "broken at step 2"]
+    finally:
+        context.close()
