@@ -211,7 +211,8 @@ def test_a_states_error_tables_fit_a_phone_with_the_message_wrapped(at):
 
 def test_the_step_tables_verdict_columns_fit_a_phone_and_wrap(at):
     # step, node, check, flag and blame: 322 px inside a phone's 356 px of grid after the
-    # row's checkbox; rows over 64 px, the height from which Streamlit wraps a cell's text.
+    # row's checkbox; flag holds "first failure" on one line; rows over 64 px (Streamlit
+    # wraps a cell's text from there) hold four lines.
     at.multiselect(key="trace_faults").set_value(["bad_status_last"])
     _run(at)
 
@@ -224,8 +225,8 @@ def test_the_step_tables_verdict_columns_fit_a_phone_and_wrap(at):
     }
     assert (list(table.proto.column_order)[:5], widths, table.proto.row_height) == (
         first,
-        {"step": 36, "node": 74, "check": 94, "flag": 56, "blame": 62},
-        66,
+        {"step": 34, "node": 72, "check": 72, "flag": 82, "blame": 62},
+        82,
     )
     assert sum(widths.values()) <= 356 - 34  # the checkbox column takes about 34 px
 

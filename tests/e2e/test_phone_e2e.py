@@ -16,10 +16,12 @@ from core.stores.open import STORE_ENV
 from tests.e2e._browser import new_context, open_app, rerun
 from tests.e2e._server import Server, streamlit_server
 from ui.threads.columns import PHONE_COLUMNS
+from ui.trace.stepping import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
+HEADER_HEIGHT = 35  # the grid's header row (Streamlit's default row height)
 
 # Notes, per data grid, where each text drawn on its canvas ends, in CSS pixels from the
 # canvas' left edge, beside the canvas' own width: a column cut by the table's right edge
@@ -34,8 +36,9 @@ NOTE_DRAWN = """() => {
       const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
       const end = (this.getTransform().e + (x + this.measureText(text).width) * scale) / ratio;
       const start = (this.getTransform().e + x * scale) / ratio;
+      const y = (this.getTransform().f + rest[0] * (this.getTransform().d || 1)) / ratio;
       grid.__drawn = grid.__drawn || {};
-      grid.__drawn[text] = {start, end, canvas: this.canvas.getBoundingClientRect().width};
+      grid.__drawn[text] = {start, end, y, canvas: this.canvas.getBoundingClientRect().width};
     }
     return fillText.call(this, text, x, ...rest);
   };
@@ -59,22 +62,26 @@ def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:
     }
 
 
-def drawn_whole(grid: Any, values: list[str]) -> dict[str, bool]:
-    """For each value: was every word of it drawn, each line ending inside the grid?"""
+def cells_as_drawn(grid: Any, row: int, values: list[str]) -> dict[str, str]:
+    """For the first columns' cells of `row` (their `values`): "whole" when the lines drawn
+    in the cell, top to bottom, spell the value and each ends inside its column and row."""
     drawn = grid.evaluate("e => e.__drawn || {}")
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    starts = [drawn[h]["start"] - 8.5 for h in headers if h in drawn]
+    top = HEADER_HEIGHT + row * STEP_ROW_HEIGHT
     result = {}
-    for value in values:
-        # a line of the value: whole words of it (a word broken mid-way is not drawn whole)
-        lines = [t for t in drawn if t.split() and set(t.split()) <= set(value.split())]
-        words = {w for line in lines for w in line.split()}
-        inside = all(drawn[t]["end"] <= drawn[t]["canvas"] for t in lines)
-        result[value] = inside and set(value.split()) <= words
+    for column, value in enumerate(values):
+        left, right = starts[column], starts[column + 1]
+        lines = sorted(
+            (d["y"], text)
+            for text, d in drawn.items()
+            if left <= d["start"] < right and top < d["y"] < top + STEP_ROW_HEIGHT
+        )
+        spelled = "".join(text for _, text in lines).replace(" ", "")
+        inside = all(drawn[text]["end"] <= right and y + 8 <= top + STEP_ROW_HEIGHT
+                     for y, text in lines)  # fmt: skip
+        result[value] = "whole" if spelled == value.replace(" ", "") and inside else str(lines)
     return result
-
-
-def no_sideways_scroll(grid: Any) -> tuple[int, int]:
-    """The grid's scroll width and visible width (equal when nothing scrolls sideways)."""
-    return grid.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
 
 
 @pytest.fixture
@@ -93,14 +100,32 @@ def phone(browser: Any, app_server: Any) -> Any:
         context.close()
 
 
-def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(phone) -> None:
+@pytest.mark.parametrize(
+    ("fault", "flagged"),
+    [
+        ("bad_status_last", ["2", "confirm", "status: literal_error", "first failure", "confirm"]),
+        (
+            "negative_amount",
+            [
+                "1",
+                "validate_order",
+                "amount: greater_than_equal",
+                "first failure",
+                "validate_order",
+            ],
+        ),
+    ],
+)
+def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(
+    phone, fault: str, flagged: list[str]
+) -> None:
     # Until this fix the fixed widths made for 1400 px (step 45, node 105, check 130,
     # flag 110, blame 100) ran past the phone's 356 px of grid: flag was cut after
     # "first fa" and blame was off-screen; only the row's tint said which row failed.
     page = phone("trace")
     faults = page.locator(".st-key-trace_faults input")
     faults.click()
-    faults.fill("bad_status_last")
+    faults.fill(fault)
     with rerun(page):
         page.keyboard.press("Enter")
     page.keyboard.press("Escape")
@@ -112,11 +137,12 @@ def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(p
     selected = table.locator("[role='row'][aria-selected='true']")
     expect(selected).to_have_count(1)
     cells = selected.locator("[role='gridcell']").all_inner_texts()[:5]
-    assert cells == ["2", "confirm", "status: literal_error", "first failure", "confirm"]
+    assert cells == flagged
     page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
-    # The headers, and the flagged row's values (whole, or each of their wrapped lines).
+    # The headers, and the flag's words, each line inside its column (before blame's).
     assert cut_off(table, ["step", "node", "check", "flag", "blame"]) == {}
-    assert drawn_whole(table, cells) == {value: True for value in cells}
+    row = int(selected.get_attribute("aria-rowindex")) - 2  # 1-based, the header first
+    assert cells_as_drawn(table, row, cells) == {value: "whole" for value in cells}
     box = table.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
 

@@ -55,30 +55,33 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
         # One set of widths for every screen (the server cannot know the screen's width):
         # step, node, check, flag and blame sum to 322 px, inside a 390 px phone's 356 px
-        # grid after the row's checkbox, and wrap (STEP_ROW_HEIGHT) instead of being cut.
-        # At 1400 px the same five come first and the columns after them simply show more
-        # (the 1400 px widths, 490 px, put flag and blame past a phone's edge). The selected
-        # row's detail beside (on a phone: under) the table holds the whole error.
+        # grid after the row's checkbox (the 1400 px widths, 490 px, cut flag and hid
+        # blame there). At 1400 px the same five come first; the columns after them show
+        # more. Flag is wide enough for "first failure" on one line: the grid's wrapping
+        # measures only a guessed prefix of a text and, after some runs (negative_amount),
+        # drew narrow letters on one line, cut. The identifiers in node and check wrap
+        # (STEP_ROW_HEIGHT), a long one mid-word. The selected row's detail beside (on a
+        # phone: under) the table holds the whole error.
         column_config={
-            "step": st.column_config.NumberColumn("step", width=36),
-            "node": st.column_config.TextColumn("node", width=74),
+            "step": st.column_config.NumberColumn("step", width=34),
+            "node": st.column_config.TextColumn("node", width=72),
             "blame": st.column_config.TextColumn("blame", width=62),
             "error": st.column_config.TextColumn("error", width=200),
             "flag": st.column_config.TextColumn(
                 "flag",
-                width=56,
+                width=82,
                 help="The row opened first: where the run went wrong (natively: where "
                 "LangGraph raised, or the state it stopped at or finished with).",
             ),
-            "check": st.column_config.TextColumn("check", width=94),
+            "check": st.column_config.TextColumn("check", width=72),
         },
         row_height=STEP_ROW_HEIGHT,
     )
 
 
-# Streamlit wraps a cell's text only in rows taller than 4rem (64 px): 66 px holds three
-# lines, so "status: literal_error" and "first failure" wrap whole in their narrow columns.
-STEP_ROW_HEIGHT = 66
+# Streamlit wraps a cell's text only in rows taller than 4rem (64 px): 82 px holds four
+# lines: "amount: greater_than_equal" needs all four in the 72 px check column.
+STEP_ROW_HEIGHT = 82
 # On a narrow screen the columns that say what happened come first.
 _STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
 
