@@ -212,7 +212,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
         "threads_writes": (
             ["node", "channel", "value", "task_id"],
             {"node": 100, "channel": 72, "value": 148},
-            66,
+            0,
         ),
         "threads_audit_invalid": (
             ["thread_id", "step", "field", "type", "node", "msg", "input", "checkpoint_id"],

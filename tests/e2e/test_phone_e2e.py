@@ -222,3 +222,24 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
         assert cells == [LONG_ID, "broken at step 2"]
     finally:
         context.close()
+
+
+def test_on_a_phone_the_forks_two_trace_tables_show_step_node_check_and_blame(phone) -> None:
+    # Until this fix the fork's tables kept the run's column order: check and blame came
+    # eighth and ninth, past the edge on a phone (and in the fork's half column at 1400 px).
+    page = phone("trace")
+    with rerun(page):
+        page.locator(".st-key-run").get_by_role("button").click()
+    with rerun(page):
+        page.locator(".st-key-fork").get_by_role("button").click()
+    tables = page.locator(
+        "[data-testid='stDataFrame']:has([role='columnheader']:text-is('node'))"
+        ":not(:has([role='columnheader']:text-is('flag')))"
+    )
+    expect(tables).to_have_count(2)  # the original run and the forked branch
+    problems = {}
+    for name, table in zip(("original", "branch"), tables.all(), strict=True):
+        table.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        problems[name] = column_cut(table, ["step", "node", "check", "blame"])
+    assert problems == {"original": {}, "branch": {}}

@@ -45,8 +45,8 @@ _TIMELINE = {
         "errors", width=56, help="How many errors the stored state has under the model."
     ),
 }
-# A write: the node and the channel it wrote, then the value (wrapped: its first lines; the
-# stored channel values beside hold it whole). The task id, a uuid, follows.
+# A write: the node and the channel it wrote, then the value (its start: the stored channel
+# values beside hold it whole; rows stay one line, as at 1400 px). The task id follows.
 _WRITES = {
     "node": _Text("node", width=100),
     "channel": _Text("channel", width=72),
@@ -80,7 +80,6 @@ WRITES_LAYOUT = _layout(
     _WRITES,
     ["task_id"],
     {"task_id": _Text("task_id", width=120)},  # fits the 1400 px page's half column too
-    row_height=WRAP_ROW_HEIGHT,
 )
 AUDIT_INVALID_LAYOUT = _layout(
     _AUDIT_INVALID, ["node", "msg", "input", "checkpoint_id"], row_height=WRAP_ROW_HEIGHT

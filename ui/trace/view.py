@@ -20,7 +20,7 @@ from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
 from ui.errors import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.text import plain
-from ui.trace.stepping import step_table
+from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
 from ui.trace.verdict import run_headline, stopped_panel
 
 __all__ = ["error_panel", "output_panel", "step_panels", "trace_table"]
@@ -65,11 +65,17 @@ def trace_table(
         if not trace.ran:
             return
     if slider is None:
+        frame = pd.DataFrame(trace.rows())
+        first = [c for c in STEP_COLUMNS_FIRST if c in frame.columns]  # native: no blame
         st.dataframe(
-            pd.DataFrame(trace.rows()),
+            frame,
             key=f"{key}__table",
             hide_index=True,
-            column_config={"check": st.column_config.TextColumn("check", width="medium")},
+            # The step table's order and widths: what happened first, within a phone's width
+            # (check and blame were past the edge, at 1400 px too, in the fork's half column).
+            column_order=first + [c for c in frame.columns if c not in first],
+            column_config=STEP_COLUMNS,
+            row_height=STEP_ROW_HEIGHT,
         )
         error_panel(trace)
         return
