@@ -118,6 +118,11 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     ]
     errors = _frame(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
+    # shown as Trace shows a state's errors: path and the wrapped message, no line:col
+    (table,) = [d for d in at.dataframe if "ctx" in d.value.columns]
+    assert list(table.proto.column_order) == [
+        "path", "message", "type", "input", "ctx", "docs", "pointer"
+    ]  # fmt: skip
     human = '{"type": "human", "content": "下单", "id": "fault-negative_amount-human"}'
     ai = '{"type": "ai", "content": "订单已校验", "id": "fault-negative_amount-msg-1"}'
     # The stored write is what LangGraph's saver serialized: it saves a task's writes on a

@@ -215,7 +215,13 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
             problems[key] = column_cut(grid, columns)
             box = grid.bounding_box()
             assert box is not None and box["x"] + box["width"] <= PHONE["width"], (key, box)
-        assert problems == {key: {} for key in PHONE_COLUMNS}
+        # The stored state's errors: the field and the whole message (Trace's table for a
+        # state's errors; error_table put an empty line:col between them, the message cut).
+        errors = grid_with(page, "path")
+        errors.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        problems["threads_errors"] = column_cut(errors, ["path", "message"])
+        assert problems == {key: {} for key in [*PHONE_COLUMNS, "threads_errors"]}
         # the row itself: the thread's id (its start, at least) and its status
         row = grids["threads_table"].locator("[role='row']").nth(1)
         cells = row.locator("[role='gridcell']").all_inner_texts()[:2]

@@ -15,9 +15,10 @@ from core.stores.threads import short_time
 from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
-from ui.errors import Verdicts, error_table
+from ui.errors import Verdicts, verdict
 from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls
+from ui.trace.view import STATE_ERROR_TABLE
 
 __all__ = ["as_json", "thread_view"]
 
@@ -111,7 +112,12 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
             hide_index=True,
         )
         return
-    error_table(validate_value(checkpoint.state, model), key=key, texts=STATE_VERDICTS)
+    report = validate_value(checkpoint.state, model)
+    verdict(report, texts=STATE_VERDICTS)
+    if report.errors:  # Trace's table for a state's errors: path and the whole message fit a
+        # phone, no empty line:col (a stored state has no text; error_table showed one)
+        rows = pd.DataFrame(report.to_rows())
+        st.dataframe(rows, key=f"{key}__table", **STATE_ERROR_TABLE)
 
 
 def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:

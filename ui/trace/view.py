@@ -23,7 +23,7 @@ from ui.text import plain
 from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
 from ui.trace.verdict import run_headline, stopped_panel
 
-__all__ = ["error_panel", "output_panel", "step_panels", "trace_table"]
+__all__ = ["STATE_ERROR_TABLE", "error_panel", "output_panel", "step_panels", "trace_table"]
 
 
 def trace_table(
@@ -100,7 +100,7 @@ MERGE_COLUMNS = {
 # message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
 # tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
 # has no text, so no line:col.
-_STATE_ERROR_TABLE = {
+STATE_ERROR_TABLE = {
     "hide_index": True,
     "column_order": ["path", "message"]
     + [c for c in COLUMN_ORDER if c not in ("path", "message", "line:col")],
@@ -172,7 +172,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         blame = plain(step.blame or "earlier")
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
-        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", **_STATE_ERROR_TABLE)
+        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", **STATE_ERROR_TABLE)
     with st.expander("Whole state at this step"):
         st.code(dump_json(step.state, indent=2), language="json")
 
@@ -199,7 +199,7 @@ def output_panel(trace: Trace, *, key: str) -> None:
         report = validate_value(trace.output, schema)
         # A warning, as the headline: LangGraph finished; only the model refuses the value.
         right.warning(_invalid_output(trace, report, which))
-        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", **_STATE_ERROR_TABLE)
+        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", **STATE_ERROR_TABLE)
         return
     right.code(dump_json(trace.output_model, indent=2), language="json")
     rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
