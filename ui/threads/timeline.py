@@ -114,8 +114,9 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
         return
     report = validate_value(checkpoint.state, model)
     verdict(report, texts=STATE_VERDICTS)
-    if report.errors:  # Trace's table for a state's errors: path and the whole message fit a
-        # phone, no empty line:col (a stored state has no text; error_table showed one)
+    # Trace's table for a state's errors: the path and the whole message fit a phone, and
+    # no line:col (a stored state has no text: error_table showed it empty, the message cut).
+    if report.errors:
         rows = pd.DataFrame(report.to_rows())
         st.dataframe(rows, key=f"{key}__table", **STATE_ERROR_TABLE)
 
