@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +17,7 @@ from core.stores.unbrick import WRITES_ENV
 from tests.app._editor import editor
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
+from ui.threads.columns import PHONE_COLUMNS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
 SESSION_ID = "test session id"  # AppTest's, for every instance
@@ -116,6 +118,11 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     ]
     errors = _frame(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
+    # shown as Trace shows a state's errors: path and the wrapped message, no line:col
+    (table,) = [d for d in at.dataframe if "ctx" in d.value.columns]
+    assert list(table.proto.column_order) == [
+        "path", "message", "type", "input", "ctx", "docs", "pointer"
+    ]  # fmt: skip
     human = '{"type": "human", "content": "下单", "id": "fault-negative_amount-human"}'
     ai = '{"type": "ai", "content": "订单已校验", "id": "fault-negative_amount-msg-1"}'
     # The stored write is what LangGraph's saver serialized: it saves a task's writes on a
@@ -181,6 +188,46 @@ def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
     assert ("less_than_equal", "amount", 1, 1) in _frame(at, "type")
     assert len(at.get("download_button")) == 2
     assert len(at.session_state["threads_audit_job"]["parts"]) == SLICES
+
+
+def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_width(at):
+    # A phone draws a table 356 px wide: the first columns, fixed widths summing to at most
+    # 320 px, fit in it; rows over 64 px wrap what is longer than its column.
+    at.button(key="threads_audit_run").click().run()
+    drawn = {}
+    for table in at.dataframe:
+        order = list(table.proto.column_order)
+        key = next((k for k, first in PHONE_COLUMNS.items() if order[: len(first)] == first), None)
+        if key is not None:
+            config = json.loads(table.proto.columns)
+            widths = {name: config[name]["width"] for name in PHONE_COLUMNS[key]}
+            drawn[key] = (order, widths, table.proto.row_height)
+    assert drawn == {
+        "threads_table": (
+            ["thread_id", "status", "checkpoints", "last step", "last time", "detail"],
+            {"thread_id": 190, "status": 126},
+            0,
+        ),
+        "threads_timeline": (
+            ["step", "source", "written by", "errors", "changed", "pending", "time",
+             "checkpoint_id", "parent_id"],
+            {"step": 40, "source": 58, "written by": 110, "errors": 56},
+            0,
+        ),
+        "threads_writes": (
+            ["node", "channel", "value", "task_id"],
+            {"node": 100, "channel": 72, "value": 148},
+            0,
+        ),
+        "threads_audit_invalid": (
+            ["thread_id", "step", "field", "type", "node", "msg", "input", "checkpoint_id"],
+            {"thread_id": 108, "step": 36, "field": 68, "type": 108},
+            66,
+        ),
+    }  # fmt: skip
+    assert {key: sum(d[1].values()) <= 320 for key, d in drawn.items()} == dict.fromkeys(
+        PHONE_COLUMNS, True
+    )
 
 
 def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):

@@ -209,6 +209,28 @@ def test_a_states_error_tables_fit_a_phone_with_the_message_wrapped(at):
     assert shapes == [(order, 100, {"path": 96, "message": 250})] * 2
 
 
+def test_the_step_tables_verdict_columns_fit_a_phone_and_wrap(at):
+    # step, node, check, flag and blame: 322 px inside a phone's 356 px of grid after the
+    # row's checkbox; flag holds "first failure" on one line; rows over 64 px (Streamlit
+    # wraps a cell's text from there) hold four lines.
+    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    _run(at)
+
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    first = ["step", "node", "check", "flag", "blame"]
+    widths = {
+        name: column.get("width")
+        for name, column in json.loads(table.proto.columns).items()
+        if name in first
+    }
+    assert (list(table.proto.column_order)[:5], widths, table.proto.row_height) == (
+        first,
+        {"step": 34, "node": 72, "check": 72, "flag": 82, "blame": 62},
+        82,
+    )
+    assert sum(widths.values()) <= 356 - 34  # the checkbox column takes about 34 px
+
+
 def test_the_input_panel_says_why_a_row_has_no_node_input(at):
     at.multiselect(key="trace_faults").set_value(["node_exception"]).run()
     _run(at)

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e._browser import rerun
+from ui.trace.stepping import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 
@@ -180,9 +181,9 @@ def test_clicking_a_rows_checkbox_opens_that_step(new_page) -> None:
     expect(grid.locator("[role='gridcell']").first).to_be_attached()
     box = grid.bounding_box()
     assert box is not None
-    row = 35  # Streamlit's default row height; the header is one row too
+    header, row = 35, STEP_ROW_HEIGHT  # Streamlit's default row height is the header's
     with rerun(page):
-        page.mouse.click(box["x"] + 18, box["y"] + 2 * row + row / 2)  # validate_order's box
+        page.mouse.click(box["x"] + 18, box["y"] + header + row + row / 2)  # validate_order's box
     expect(page.locator(".st-key-trace_detail").get_by_text("Step 1 · validate_order")).to_be_visible()
     spoken = page.locator(".st-key-step_slider input[type='range']")
     expect(spoken).to_have_attribute("aria-valuetext", "row 2 of 3 · step 1")

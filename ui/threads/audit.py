@@ -16,6 +16,7 @@ from core.stores.errors import StoreError
 from core.stores.open import open_store
 from core.stores.serde import strict_serde
 from ui.text import plain
+from ui.threads.columns import AUDIT_INVALID_LAYOUT
 from ui.threads.source import StoreChoice
 
 __all__ = ["SLICES", "audit_section"]
@@ -46,7 +47,7 @@ def _results(result: AuditResult, finished: bool) -> None:
     st.dataframe(pd.DataFrame(error_counts(result)), key="threads_audit_counts", hide_index=True)
     st.caption("States that would not resume (one row per error), with the node that wrote them")
     rows = pd.DataFrame(invalid_rows(result))
-    st.dataframe(rows, key="threads_audit_invalid", hide_index=True)
+    st.dataframe(rows, key="threads_audit_invalid", **AUDIT_INVALID_LAYOUT)
     csv_col, json_col = st.columns(2)
     csv_col.download_button(
         "Download CSV", to_csv(result), "audit.csv", "text/csv", key="threads_audit_csv"

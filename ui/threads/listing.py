@@ -11,6 +11,7 @@ from core.stores.demo import CandidateState
 from core.stores.open import Store
 from core.stores.threads import ThreadPage, ThreadStatus, list_threads, short_time
 from ui.text import plain
+from ui.threads.columns import THREAD_LIST_LAYOUT
 
 __all__ = ["choose_models", "offered_candidate", "thread_list"]
 
@@ -116,7 +117,7 @@ def thread_list(
             else "This store holds no threads yet."
         )
     else:
-        st.dataframe(_frame(page), key="threads_table", hide_index=True)
+        st.dataframe(_frame(page), key="threads_table", **THREAD_LIST_LAYOUT)
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)

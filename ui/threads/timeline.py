@@ -15,8 +15,10 @@ from core.stores.threads import short_time
 from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
-from ui.errors import Verdicts, error_table
+from ui.errors import Verdicts, verdict
+from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls
+from ui.trace.view import STATE_ERROR_TABLE
 
 __all__ = ["as_json", "thread_view"]
 
@@ -110,7 +112,13 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
             hide_index=True,
         )
         return
-    error_table(validate_value(checkpoint.state, model), key=key, texts=STATE_VERDICTS)
+    report = validate_value(checkpoint.state, model)
+    verdict(report, texts=STATE_VERDICTS)
+    # Trace's table for a state's errors: the path and the whole message fit a phone, and
+    # no line:col (a stored state has no text: error_table showed it empty, the message cut).
+    if report.errors:
+        rows = pd.DataFrame(report.to_rows())
+        st.dataframe(rows, key=f"{key}__table", **STATE_ERROR_TABLE)
 
 
 def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
@@ -127,7 +135,7 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     if timeline.namespaces:
         st.caption("Subgraph namespaces stored for this thread:")
         st.code("\n".join(timeline.namespaces), language=None)
-    st.dataframe(_timeline_frame(timeline), key="threads_timeline", hide_index=True)
+    st.dataframe(_timeline_frame(timeline), key="threads_timeline", **TIMELINE_LAYOUT)
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
     moved = st.session_state.get("threads_step_of") != timeline.thread_id
@@ -155,7 +163,7 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
         _errors(checkpoint, model, key="threads_errors")
         st.caption("The writes that produced it, with the node that made each")
         if checkpoint.writes:
-            st.dataframe(_writes_frame(checkpoint), key="threads_writes", hide_index=True)
+            st.dataframe(_writes_frame(checkpoint), key="threads_writes", **WRITES_LAYOUT)
         else:
             st.text("None: the thread's input checkpoint.")
     merges = _merge_frame(checkpoint, parent.state if parent else {}, model)

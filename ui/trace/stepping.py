@@ -17,6 +17,9 @@ from ui.text import plain
 from ui.trace.verdict import why_stopped
 
 __all__ = [
+    "STEP_COLUMNS",
+    "STEP_COLUMNS_FIRST",
+    "STEP_ROW_HEIGHT",
     "current_row",
     "move_step",
     "step_controls",
@@ -50,29 +53,40 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         on_select=functools.partial(_pick, table_key, slider, selected),
         selection_mode="single-row",
         selection_default={"selection": {"rows": [selected]}},
-        column_order=_STEP_COLUMNS_FIRST
-        + [c for c in frame.columns if c not in _STEP_COLUMNS_FIRST],
-        # Widths that keep step, node, check, flag and blame in the table's column at
-        # 1400 px (blame was cut and error hidden); the selected row's detail beside the
-        # table holds the whole error.
-        column_config={
-            "step": st.column_config.NumberColumn("step", width=45),
-            "node": st.column_config.TextColumn("node", width=105),
-            "blame": st.column_config.TextColumn("blame", width=100),
-            "error": st.column_config.TextColumn("error", width=200),
-            "flag": st.column_config.TextColumn(
-                "flag",
-                width=110,
-                help="The row opened first: where the run went wrong (natively: where "
-                "LangGraph raised, or the state it stopped at or finished with).",
-            ),
-            "check": st.column_config.TextColumn("check", width=130),
-        },
+        column_order=STEP_COLUMNS_FIRST + [c for c in frame.columns if c not in STEP_COLUMNS_FIRST],
+        column_config=STEP_COLUMNS,
+        row_height=STEP_ROW_HEIGHT,
     )
 
 
+# Streamlit wraps a cell's text only in rows taller than 4rem (64 px): 82 px holds four
+# lines: "amount: greater_than_equal" needs all four in the 72 px check column.
+STEP_ROW_HEIGHT = 82
 # On a narrow screen the columns that say what happened come first.
-_STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
+STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
+# One set of widths for every screen (the server cannot know the screen's width):
+# step, node, check, flag and blame sum to 322 px, inside a 390 px phone's 356 px
+# grid after the row's checkbox (the 1400 px widths, 490 px, cut flag and hid
+# blame there). At 1400 px the same five come first; the columns after them show
+# more. Flag is wide enough for "first failure" on one line: the grid's wrapping
+# measures only a guessed prefix of a text and, after some runs (negative_amount),
+# drew narrow letters on one line, cut. The identifiers in node and check wrap
+# (STEP_ROW_HEIGHT), a long one mid-word. The selected row's detail beside (on a
+# phone: under) the table holds the whole error. Every trace table uses them (the fork's
+# two, the Retry lab's), without flag where it has none.
+STEP_COLUMNS = {
+    "step": st.column_config.NumberColumn("step", width=34),
+    "node": st.column_config.TextColumn("node", width=72),
+    "blame": st.column_config.TextColumn("blame", width=62),
+    "error": st.column_config.TextColumn("error", width=200),
+    "flag": st.column_config.TextColumn(
+        "flag",
+        width=82,
+        help="The row opened first: where the run went wrong (natively: where "
+        "LangGraph raised, or the state it stopped at or finished with).",
+    ),
+    "check": st.column_config.TextColumn("check", width=72),
+}
 
 
 def _pick(table_key: str, slider: str, selected: int) -> None:

@@ -20,10 +20,10 @@ from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
 from ui.errors import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.text import plain
-from ui.trace.stepping import step_table
+from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
 from ui.trace.verdict import run_headline, stopped_panel
 
-__all__ = ["error_panel", "output_panel", "step_panels", "trace_table"]
+__all__ = ["STATE_ERROR_TABLE", "error_panel", "output_panel", "step_panels", "trace_table"]
 
 
 def trace_table(
@@ -65,11 +65,17 @@ def trace_table(
         if not trace.ran:
             return
     if slider is None:
+        frame = pd.DataFrame(trace.rows())
+        first = [c for c in STEP_COLUMNS_FIRST if c in frame.columns]  # native: no blame
         st.dataframe(
-            pd.DataFrame(trace.rows()),
+            frame,
             key=f"{key}__table",
             hide_index=True,
-            column_config={"check": st.column_config.TextColumn("check", width="medium")},
+            # The step table's order and widths: what happened first, within a phone's width
+            # (check and blame were past the edge, at 1400 px too, in the fork's half column).
+            column_order=first + [c for c in frame.columns if c not in first],
+            column_config=STEP_COLUMNS,
+            row_height=STEP_ROW_HEIGHT,
         )
         error_panel(trace)
         return
@@ -94,7 +100,7 @@ MERGE_COLUMNS = {
 # message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
 # tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
 # has no text, so no line:col.
-_STATE_ERROR_TABLE = {
+STATE_ERROR_TABLE = {
     "hide_index": True,
     "column_order": ["path", "message"]
     + [c for c in COLUMN_ORDER if c not in ("path", "message", "line:col")],
@@ -166,7 +172,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         blame = plain(step.blame or "earlier")
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
-        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", **_STATE_ERROR_TABLE)
+        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", **STATE_ERROR_TABLE)
     with st.expander("Whole state at this step"):
         st.code(dump_json(step.state, indent=2), language="json")
 
@@ -193,7 +199,7 @@ def output_panel(trace: Trace, *, key: str) -> None:
         report = validate_value(trace.output, schema)
         # A warning, as the headline: LangGraph finished; only the model refuses the value.
         right.warning(_invalid_output(trace, report, which))
-        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", **_STATE_ERROR_TABLE)
+        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", **STATE_ERROR_TABLE)
         return
     right.code(dump_json(trace.output_model, indent=2), language="json")
     rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]

@@ -1,0 +1,251 @@
+"""Trace and Threads on a 390 px phone: the columns that say which row it is and what went
+wrong are drawn whole inside their table, with no sideways scrolling."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from core.order import SEED_PAYLOAD, build_order_graph
+from core.stores.open import STORE_ENV
+from tests.e2e._browser import new_context, open_app, rerun
+from tests.e2e._server import Server, streamlit_server
+from ui.threads.columns import PHONE_COLUMNS
+from ui.trace.stepping import STEP_ROW_HEIGHT
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+HEADER_HEIGHT = 35  # the grid's header row (Streamlit's default row height)
+
+# Notes, per data grid, where each text drawn on its canvas ends, in CSS pixels from the
+# canvas' left edge, beside the canvas' own width: a column cut by the table's right edge
+# ends past it (test_trace_e2e.py does the same at 1400 px). The grid's accessibility DOM
+# lists a cut column as present, so only what is drawn can tell.
+NOTE_DRAWN = """() => {
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, ...rest) {
+    const grid = this.canvas.closest("[data-testid='stDataFrame']");
+    if (grid) {
+      const scale = this.getTransform().a || 1;
+      const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
+      const end = (this.getTransform().e + (x + this.measureText(text).width) * scale) / ratio;
+      const start = (this.getTransform().e + x * scale) / ratio;
+      const y = (this.getTransform().f + rest[0] * (this.getTransform().d || 1)) / ratio;
+      grid.__drawn = grid.__drawn || {};
+      grid.__drawn[text] = {start, end, y, canvas: this.canvas.getBoundingClientRect().width};
+    }
+    return fillText.call(this, text, x, ...rest);
+  };
+}"""
+
+
+def grid_with(page: Any, header: str) -> Any:
+    """The data grid that has a column headed `header`."""
+    return page.locator(
+        f"[data-testid='stDataFrame']:has([role='columnheader']:text-is('{header}'))"
+    )
+
+
+def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:
+    """Which of `texts` were not drawn, or were drawn ending past the grid's right edge."""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    return {
+        text: drawn.get(text)
+        for text in texts
+        if text not in drawn or drawn[text]["end"] > drawn[text]["canvas"]
+    }
+
+
+def cells_as_drawn(grid: Any, row: int, values: list[str]) -> dict[str, str]:
+    """For the first columns' cells of `row` (their `values`): "whole" when the lines drawn
+    in the cell, top to bottom, spell the value and each ends inside its column and row."""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    starts = [drawn[h]["start"] - 8.5 for h in headers if h in drawn]
+    top = HEADER_HEIGHT + row * STEP_ROW_HEIGHT
+    result = {}
+    for column, value in enumerate(values):
+        left, right = starts[column], starts[column + 1]
+        lines = sorted(
+            (d["y"], text)
+            for text, d in drawn.items()
+            if left <= d["start"] < right and top < d["y"] < top + STEP_ROW_HEIGHT
+        )
+        spelled = "".join(text for _, text in lines).replace(" ", "")
+        inside = all(drawn[text]["end"] <= right and y + 8 <= top + STEP_ROW_HEIGHT
+                     for y, text in lines)  # fmt: skip
+        result[value] = "whole" if spelled == value.replace(" ", "") and inside else str(lines)
+    return result
+
+
+@pytest.fixture
+def phone(browser: Any, app_server: Any) -> Any:
+    """Open a page of the app in a phone-sized context that notes what its grids draw."""
+    contexts: list[Any] = []
+
+    def open_page(path: str) -> Any:
+        context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+        context.add_init_script(f"({NOTE_DRAWN})()")
+        contexts.append(context)
+        return open_app(context, f"{app_server.url}/{path}")
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("fault", "flagged"),
+    [
+        ("bad_status_last", ["2", "confirm", "status: literal_error", "first failure", "confirm"]),
+        (
+            "negative_amount",
+            [
+                "1",
+                "validate_order",
+                "amount: greater_than_equal",
+                "first failure",
+                "validate_order",
+            ],
+        ),
+    ],
+)
+def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(
+    phone, fault: str, flagged: list[str]
+) -> None:
+    # Until this fix the fixed widths made for 1400 px (step 45, node 105, check 130,
+    # flag 110, blame 100) ran past the phone's 356 px of grid: flag was cut after
+    # "first fa" and blame was off-screen; only the row's tint said which row failed.
+    page = phone("trace")
+    faults = page.locator(".st-key-trace_faults input")
+    faults.click()
+    faults.fill(fault)
+    with rerun(page):
+        page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    with rerun(page):
+        page.locator(".st-key-run").get_by_role("button").click()
+
+    table = grid_with(page, "flag")
+    table.scroll_into_view_if_needed()
+    selected = table.locator("[role='row'][aria-selected='true']")
+    expect(selected).to_have_count(1)
+    cells = selected.locator("[role='gridcell']").all_inner_texts()[:5]
+    assert cells == flagged
+    page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+    # The headers, and the flag's words, each line inside its column (before blame's).
+    assert cut_off(table, ["step", "node", "check", "flag", "blame"]) == {}
+    row = int(selected.get_attribute("aria-rowindex")) - 2  # 1-based, the header first
+    assert cells_as_drawn(table, row, cells) == {value: "whole" for value in cells}
+    box = table.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+
+
+# A thread id as real apps make them (uuid4): 36 characters, about 250 px wide on its own.
+LONG_ID = "3f2b8c1e-9d4a-4e57-b6a1-0c8f2d7e5a91"
+
+
+@pytest.fixture(scope="module")
+def uuid_store_server(tmp_path_factory: Any) -> Iterator[Server]:
+    """The app started on a store holding one real seed-graph run under a uuid thread id:
+    the bad_status_last fault, so the thread is broken and the audit lists its error."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path = tmp_path_factory.mktemp("uuid") / "store.sqlite"
+    with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
+        graph = build_order_graph(["bad_status_last"]).builder.compile(
+            checkpointer=SqliteSaver(conn)
+        )
+        graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": LONG_ID}})
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with streamlit_server(env={STORE_ENV: str(path)}) as server:
+        yield server
+
+
+def column_cut(grid: Any, columns: list[str]) -> dict[str, Any]:
+    """What is wrong with `columns` (the first ones of `grid`) as drawn: a header not drawn or
+    ending past the grid's edge, or the next column starting past it (the last one cut)."""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    problems: dict[str, Any] = cut_off(grid, columns)
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    after = headers[len(columns)] if len(headers) > len(columns) else None
+    if headers[: len(columns)] != columns:
+        problems["order"] = headers
+    elif after is None or after not in drawn or drawn[after]["start"] > drawn[after]["canvas"]:
+        problems[f"{columns[-1]} ends past the edge"] = drawn.get(after)
+    return problems
+
+
+def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
+    browser: Any, uuid_store_server: Server
+) -> None:
+    # Until this fix every table took its columns' natural widths: a uuid thread id pushed
+    # the thread's status past the phone's edge, the checkpoints' error count was the fifth
+    # column off-screen, and the audit showed the thread id and checkpoint id, not the error.
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(f"({NOTE_DRAWN})()")
+    try:
+        page = open_app(context, f"{uuid_store_server.url}/threads")
+        expect(page.locator(".st-key-threads_thread input")).to_have_value(LONG_ID)
+        with rerun(page):
+            page.locator(".st-key-threads_audit_run").get_by_role("button").click()
+        expect(
+            page.get_by_text("1 threads, 1 checkpoints audited; 1 invalid states in 1 threads")
+        ).to_be_visible()
+        # A keyed st.dataframe has no .st-key- class: each table is found by a header in
+        # view before and after the fix (the thread list comes first, the audit's last).
+        grids = {
+            "threads_table": grid_with(page, "thread_id").first,
+            "threads_timeline": grid_with(page, "written by"),
+            "threads_writes": grid_with(page, "channel"),
+            "threads_audit_invalid": grid_with(page, "thread_id").last,
+        }
+        problems = {}
+        for key, columns in PHONE_COLUMNS.items():
+            grid = grids[key]
+            grid.scroll_into_view_if_needed()
+            expect(grid.locator("[role='columnheader']").first).to_be_attached()
+            page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+            problems[key] = column_cut(grid, columns)
+            box = grid.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= PHONE["width"], (key, box)
+        # The stored state's errors: the field and the whole message (Trace's table for a
+        # state's errors; error_table put an empty line:col between them, the message cut).
+        errors = grid_with(page, "path")
+        errors.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        problems["threads_errors"] = column_cut(errors, ["path", "message"])
+        assert problems == {key: {} for key in [*PHONE_COLUMNS, "threads_errors"]}
+        # the row itself: the thread's id (its start, at least) and its status
+        row = grids["threads_table"].locator("[role='row']").nth(1)
+        cells = row.locator("[role='gridcell']").all_inner_texts()[:2]
+        assert cells == [LONG_ID, "broken at step 2"]
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_forks_two_trace_tables_show_step_node_check_and_blame(phone) -> None:
+    # Until this fix the fork's tables kept the run's column order: check and blame came
+    # eighth and ninth, past the edge on a phone (and in the fork's half column at 1400 px).
+    page = phone("trace")
+    with rerun(page):
+        page.locator(".st-key-run").get_by_role("button").click()
+    with rerun(page):
+        page.locator(".st-key-fork").get_by_role("button").click()
+    tables = page.locator(
+        "[data-testid='stDataFrame']:has([role='columnheader']:text-is('node'))"
+        ":not(:has([role='columnheader']:text-is('flag')))"
+    )
+    expect(tables).to_have_count(2)  # the original run and the forked branch
+    problems = {}
+    for name, table in zip(("original", "branch"), tables.all(), strict=True):
+        table.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        problems[name] = column_cut(table, ["step", "node", "check", "blame"])
+    assert problems == {"original": {}, "branch": {}}

@@ -1,0 +1,94 @@
+"""The Threads tables' column layouts: what names a row and its verdict first, sized for a phone.
+
+The server cannot know the screen's width, so each table has one layout for every screen. A
+390 px phone draws a table 356 px wide; the columns that say which row it is and what is
+wrong with it come first and sum to at most 320 px, so they are drawn whole there, and wrap
+(rows over 64 px) where a value is longer than its column. The columns after them are the
+details: on a phone a swipe of the table away, and each also in the row's own view further
+down (the picked thread, the stepped checkpoint, the audit's CSV and JSON). On a wide screen
+Streamlit grows the columns to fill a table wider than their sum, so at 1400 px the tables
+show what they showed before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+__all__ = [
+    "AUDIT_INVALID_LAYOUT",
+    "PHONE_COLUMNS",
+    "THREAD_LIST_LAYOUT",
+    "TIMELINE_LAYOUT",
+    "WRAP_ROW_HEIGHT",
+    "WRITES_LAYOUT",
+]
+
+# Streamlit wraps a cell's text only in rows taller than 4rem (64 px); 66 px holds 3 lines.
+WRAP_ROW_HEIGHT = 66
+_Text = st.column_config.TextColumn
+
+# A thread: its id, then its status ("broken at step 2", "would not resume"). A long id (a
+# uuid is 250 px) is cut at 190 px, its start in view; the Thread picker below holds it whole.
+_THREAD_LIST = {
+    "thread_id": _Text("thread_id", width=190),
+    "status": _Text("status", width=126),
+}
+# A checkpoint: its step and source ("loop", "input"), then who wrote it and how many errors
+# its state has. What changed, the time and the ids are in the stepped checkpoint below.
+_TIMELINE = {
+    "step": _Text("step", width=40),
+    "source": _Text("source", width=58),
+    "written by": _Text("written by", width=110),
+    "errors": st.column_config.NumberColumn(
+        "errors", width=56, help="How many errors the stored state has under the model."
+    ),
+}
+# A write: the node and the channel it wrote, then the value (its start: the stored channel
+# values beside hold it whole; rows stay one line, as at 1400 px). The task id follows.
+_WRITES = {
+    "node": _Text("node", width=100),
+    "channel": _Text("channel", width=72),
+    "value": _Text("value", width=148),
+}
+# An invalid state's error: the thread and step it is in, then the field and the error type.
+# The node that wrote it, the message, the input and the checkpoint id follow.
+_AUDIT_INVALID = {
+    "thread_id": _Text("thread_id", width=108),
+    "step": _Text("step", width=36),
+    "field": _Text("field", width=68),
+    "type": _Text("type", width=108),
+}
+
+
+def _layout(
+    first: dict[str, Any], rest: list[str], details: dict[str, Any] | None = None, **options: Any
+) -> dict[str, Any]:
+    """`st.dataframe` keyword arguments: the `first` columns (name: column config, each with
+    a width) in order, then `rest`, some of them configured by `details`."""
+    return {
+        "column_order": [*first, *rest],
+        "column_config": first | (details or {}),
+        "hide_index": True,
+    } | options
+
+
+THREAD_LIST_LAYOUT = _layout(_THREAD_LIST, ["checkpoints", "last step", "last time", "detail"])
+TIMELINE_LAYOUT = _layout(_TIMELINE, ["changed", "pending", "time", "checkpoint_id", "parent_id"])
+WRITES_LAYOUT = _layout(
+    _WRITES,
+    ["task_id"],
+    {"task_id": _Text("task_id", width=120)},  # fits the 1400 px page's half column too
+)
+AUDIT_INVALID_LAYOUT = _layout(
+    _AUDIT_INVALID, ["node", "msg", "input", "checkpoint_id"], row_height=WRAP_ROW_HEIGHT
+)
+
+# Per table (by its widget key): the columns drawn whole on a phone.
+PHONE_COLUMNS = {
+    "threads_table": list(_THREAD_LIST),
+    "threads_timeline": list(_TIMELINE),
+    "threads_writes": list(_WRITES),
+    "threads_audit_invalid": list(_AUDIT_INVALID),
+}
