@@ -33,6 +33,15 @@ __all__ = [
     "TRACE_MODE",
     "TRACE_REQUESTS",
     "TRACE_RUN_ANYWAY_REQUEST",
+    "THREADS_CONTAINS",
+    "THREADS_CURRENT",
+    "THREADS_CURSORS",
+    "THREADS_PAGE_SIZE",
+    "THREADS_SOURCE",
+    "THREADS_STATUS",
+    "THREADS_STEP",
+    "THREADS_STEP_OF",
+    "THREADS_THREAD",
 ]
 
 # The order payload: the Validate editor's text (set_payload_text writes it), and the text
@@ -74,3 +83,16 @@ TOOL_PRESET = "tool_preset"
 TOOL_PAYLOAD = "tool_payload"  # the order page's payload_text is untouched
 SCHEMA_MODEL = "schema_model"
 SCHEMA_TAB = "schema_tab"
+
+# Threads: the store picker, the model the states are checked against, the list's filters and
+# its pages (each page's first-thread cursor), the thread picked, the checkpoint shown and the
+# thread it belongs to. A share link sets them all (ui/threads/share.py).
+THREADS_SOURCE = "threads_source"
+THREADS_CURRENT = "threads_current"
+THREADS_CONTAINS = "threads_contains"
+THREADS_STATUS = "threads_status"
+THREADS_PAGE_SIZE = "threads_page_size"
+THREADS_CURSORS = "threads_cursors"
+THREADS_THREAD = "threads_thread"
+THREADS_STEP = "threads_step"
+THREADS_STEP_OF = "threads_step_of"

@@ -6,17 +6,18 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
+from core.links.threads import PAGE_SIZES, STATUSES
 from core.order import AgentState
 from core.stores.demo import CandidateState
 from core.stores.open import Store
 from core.stores.threads import ThreadPage, ThreadStatus, list_threads, short_time
+from ui import keys
 from ui.text import plain
 from ui.threads.columns import THREAD_LIST_LAYOUT
 
 __all__ = ["choose_models", "offered_candidate", "thread_list"]
 
 _ALL = "all"
-PAGE_SIZES = (25, 50, 100)
 
 
 def offered_candidate(
@@ -42,13 +43,13 @@ def choose_models(
     options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
     if offered is not None:
         options["candidate"] = offered[1]
-    if st.session_state.get("threads_current") not in options:
-        st.session_state["threads_current"] = "same"
+    if st.session_state.get(keys.THREADS_CURRENT) not in options:
+        st.session_state[keys.THREADS_CURRENT] = "same"
     chosen = st.radio(
         "Check the stored states against",
         list(options),
         format_func=options.get,
-        key="threads_current",
+        key=keys.THREADS_CURRENT,
         help="A state valid under the model it was written with, but not under a changed "
         "model, 'would not resume' once the change ships. Configure yours with --candidate, "
         "candidate = ... in playground.toml or PLAYGROUND_CANDIDATE.",
@@ -57,16 +58,16 @@ def choose_models(
 
 
 def _reset_pages() -> None:
-    st.session_state["threads_cursors"] = [""]
+    st.session_state[keys.THREADS_CURSORS] = [""]
 
 
 def _next(after: str) -> None:
-    st.session_state["threads_cursors"].append(after)
+    st.session_state[keys.THREADS_CURSORS].append(after)
 
 
 def _previous() -> None:
-    if len(st.session_state["threads_cursors"]) > 1:
-        st.session_state["threads_cursors"].pop()
+    if len(st.session_state[keys.THREADS_CURSORS]) > 1:
+        st.session_state[keys.THREADS_CURSORS].pop()
 
 
 def _frame(page: ThreadPage) -> pd.DataFrame:
@@ -86,16 +87,17 @@ def thread_list(
     store: Store, model: type[BaseModel], current: type[BaseModel] | None
 ) -> str | None:
     """Filters, one page of threads as a table, paging buttons; returns the picked thread."""
-    statuses = [_ALL, *(str(status) for status in ThreadStatus)]
     search, status_col, size_col = st.columns([3, 2, 1])
     contains = search.text_input(
-        "Thread id contains", key="threads_contains", on_change=_reset_pages
+        "Thread id contains", key=keys.THREADS_CONTAINS, on_change=_reset_pages
     )
-    status = status_col.selectbox("Status", statuses, key="threads_status", on_change=_reset_pages)
+    status = status_col.selectbox(
+        "Status", STATUSES, key=keys.THREADS_STATUS, on_change=_reset_pages
+    )
     size = size_col.selectbox(
-        "Per page", PAGE_SIZES, key="threads_page_size", on_change=_reset_pages
+        "Per page", PAGE_SIZES, key=keys.THREADS_PAGE_SIZE, on_change=_reset_pages
     )
-    cursors = st.session_state.setdefault("threads_cursors", [""])
+    cursors = st.session_state.setdefault(keys.THREADS_CURSORS, [""])
     page = list_threads(
         store,
         model,
@@ -132,6 +134,6 @@ def thread_list(
     ids = [row.thread_id for row in page.rows]
     if not ids:
         return None
-    if st.session_state.get("threads_thread") not in ids:
-        st.session_state["threads_thread"] = ids[0]
-    return st.selectbox("Thread", ids, key="threads_thread")
+    if st.session_state.get(keys.THREADS_THREAD) not in ids:
+        st.session_state[keys.THREADS_THREAD] = ids[0]
+    return st.selectbox("Thread", ids, key=keys.THREADS_THREAD)

@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from core.links.threads import ThreadsLink
+from ui import keys
 from ui.share import name_dropped, share_button, shared_state
 from ui.text import plain
 from ui.threads.source import StoreChoice
@@ -30,18 +31,18 @@ def restore_threads_link() -> None:
         return
     link, dropped = ThreadsLink.parse(state)
     ss = st.session_state
-    ss["threads_source"] = link.source
-    ss["threads_current"] = link.current
-    ss["threads_contains"] = link.contains
-    ss["threads_status"] = link.status
-    ss["threads_page_size"] = link.page_size
-    ss["threads_cursors"] = list(link.cursors)
-    ss.pop("threads_thread", None)
+    ss[keys.THREADS_SOURCE] = link.source
+    ss[keys.THREADS_CURRENT] = link.current
+    ss[keys.THREADS_CONTAINS] = link.contains
+    ss[keys.THREADS_STATUS] = link.status
+    ss[keys.THREADS_PAGE_SIZE] = link.page_size
+    ss[keys.THREADS_CURSORS] = list(link.cursors)
+    ss.pop(keys.THREADS_THREAD, None)
     if link.thread is not None:
-        ss["threads_thread"] = link.thread
+        ss[keys.THREADS_THREAD] = link.thread
         if link.step is not None:  # the timeline opens here, not at the blamed checkpoint
-            ss["threads_step"] = link.step
-            ss["threads_step_of"] = link.thread
+            ss[keys.THREADS_STEP] = link.step
+            ss[keys.THREADS_STEP_OF] = link.thread
     ss[_WANTED] = (link.source, link.thread, link.current)
     name_dropped(dropped)
 
@@ -99,16 +100,16 @@ def threads_share(choice: StoreChoice, thread: str | None) -> None:
     ss = st.session_state
     state: dict[str, Any] = {
         "source": choice.source,
-        "current": ss.get("threads_current", "same"),
-        "contains": ss.get("threads_contains", ""),
-        "status": ss.get("threads_status", "all"),
-        "page_size": ss.get("threads_page_size", 25),
-        "cursors": list(ss.get("threads_cursors", [""])),
+        "current": ss.get(keys.THREADS_CURRENT, "same"),
+        "contains": ss.get(keys.THREADS_CONTAINS, ""),
+        "status": ss.get(keys.THREADS_STATUS, "all"),
+        "page_size": ss.get(keys.THREADS_PAGE_SIZE, 25),
+        "cursors": list(ss.get(keys.THREADS_CURSORS, [""])),
     }
     if thread is not None:
         state["thread"] = thread
-        if ss.get("threads_step_of") == thread and isinstance(ss.get("threads_step"), int):
-            state["step"] = ss["threads_step"]
+        if ss.get(keys.THREADS_STEP_OF) == thread and isinstance(ss.get(keys.THREADS_STEP), int):
+            state["step"] = ss[keys.THREADS_STEP]
     refused = ThreadsLink.parse(state)[1]
     if refused:  # a link the page would refuse when opened: none, and why
         st.caption(

@@ -16,6 +16,7 @@ from core.stores.config import server_store
 from core.stores.demo import build_demo_store
 from core.stores.errors import StoreError
 from core.stores.open import store_label
+from ui import keys
 
 __all__ = ["MAX_UPLOAD_BYTES", "StoreChoice", "choose_store"]
 
@@ -104,11 +105,11 @@ def choose_store() -> StoreChoice | None:
     """
     server = _server()
     sources = [name for name in SOURCES if name != "server" or server]
-    if st.session_state.get("threads_source") not in sources:
+    if st.session_state.get(keys.THREADS_SOURCE) not in sources:
         # a server started with a store opens on it: that store is why it was configured
-        st.session_state["threads_source"] = "server" if server else "demo"
+        st.session_state[keys.THREADS_SOURCE] = "server" if server else "demo"
     source = st.radio(
-        "Store", sources, format_func=SOURCES.get, key="threads_source", horizontal=True
+        "Store", sources, format_func=SOURCES.get, key=keys.THREADS_SOURCE, horizontal=True
     )
     if source == "server" and server:
         return StoreChoice(server, store_label(server), "server")

@@ -15,6 +15,7 @@ from core.stores.threads import short_time
 from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_for
 from core.validate.report import validate_value
+from ui import keys
 from ui.errors import Verdicts, verdict
 from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls
@@ -138,15 +139,15 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     st.dataframe(_timeline_frame(timeline), key="threads_timeline", **TIMELINE_LAYOUT)
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
-    moved = st.session_state.get("threads_step_of") != timeline.thread_id
-    if moved or st.session_state.get("threads_step") not in range(last + 1):
-        st.session_state["threads_step"] = blamed  # a new thread opens at its blamed step
-        st.session_state["threads_step_of"] = timeline.thread_id
+    moved = st.session_state.get(keys.THREADS_STEP_OF) != timeline.thread_id
+    if moved or st.session_state.get(keys.THREADS_STEP) not in range(last + 1):
+        st.session_state[keys.THREADS_STEP] = blamed  # a new thread opens at its blamed step
+        st.session_state[keys.THREADS_STEP_OF] = timeline.thread_id
     # Trace's stepper: Prev / Next side by side, then the slider
     index = step_controls(
         last + 1,
         functools.partial(_label, timeline),
-        slider="threads_step",
+        slider=keys.THREADS_STEP,
         prefix="threads_step_",
         label="Checkpoint",
     )
