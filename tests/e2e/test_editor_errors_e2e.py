@@ -203,3 +203,14 @@ def test_the_download_popover_offers_the_errors_once_opened(page: Any) -> None:
         menu.get_by_role("button", name="Errors (JSON)").click()
     saved = Path(download.value.path()).read_text(encoding="utf-8")
     assert json.loads(saved) == validate_text(PRESETS["bad_sku"].value, AgentState).to_errors()
+
+
+def test_a_long_line_wraps_in_the_editors_column_instead_of_being_cut(page: Any) -> None:
+    # At 1400 px the seed order's user_id line is wider than the editor's column.
+    frame = editor_frame(page)
+    expect(frame.locator(".cm-line").nth(1)).to_contain_text("550e8400-e29b-41d4")
+    scroller = frame.locator(".cm-scroller")
+    overflow = scroller.evaluate("e => e.scrollWidth - e.clientWidth")
+    assert overflow <= 0, f"the editor scrolls sideways by {overflow} px"
+    line = frame.locator(".cm-line").nth(1)  # one line of the text, drawn on two rows
+    assert line.evaluate("e => e.getClientRects().length > 0 && e.offsetHeight") > 30

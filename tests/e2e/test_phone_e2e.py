@@ -15,6 +15,7 @@ from core.order import SEED_PAYLOAD, build_order_graph
 from core.stores.open import STORE_ENV
 from tests.e2e._browser import new_context, open_app, rerun
 from tests.e2e._server import Server, streamlit_server
+from ui.errors import MESSAGE_ROW_HEIGHT
 from ui.threads.columns import PHONE_COLUMNS
 from ui.trace.stepping import STEP_ROW_HEIGHT
 
@@ -249,3 +250,31 @@ def test_on_a_phone_the_forks_two_trace_tables_show_step_node_check_and_blame(ph
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
         problems[name] = column_cut(table, ["step", "node", "check", "blame"])
     assert problems == {"original": {}, "branch": {}}
+
+
+def test_on_a_phone_selecting_an_error_row_brings_the_editor_and_its_caret_into_view(
+    phone,
+) -> None:
+    page = phone("")
+    with rerun(page):
+        page.get_by_role("button", name="Try a broken order").click()
+    table = page.locator(".st-key-errors__table")
+    expect(table.locator("[role='gridcell']", has_text="6:14")).to_have_count(1)
+    # Read on: the table at the top of the screen, the editor above it out of sight.
+    table.evaluate("e => e.scrollIntoView({block: 'start'})")
+    assert page.evaluate(CARET_LINE_IN_VIEW) is False
+    with rerun(page):  # the first row's selection box
+        table.click(position={"x": 16, "y": HEADER_HEIGHT + MESSAGE_ROW_HEIGHT // 2})
+    editor = page.frame_locator(".st-key-payload_editor iframe").locator(".cm-editor")
+    expect(editor).to_have_attribute("data-caret", "6:14")
+    page.wait_for_function(CARET_LINE_IN_VIEW)
+
+
+# Whether the editor's line holding the caret is on the screen (in the page's viewport).
+CARET_LINE_IN_VIEW = """() => {
+  const frame = document.querySelector(".st-key-payload_editor iframe");
+  const line = frame.contentDocument.querySelector(".cm-activeLine");
+  if (!line) return false;
+  const top = frame.getBoundingClientRect().top + line.getBoundingClientRect().top;
+  return top >= 0 && top + line.getBoundingClientRect().height <= innerHeight;
+}"""

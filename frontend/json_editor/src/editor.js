@@ -105,6 +105,9 @@ function applyGoto(goto) {
     selection: { anchor: pos },
     effects: EditorView.scrollIntoView(pos, { y: "center" }),
   });
+  // The page too: on a phone the error table sits a screen below the editor, and a caret
+  // moved out of sight looked like nothing happened. "nearest" leaves an editor in view put.
+  if (window.frameElement) window.frameElement.scrollIntoView({ block: "nearest" });
   view.focus();
 }
 
@@ -140,6 +143,9 @@ function create(args, theme, parent) {
       // Lines split on "\n" only, as the Python side counts them; "\r" stays in the text.
       EditorState.lineSeparator.of("\n"),
       lineNumbers(),
+      // Long lines wrap in the editor's column (a uuid was cut at 1400 px); line numbers,
+      // marks and line:col still count the text's own lines.
+      EditorView.lineWrapping,
       highlightActiveLineGutter(),
       highlightSpecialChars(),
       history(),
