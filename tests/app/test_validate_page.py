@@ -115,6 +115,13 @@ def test_views_not_chosen_compute_nothing(at):
 
 def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
     _show(at, "editor_view", "Form")
+    said = [c.value for c in at.caption if c.value.startswith("Generated from")]
+    assert said == [  # the form and the text under it are one payload, and it says so
+        "Generated from the model's JSON Schema. It edits the JSON text under it: one payload, "
+        "two views, each edit in one shows in the other. Text fields stay strings; other fields "
+        "are read as JSON (numbers, true/false, lists). Leave an optional field empty to leave "
+        "it out. In a table, Tab moves to the next cell and Enter saves it."
+    ]
     at.text_input(key="form_amount").input("-5").run()
     assert json.loads(editor(at, "payload").value)["amount"] == -5
     assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]

@@ -157,9 +157,10 @@ def model_form(text: str, model: type[BaseModel], errors: list[FieldError] | Non
     if payload is None:
         return
     st.caption(
-        "Generated from the model's JSON Schema. Text fields stay strings; other fields are "
-        "read as JSON (numbers, true/false, lists). Leave an optional field empty to leave it "
-        "out. In a table, Tab moves to the next cell and Enter saves it."
+        "Generated from the model's JSON Schema. It edits the JSON text under it: one "
+        "payload, two views, each edit in one shows in the other. Text fields stay strings; "
+        "other fields are read as JSON (numbers, true/false, lists). Leave an optional field "
+        "empty to leave it out. In a table, Tab moves to the next cell and Enter saves it."
     )
     st.html(_ERROR_STYLE)
     schema = json_schema(model)
