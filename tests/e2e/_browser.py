@@ -20,6 +20,7 @@ __all__ = [
     "new_context",
     "open_app",
     "rerun",
+    "run_trace",
     "submit_payload",
     "wait_for_runs",
 ]
@@ -150,3 +151,19 @@ def submit_payload(page: Any, text: str, *, key: str = "payload") -> None:
     page.keyboard.insert_text(text)
     with rerun(page):
         page.keyboard.press("Control+Enter")
+
+
+def run_trace(page: Any, *, fault: str | None = None, native: bool = False) -> None:
+    """On the Trace page: pick a fault and the mode as a user does, then press Run."""
+    if fault is not None:
+        box = page.locator(".st-key-trace_faults input")
+        box.click()
+        box.fill(fault)
+        with rerun(page):
+            page.keyboard.press("Enter")
+        page.keyboard.press("Escape")
+    if native:
+        with rerun(page):
+            page.locator(".st-key-trace_mode").get_by_text("LangGraph native").click()
+    with rerun(page):
+        page.locator(".st-key-run").get_by_role("button").click()

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from core.order import SEED_PAYLOAD, build_order_graph
 from core.stores.open import STORE_ENV
-from tests.e2e._browser import new_context, open_app, rerun
+from tests.e2e._browser import new_context, open_app, rerun, run_trace
 from tests.e2e._server import Server, streamlit_server
 from ui.errors import MESSAGE_ROW_HEIGHT
 from ui.threads.columns import PHONE_COLUMNS
@@ -124,14 +124,7 @@ def test_on_a_phone_the_trace_table_shows_step_node_check_flag_and_blame_whole(
     # flag 110, blame 100) ran past the phone's 356 px of grid: flag was cut after
     # "first fa" and blame was off-screen; only the row's tint said which row failed.
     page = phone("trace")
-    faults = page.locator(".st-key-trace_faults input")
-    faults.click()
-    faults.fill(fault)
-    with rerun(page):
-        page.keyboard.press("Enter")
-    page.keyboard.press("Escape")
-    with rerun(page):
-        page.locator(".st-key-run").get_by_role("button").click()
+    run_trace(page, fault=fault)
 
     table = grid_with(page, "flag")
     table.scroll_into_view_if_needed()
@@ -235,8 +228,7 @@ def test_on_a_phone_the_forks_two_trace_tables_show_step_node_check_and_blame(ph
     # Until this fix the fork's tables kept the run's column order: check and blame came
     # eighth and ninth, past the edge on a phone (and in the fork's half column at 1400 px).
     page = phone("trace")
-    with rerun(page):
-        page.locator(".st-key-run").get_by_role("button").click()
+    run_trace(page)
     with rerun(page):
         page.locator(".st-key-fork").get_by_role("button").click()
     tables = page.locator(

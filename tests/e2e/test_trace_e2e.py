@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e._browser import rerun
+from tests.e2e._browser import rerun, run_trace
 from ui.trace.stepping import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
@@ -21,21 +21,6 @@ LAPTOP = {"width": 1400, "height": 900}
 def _click(page: Any, key: str) -> None:
     with rerun(page):
         page.locator(f".st-key-{key}").get_by_role("button").click()
-
-
-def _run(page: Any, *, fault: str | None = None, native: bool = False) -> None:
-    """Pick a fault and the mode as a user does, then press Run."""
-    if fault is not None:
-        box = page.locator(".st-key-trace_faults input")
-        box.click()
-        box.fill(fault)
-        with rerun(page):
-            page.keyboard.press("Enter")
-        page.keyboard.press("Escape")
-    if native:
-        with rerun(page):
-            page.locator(".st-key-trace_mode").get_by_text("LangGraph native").click()
-    _click(page, "run")
 
 
 def _alerts(page: Any) -> list[str]:
@@ -66,7 +51,7 @@ def test_a_fault_run_opens_on_the_failing_row_with_its_detail_in_view(new_page) 
     page = new_page("trace")
     page.set_viewport_size(LAPTOP)
     page.evaluate(_NOTE_HEADERS)
-    _run(page, fault="bad_status_last")
+    run_trace(page, fault="bad_status_last")
 
     table = page.locator("[data-testid='stDataFrame']:has([role='columnheader']:text-is('flag'))")
     selected = table.locator("[role='row'][aria-selected='true']")
@@ -94,7 +79,7 @@ def test_a_fault_run_opens_on_the_failing_row_with_its_detail_in_view(new_page) 
 
 def test_native_mode_shows_only_what_langgraph_reports(new_page) -> None:
     page = new_page("trace")
-    _run(page, fault="negative_amount", native=True)
+    run_trace(page, fault="negative_amount", native=True)
 
     main = page.locator("[data-testid='stMain']")
     expect(main.get_by_text("ValidationError").first).to_be_visible()
@@ -109,7 +94,7 @@ def test_native_mode_shows_only_what_langgraph_reports(new_page) -> None:
 
 def test_a_forked_branch_can_be_stepped_and_shows_the_edited_fields(new_page) -> None:
     page = new_page("trace")
-    _run(page)
+    run_trace(page)
     _click(page, "next")  # step 1, validate_order
     editor = page.frame_locator(".st-key-fork_text_editor iframe")
     content = editor.locator(".cm-content")
@@ -157,7 +142,7 @@ def _settled_boxes(page: Any) -> dict[str, Any]:
 def test_on_a_phone_prev_and_next_sit_side_by_side_with_the_slider(new_page) -> None:
     page = new_page("trace")
     page.set_viewport_size({"width": 390, "height": 844})
-    _run(page, fault="bad_status_last")
+    run_trace(page, fault="bad_status_last")
 
     boxes = _settled_boxes(page)
     middles = {key: box["y"] + box["height"] / 2 for key, box in boxes.items()}
@@ -176,7 +161,7 @@ def test_on_a_phone_prev_and_next_sit_side_by_side_with_the_slider(new_page) -> 
 
 def test_clicking_a_rows_checkbox_opens_that_step(new_page) -> None:
     page = new_page("trace")
-    _run(page)
+    run_trace(page)
     grid = page.locator(".st-key-trace__table_0 [data-testid='stDataFrame']")
     expect(grid.locator("[role='gridcell']").first).to_be_attached()
     box = grid.bounding_box()
@@ -196,7 +181,7 @@ def test_the_merge_view_says_why_a_row_holds_another_nodes_write(new_page) -> No
     page.set_viewport_size(LAPTOP)
     with rerun(page):
         page.locator(".st-key-trace_graph").get_by_text("Fan-out graph").click()
-    _run(page)
+    run_trace(page)
     _click(page, "next")
     _click(page, "next")  # step 2: notify_email, run in one super-step with notify_sms
     expect(
