@@ -13,6 +13,7 @@ from core.share import decode_share, encode_share
 from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
+from ui.text import plain
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "threads.py")
@@ -199,3 +200,14 @@ def test_a_link_with_a_nul_in_its_filter_is_refused_by_name_and_the_page_works()
         "for\ncursors: Value error, the first page's cursor must be the empty text",
     ]
     assert at.selectbox(key="threads_thread").value == "clean-1"
+
+
+def test_no_link_is_offered_for_a_view_its_link_would_refuse():
+    at = _open()
+    at.text_input(key="threads_contains").input("x" * 201).run()  # a link holds 200 at most
+    assert not at.exception
+    assert [b.key for b in at.button if b.key == "threads_share"] == []
+    reason = plain("contains (String should have at most 200 characters)")  # as Markdown shows
+    assert f"No share link for this view: a link cannot carry its {reason}." in [
+        c.value for c in at.caption
+    ]
