@@ -33,6 +33,9 @@ class ErrorCode(StrEnum):
     SHARE_FORK = "share_fork"
     SHARE_EDIT = "share_edit"
     SHARE_NO_PROJECT = "share_no_project"
+    SHARE_STORE = "share_store"
+    SHARE_MODEL = "share_model"
+    SHARE_THREAD = "share_thread"
     # The seed order (core.order)
     BAD_OPTION = "bad_option"
     UNKNOWN_FAULT = "unknown_fault"
