@@ -118,6 +118,8 @@ def pending_nodes(saved: CheckpointTuple) -> list[str]:
 
 
 def _ids_page(store: Store, after: str, contains: str, size: int) -> list[str]:
+    if "\x00" in contains:  # no PostgreSQL text holds one (psycopg refuses to send it):
+        return []  # no thread matches, on either backend, and the page keeps working
     find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
     rows = store.query(
         f"SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id > ? AND {find} > 0 "

@@ -75,6 +75,7 @@ def test_pages_follow_each_other_and_filters_keep_what_they_name(demo_store):
             after=fault_broken.next_after,
         )  # fmt: skip
         nothing = list_threads(store, AgentState, contains="no such thread")
+        nul = list_threads(store, AgentState, contains="fault\x00")  # typed, or pasted
     ordered = sorted(DEMO_THREADS)
     assert seen == [ordered[0:3], ordered[3:6], ordered[6:9], ordered[9:]]
     assert [r.thread_id for r in interrupted.rows] == [
@@ -83,6 +84,7 @@ def test_pages_follow_each_other_and_filters_keep_what_they_name(demo_store):
     assert [r.thread_id for r in fault_broken.rows] == ["fault-bad_status_last"]
     assert [r.thread_id for r in rest.rows] == ["fault-negative_amount"]
     assert (nothing.rows, nothing.next_after) == ([], None)
+    assert (nul.rows, nul.next_after, nul.scanned) == ([], None, 0)
 
 
 @pytest.mark.parametrize("thread", sorted(DEMO_THREADS))
