@@ -41,6 +41,9 @@ def _views(scenario_id: str, label: str) -> SchemaViews:
     return schema_views(SCENARIOS[scenario_id].schema_models[label])
 
 
+_LINT_ROW_HEIGHT = 86  # four lines of wrapped text (Streamlit wraps only in rows over 64 px)
+
+
 def _frame(rows: list[object]) -> pd.DataFrame:
     """Dataclass rows as text columns; a column that is empty in every row is left out."""
     frame = pd.DataFrame([vars(row) for row in rows]).astype(str)
@@ -93,7 +96,20 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
     st.subheader("Lint")
     findings = lint_model(scenario.schema_models[label])
     if findings:
-        st.dataframe(_frame(findings), key="lint_findings", hide_index=True)
+        # Each finding's message and fix are a sentence or two: they wrap in rows tall enough
+        # for four lines, in a table as wide as the page, instead of running off its edge.
+        st.dataframe(
+            _frame(findings),
+            key="lint_findings",
+            hide_index=True,
+            row_height=_LINT_ROW_HEIGHT,
+            column_config={
+                "code": st.column_config.TextColumn("code", width=150),
+                "where": st.column_config.TextColumn("where", width=170),
+                "message": st.column_config.TextColumn("message", width=340),
+                "fix": st.column_config.TextColumn("fix", width=270),
+            },
+        )
     else:
         st.success("No findings.")
 

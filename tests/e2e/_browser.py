@@ -9,6 +9,9 @@ from typing import Any
 from playwright.sync_api import expect
 
 __all__ = [
+    "NOTE_DRAWN",
+    "cut_off",
+    "grid_with",
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "IDLE_AFTER_RUNS",
@@ -167,3 +170,42 @@ def run_trace(page: Any, *, fault: str | None = None, native: bool = False) -> N
             page.locator(".st-key-trace_mode").get_by_text("LangGraph native").click()
     with rerun(page):
         page.locator(".st-key-run").get_by_role("button").click()
+
+
+# Notes, per data grid, where each text drawn on its canvas ends, in CSS pixels from the
+# canvas' left edge, beside the canvas' own width: a column cut by the table's right edge
+# ends past it (test_trace_e2e.py does the same at 1400 px). The grid's accessibility DOM
+# lists a cut column as present, so only what is drawn can tell.
+NOTE_DRAWN = """() => {
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, ...rest) {
+    const grid = this.canvas.closest("[data-testid='stDataFrame']");
+    if (grid) {
+      const scale = this.getTransform().a || 1;
+      const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
+      const end = (this.getTransform().e + (x + this.measureText(text).width) * scale) / ratio;
+      const start = (this.getTransform().e + x * scale) / ratio;
+      const y = (this.getTransform().f + rest[0] * (this.getTransform().d || 1)) / ratio;
+      grid.__drawn = grid.__drawn || {};
+      grid.__drawn[text] = {start, end, y, canvas: this.canvas.getBoundingClientRect().width};
+    }
+    return fillText.call(this, text, x, ...rest);
+  };
+}"""
+
+
+def grid_with(page: Any, header: str) -> Any:
+    """The data grid that has a column headed `header`."""
+    return page.locator(
+        f"[data-testid='stDataFrame']:has([role='columnheader']:text-is('{header}'))"
+    )
+
+
+def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:
+    """Which of `texts` were not drawn, or were drawn ending past the grid's right edge."""
+    drawn = grid.evaluate("e => e.__drawn || {}")
+    return {
+        text: drawn.get(text)
+        for text in texts
+        if text not in drawn or drawn[text]["end"] > drawn[text]["canvas"]
+    }

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from core.probes import registry, run_probe
 from core.share import encode_share
 from core.tools import SCENARIOS
+from tests.e2e._browser import NOTE_DRAWN, cut_off, grid_with, new_context, open_app
 from ui.labs.probe_view import MEANINGS
 
 pytestmark = pytest.mark.e2e
@@ -57,3 +58,22 @@ def test_the_tool_lab_says_which_model_judged_the_payload(new_page) -> None:
     expect(
         page.get_by_text(f"Validated against {scenario.model.__name__}, the tool's parameters.")
     ).to_be_visible()
+
+
+def test_the_tool_labs_lint_findings_are_drawn_whole_inside_their_table(browser, app_server):
+    # At 1400 px the message ran past the table's right edge and the fix was not drawn at all.
+    context = new_context(browser, viewport={"width": 1400, "height": 900})
+    context.add_init_script(f"({NOTE_DRAWN})()")
+    try:
+        page = open_app(context, f"{app_server.url}/tools")
+        grid = grid_with(page, "fix")
+        grid.scroll_into_view_if_needed()
+        expect(grid.locator("[role='gridcell']", has_text="/properties/params")).to_have_count(1)
+        page.wait_for_function("g => g.__drawn && g.__drawn['fix']", arg=grid.element_handle())
+        assert cut_off(grid, ["code", "where", "message", "fix", "missing_description"]) == {}
+        past_the_edge = grid.evaluate(
+            "g => Object.entries(g.__drawn).filter(([, d]) => d.end > d.canvas).map(([t]) => t)"
+        )
+        assert past_the_edge == []
+    finally:
+        context.close()
