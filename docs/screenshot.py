@@ -1,7 +1,9 @@
 """Retake the README's screenshot: the Validate page after "Try a broken order", error selected.
 
 Run from the repo root: `python -m docs.screenshot` (Debian's Chromium, the app started on a
-free loopback port and stopped after). Writes docs/screenshot.png at 1400 x 900.
+free loopback port and stopped after). Writes docs/screenshot.png at 1400 x 900. The seed
+order's message is Chinese: without a CJK font (Debian's fonts-wqy-microhei) Chromium draws
+it as boxes.
 """
 
 from __future__ import annotations
