@@ -175,9 +175,7 @@ def _workbench(
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
         if comparison is None:
-            _link_pick("errors")
-            chosen_error = error_table(report, key="errors", texts=None, selectable=True)
-            pick = _pick("errors", report, chosen_error)
+            chosen_error, pick = _selectable(report, "errors")
         else:
             chosen_error, pick = _verdicts(report, comparison, entry)
         exports(shown, key="export")
@@ -279,32 +277,28 @@ def _verdicts(
         duplicates_view(report)
     else:
         st.caption(f"Your model alone (Pydantic): {plural(len(report.errors), 'error')}.")
-        _link_pick("errors")
-        chosen = error_table(report, key="errors", texts=None, selectable=True)
-        pick = _pick("errors", report, chosen)
+        chosen, pick = _selectable(report, "errors")
     same = [(e.path, e.type) for e in entry.errors] == [(e.path, e.type) for e in report.errors]
     if entry.errors and not same:
         st.caption(f"LangGraph's entry: {plural(len(entry.errors), 'error')}.")
-        _link_pick("entry_errors")
-        entry_chosen = error_table(entry, key="entry_errors", texts=None, selectable=True)
+        entry_chosen, entry_pick = _selectable(entry, "entry_errors")
         if entry_chosen is not None:
-            chosen, pick = entry_chosen, _pick("entry_errors", entry, entry_chosen)
+            chosen, pick = entry_chosen, entry_pick
         if report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)
     return chosen, pick
 
 
-def _link_pick(table: str) -> None:
-    """Select the row an opened link names, if it names one in `table` (about to be drawn)."""
-    pick = st.session_state.get(keys.LINK_ERROR)
-    if pick is not None and pick[0] == table:
-        st.session_state[f"{table}__table"] = {"selection": {"rows": [pick[1]], "columns": []}}
-
-
-def _pick(table: str, report: Report, chosen: FieldError | None) -> dict[str, Any] | None:
-    """Where the selected row is, as a link names it: its table and position."""
+def _selectable(report: Report, table: str) -> tuple[FieldError | None, dict[str, Any] | None]:
+    """`report`'s error table `table`, rows selectable: the error selected, and where it is
+    as a link names it (its table and position). The row an opened link names in this table
+    is selected before the table is drawn."""
+    wanted = st.session_state.get(keys.LINK_ERROR)
+    if wanted is not None and wanted[0] == table:
+        st.session_state[f"{table}__table"] = {"selection": {"rows": [wanted[1]], "columns": []}}
+    chosen = error_table(report, key=table, texts=None, selectable=True)
     row = next((n for n, error in enumerate(report.errors) if error is chosen), None)
-    return None if row is None else {"table": table, "row": row}
+    return chosen, None if row is None else {"table": table, "row": row}
 
 
 def _first_contact() -> None:

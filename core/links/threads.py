@@ -9,7 +9,7 @@ for each session, so its checkpoint ids differ from one session to the next).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import AfterValidator, Field, StrictInt, StrictStr, field_validator
 
@@ -18,8 +18,11 @@ from core.stores.threads import ThreadStatus
 
 __all__ = ["PAGE_SIZES", "STATUSES", "ThreadsLink"]
 
-PAGE_SIZES = (25, 50, 100)
+_PageSize = Literal[25, 50, 100]
+PAGE_SIZES: tuple[int, ...] = get_args(_PageSize)
 STATUSES = ["all", *(str(status) for status in ThreadStatus)]
+
+
 def _no_nul(text: str) -> str:
     if "\x00" in text:  # psycopg refuses such text before a query reaches the server
         raise ValueError("holds a NUL character, which a PostgreSQL store cannot be asked for")
@@ -37,7 +40,7 @@ class ThreadsLink(ShareLink):
     current: Literal["same", "candidate"] = "same"  # the model the states are checked against
     contains: Annotated[Name, AfterValidator(_no_nul)] = ""
     status: Name = "all"
-    page_size: Literal[25, 50, 100] = 25
+    page_size: _PageSize = 25
     cursors: list[_Id] = Field(default_factory=lambda: [""], min_length=1, max_length=1_000)
     thread: Annotated[_Id, Field(min_length=1)] | None = None
     step: Annotated[StrictInt, Field(ge=0)] | None = None  # the checkpoint's position

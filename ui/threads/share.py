@@ -21,7 +21,7 @@ __all__ = [
     "threads_share",
 ]
 
-_WANTED = "threads_link_wanted"  # what an opened link asked for: (source, thread)
+_WANTED = "threads_link_wanted"  # the link opened (a ThreadsLink), until its notes are said
 
 
 def restore_threads_link() -> None:
@@ -43,7 +43,7 @@ def restore_threads_link() -> None:
         if link.step is not None:  # the timeline opens here, not at the blamed checkpoint
             ss[keys.THREADS_STEP] = link.step
             ss[keys.THREADS_STEP_OF] = link.thread
-    ss[_WANTED] = (link.source, link.thread, link.current)
+    ss[_WANTED] = link
     name_dropped(dropped)
 
 
@@ -51,7 +51,7 @@ def store_note(choice: StoreChoice | None) -> None:
     """Say so when a link asked for the server's store and this server has none."""
     wanted = st.session_state.get(_WANTED)
     shown = choice.source if choice is not None else None
-    if wanted is not None and wanted[0] == "server" and shown != "server":
+    if wanted is not None and wanted.source == "server" and shown != "server":
         st.warning(
             "[share_store] This link reads the server's checkpoint store, and this server is "
             "not configured with one: the demo store is shown instead. Open the link on the "
@@ -62,7 +62,7 @@ def store_note(choice: StoreChoice | None) -> None:
 def model_note(offered: bool) -> None:
     """Say so when a link checks against a changed model this server does not offer."""
     wanted = st.session_state.get(_WANTED)
-    if wanted is not None and wanted[2] == "candidate" and not offered:
+    if wanted is not None and wanted.current == "candidate" and not offered:
         st.warning(
             "[share_model] This link checks the stored states against a changed model (a "
             "candidate), and this server is not configured with one: they are checked against "
@@ -74,14 +74,14 @@ def thread_note(thread: str | None) -> None:
     """Say so when the thread a link names is not in the list it reopened; the link's notes
     are said in the run that opened it only."""
     wanted = st.session_state.pop(_WANTED, None)
-    if wanted is None or wanted[1] is None or wanted[1] == thread:
+    if wanted is None or wanted.thread is None or wanted.thread == thread:
         return
     where = "the first thread listed is shown" if thread is not None else "no thread is listed"
     st.warning(
         "[share_thread] The thread this link names is not in this store's list as filtered "
         f"(another store, or the thread is gone): {where}. Its id:"
     )
-    st.code(wanted[1], language=None, wrap_lines=True)
+    st.code(wanted.thread, language=None, wrap_lines=True)
 
 
 def drop_link_notes() -> None:
