@@ -82,6 +82,17 @@ class ErrorCode(StrEnum):
     STORE_WRONG_KEY = "store_wrong_key"
     STORE_UNREADABLE = "store_unreadable"
     UPLOAD_TOO_LARGE = "upload_too_large"
+    STORE_NOT_TABLES = "store_not_tables"
+    STORE_TIMEOUT = "store_timeout"
+    STORE_ROLE_SUPERUSER = "store_role_superuser"
+    STORE_ROLE_CAN_WRITE = "store_role_can_write"
+    # One stored row that cannot be read (core.stores.rows.Unreadable): the rest is read on
+    ROW_TOO_LARGE = "row_too_large"
+    ROW_UNDECODABLE = "row_undecodable"
+    ROW_TOO_DEEP = "row_too_deep"
+    ROW_MISSING_VALUE = "row_missing_value"
+    ROW_NOT_A_CHECKPOINT = "row_not_a_checkpoint"
+    ROW_BAD_METADATA = "row_bad_metadata"
     # Unbrick (core.stores.unbrick.UnbrickError / UnbrickCode)
     STORE_WRITES_DISABLED = "store_writes_disabled"
     UNBRICK_INVALID_EDIT = "unbrick_invalid_edit"

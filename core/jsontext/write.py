@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["dumps", "number_literal", "plural", "to_text", "truncate"]
+__all__ = ["dumps", "number_literal", "plural", "preview", "to_text", "truncate"]
 
 
 def dumps(
@@ -61,6 +61,67 @@ def truncate(value: Any, limit: int = 80) -> str:
     except ValueError:  # circular structures from Python values
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _Full(Exception):
+    """The preview has its characters: stop walking the value."""
+
+
+def preview(value: Any, limit: int = 200) -> str:
+    """Compact JSON text of a value's first `limit` characters, with the size of what was
+    cut named; builds no more than about `limit` characters of text, whatever the value's
+    size (a 200 MB string is never copied or dumped whole).
+
+    Example:
+        >>> preview("x" * 1_000_000, 10)
+        '"xxxxxxxxx… (1,000,000 characters)'
+        >>> preview({"a": list(range(100_000))}, 12)
+        '{"a": [0, 1,… (a list of 100,000 items inside)'
+        >>> preview({"sku": "ab"})
+        '{"sku": "ab"}'
+    """
+    parts: list[str] = []
+    size = [0]
+    cut: list[str] = []  # the values being written, innermost last: what a cut is in
+
+    def emit(text: str) -> None:
+        parts.append(text)
+        size[0] += len(text)
+        if size[0] > limit:
+            raise _Full
+
+    def walk(item: Any) -> None:
+        if isinstance(item, str | bytes | bytearray):
+            shown = item[: limit + 1]
+            text = shown.decode("utf-8", "replace") if not isinstance(shown, str) else shown
+            unit = "characters" if isinstance(item, str) else "bytes"
+            # a short text cut by the limit is part of the value around it
+            cut.append(f"{len(item):,} {unit}" if len(item) > limit or not cut else cut[-1])
+            emit(json.dumps(text, ensure_ascii=False)[: -1 if len(item) > limit else None])
+        elif isinstance(item, dict):
+            cut.append(f"an object of {len(item):,} keys inside")
+            emit("{")
+            for index, (key, inner) in enumerate(item.items()):
+                emit((", " if index else "") + json.dumps(str(key), ensure_ascii=False) + ": ")
+                walk(inner)
+            emit("}")
+        elif isinstance(item, list | tuple):
+            cut.append(f"a list of {len(item):,} items inside")
+            emit("[")
+            for index, inner in enumerate(item):
+                emit(", " if index else "")
+                walk(inner)
+            emit("]")
+        else:
+            cut.append(cut[-1] if cut else "cut")
+            emit(truncate(item, limit + 1))
+        cut.pop()  # written whole: a cut from here on is the enclosing value's
+
+    try:
+        walk(value)
+    except _Full:
+        return "".join(parts)[:limit] + f"… ({cut[-1] if cut else 'cut'})"
+    return "".join(parts)
 
 
 def plural(count: int, noun: str) -> str:

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
-from core.stores.serde import Refused, find_refused
+from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.state import checkpoint_errors, state_errors, stored_state
 from core.stores.writers import blame, parent_writes
 
 __all__ = [
     "AuditResult",
     "InvalidState",
+    "Unreadable",
     "audit_store",
     "iter_thread_ids",
     "shard_of",
@@ -44,19 +45,27 @@ class InvalidState:
 
 @dataclass
 class AuditResult:
-    """How many threads and checkpoints were audited, and every invalid state found."""
+    """How many threads and checkpoints were audited, every invalid state found, and every
+    checkpoint that could not be read (each with a code)."""
 
     threads: int = 0
     checkpoints: int = 0
     invalid: list[InvalidState] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The `--json` contract: `{"threads", "checkpoints", "invalid": [...]}`."""
+        """The `--json` contract: `{"threads", "checkpoints", "invalid", "unreadable"}`."""
         return {
             "threads": self.threads,
             "checkpoints": self.checkpoints,
             "invalid": [asdict(state) for state in self.invalid],
+            "unreadable": [row.to_json() for row in self.unreadable],
         }
+
+    @property
+    def clean(self) -> bool:
+        """Every audited state was read and is valid."""
+        return not self.invalid and not self.unreadable
 
 
 def shard_of(thread_id: str, shards: int) -> int:
@@ -71,14 +80,17 @@ def shard_of(thread_id: str, shards: int) -> int:
 
 
 def iter_thread_ids(store: Store, shard: tuple[int, int] = (0, 1)) -> Iterator[str]:
-    """Thread ids in order, one page per query, only those of shard `(i, N)`."""
+    """Thread ids in order, one page per query, only those of shard `(i, N)`.
+
+    Every id is read, the empty one included: the first page has no lower bound.
+    """
     index, shards = shard
-    last = ""
+    last: str | None = None
     while True:
+        after = "" if last is None else "WHERE thread_id > ? "
         rows = store.query(
-            "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id > ? "
-            "ORDER BY thread_id LIMIT ?",
-            (last, _PAGE),
+            f"SELECT DISTINCT thread_id FROM checkpoints {after}ORDER BY thread_id LIMIT ?",
+            (_PAGE,) if last is None else (last, _PAGE),
         )
         for (thread_id,) in rows:
             if shard_of(thread_id, shards) == index:
@@ -86,51 +98,6 @@ def iter_thread_ids(store: Store, shard: tuple[int, int] = (0, 1)) -> Iterator[s
         if len(rows) < _PAGE:
             return
         last = rows[-1][0]
-
-
-def stored_state(saved: CheckpointTuple) -> Any:
-    """The state a checkpoint holds: its state channels (LangGraph's own channels left out).
-
-    An input checkpoint (`source == "input"`) holds the graph's input, not yet written to
-    the state channels: what is validated is the state so far with the input's keys over it
-    (a reducer would merge them instead; the next checkpoint holds LangGraph's merge).
-    """
-    checkpoint: Any = saved.checkpoint  # the strict serializer may give a Refused instead
-    if isinstance(checkpoint, Refused):
-        return checkpoint
-    values = checkpoint.get("channel_values") or {}
-    state = {k: v for k, v in values.items() if not k.startswith("_") and ":" not in k}
-    start = values.get("__start__")
-    if saved.metadata.get("source") == "input" and isinstance(start, dict):
-        return {**state, **start}
-    return state
-
-
-def state_errors(
-    state: Any, model: type[BaseModel], *, may_hold_refusals: bool = True
-) -> list[dict[str, Any]]:
-    """Pydantic's errors for `state` (JSON-safe), or one `refused_value` error per refusal.
-
-    `may_hold_refusals=False` skips the search for `Refused` markers (the serializer
-    counted none while this state was read).
-
-    Example:
-        >>> from core.order import LineItem
-        >>> [e["type"] for e in state_errors({"sku": "ab", "qty": 1, "unit_price": 1}, LineItem)]
-        ['string_too_short']
-    """
-    refused = find_refused(state) if may_hold_refusals else []
-    if refused:
-        return [
-            {"type": "refused_value", "loc": list(at), "msg": hit.describe(), "input": hit.what}
-            for at, hit in refused
-        ]
-    try:
-        model.model_validate(state)
-    except ValidationError as exc:
-        errors: list[dict[str, Any]] = json.loads(exc.json(include_url=False))
-        return errors
-    return []
 
 
 def _blamed(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> InvalidState:
@@ -147,9 +114,20 @@ def _blamed(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) 
     return InvalidState(
         configurable["thread_id"],
         configurable["checkpoint_id"],
-        saved.metadata.get("step"),
+        step_of(saved.metadata),
         node,
         errors,
+    )
+
+
+def _unreadable(saved: CheckpointTuple, problem: RowProblem) -> Unreadable:
+    configurable = saved.config["configurable"]
+    return Unreadable(
+        configurable["thread_id"],
+        configurable["checkpoint_id"],
+        step_of(saved.metadata),
+        problem.code,
+        problem.message,
     )
 
 
@@ -166,6 +144,9 @@ def audit_store(
     one streamed query on the saver's own tables, decoded by its serde (`read_checkpoints`:
     the same tuples as the saver's `get_tuple` / `list`), so memory does not grow with the
     store. The writes behind a state are read only when it is invalid, to blame the node.
+    A checkpoint that cannot be read or checked is an `unreadable` row with its code; the
+    audit reads on. An input checkpoint is checked with its input written through the
+    model's channels, as LangGraph writes it (`core.stores.state.checkpoint_errors`).
     `shard=(i, N)` audits only the threads whose `shard_of(thread_id, N) == i`.
 
     Example:
@@ -188,9 +169,17 @@ def audit_store(
         found: list[tuple[CheckpointTuple, list[dict[str, Any]]]] = []
         for saved in read_checkpoints(store, page, latest=not history):  # streamed
             result.checkpoints += 1
+            if isinstance(saved, Unreadable):
+                result.unreadable.append(saved)
+                continue
             now = getattr(serde, "refusals", None)
             refusals, counted = now is None or now != counted, now
-            if errors := state_errors(stored_state(saved), model, may_hold_refusals=refusals):
+            try:
+                errors = checkpoint_errors(saved, model, may_hold_refusals=refusals)[1]
+            except RowProblem as problem:
+                result.unreadable.append(_unreadable(saved, problem))
+                continue
+            if errors:
                 found.append((saved, errors))
         # the writes are read once the page's stream is done: one query at a time per connection
         result.invalid += [_blamed(store, saved, errors) for saved, errors in found]

@@ -32,11 +32,17 @@ def merge_audits(parts: list[AuditResult]) -> AuditResult:
 
     Example:
         >>> merge_audits([AuditResult(2, 3), AuditResult(1, 1)]).to_json()
-        {'threads': 3, 'checkpoints': 4, 'invalid': []}
+        {'threads': 3, 'checkpoints': 4, 'invalid': [], 'unreadable': []}
     """
     invalid = sorted((s for part in parts for s in part.invalid), key=lambda s: s.thread_id)
+    unreadable = sorted(
+        (row for part in parts for row in part.unreadable), key=lambda row: row.thread_id
+    )
     return AuditResult(
-        sum(part.threads for part in parts), sum(part.checkpoints for part in parts), invalid
+        sum(part.threads for part in parts),
+        sum(part.checkpoints for part in parts),
+        invalid,
+        unreadable,
     )
 
 

@@ -6,14 +6,13 @@ import argparse
 import json
 import logging
 import os
-import sqlite3
 import sys
 from typing import Any, TextIO
 
 from core.project import load_project
 from core.stores.audit import AuditResult, audit_store
 from core.stores.errors import StoreCode, StoreError
-from core.stores.open import STORE_ENV, open_store, store_label
+from core.stores.open import MAX_VALUE_BYTES, STORE_ENV, open_store, store_label
 from core.stores.serde import strict_serde
 
 __all__ = [
@@ -46,13 +45,31 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, shards
 
 
+def _megabytes(text: str) -> int:
+    """`"16"` -> 16 MiB in bytes (argparse type).
+
+    Example:
+        >>> _megabytes("0.5")
+        524288
+    """
+    try:
+        size = float(text)
+    except ValueError:
+        size = -1
+    if not 0 < size <= 4096:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size in MB: write a number above 0 and at most 4096, e.g. 64"
+        )
+    return int(size * 2**20)
+
+
 def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `audit` command to `python -m core`'s subparsers; its handler is `run_audit`."""
     audit: argparse.ArgumentParser = subparsers.add_parser(
         "audit",
         help="validate the states stored in a LangGraph checkpoint store",
-        description="Exit 0: every audited state is valid; 1: some are invalid; 2: the store "
-        "or the model cannot be read.",
+        description="Exit 0: every audited state is valid; 1: some are invalid or cannot be "
+        "read; 2: the store or the model cannot be read at all.",
     )
     audit.add_argument(
         "store",
@@ -65,13 +82,22 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     audit.add_argument(
         "--shard", type=parse_shard, default=(0, 1), help="audit slice i of N (0-based): i/N"
     )
+    audit.add_argument(
+        "--max-value-mb",
+        type=_megabytes,
+        default=MAX_VALUE_BYTES,
+        metavar="MB",
+        help=f"skip (and report) a stored value larger than this; default "
+        f"{MAX_VALUE_BYTES // 2**20}",
+    )
     audit.add_argument("--json", action="store_true", help="machine-readable output")
     audit.set_defaults(handler=run_audit)
     return audit
 
 
 def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run `audit` on parsed arguments; returns the exit code (0 valid, 1 invalid, 2 unreadable).
+    """Run `audit` on parsed arguments; returns the exit code: 0 every state valid, 1 some
+    invalid or unreadable, 2 the store (or the model) cannot be read at all.
 
     The model and graph resolve as for `validate` (flag, playground.toml, environment).
     """
@@ -96,25 +122,25 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     # refusals are reported per state below; LangGraph would also log each one
     logging.getLogger("langgraph.checkpoint.serde.jsonplus").setLevel(logging.ERROR)
     try:
-        with open_store(spec, strict_serde(models)) as store:
+        with open_store(spec, strict_serde(models), max_value_bytes=args.max_value_mb) as store:
+            for warning in store.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
             result = audit_store(store, project.model, history=args.history, shard=args.shard)
     except StoreError as error:
         print(error, file=sys.stderr)
         return EXIT_UNREADABLE
-    except Exception as exc:  # a driver error mid-read: name the store, never the DSN
-        if not isinstance(exc, sqlite3.Error) and "psycopg" not in type(exc).__module__:
-            raise
+    except Exception as exc:  # noqa: BLE001 - never a traceback, never the DSN
         print(
             StoreError(
                 StoreCode.UNREADABLE,
-                f"{store_label(spec)} failed while being read ({type(exc).__name__}); check "
-                "the file or server and run the audit again.",
+                f"{store_label(spec)} could not be audited ({type(exc).__name__}); check the "
+                "file or server and run the audit again.",
             ),
             file=sys.stderr,
         )
         return EXIT_UNREADABLE
     _print(result, args.json, out or sys.stdout)
-    return EXIT_INVALID if result.invalid else EXIT_OK
+    return EXIT_OK if result.clean else EXIT_INVALID
 
 
 def _print(result: AuditResult, as_json: bool, out: TextIO) -> None:
@@ -123,12 +149,28 @@ def _print(result: AuditResult, as_json: bool, out: TextIO) -> None:
         return
     print(
         f"{result.threads} threads, {result.checkpoints} checkpoints audited: "
-        f"{len(result.invalid)} invalid",
+        f"{len(result.invalid)} invalid, {len(result.unreadable)} unreadable",
         file=out,
     )
     for state in result.invalid:
-        print(f"{state.thread_id}  step {state.step}  node {state.node}  {state.checkpoint_id}",
-              file=out)  # fmt: skip
+        print(f"{_shown(state.thread_id)}  step {state.step}  node {state.node}  "
+              f"{state.checkpoint_id}", file=out)  # fmt: skip
         for error in state.errors:
             loc = ".".join(str(part) for part in error["loc"]) or "(state)"
             print(f"    {loc}: {error['type']}: {error['msg']}", file=out)
+    for row in result.unreadable:
+        print(f"{_shown(row.thread_id)}  step {row.step}  unreadable  {row.checkpoint_id}",
+              file=out)  # fmt: skip
+        print(f"    [{row.code}] {row.message}", file=out)
+
+
+def _shown(thread_id: str) -> str:
+    """A thread id as a terminal line shows it: quoted when it is empty, has spaces at its
+    ends or characters a terminal would not print.
+
+    Example:
+        >>> _shown("clean-1"), _shown(""), _shown(" x")
+        ('clean-1', "''", "' x'")
+    """
+    plain = thread_id and thread_id.strip() == thread_id and thread_id.isprintable()
+    return thread_id if plain else repr(thread_id)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import NamedTuple
 
 from core.errors import CodedError, ErrorCode
 
-__all__ = ["StoreCode", "StoreError"]
+__all__ = ["StoreCode", "StoreError", "StoreWarning"]
 
 
 class StoreCode(StrEnum):
@@ -24,6 +25,10 @@ class StoreCode(StrEnum):
     ENCRYPTED = ErrorCode.STORE_ENCRYPTED  # encrypted values and no key (or no way to decrypt)
     WRONG_KEY = ErrorCode.STORE_WRONG_KEY  # LANGGRAPH_AES_KEY does not decrypt it / no AES key
     UNREADABLE = ErrorCode.STORE_UNREADABLE  # anything else the driver raised while reading
+    NOT_TABLES = ErrorCode.STORE_NOT_TABLES  # a view, virtual table or computed column
+    TIMEOUT = ErrorCode.STORE_TIMEOUT  # one read took longer than its time budget
+    ROLE_SUPERUSER = ErrorCode.STORE_ROLE_SUPERUSER  # a warning: reading as a superuser
+    ROLE_CAN_WRITE = ErrorCode.STORE_ROLE_CAN_WRITE  # a warning: the role may write the tables
 
 
 class StoreError(CodedError):
@@ -42,3 +47,18 @@ class StoreError(CodedError):
 
     def __repr__(self) -> str:
         return f"StoreError({str(self.code)!r}, {self.message!r})"
+
+
+class StoreWarning(NamedTuple):
+    """A store that is read, with something the user should change (the page and stderr say it).
+
+    Example:
+        >>> str(StoreWarning(StoreCode.ROLE_SUPERUSER, "read as a superuser."))
+        '[store_role_superuser] read as a superuser.'
+    """
+
+    code: StoreCode
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"

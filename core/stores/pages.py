@@ -3,65 +3,105 @@
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import CheckpointTuple
+from langgraph.checkpoint.base import CheckpointTuple, writes_sort_key
 
 from core.stores.open import Store
+from core.stores.rows import (
+    RowProblem,
+    Unreadable,
+    UnreadValue,
+    check_checkpoint,
+    decode_json_checkpoint,
+    decode_metadata,
+    decode_value,
+    step_of,
+)
 
-__all__ = ["read_checkpoints"]
+__all__ = ["read_checkpoints", "read_thread"]
 
 _ROWS_PER_FETCH = 500  # Postgres: rows per round trip of the server-side cursor
 _cursor_names = (f"read_checkpoints_{n}" for n in itertools.count())  # one per open read
 
-# The columns and ordering of SqliteSaver.list / get_tuple, for many threads at once.
+
+def _size(column: str) -> str:
+    # SQLite's length() counts a text's characters (at most 4 bytes each), a blob's bytes,
+    # both from the record header: the value itself is not loaded to be measured
+    return f"CASE typeof({column}) WHEN 'text' THEN 4 * length({column}) ELSE length({column}) END"
+
+
+def _capped(column: str) -> str:
+    return f"CASE WHEN {_size(column)} > ? THEN NULL ELSE {column} END, {_size(column)}"
+
+
+# The columns and ordering of SqliteSaver.list / get_tuple, for many threads at once; a value
+# over the store's limit comes back as NULL beside its size (it is never fetched).
 _SQLITE = (
-    "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, "
-    "metadata FROM checkpoints c WHERE checkpoint_ns = '' AND thread_id IN ({marks}){latest} "
+    "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, "
+    f"{_capped('checkpoint')}, {_capped('metadata')} FROM checkpoints c "
+    "WHERE checkpoint_ns = '' AND thread_id IN ({marks}){latest} "
     "ORDER BY thread_id, checkpoint_id DESC"
 )
 _SQLITE_LATEST = (
     " AND checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints l "
     "WHERE l.thread_id = c.thread_id AND l.checkpoint_ns = '')"
 )
-# PostgresSaver's SELECT_SQL without its pending_writes column (the audit reads a state's
-# writes only when that state is invalid): the checkpoint row and its channels' blobs, each
-# with its version; the rows are chosen first, so only the latest ones' blobs are gathered.
+_SQLITE_WRITES = (
+    "SELECT thread_id, checkpoint_id, task_id, channel, type, {capped}, {path}, idx "
+    "FROM writes WHERE checkpoint_ns = '' AND thread_id IN ({marks})"
+)
+# PostgresSaver's SELECT_SQL without its pending_writes column (read separately, when
+# asked): the checkpoint row and its channels' blobs, each with its version and size; the
+# rows are chosen first, so only the latest ones' blobs are gathered. Text becomes bytea
+# with convert_to (a cast would read backslashes in a channel name as escapes), and a
+# channel_versions that is not an object (a damaged row) gathers no blob.
 _POSTGRES = """
-SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint,
-    metadata, (
-        SELECT array_agg(array[bl.channel::bytea, convert_to(bl.version, 'UTF8'), bl.type::bytea,
-            bl.blob])
-        FROM jsonb_each_text(checkpoint -> 'channel_versions')
+SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id,
+    CASE WHEN octet_length(t.ctext) > %(limit)s THEN NULL ELSE t.ctext END,
+    octet_length(t.ctext),
+    CASE WHEN octet_length(t.mtext) > %(limit)s THEN NULL ELSE t.mtext END,
+    octet_length(t.mtext), (
+        SELECT array_agg(array[convert_to(bl.channel, 'UTF8'), convert_to(bl.version, 'UTF8'),
+            convert_to(bl.type, 'UTF8'),
+            CASE WHEN length(bl.blob) > %(limit)s THEN NULL ELSE bl.blob END,
+            convert_to(length(bl.blob)::text, 'UTF8')])
+        FROM jsonb_each_text(CASE jsonb_typeof(checkpoint -> 'channel_versions')
+            WHEN 'object' THEN checkpoint -> 'channel_versions' ELSE '{{}}'::jsonb END) AS v
         INNER JOIN checkpoint_blobs bl
             ON bl.thread_id = checkpoints.thread_id
             AND bl.checkpoint_ns = checkpoints.checkpoint_ns
-            AND bl.channel = jsonb_each_text.key
-            AND bl.version = jsonb_each_text.value
+            AND bl.channel = v.key
+            AND bl.version = v.value
     ) AS channel_values
 FROM (
-    SELECT {distinct} * FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%s)
+    SELECT {distinct} * FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)
     ORDER BY thread_id, checkpoint_id DESC
-) checkpoints ORDER BY thread_id, checkpoint_id DESC"""
+) checkpoints, LATERAL (SELECT checkpoint::text AS ctext, metadata::text AS mtext) t
+ORDER BY thread_id, checkpoint_id DESC"""
+_POSTGRES_WRITES = """
+SELECT thread_id, checkpoint_id, task_id, channel, type,
+    CASE WHEN length(blob) > %(limit)s THEN NULL ELSE blob END, length(blob), {path}, idx
+FROM checkpoint_writes WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)"""
 
 
 def read_checkpoints(
-    store: Store, thread_ids: Sequence[str], *, latest: bool = False
-) -> Iterator[CheckpointTuple]:
+    store: Store, thread_ids: Sequence[str], *, latest: bool = False, writes: bool = False
+) -> Iterator[CheckpointTuple | Unreadable]:
     """Each thread's root checkpoints, newest first (only the newest with `latest`).
 
     The tuples equal what the saver's own `list` (or `get_tuple`) yields for each thread,
-    threads in `ORDER BY thread_id`, except `pending_writes` is None (not read). Every value
-    is decoded by the saver's serde. Rows are streamed, so memory does not grow with
-    the number of checkpoints. On Postgres, a channel version the thread's previous
-    (newer) checkpoint also held is decoded once and shared by both tuples (read-only),
-    unless the serde refused something in it.
+    threads in `ORDER BY thread_id`, except `pending_writes` is None unless `writes` is set.
+    A row that cannot be read (a value over the store's size limit, not decodable, nested
+    too deep, NULL, not a checkpoint, bad metadata) is an `Unreadable` in its place; an
+    undecodable write's value is an `UnreadValue`. Rows are streamed, so memory does not
+    grow with the number of checkpoints. On Postgres, a channel version the thread's
+    previous (newer) checkpoint also held is decoded once and shared by both tuples
+    (read-only), unless the serde refused something in it.
 
     Example:
-        >>> from core.order import AgentState
         >>> from core.stores.demo import open_demo_store
         >>> with open_demo_store() as store:
         ...     steps = [t.metadata["step"] for t in read_checkpoints(store, ["clean-1"])]
@@ -70,49 +110,100 @@ def read_checkpoints(
     """
     if not thread_ids:
         return
+    found = _writes(store, thread_ids) if writes else None
     if store.kind == "sqlite":
-        yield from _sqlite(store, thread_ids, latest)
+        yield from _sqlite(store, thread_ids, latest, found)
     else:
-        yield from _postgres(store, thread_ids, latest)
+        yield from _postgres(store, thread_ids, latest, found)
+
+
+def read_thread(store: Store, thread_id: str) -> list[CheckpointTuple | Unreadable]:
+    """One thread's root checkpoints with their pending writes, newest first."""
+    return list(read_checkpoints(store, [thread_id], writes=True))
 
 
 def _tuple(
-    thread: str, ns: str, checkpoint_id: str, parent: str | None, checkpoint: Any, metadata: Any
-) -> CheckpointTuple:
+    thread: str, ns: str, checkpoint_id: str, parent: str | None, checkpoint: Any, metadata: Any,
+    writes: Any = None,
+) -> CheckpointTuple:  # fmt: skip
     def config(checkpoint_id: str) -> RunnableConfig:
         ids = {"thread_id": thread, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id}
         return {"configurable": ids}
 
     return CheckpointTuple(config(checkpoint_id), checkpoint, metadata,
-                           config(parent) if parent else None, None)  # fmt: skip
+                           config(parent) if parent else None, writes)  # fmt: skip
 
 
-def _sqlite(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator[CheckpointTuple]:
+_Writes = dict[tuple[str, str], list[tuple[str, str, Any]]]
+
+
+def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
+    """The pending writes of the threads' root checkpoints, in LangGraph's order."""
+    path = "task_path" if store.has_task_path else "''"
+    limit = store.max_value_bytes
+    if store.kind == "sqlite":
+        sql = _SQLITE_WRITES.format(
+            capped=_capped("value"), path=path, marks=", ".join("?" * len(thread_ids))
+        )
+        rows = store.conn.execute(sql, (limit, *thread_ids)).fetchall()
+    else:
+        with store.conn.cursor() as cur:
+            cur.execute(_POSTGRES_WRITES.format(path=path), {"limit": limit, "ids": thread_ids})
+            rows = [tuple(row.values()) for row in cur.fetchall()]
+    found: _Writes = {}
+    for thread, checkpoint_id, task_id, channel, type_, blob, size, _path, _idx in sorted(
+        rows, key=lambda r: (r[0], r[1], *writes_sort_key(str(r[7] or ""), r[2], int(r[8])))
+    ):
+        try:
+            what = f"the write of {channel}"
+            value = decode_value(store.saver.serde, type_, blob, size, limit, what)
+        except RowProblem as problem:
+            value = UnreadValue(problem.code, problem.message)
+        found.setdefault((thread, checkpoint_id), []).append((task_id, channel, value))
+    return found
+
+
+def _sqlite(
+    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None
+) -> Iterator[CheckpointTuple | Unreadable]:
     sql = _SQLITE.format(
         marks=", ".join("?" * len(thread_ids)), latest=_SQLITE_LATEST if latest else ""
     )
-    loads = store.saver.serde.loads_typed
-    cursor = store.conn.execute(sql, tuple(thread_ids))  # iterated: one row at a time
+    limit, serde = store.max_value_bytes, store.saver.serde
+    cursor = store.conn.execute(sql, (limit, limit, *thread_ids))  # iterated: row by row
     try:
-        for thread, ns, checkpoint_id, parent, type_, blob, metadata in cursor:
-            metadata = json.loads(metadata) if metadata is not None else {}
-            yield _tuple(thread, ns, checkpoint_id, parent, loads((type_, blob)), metadata)
+        for thread, ns, checkpoint_id, parent, type_, blob, size, meta, meta_size in cursor:
+            metadata: Any = None
+            try:
+                metadata = decode_metadata(meta, meta_size, limit)
+                value = decode_value(serde, type_, blob, size, limit, "the checkpoint")
+                checkpoint = check_checkpoint(value)
+            except RowProblem as problem:
+                yield Unreadable(thread, checkpoint_id, step_of(metadata), problem.code,
+                                 problem.message)  # fmt: skip
+                continue
+            pending = None if writes is None else writes.get((thread, checkpoint_id), [])
+            yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata, pending)
     finally:
         cursor.close()
 
 
-def _decode(serde: Any, type_: bytes, blob: bytes) -> tuple[Any, bool]:
+def _decode(serde: Any, blob: tuple[bytes, ...], limit: int) -> tuple[Any, bool]:
     """A blob's value, and whether it may be shared: the serde counted no refusal in it."""
+    channel, _, type_, value, size = blob
     before = getattr(serde, "refusals", 0)
-    value = serde.loads_typed((type_.decode(), blob))
-    return value, getattr(serde, "refusals", 0) == before
+    what = f"channel {channel.decode(errors='replace')}"
+    decoded = decode_value(serde, type_, value, int(size or 0), limit, what)
+    return decoded, getattr(serde, "refusals", 0) == before
 
 
-def _postgres(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator[CheckpointTuple]:
+def _postgres(
+    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None
+) -> Iterator[CheckpointTuple | Unreadable]:
     from psycopg.rows import tuple_row
 
     sql = _POSTGRES.format(distinct="DISTINCT ON (thread_id)" if latest else "")
-    serde = store.saver.serde
+    serde, limit = store.saver.serde, store.max_value_bytes
     # Postgres keeps each channel version once: a blob the previous (newer) checkpoint of
     # the thread also held is not decoded again; its value is shared, to be read only
     previous: dict[tuple[str, bytes, bytes], Any] = {}
@@ -122,18 +213,28 @@ def _postgres(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator
         store.conn.cursor(name=next(_cursor_names), row_factory=tuple_row) as cur,
     ):
         cur.itersize = _ROWS_PER_FETCH
-        cur.execute(sql, (list(thread_ids),))
-        for thread, ns, checkpoint_id, parent, checkpoint, metadata, blobs in cur:
-            # as PostgresSaver._load_blobs: inline values, then each channel's blob decoded;
-            # its migration of pending sends (checkpoints before v4) only fills LangGraph's
-            # own `__pregel_tasks` channel, which is not part of the state
-            decoded: dict[tuple[str, bytes, bytes], tuple[Any, bool]] = {}
-            for channel, version, type_, blob in blobs or ():
-                if type_ != b"empty":
-                    key = (thread, channel, version)
-                    decoded[key] = (
-                        (previous[key], True) if key in previous else _decode(serde, type_, blob)
-                    )
+        cur.execute(sql, {"limit": limit, "ids": list(thread_ids)})
+        for thread, ns, checkpoint_id, parent, text, size, meta, meta_size, blobs in cur:
+            metadata: Any = None
+            try:
+                metadata = decode_metadata(meta, meta_size, limit)
+                checkpoint = decode_json_checkpoint(text, size, limit)
+                # as PostgresSaver._load_blobs: inline values, then each channel's blob
+                # decoded; its migration of pending sends (checkpoints before v4) only fills
+                # LangGraph's own `__pregel_tasks` channel, which is not part of the state
+                decoded: dict[tuple[str, bytes, bytes], tuple[Any, bool]] = {}
+                for blob in blobs or ():
+                    if blob[2] != b"empty":
+                        key = (thread, blob[0], blob[1])
+                        decoded[key] = (
+                            (previous[key], True)
+                            if key in previous
+                            else _decode(serde, blob, limit)
+                        )
+            except RowProblem as problem:
+                yield Unreadable(thread, checkpoint_id, step_of(metadata), problem.code,
+                                 problem.message)  # fmt: skip
+                continue
             # a value with a refusal is decoded again each time, so each state counts it
             previous = {key: value for key, (value, shared) in decoded.items() if shared}
             values = {channel.decode(): value for (_, channel, _), (value, _) in decoded.items()}
@@ -141,4 +242,5 @@ def _postgres(store: Store, thread_ids: Sequence[str], latest: bool) -> Iterator
                 **checkpoint,
                 "channel_values": {**(checkpoint.get("channel_values") or {}), **values},
             }
-            yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata)
+            pending = None if writes is None else writes.get((thread, checkpoint_id), [])
+            yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata, pending)

@@ -11,8 +11,10 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
-from core.stores.audit import state_errors, stored_state
 from core.stores.open import Store
+from core.stores.pages import read_checkpoints
+from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.state import checkpoint_errors
 from core.stores.writers import blame, parent_writes
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "thread_root",
     "written_by",
 ]
+
 
 def short_time(stamp: str) -> str:
     """A checkpoint's `ts` to the second, in UTC; a stamp that is not ISO 8601 (a store is
@@ -51,9 +54,11 @@ class ThreadStatus(StrEnum):
     """A thread's status, from its latest checkpoint."""
 
     VALID = "valid"
-    BROKEN = "broken"  # the stored state fails the model it was written with
+    BROKEN = "broken"  # valid once, then a write made the state fail the model
+    DOES_NOT_FIT = "does not fit the model"  # fails the model from its first checkpoint on
     WOULD_NOT_RESUME = "would not resume"  # valid as written, fails the current model
     INTERRUPTED = "interrupted"  # valid, but tasks are pending (interrupt or a raise)
+    UNREADABLE = "unreadable"  # its latest checkpoint cannot be read or checked
 
 
 @dataclass(frozen=True)
@@ -117,14 +122,16 @@ def pending_nodes(saved: CheckpointTuple) -> list[str]:
     return sorted(due)  # Postgres keeps channels in JSONB order, SQLite in write order
 
 
-def _ids_page(store: Store, after: str, contains: str, size: int) -> list[str]:
+def _ids_page(store: Store, after: str | None, contains: str, size: int) -> list[str]:
     if "\x00" in contains:  # no PostgreSQL text holds one (psycopg refuses to send it):
         return []  # no thread matches, on either backend, and the page keeps working
     find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
+    # the first page has no lower bound, so a thread whose id is "" is listed too
+    bound = "" if after is None else "thread_id > ? AND "
     rows = store.query(
-        f"SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id > ? AND {find} > 0 "
+        f"SELECT DISTINCT thread_id FROM checkpoints WHERE {bound}{find} > 0 "
         "ORDER BY thread_id LIMIT ?",
-        (after, contains, size),
+        (contains, size) if after is None else (after, contains, size),
     )
     return [row[0] for row in rows]
 
@@ -160,48 +167,94 @@ def written_by(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]
     return blame(writes, _field_names(errors))
 
 
-def _first_invalid(store: Store, thread_id: str, model: type[BaseModel]) -> CheckpointTuple:
-    """The oldest invalid checkpoint the latest descends from with no valid one between."""
-    # newest first, read whole: the saver holds its lock while `list` is iterated
-    history = list(store.saver.list(thread_root(thread_id)))
-    by_id = {saved.config["configurable"]["checkpoint_id"]: saved for saved in history}
+def _errors(saved: CheckpointTuple | Unreadable, model: type[BaseModel]) -> list[Any] | None:
+    """The checkpoint's errors under `model`; None when it cannot be read or checked."""
+    if isinstance(saved, Unreadable):
+        return None
+    try:
+        return checkpoint_errors(saved, model)[1]
+    except RowProblem:
+        return None
+
+
+def _first_invalid(
+    store: Store, thread_id: str, model: type[BaseModel]
+) -> tuple[CheckpointTuple, bool]:
+    """The oldest invalid checkpoint the latest descends from with no valid one between, and
+    whether it is the thread's first (no parent): then no state of it ever fit the model."""
+    history = list(read_checkpoints(store, [thread_id]))  # newest first
+    by_id = {saved.config["configurable"]["checkpoint_id"]: saved
+             for saved in history if isinstance(saved, CheckpointTuple)}  # fmt: skip
     first = history[0]
+    assert isinstance(first, CheckpointTuple)  # the caller read it as the latest
     while first.parent_config is not None:
         parent = by_id.get(first.parent_config["configurable"]["checkpoint_id"])
-        if parent is None or not state_errors(stored_state(parent), model):
-            break
+        if parent is None or not _errors(parent, model):
+            return first, False
         first = parent
-    return first
+    return first, True
+
+
+def _raised(store: Store, latest: list[CheckpointTuple]) -> set[str]:
+    """The threads whose latest checkpoint holds a task's error write (`__error__`)."""
+    if not latest:
+        return set()
+    pairs = [(s.config["configurable"]["thread_id"], s.config["configurable"]["checkpoint_id"])
+             for s in latest]  # fmt: skip
+    marks = ", ".join("(?, ?)" for _ in pairs)
+    rows = store.query(
+        f"SELECT DISTINCT thread_id FROM {store.writes_table} WHERE checkpoint_ns = '' "
+        f"AND channel = '__error__' AND (thread_id, checkpoint_id) IN (VALUES {marks})",
+        tuple(part for pair in pairs for part in pair),
+    )
+    return {row[0] for row in rows}
+
+
+def _unreadable_row(thread_id: str, count: int, latest: Unreadable, said: str) -> ThreadRow:
+    return ThreadRow(thread_id, count, latest.step, "", ThreadStatus.UNREADABLE, None, said)
 
 
 def _row(
     store: Store,
-    thread_id: str,
+    latest: CheckpointTuple | Unreadable,
     count: int,
+    raised: bool,
     model: type[BaseModel],
     current: type[BaseModel] | None,
-) -> ThreadRow | None:
-    latest = store.saver.get_tuple(thread_root(thread_id))
-    if latest is None:  # only subgraph checkpoints
-        return None
-    step = latest.metadata.get("step") if isinstance(latest.metadata, dict) else None
-    time = latest.checkpoint.get("ts", "") if isinstance(latest.checkpoint, dict) else ""
-    state = stored_state(latest)
-    errors = state_errors(state, model)
+) -> ThreadRow:
+    if isinstance(latest, Unreadable):
+        return _unreadable_row(latest.thread_id, count, latest, f"[{latest.code}] {latest.message}")
+    thread_id = latest.config["configurable"]["thread_id"]
+    step = step_of(latest.metadata)
+    time = latest.checkpoint.get("ts", "")
+    try:
+        state, errors = checkpoint_errors(latest, model)
+    except RowProblem as problem:
+        return ThreadRow(thread_id, count, step, str(time), ThreadStatus.UNREADABLE, None,
+                         f"[{problem.code}] {problem.message}")  # fmt: skip
     status, broken_at, detail = ThreadStatus.VALID, None, ""
     if errors:
-        first = _first_invalid(store, thread_id, model)
-        first_errors = state_errors(stored_state(first), model)
-        status, broken_at = ThreadStatus.BROKEN, first.metadata.get("step")
-        detail = f"written by {written_by(store, first, first_errors) or 'no node'}"
-    elif current is not None and (later := state_errors(state, current)):
+        first, from_start = _first_invalid(store, thread_id, model)
+        if from_start:
+            status, detail = ThreadStatus.DOES_NOT_FIT, _first_fields(errors)
+        else:
+            status, broken_at = ThreadStatus.BROKEN, step_of(first.metadata)
+            first_errors = _errors(first, model) or []
+            detail = f"written by {written_by(store, first, first_errors) or 'no node'}"
+    elif current is not None and (later := _errors(latest, current)):
         status = ThreadStatus.WOULD_NOT_RESUME
         detail = f"{later[0]['type']} at {'.'.join(map(str, later[0]['loc']))}"
     elif due := pending_nodes(latest):
         status = ThreadStatus.INTERRUPTED
-        raised = any(w[1] == "__error__" for w in latest.pending_writes or [])
         detail = ("a task raised; next: " if raised else "next: ") + ", ".join(due)
     return ThreadRow(thread_id, count, step, str(time), status, broken_at, detail)
+
+
+def _first_fields(errors: list[dict[str, Any]], shown: int = 3) -> str:
+    """`user_id (missing), sku (extra_forbidden)`: the first fields that differ."""
+    named = [f"{'.'.join(map(str, e['loc'])) or '(state)'} ({e['type']})" for e in errors]
+    more = len(named) - shown
+    return ", ".join(named[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def list_threads(
@@ -211,10 +264,11 @@ def list_threads(
     current: type[BaseModel] | None = None,
     contains: str = "",
     status: ThreadStatus | None = None,
-    after: str = "",
+    after: str | None = None,
     limit: int = 50,
 ) -> ThreadPage:
-    """Threads in id order after `after`, at most `limit`, each with a status.
+    """Threads in id order after `after` (None: from the first), at most `limit`, each with a
+    status.
 
     Only the latest checkpoint of each listed thread is read (and, for a broken one, its
     history back to the first invalid checkpoint); nothing else of the store is loaded.
@@ -233,19 +287,27 @@ def list_threads(
     """
     rows: list[ThreadRow] = []
     scanned, size = 0, max(1, limit)
+    cursor = after
     while True:
-        ids = _ids_page(store, after, contains, size)
+        ids = _ids_page(store, cursor, contains, size)
         if not ids:
             return ThreadPage(rows, None, scanned)
         counts = _counts(store, ids)
+        read = {saved.thread_id if isinstance(saved, Unreadable)
+                else saved.config["configurable"]["thread_id"]: saved
+                for saved in read_checkpoints(store, ids, latest=True)}  # fmt: skip
+        raised = _raised(store, [s for s in read.values() if isinstance(s, CheckpointTuple)])
         for thread_id in ids:
             scanned += 1
-            row = _row(store, thread_id, counts.get(thread_id, 0), model, current)
-            if row is not None and (status is None or row.status is status):
-                rows.append(row)
+            latest = read.get(thread_id)  # None: only subgraph checkpoints
+            if latest is not None:
+                row = _row(store, latest, counts.get(thread_id, 0), thread_id in raised,
+                           model, current)  # fmt: skip
+                if status is None or row.status is status:
+                    rows.append(row)
             if len(rows) >= limit or scanned >= _SCAN_LIMIT:
                 more = thread_id != ids[-1] or len(ids) == size
                 return ThreadPage(rows, thread_id if more else None, scanned)
         if len(ids) < size:
             return ThreadPage(rows, None, scanned)
-        after = ids[-1]
+        cursor = ids[-1]

@@ -9,9 +9,11 @@ from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from core.stores.audit import state_errors, stored_state
 from core.stores.open import Store
-from core.stores.threads import pending_nodes, thread_root, written_by
+from core.stores.pages import read_thread
+from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.state import checkpoint_errors, stored_state
+from core.stores.threads import pending_nodes, written_by
 from core.stores.writers import parent_writes
 
 __all__ = ["Checkpoint", "StoredWrite", "Timeline", "thread_timeline"]
@@ -43,6 +45,7 @@ class Checkpoint:
     pending: list[str]  # nodes triggered but not run yet
     node: str | None = None  # the node whose write made it (state channels only)
     changed: list[str] = field(default_factory=list)  # state fields that differ from the parent
+    unreadable: Unreadable | None = None  # why it cannot be read or checked (then no state)
 
 
 @dataclass
@@ -55,12 +58,44 @@ class Timeline:
     interrupts: list[Any] = field(default_factory=list)  # pending `__interrupt__` values
     namespaces: list[str] = field(default_factory=list)  # subgraph checkpoint_ns
 
+    @property
+    def does_not_fit(self) -> bool:
+        """Every checkpoint from the thread's first on fails the model: no state of it ever
+        fit (written with another model, or an input the model rejects)."""
+        return self.blamed is not None and self.blamed.parent_id is None
+
     def blame_line(self) -> str:
-        """One plain sentence: where the thread broke and who wrote it."""
+        """One plain sentence: where the thread broke and who wrote it.
+
+        Example:
+            >>> Timeline("t", [], None).blame_line()
+            'Every stored state of the latest run of checkpoints is valid under the model.'
+        """
+        unread = [c for c in self.checkpoints if c.unreadable is not None]
+        latest = self.checkpoints[-1] if self.checkpoints else None
+        if latest is not None and latest.unreadable is not None:
+            return f"The latest checkpoint cannot be read: [{latest.unreadable.code}]."
         if self.blamed is None:
-            return "Every stored state of this thread is valid under the model."
+            said = "Every stored state of the latest run of checkpoints is valid under the model."
+            older = [c for c in self.checkpoints if c.errors and c not in unread]
+            if older:
+                steps = ", ".join(str(c.step) for c in older)
+                said += f" Older checkpoints off that run are not (step {steps})."
+            return said
+        if self.does_not_fit:
+            return (
+                f"No stored state of this thread fits the model: all {self._run_length()} "
+                "checkpoints fail it, from the thread's first."
+            )
         node = self.blamed.node or "no node (the input, or a write made outside the graph)"
         return f"First invalid at step {self.blamed.step}, written by {node}."
+
+    def _run_length(self) -> int:
+        by_id = {c.checkpoint_id: c for c in self.checkpoints}
+        count, at = 0, self.checkpoints[-1] if self.checkpoints else None
+        while at is not None:
+            count, at = count + 1, by_id.get(at.parent_id or "")
+        return count
 
 
 def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None) -> list[Any]:
@@ -103,46 +138,67 @@ def _blamed(checkpoints: list[Checkpoint]) -> Checkpoint | None:
     return blamed
 
 
+def _checkpoint(
+    store: Store, saved: CheckpointTuple | Unreadable, parent: CheckpointTuple | None,
+    model: type[BaseModel],
+) -> Checkpoint:  # fmt: skip
+    if isinstance(saved, Unreadable):
+        return Checkpoint(saved.checkpoint_id, None, saved.step, "", "", {}, None, [], [], [],
+                          unreadable=saved)  # fmt: skip
+    parent_id = (saved.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+    stored = saved.checkpoint if isinstance(saved.checkpoint, dict) else {}  # or Refused
+    unreadable, errors = None, list[dict[str, Any]]()
+    try:
+        state, errors = checkpoint_errors(saved, model)
+    except RowProblem as problem:
+        state = stored_state(saved)
+        configurable = saved.config["configurable"]
+        unreadable = Unreadable(configurable["thread_id"], configurable["checkpoint_id"],
+                                step_of(saved.metadata), problem.code, problem.message)  # fmt: skip
+    return Checkpoint(
+        checkpoint_id=saved.config["configurable"]["checkpoint_id"],
+        parent_id=parent_id,
+        step=step_of(saved.metadata),
+        source=str(saved.metadata.get("source", "")),
+        time=str(stored.get("ts", "")),
+        values=dict(stored.get("channel_values") or {}),
+        state=state,
+        errors=errors,
+        writes=_writes(store, saved, parent),
+        pending=pending_nodes(saved),
+        node=written_by(store, saved, errors),
+        unreadable=unreadable,
+    )
+
+
 def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Timeline | None:
     """Every root checkpoint of `thread_id`, oldest first, each validated against `model`.
 
-    The raw values come from the saver's own `list`, so they are shown even where
-    `get_state_history` raises. `blamed` is the first checkpoint of the latest run of
-    invalid ones (the write that broke the thread as it stands), None when the latest
-    state is valid. None when the store holds no such thread.
+    The raw values are read from the saver's tables as its own `list` reads them, so they
+    are shown even where `get_state_history` raises; a checkpoint that cannot be read is
+    listed with its code (`Checkpoint.unreadable`). `blamed` is the first checkpoint of
+    the latest run of invalid ones (the write that broke the thread as it stands), None
+    when the latest state is valid. None when the store holds no such thread.
     """
-    history = list(store.saver.list(thread_root(thread_id)))[::-1]  # read whole: the saver's lock
+    history = read_thread(store, thread_id)[::-1]  # oldest first
     if not history:
         return None
-    by_id = {saved.config["configurable"]["checkpoint_id"]: saved for saved in history}
+    by_id = {saved.config["configurable"]["checkpoint_id"]: saved
+             for saved in history if isinstance(saved, CheckpointTuple)}  # fmt: skip
     checkpoints = []
     for saved in history:
-        parent_id = (saved.parent_config or {}).get("configurable", {}).get("checkpoint_id")
-        state = stored_state(saved)
-        errors = state_errors(state, model)
-        stored = saved.checkpoint if isinstance(saved.checkpoint, dict) else {}  # or Refused
-        checkpoints.append(
-            Checkpoint(
-                checkpoint_id=saved.config["configurable"]["checkpoint_id"],
-                parent_id=parent_id,
-                step=saved.metadata.get("step"),
-                source=str(saved.metadata.get("source", "")),
-                time=str(stored.get("ts", "")),
-                values=dict(stored.get("channel_values") or {}),
-                state=state,
-                errors=errors,
-                writes=_writes(store, saved, by_id.get(parent_id) if parent_id else None),
-                pending=pending_nodes(saved),
-                node=written_by(store, saved, errors),
-            )
-        )
+        parent_id = None
+        if isinstance(saved, CheckpointTuple) and saved.parent_config is not None:
+            parent_id = saved.parent_config["configurable"]["checkpoint_id"]
+        checkpoints.append(_checkpoint(store, saved, by_id.get(parent_id or ""), model))
     by_checkpoint = {c.checkpoint_id: c for c in checkpoints}
     for checkpoint in checkpoints:
         parent = by_checkpoint.get(checkpoint.parent_id or "")
         checkpoint.changed = _changed(parent.state if parent else {}, checkpoint.state)
     blamed = _blamed(checkpoints)
     latest = history[-1]
-    interrupts = [v for _, channel, v in latest.pending_writes or [] if channel == "__interrupt__"]
+    pending = latest.pending_writes if isinstance(latest, CheckpointTuple) else None
+    interrupts = [v for _, channel, v in pending or [] if channel == "__interrupt__"]
     namespaces = [
         row[0]
         for row in store.query(

@@ -19,8 +19,8 @@ from pydantic_core import to_jsonable_python
 
 from core.errors import CodedError, ErrorCode
 from core.order.graph import CompiledGraph
-from core.stores.open import _is_postgres, store_label
 from core.stores.serde import StrictSerializer
+from core.stores.spec import parse_store_spec, store_label
 from core.stores.timeline import Checkpoint, Timeline
 from core.validate.report import Report, validate_value
 
@@ -173,19 +173,20 @@ def writable_saver(spec: str, serde: StrictSerializer) -> Iterator[BaseCheckpoin
     LangGraph's defaults.
     """
     _require_writes(spec)
-    if _is_postgres(spec):
+    parsed = parse_store_spec(spec)
+    if parsed.kind == "postgres":
         import psycopg
         from langgraph.checkpoint.postgres import PostgresSaver
         from psycopg.rows import dict_row
 
         with psycopg.connect(
-            spec, autocommit=True, prepare_threshold=0, row_factory=dict_row
+            parsed.target, autocommit=True, prepare_threshold=0, row_factory=dict_row
         ) as conn:
             yield PostgresSaver(conn, serde=serde)
         return
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    with closing(sqlite3.connect(store_label(spec), check_same_thread=False)) as conn:
+    with closing(sqlite3.connect(parsed.target, check_same_thread=False)) as conn:
         saver = SqliteSaver(conn, serde=serde)
         saver.is_setup = True  # the tables are there; setup() would also change the journal
         yield saver

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.stores.open import Store
+from core.stores.rows import RowProblem, decode_value
 
 __all__ = ["Write", "blame", "node_of_path", "parent_writes", "pending_sends", "send_index"]
 
@@ -60,27 +61,31 @@ def pending_sends(store: Store, thread_id: str, ns: str, checkpoint_id: str) -> 
     the checkpoint's blob, on Postgres the channel's blob at the checkpoint's version.
     """
     key = (thread_id, ns, checkpoint_id)
+    limit = store.max_value_bytes  # a value over it is not read: the sends name no node
     if store.kind == "sqlite":
         rows = store.query(
-            "SELECT type, checkpoint FROM checkpoints "
-            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
-            key,
+            "SELECT type, CASE WHEN length(checkpoint) > ? THEN NULL ELSE checkpoint END "
+            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            (limit, *key),
         )
-        if not rows:
-            return []
-        checkpoint = store.saver.serde.loads_typed((rows[0][0], rows[0][1]))
-        values = checkpoint.get("channel_values") if isinstance(checkpoint, dict) else None
-        sends = (values or {}).get(_TASKS)
     else:
         rows = store.query(
-            "SELECT b.type, b.blob FROM checkpoints c JOIN checkpoint_blobs b "
+            "SELECT b.type, CASE WHEN length(b.blob) > ? THEN NULL ELSE b.blob END "
+            "FROM checkpoints c JOIN checkpoint_blobs b "
             "ON b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns "
             "AND b.channel = ? AND b.version = c.checkpoint -> 'channel_versions' ->> ? "
             "WHERE c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = ?",
-            (_TASKS, _TASKS, *key),
+            (limit, _TASKS, _TASKS, *key),
         )
-        sends = store.saver.serde.loads_typed((rows[0][0], bytes(rows[0][1]))) if rows else []
-    return list(sends) if isinstance(sends, list | tuple) else []
+    try:
+        type_, blob = rows[0] if rows else (None, None)
+        value = decode_value(store.saver.serde, type_, blob, None, limit, "sends") if rows else None
+    except RowProblem:  # a damaged row: its sends name no node
+        return []
+    if store.kind == "sqlite":
+        values = value.get("channel_values") if isinstance(value, dict) else None
+        value = (values or {}).get(_TASKS) if isinstance(values, dict) else None
+    return list(value) if isinstance(value, list | tuple) else []
 
 
 def parent_writes(store: Store, thread_id: str, ns: str, parent_id: str | None) -> list[Write]:

@@ -113,7 +113,7 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     ]
     assert [row[:5] for row in _frame(at, "step")] == [
         ("-1", "input", "", "user_id, amount, items, messages", 0),
-        ("0", "loop", "__start__", "messages", 0),
+        ("0", "loop", "__start__", "", 0),  # the input as written at step -1
         ("1", "loop", "validate_order", "amount, status, logs, messages", 1),
     ]
     errors = _frame(at, "path")

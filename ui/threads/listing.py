@@ -104,7 +104,7 @@ def thread_list(
         current=current,
         contains=contains,
         status=None if status == _ALL else ThreadStatus(status),
-        after=cursors[-1],
+        after=cursors[-1] if len(cursors) > 1 else None,  # the first page's is a placeholder
         limit=size,
     )
     if not page.rows and page.next_after is not None:

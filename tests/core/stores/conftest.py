@@ -15,7 +15,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from bench._postgres import PG_PASSWORD, Postgres, free_port, throwaway_postgres
 from core.stores.demo import run_demo_threads
 
-__all__ = ["PG_PASSWORD", "Postgres", "free_port", "new_store", "writer"]
+__all__ = ["PG_PASSWORD", "Postgres", "free_port", "new_store", "superuser_warning", "writer"]
 
 
 @pytest.fixture(scope="session")
@@ -63,3 +63,15 @@ def demo_store(request, tmp_path_factory) -> tuple[str, str]:
     if request.param == "postgres":
         return "postgres", request.getfixturevalue("postgres_demo")
     return "sqlite", _demo("sqlite", tmp_path_factory.mktemp("demo"), None)
+
+
+def superuser_warning(kind: str, label: str) -> str:
+    """The warning line the audit prints first on a Postgres store read as a superuser (the
+    throwaway cluster's `postgres` role)."""
+    if kind != "postgres":
+        return ""
+    return (
+        f"warning: [store_role_superuser] {label}: the playground reads as a superuser, who "
+        "may do anything on the database server; connect as a role that may only SELECT "
+        "them (README: an audit role).\n"
+    )

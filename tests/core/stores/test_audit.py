@@ -22,11 +22,15 @@ def _root(thread_id: str, checkpoint_id: str | None = None) -> dict:
     return {"configurable": config}
 
 
-def _expected_errors(values: dict, metadata: dict, model: type[BaseModel]) -> list[dict]:
-    # the oracle: the model's own fields picked out of the saver's raw channel values
+def _expected_errors(
+    values: dict, metadata: dict, model: type[BaseModel], written: dict | None = None
+) -> list[dict]:
+    # the oracle: the model's own fields picked out of the saver's raw channel values; for
+    # an input checkpoint, of its child's: the state LangGraph wrote the input into
+    if metadata["source"] == "input":
+        assert written is not None, "every demo input was written by LangGraph"
+        values = written
     state = {name: values[name] for name in model.model_fields if name in values}
-    if metadata["source"] == "input":  # the input's keys over the state so far
-        state.update(values["__start__"])
     try:
         model.model_validate(state)
     except ValidationError as exc:
@@ -50,17 +54,34 @@ def _expected_node(saver, saved) -> str | None:
     return ", ".join(dict.fromkeys(names[task_id] for task_id, _, _ in state_writes)) or None
 
 
+def written_inputs(saver, thread: str) -> dict[str, dict]:
+    """Input checkpoint id -> the channel values of its child: LangGraph's own write of it."""
+    return {
+        saved.parent_config["configurable"]["checkpoint_id"]: saved.checkpoint["channel_values"]
+        for saved in saver.list(_root(thread))
+        if saved.parent_config and saved.metadata["source"] == "loop"
+    }
+
+
 def _expected(kind: str, spec: str, model: type[BaseModel], history: bool) -> dict:
     invalid, checkpoints = [], 0
     with writer(kind, spec) as saver:
         threads = sorted({t.config["configurable"]["thread_id"] for t in saver.list(None)})
         for thread in threads:
             # list() holds the saver's lock while iterated: read it whole before get_tuple
-            chosen = list(saver.list(_root(thread))) if history else [saver.get_tuple(_root(thread))]
+            chosen = (
+                list(saver.list(_root(thread))) if history else [saver.get_tuple(_root(thread))]
+            )
+            written = written_inputs(saver, thread)
             for saved in chosen:
                 checkpoints += 1
                 values = saved.checkpoint["channel_values"]
-                errors = _expected_errors(values, saved.metadata, model)
+                errors = _expected_errors(
+                    values,
+                    saved.metadata,
+                    model,
+                    written.get(saved.config["configurable"]["checkpoint_id"]),
+                )
                 if errors:
                     invalid.append({
                         "thread_id": thread,
@@ -69,7 +90,12 @@ def _expected(kind: str, spec: str, model: type[BaseModel], history: bool) -> di
                         "node": _expected_node(saver, saved),
                         "errors": errors,
                     })  # fmt: skip
-    return {"threads": len(threads), "checkpoints": checkpoints, "invalid": invalid}
+    return {
+        "threads": len(threads),
+        "checkpoints": checkpoints,
+        "invalid": invalid,
+        "unreadable": [],
+    }
 
 
 @pytest.mark.parametrize("history", [False, True], ids=["latest", "history"])
@@ -84,7 +110,9 @@ def test_audit_matches_the_savers_own_reads_and_pydantic_errors(demo_store, mode
 def test_latest_audit_blames_the_writing_node(demo_store):
     with open_store(demo_store[1], strict_serde([AgentState])) as store:
         result = audit_store(store, AgentState)
-    assert [(s.thread_id, s.step, s.node, [e["type"] for e in s.errors]) for s in result.invalid] == [
+    assert [
+        (s.thread_id, s.step, s.node, [e["type"] for e in s.errors]) for s in result.invalid
+    ] == [
         ("fault-bad_status_last", 2, "confirm", ["literal_error"]),
         ("fault-negative_amount", 1, "validate_order", ["greater_than_equal"]),
     ]

@@ -46,9 +46,11 @@ def test_a_store_of_valid_states_exits_0(no_project, tmp_path, capsys):
         for thread in ("a", "b"):
             graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": thread}})
     assert main(["audit", spec]) == 0
-    assert capsys.readouterr().out == "2 threads, 2 checkpoints audited: 0 invalid\n"
+    assert capsys.readouterr().out == "2 threads, 2 checkpoints audited: 0 invalid, 0 unreadable\n"
     assert main(["audit", spec, "--history", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"threads": 2, "checkpoints": 8, "invalid": []}
+    assert json.loads(capsys.readouterr().out) == {
+        "threads": 2, "checkpoints": 8, "invalid": [], "unreadable": [],
+    }  # fmt: skip
 
 
 def test_invalid_states_exit_1_with_the_json_contract(no_project, demo_store, capsys):
@@ -56,7 +58,7 @@ def test_invalid_states_exit_1_with_the_json_contract(no_project, demo_store, ca
     assert main(["audit", spec, "--json", "--history"]) == 1
     body = json.loads(capsys.readouterr().out)
     assert body == _expected(spec, history=True)
-    assert list(body) == ["threads", "checkpoints", "invalid"]
+    assert list(body) == ["threads", "checkpoints", "invalid", "unreadable"]
     assert {tuple(state) for state in body["invalid"]} == {
         ("thread_id", "checkpoint_id", "step", "node", "errors")
     }
@@ -71,7 +73,7 @@ def test_the_text_report_names_thread_step_node_and_error(no_project, demo_store
     assert main(["audit", spec]) == 1
     ids = {s["thread_id"]: s["checkpoint_id"] for s in _expected(spec)["invalid"]}
     assert capsys.readouterr().out.splitlines() == [
-        "10 threads, 10 checkpoints audited: 2 invalid",
+        "10 threads, 10 checkpoints audited: 2 invalid, 0 unreadable",
         f"fault-bad_status_last  step 2  node confirm  {ids['fault-bad_status_last']}",
         "    status: literal_error: Input should be 'pending', 'validated' or 'confirmed'",
         f"fault-negative_amount  step 1  node validate_order  {ids['fault-negative_amount']}",
@@ -79,7 +81,9 @@ def test_the_text_report_names_thread_step_node_and_error(no_project, demo_store
     ]
 
 
-def test_a_candidate_model_and_a_graph_resolve_like_the_other_commands(no_project, demo_store, capsys):
+def test_a_candidate_model_and_a_graph_resolve_like_the_other_commands(
+    no_project, demo_store, capsys
+):
     spec = demo_store[1]
     assert main(["audit", spec, "--json", "--model", "core.stores.demo:CandidateState"]) == 1
     from core.stores.demo import CandidateState

@@ -21,7 +21,7 @@ from core.stores.demo import DEMO_THREADS, run_demo_threads
 from core.stores.pages import read_checkpoints
 from core.stores.serde import AES_KEY_ENV
 
-from .conftest import PG_PASSWORD, new_store, writer
+from .conftest import PG_PASSWORD, new_store, superuser_warning, writer
 
 KEY = "k3y-of-32-bytes-for-the-aes-test"  # LANGGRAPH_AES_KEY's convention: its text's bytes
 THREADS = sorted(DEMO_THREADS)
@@ -130,7 +130,7 @@ def test_without_the_right_key_the_store_is_refused_with_a_coded_line(
         monkeypatch.setenv(name, value)
     assert main(["audit", spec, "--json"]) == 2
     out, err = capsys.readouterr()
-    assert (out, err) == ("", f"[{code}] {label}: {what}\n")
+    assert (out, err) == ("", superuser_warning(kind, label) + f"[{code}] {label}: {what}\n")
     assert KEY not in err and "another-key" not in err and PG_PASSWORD not in err
 
 

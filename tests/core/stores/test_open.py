@@ -55,9 +55,9 @@ CASES = {
     "no_checkpoints_table": (_plain_sqlite, "not_a_checkpoint_store", "{tmp}/app.db is a "
                              "database but not a LangGraph checkpoint store (missing table: "
                              "checkpoints, writes); point at the store your checkpointer writes."),
-    "unknown_scheme": (lambda tmp: "mysql://db/x", "bad_store_spec", "mysql://db/x is neither "
-                       "a SQLite path, a sqlite:/// URL nor a postgresql:// DSN; give a file "
-                       "path or a postgresql:// DSN."),
+    "unknown_scheme": (lambda tmp: "mysql://app:Pw@db/x", "bad_store_spec", "a mysql:// URL "
+                       "is neither a SQLite path, a sqlite:/// URL nor a postgresql:// DSN; give "
+                       "a file path or a postgresql:// DSN."),
     "nothing": (lambda tmp: "", "no_store", "no store given; pass a SQLite file or a "
                 "postgresql:// DSN, or set PLAYGROUND_STORE."),
 }  # fmt: skip

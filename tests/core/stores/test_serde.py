@@ -190,10 +190,14 @@ def test_langgraphs_ext_hook_is_called_directly_and_reads_as_the_repacking_fallb
     fallback = strict_serde([AgentState])
     fallback._hook = fallback._repacked
     read = [serde.loads_typed(stored) for serde in (direct, fallback)]
-    assert read[0] == read[1] == {
-        "state": state,
-        "messages": [HumanMessage("hi", id="1")],
-        "crafted": [1, Refused("os.system")],
-    }
+    assert (
+        read[0]
+        == read[1]
+        == {
+            "state": state,
+            "messages": [HumanMessage("hi", id="1")],
+            "crafted": [1, Refused("os.system")],
+        }
+    )
     assert (direct.refusals, fallback.refusals) == (1, 1)
     assert not marker.exists()

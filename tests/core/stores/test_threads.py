@@ -12,7 +12,7 @@ from core.stores.threads import ThreadStatus, list_threads
 from core.stores.timeline import thread_timeline
 
 from .conftest import writer
-from .test_audit import _expected_errors, _expected_node, _root
+from .test_audit import _expected_errors, _expected_node, _root, written_inputs
 from .test_serde import poisoned  # noqa: F401 - the fixture: a store with a crafted row
 
 # thread -> (status as listed, detail) with AgentState as written and CandidateState current
@@ -94,6 +94,7 @@ def test_the_timeline_is_the_savers_history_validated_by_pydantic(demo_store, th
         timeline = thread_timeline(store, thread, AgentState)
     with writer(kind, spec) as saver:
         history = list(saver.list(_root(thread)))[::-1]
+        written = written_inputs(saver, thread)
         by_id = {t.config["configurable"]["checkpoint_id"]: t for t in history}
         expected = []
         for saved in history:
@@ -105,7 +106,8 @@ def test_the_timeline_is_the_savers_history_validated_by_pydantic(demo_store, th
                 parent and parent.config["configurable"]["checkpoint_id"],
                 saved.metadata["step"], saved.metadata["source"], saved.checkpoint["ts"],
                 saved.checkpoint["channel_values"],
-                _expected_errors(saved.checkpoint["channel_values"], saved.metadata, AgentState),
+                _expected_errors(saved.checkpoint["channel_values"], saved.metadata, AgentState,
+                                 written.get(saved.config["configurable"]["checkpoint_id"])),
                 [(t, c, v) for t, c, v in parent.pending_writes] if parent else [],
             ))  # fmt: skip
         nodes = [_expected_node(saver, saved) for saved in history]
@@ -139,8 +141,10 @@ def test_a_broken_thread_shows_its_stored_values_where_get_state_history_raises(
         (1, "validate_order", ["greater_than_equal"]),
     ]
     assert [c.changed for c in timeline.checkpoints] == [
-        ["user_id", "amount", "items", "messages"],  # the input over an empty state
-        ["messages"],  # add_messages turned the input's dict into a HumanMessage
+        # the input written into an empty state through the channels, as LangGraph writes
+        # it (add_messages turns the input's dict into a HumanMessage)...
+        ["user_id", "amount", "items", "messages"],
+        [],  # ...which is exactly the state LangGraph stored after it
         ["amount", "status", "logs", "messages"],
     ]
     assert timeline.blamed is latest
@@ -153,7 +157,9 @@ def test_a_valid_thread_blames_no_one_and_an_unknown_thread_has_no_timeline(demo
         clean = thread_timeline(store, "clean-1", AgentState)
         missing = thread_timeline(store, "no-such-thread", AgentState)
     assert clean.blamed is None and missing is None
-    assert clean.blame_line() == "Every stored state of this thread is valid under the model."
+    assert clean.blame_line() == (
+        "Every stored state of the latest run of checkpoints is valid under the model."
+    )
 
 
 def test_a_crafted_row_is_listed_broken_and_shown_refused_without_running(poisoned):  # noqa: F811

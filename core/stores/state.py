@@ -1,0 +1,177 @@
+"""A stored checkpoint's state, and its verdict under a model: every value checked."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langgraph.checkpoint.base import CheckpointTuple
+from pydantic import BaseModel, ValidationError
+from pydantic_core import to_jsonable_python
+
+from core.errors import ErrorCode
+from core.jsontext.write import preview
+from core.stores.rows import RowProblem
+from core.stores.serde import Refused, find_refused
+from core.validate.channels import write_input
+from core.validate.entry_run import entry_graph
+
+__all__ = [
+    "INPUT_PREVIEW",
+    "checkpoint_errors",
+    "cut_input",
+    "plain_data",
+    "state_errors",
+    "stored_state",
+]
+
+INPUT_PREVIEW = 200  # characters of a rejected value an error shows (its size is named)
+
+
+def stored_state(saved: CheckpointTuple, model: type[BaseModel] | None = None) -> Any:
+    """The state a checkpoint holds: its state channels (LangGraph's own channels left out).
+
+    An input checkpoint (`source == "input"`) holds the graph's input, not yet written to
+    the state channels: with `model`, the input is written into the state so far through
+    the channels of a graph over `model`, each reducer applied, as LangGraph will write
+    it (`core.validate.channels.write_input`: role-style messages become messages, keys no
+    channel takes are dropped); without, the input's keys are laid over the state.
+    """
+    return _with_input(saved, model)[0]
+
+
+def checkpoint_errors(
+    saved: CheckpointTuple, model: type[BaseModel], *, may_hold_refusals: bool = True
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A checkpoint's state (`stored_state` with `model`) and its errors: what a reducer
+    raised writing an input checkpoint's input (that field is left as it was), then the
+    state's `state_errors`.
+
+    Raises `RowProblem` for a state that cannot be checked (nested too deep).
+    """
+    try:
+        state, raised = _with_input(saved, model)
+    except RecursionError:
+        raise RowProblem(
+            ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
+        ) from None
+    errors = [_safe(row) for row in raised]
+    return state, errors + state_errors(state, model, may_hold_refusals=may_hold_refusals)
+
+
+def _with_input(
+    saved: CheckpointTuple, model: type[BaseModel] | None
+) -> tuple[Any, list[dict[str, Any]]]:
+    checkpoint: Any = saved.checkpoint  # the strict serializer may give a Refused instead
+    if isinstance(checkpoint, Refused):
+        return checkpoint, []
+    values = checkpoint.get("channel_values") or {}
+    state = {k: v for k, v in values.items() if not k.startswith("_") and ":" not in k}
+    start = values.get("__start__")
+    if saved.metadata.get("source") != "input" or not isinstance(start, dict):
+        return state, []
+    if model is None:
+        return {**state, **start}, []
+    return write_input(entry_graph(model), state, start)
+
+
+def plain_data(value: Any) -> Any:
+    """`value` with every Pydantic model instance replaced by the data it holds, so that
+    validating it checks the instances too (Pydantic takes an instance of the right class
+    as it is: one built with `model_construct`, as LangGraph's decoder falls back to, is
+    never checked). Returns `value` itself when it holds no instance.
+
+    Example:
+        >>> from core.order import LineItem
+        >>> plain_data({"items": [LineItem.model_construct(sku="bad", qty=99)]})
+        {'items': [{'sku': 'bad', 'qty': 99}]}
+    """
+    if isinstance(value, BaseModel):
+        fields = {**value.__dict__, **(value.__pydantic_extra__ or {})}
+        return {key: plain_data(inner) for key, inner in fields.items()}
+    if isinstance(value, dict):
+        plain = {key: plain_data(inner) for key, inner in value.items()}
+        return value if all(plain[k] is value[k] for k in value) else plain
+    if isinstance(value, list | tuple):
+        items = [plain_data(inner) for inner in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+def state_errors(
+    state: Any, model: type[BaseModel], *, may_hold_refusals: bool = True
+) -> list[dict[str, Any]]:
+    """Pydantic's errors for `state` (JSON-safe, each input cut to `INPUT_PREVIEW`
+    characters with its size named), or one `refused_value` error per refusal.
+
+    Model instances in the state are checked from the data they hold (`plain_data`).
+    `may_hold_refusals=False` skips the search for `Refused` markers (the serializer
+    counted none while this state was read). A state nested too deep to be checked raises
+    `RowProblem` (`row_too_deep`).
+
+    Example:
+        >>> from core.order import LineItem
+        >>> [e["type"] for e in state_errors({"sku": "ab", "qty": 1, "unit_price": 1}, LineItem)]
+        ['string_too_short']
+    """
+    try:
+        refused = find_refused(state) if may_hold_refusals else []
+        if refused:
+            return [
+                {
+                    "type": "refused_value",
+                    "loc": list(at),
+                    "msg": hit.describe(),
+                    "input": hit.what,
+                }  # fmt: skip
+                for at, hit in refused
+            ]
+        try:
+            model.model_validate(plain_data(state))
+        except ValidationError as exc:
+            return _json_errors(exc)
+    except RecursionError:
+        raise RowProblem(
+            ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
+        ) from None
+    return []
+
+
+def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic's errors as its JSON gives them, each input cut (a stored value may be huge)."""
+    rows: list[dict[str, Any]] = json.loads(exc.json(include_url=False, include_input=False))
+    for row, error in zip(rows, exc.errors(include_url=False), strict=True):
+        row["input"] = cut_input(error["input"])
+    return rows
+
+
+def _safe(error: dict[str, Any]) -> dict[str, Any]:
+    """A raw error row (a reducer's crash) as JSON-safe data, its input cut."""
+    safe: dict[str, Any] = to_jsonable_python(
+        {k: v for k, v in error.items() if k != "input"}, fallback=repr
+    )
+    return safe | {"input": cut_input(error.get("input"))}
+
+
+def cut_input(value: Any) -> Any:
+    """A rejected value as JSON data when it is short; else its first `INPUT_PREVIEW`
+    characters as text, with its size named (never dumped whole).
+
+    Example:
+        >>> cut_input("shipped"), cut_input(-1.0), cut_input({"sku": "ab"})
+        ('shipped', -1.0, {'sku': 'ab'})
+        >>> cut_input("x" * 1_000)[-23:]
+        'xxx… (1,000 characters)'
+    """
+    if isinstance(value, int | float | bool) or value is None:
+        return value
+    if isinstance(value, str):
+        if len(value) <= INPUT_PREVIEW:
+            return value
+        return value[:INPUT_PREVIEW] + f"… ({len(value):,} characters)"
+    if not isinstance(value, bytes | bytearray | list | tuple | dict):
+        value = to_jsonable_python(value, fallback=repr)  # a model, a UUID: data, then cut
+    text = preview(value, INPUT_PREVIEW)
+    return to_jsonable_python(value, fallback=repr) if len(text) <= INPUT_PREVIEW else text

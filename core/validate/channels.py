@@ -1,0 +1,51 @@
+"""An input written into a state through LangGraph's own channels, as its entry writes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.channels.base import BaseChannel
+
+from core.order.graph import CompiledGraph
+from core.validate.field_errors import crash_error
+
+__all__ = ["write_input"]
+
+
+def write_input(
+    graph: CompiledGraph, state: Mapping[str, Any], values: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The state after LangGraph writes `values` (a graph input) into `state`, and what raised.
+
+    Each key is written through its channel of `graph` (the compiled graph's own channel
+    objects, so each reducer runs as in a run: `add_messages` converts role-style dicts and
+    strings, `operator.add` appends, a plain field is replaced); a key no channel takes is
+    dropped, as LangGraph drops it. A reducer that raises (add_messages on a message with
+    neither `type` nor `role`) leaves that field as it was and gives an error row placed
+    at the key, as the Validate page's entry verdict reports it.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> from core.validate.entry_run import entry_graph
+        >>> state, raised = write_input(
+        ...     entry_graph(AgentState), {"logs": ["a"]},
+        ...     {"logs": ["b"], "messages": [{"role": "user", "content": "hi", "id": "1"}],
+        ...      "coupon": "X"})
+        >>> state["logs"], type(state["messages"][0]).__name__, "coupon" in state, raised
+        (['a', 'b'], 'HumanMessage', False, [])
+    """
+    channels = graph.channels
+    written = dict(state)
+    raised: list[dict[str, Any]] = []
+    for key, value in values.items():
+        spec = channels.get(key)
+        if not isinstance(spec, BaseChannel) or key.startswith("__") or ":" in key:
+            continue  # no channel takes it, or one of LangGraph's own
+        try:
+            channel = spec.from_checkpoint(written[key]) if key in written else spec.copy()
+            channel.update([value])
+            written[key] = channel.get()
+        except Exception as exc:  # noqa: BLE001 - whatever the reducer raises is the verdict
+            raised.append(crash_error(exc, (key,), value, by="langgraph"))
+    return written, raised
