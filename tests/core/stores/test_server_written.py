@@ -13,9 +13,12 @@ from typing import Any
 
 import ormsgpack
 import pytest
+from langchain_core.messages import AIMessage
+from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import BadRequestError
 
+from core.stores.aliases import module_aliases, rewrite_modules
 from core.stores.open import open_store
 from core.stores.serde import Refused, find_refused, strict_serde
 from tests.server_fixtures import SERVER_GRAPH, serve_server_graph
@@ -126,9 +129,27 @@ def test_the_server_reports_the_thread_whose_state_no_longer_validates_as_error(
     assert written.state_error == (400, {"detail": BAD_SKU_ERROR})
 
 
-def _refusals(sqlite: Path) -> dict[str, list[tuple[str, int, list[Any]]]]:
+class _Rewriting(SerializerProtocol):
+    """The strict serializer reading each msgpack value after `rewrite_modules`."""
+
+    def __init__(self, inner: SerializerProtocol, aliases: dict[str, str]) -> None:
+        self.inner, self.aliases = inner, aliases
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        type_, payload = data
+        if type_ == "msgpack":
+            payload = rewrite_modules(payload, self.aliases)
+        return self.inner.loads_typed((type_, payload))
+
+
+def _refusals(
+    sqlite: Path, serde: SerializerProtocol
+) -> dict[str, list[tuple[str, int, list[Any]]]]:
     found: dict[str, list[tuple[str, int, list[Any]]]] = {case: [] for case in CASES.values()}
-    with open_store(str(sqlite), strict_serde([user_graph.OrderState])) as store:
+    with open_store(str(sqlite), serde) as store:
         for saved in store.saver.list(None):
             case = CASES[saved.config["configurable"]["thread_id"]]
             values = saved.checkpoint["channel_values"]
@@ -143,9 +164,28 @@ def test_the_strict_serializer_refuses_the_users_own_lines_stored_under_the_serv
     # "server_graph.graph": the allow-list refuses them (fixed by core.stores.aliases)
     refused = [(("lines", 0), Refused("__graph.Line"))]
     after_run = [("loop", 2, refused), ("loop", 1, refused), ("loop", 0, []), ("input", -1, [])]
-    assert _refusals(written.sqlite) == {
+    assert _refusals(written.sqlite, strict_serde([user_graph.OrderState])) == {
         "valid": after_run,
         "role": after_run,
         # the update wrote the client's dicts: plain values, nothing to refuse
         "invalid": [("loop", 5, []), ("input", 4, []), ("update", 3, []), *after_run],
+    }
+
+
+def test_rewritten_server_values_are_read_as_the_users_own_lines(written):
+    model = user_graph.OrderState
+    serde = _Rewriting(strict_serde([model]), module_aliases([model]))
+    clean = [("loop", 2, []), ("loop", 1, []), ("loop", 0, []), ("input", -1, [])]
+    assert _refusals(written.sqlite, serde) == {
+        "valid": clean,
+        "role": clean,
+        "invalid": [("loop", 5, []), ("input", 4, []), ("update", 3, []), *clean],
+    }
+    with open_store(str(written.sqlite), serde) as store:
+        saved = store.saver.get_tuple({"configurable": {"thread_id": VALID, "checkpoint_ns": ""}})
+    assert saved.checkpoint["channel_values"] == {
+        "lines": [user_graph.Line(sku="ABC-123", qty=3)],
+        "status": "answered",
+        "notes": ["1 lines"],
+        "messages": [AIMessage("1 lines noted", id="answer-1")],
     }
