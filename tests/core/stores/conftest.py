@@ -14,8 +14,19 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from bench._postgres import PG_PASSWORD, Postgres, free_port, throwaway_postgres
 from core.stores.demo import run_demo_threads
+from tests.server_fixtures import langgraph_server, sqlite_langgraph_server
 
-__all__ = ["PG_PASSWORD", "Postgres", "free_port", "new_store", "superuser_warning", "writer"]
+# the two server fixtures start `langgraph dev` only for a test that asks for one
+__all__ = [
+    "PG_PASSWORD",
+    "Postgres",
+    "free_port",
+    "langgraph_server",
+    "new_store",
+    "sqlite_langgraph_server",
+    "superuser_warning",
+    "writer",
+]
 
 
 @pytest.fixture(scope="session")
