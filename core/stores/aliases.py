@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 import ormsgpack
 from langgraph._internal._serde import build_serde_allowlist
 
-__all__ = ["module_aliases", "rewrite_modules", "server_module_names"]
+__all__ = ["module_aliases", "needles", "rewrite_modules", "server_module_names"]
 
 # LangGraph's msgpack extension codes (langgraph.checkpoint.serde.jsonplus): 0-5 hold a tuple
 # whose first item is a module name; 6 (numpy) holds no name.
@@ -19,8 +19,6 @@ _OPTIONS = ormsgpack.OPT_NON_STR_KEYS
 # Values nest extension values a few levels deep (a dataclass holding a model holding a
 # datetime); a stored value nesting more is not LangGraph's own: left to the normal decoder.
 _MAX_DEPTH = 64
-_needle_cache: dict[tuple[str, ...], tuple[bytes, ...]] = {}
-_NEEDLE_CACHE_SIZE = 64
 _LIBRARIES = frozenset({"builtins", "langchain", "langgraph", "pydantic", "pydantic_core"})
 
 
@@ -93,21 +91,19 @@ def module_aliases(models: Iterable[type]) -> dict[str, str]:
     }
 
 
-def _needles(aliases: Mapping[str, str]) -> tuple[bytes, ...]:
-    # An alias containing another occurs only where that one does: test the shorter alone.
-    # All names of one file end in "__<name>", itself one of them: one test per file.
-    key = tuple(aliases)
-    cached = _needle_cache.get(key)
-    if cached is not None:
-        return cached
-    needles: list[bytes] = []
-    for alias in sorted({alias.encode() for alias in key}, key=len):
-        if not any(needle in alias for needle in needles):
-            needles.append(alias)
-    if len(_needle_cache) >= _NEEDLE_CACHE_SIZE:
-        _needle_cache.clear()  # many alias sets at once: not how a server runs; start over
-    _needle_cache[key] = found = tuple(needles)
-    return found
+def needles(aliases: Iterable[str]) -> tuple[bytes, ...]:
+    """The byte strings to look for: an alias containing another occurs only where that one
+    does, so only the shorter is tested (all names of one file end in one of them).
+
+    Example:
+        >>> needles(["__graph", "__src__graph", "__lines"])
+        (b'__graph', b'__lines')
+    """
+    found: list[bytes] = []
+    for alias in sorted({alias.encode() for alias in aliases}, key=len):
+        if not any(needle in alias for needle in found):
+            found.append(alias)
+    return tuple(found)
 
 
 class _TooDeep(ValueError):
@@ -142,14 +138,17 @@ class _Rename:
         return ormsgpack.Ext(code, ormsgpack.packb(inner, option=_OPTIONS))
 
 
-def rewrite_modules(payload: bytes, aliases: Mapping[str, str]) -> bytes:
+def rewrite_modules(
+    payload: bytes, aliases: Mapping[str, str], found: tuple[bytes, ...] | None = None
+) -> bytes:
     """A msgpack checkpoint value with each aliased module name replaced by the real one.
 
     Nothing is imported or called: the value is only unpacked and packed again, so
     LangGraph's own strict decoder reads the result and its allow-list applies unchanged
     (a type the user's module does not allow stays refused). A payload in which no alias
     occurs as bytes is returned as it is, at the cost of a substring test; so is one that
-    names no alias as a module, nests too deep, or is not valid msgpack.
+    names no alias as a module, nests too deep, or is not valid msgpack. `found` is
+    `needles(aliases)`, when the caller keeps it (a serializer reads many values).
 
     Example:
         >>> stored = ormsgpack.packb(ormsgpack.Ext(5, ormsgpack.packb(
@@ -161,7 +160,7 @@ def rewrite_modules(payload: bytes, aliases: Mapping[str, str]) -> bytes:
         >>> rewrite_modules(plain, {"__graph": "shop.graph"}) is plain
         True
     """
-    if not any(needle in payload for needle in _needles(aliases)):
+    if not any(needle in payload for needle in (found or needles(aliases))):
         return payload
     rename = _Rename(aliases)
     try:

@@ -15,6 +15,7 @@ from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.checkpoint.serde.event_hooks import SerdeEvent, register_serde_event_listener
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
+from core.stores.aliases import module_aliases, needles, rewrite_modules
 from core.stores.errors import StoreCode, StoreError
 
 __all__ = [
@@ -145,9 +146,17 @@ class StrictSerializer(SerializerProtocol):
     with one that does not decrypt, reading an encrypted value raises `EncryptionRefused`.
     """
 
-    def __init__(self, allowed: Iterable[tuple[str, ...]], aes_key: str | None = None) -> None:
+    def __init__(
+        self,
+        allowed: Iterable[tuple[str, ...]],
+        aes_key: str | None = None,
+        aliases: Mapping[str, str] | None = None,
+    ) -> None:
         _listen()
         self.allowed = frozenset(allowed)
+        # module names a LangGraph server gave the user's graph files -> the real ones
+        self.aliases = dict(aliases or {})
+        self._needles = needles(self.aliases)
         self.refusals = 0  # grows with each Refused returned: readers skip the search if not
         self._inner = JsonPlusSerializer(
             pickle_fallback=False, allowed_json_modules=None, allowed_msgpack_modules=self.allowed
@@ -203,6 +212,8 @@ class StrictSerializer(SerializerProtocol):
             return self._refuse(type_)
         if type_ != "msgpack":
             return self._inner.loads_typed(data)
+        if self._needles:
+            payload = rewrite_modules(payload, self.aliases, self._needles)
         return ormsgpack.unpackb(payload, ext_hook=self._ext, option=ormsgpack.OPT_NON_STR_KEYS)
 
     def _ext(self, code: int, data: bytes) -> Any:
@@ -231,7 +242,9 @@ def strict_serde(models: Iterable[type], env: Mapping[str, str] | None = None) -
     """A serializer allowing the given models' types, LangChain messages and LangGraph's own.
 
     An encrypted store is read with the AES key in `env` (default: the server's
-    environment) under LangGraph's name for it, `LANGGRAPH_AES_KEY`.
+    environment) under LangGraph's name for it, `LANGGRAPH_AES_KEY`. Types a LangGraph
+    server recorded under the module name it gave a graph file (`__graph.Line` for
+    `./graph.py`) are read as the models' own (`core.stores.aliases`).
 
     The allow-list is LangGraph's: the one `StateGraph.compile` builds from the state schemas
     under `LANGGRAPH_STRICT_MSGPACK` (each Pydantic model, its nested models, dataclasses
@@ -247,7 +260,8 @@ def strict_serde(models: Iterable[type], env: Mapping[str, str] | None = None) -
         {'amount': 99}
     """
     key = (os.environ if env is None else env).get(AES_KEY_ENV) or None
-    return StrictSerializer(build_serde_allowlist(schemas=list(models)), key)
+    models = list(models)
+    return StrictSerializer(build_serde_allowlist(schemas=models), key, module_aliases(models))
 
 
 def find_refused(

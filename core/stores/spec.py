@@ -13,11 +13,13 @@ Kind = Literal["none", "sqlite", "postgres", "jdbc", "server", "unknown"]
 
 # postgresql://, postgres://, any case, SQLAlchemy's +driver suffix, JDBC's jdbc: prefix
 _PG_URL = re.compile(r"^(jdbc:)?postgres(?:ql)?(?:\+[a-z0-9_]+)?://", re.IGNORECASE)
-_PG_KEYWORDS = re.compile(r"^[a-z_]+\s*=")  # libpq's "host=... password=..." form
+_PG_KEYWORDS = re.compile(r"^[a-z_]+\s*=", re.IGNORECASE)  # libpq: "host=... password=..."
 _SQLITE_URL = re.compile(r"^sqlite(?:\+[a-z0-9_]+)?:///", re.IGNORECASE)
 _SERVER_URL = re.compile(r"^https?://", re.IGNORECASE)
 _ANY_URL = re.compile(r"^([a-z][a-z0-9+.\-]{0,19})://", re.IGNORECASE)
 _UNPARSED_DSN = "postgresql://(a DSN that cannot be parsed)"
+_HOST = re.compile(r"[A-Za-z0-9._~%:\-]*(,[A-Za-z0-9._~%:\-]*)*")  # names, IPs, sockets' paths no
+_PORT = re.compile(r"[0-9]*(,[0-9]*)*")
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,11 @@ def parse_store_spec(spec: str) -> StoreSpec:
 def _postgres_url(text: str) -> StoreSpec:
     jdbc = text[:5].lower() == "jdbc:"
     rest = text[_PG_URL.match(text).end() :]  # type: ignore[union-attr]
-    # user:password@ ends at the last "@" before the query: a password may hold an "@"
-    at = rest.split("?", 1)[0].rfind("@")
+    # user:password@ ends at the last "@" (a password may hold "@", "/" or "?"), unless that
+    # "@" is in the query's key=value text (?application_name=a@b)
+    at = rest.rfind("@")
+    while at >= 0 and (query_at := rest.rfind("?", 0, at)) >= 0 and "=" in rest[query_at:at]:
+        at = rest.rfind("@", 0, query_at)
     userinfo, hosts = (rest[:at], rest[at + 1 :]) if at >= 0 else ("", rest)
     hosts, _, query = hosts.partition("?")
     hosts, _, dbname = hosts.partition("/")
@@ -90,7 +95,11 @@ def _postgres_url(text: str) -> StoreSpec:
         return StoreSpec("jdbc" if jdbc else "postgres", _UNPARSED_DSN, text)
     params = {"user": unquote(user), "password": unquote(password), **params}
     names, ports = _hosts(hosts)
-    params |= {"host": names, "port": ports, "dbname": unquote(dbname)}
+    if not _HOST.fullmatch(names) or not _PORT.fullmatch(ports):
+        # not a host list: the text was split in the wrong place, so it may hold a secret
+        return StoreSpec("jdbc" if jdbc else "postgres", _UNPARSED_DSN, text)
+    given = {"host": names, "port": ports, "dbname": unquote(dbname)}
+    params |= {key: value for key, value in given.items() if value}  # else the query's
     label = _pg_label(params)
     target = _conninfo({k: v for k, v in params.items() if v})
     return StoreSpec("jdbc" if jdbc else "postgres", label, target)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -18,9 +19,9 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.errors import BadRequestError
 
-from core.stores.aliases import module_aliases, rewrite_modules
+from core.__main__ import main
 from core.stores.open import open_store
-from core.stores.serde import Refused, find_refused, strict_serde
+from core.stores.serde import find_refused, strict_serde
 from tests.server_fixtures import SERVER_GRAPH, serve_server_graph
 
 pytestmark = pytest.mark.server
@@ -129,22 +130,6 @@ def test_the_server_reports_the_thread_whose_state_no_longer_validates_as_error(
     assert written.state_error == (400, {"detail": BAD_SKU_ERROR})
 
 
-class _Rewriting(SerializerProtocol):
-    """The strict serializer reading each msgpack value after `rewrite_modules`."""
-
-    def __init__(self, inner: SerializerProtocol, aliases: dict[str, str]) -> None:
-        self.inner, self.aliases = inner, aliases
-
-    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-        return self.inner.dumps_typed(obj)
-
-    def loads_typed(self, data: tuple[str, bytes]) -> Any:
-        type_, payload = data
-        if type_ == "msgpack":
-            payload = rewrite_modules(payload, self.aliases)
-        return self.inner.loads_typed((type_, payload))
-
-
 def _refusals(
     sqlite: Path, serde: SerializerProtocol
 ) -> dict[str, list[tuple[str, int, list[Any]]]]:
@@ -159,29 +144,17 @@ def _refusals(
     return found
 
 
-def test_the_strict_serializer_refuses_the_users_own_lines_stored_under_the_server_name(written):
-    # the model that declares Line is given, but the stored values name "__graph", not
-    # "server_graph.graph": the allow-list refuses them (fixed by core.stores.aliases)
-    refused = [(("lines", 0), Refused("__graph.Line"))]
-    after_run = [("loop", 2, refused), ("loop", 1, refused), ("loop", 0, []), ("input", -1, [])]
-    assert _refusals(written.sqlite, strict_serde([user_graph.OrderState])) == {
-        "valid": after_run,
-        "role": after_run,
-        # the update wrote the client's dicts: plain values, nothing to refuse
-        "invalid": [("loop", 5, []), ("input", 4, []), ("update", 3, []), *after_run],
-    }
-
-
-def test_rewritten_server_values_are_read_as_the_users_own_lines(written):
+def test_the_users_own_lines_stored_under_the_server_name_are_read_as_the_models(written):
+    # the stored values name "__graph" (the server's name for ./graph.py), not
+    # "server_graph.graph": read with the model given, they are its own Line, not refused
     model = user_graph.OrderState
-    serde = _Rewriting(strict_serde([model]), module_aliases([model]))
     clean = [("loop", 2, []), ("loop", 1, []), ("loop", 0, []), ("input", -1, [])]
-    assert _refusals(written.sqlite, serde) == {
+    assert _refusals(written.sqlite, strict_serde([model])) == {
         "valid": clean,
         "role": clean,
         "invalid": [("loop", 5, []), ("input", 4, []), ("update", 3, []), *clean],
     }
-    with open_store(str(written.sqlite), serde) as store:
+    with open_store(str(written.sqlite), strict_serde([model])) as store:
         saved = store.saver.get_tuple({"configurable": {"thread_id": VALID, "checkpoint_ns": ""}})
     assert saved.checkpoint["channel_values"] == {
         "lines": [user_graph.Line(sku="ABC-123", qty=3)],
@@ -189,3 +162,20 @@ def test_rewritten_server_values_are_read_as_the_users_own_lines(written):
         "notes": ["1 lines"],
         "messages": [AIMessage("1 lines noted", id="answer-1")],
     }
+
+
+def test_the_audit_of_the_server_written_store_finds_the_bad_line_and_reads_role_input(
+    written, monkeypatch, capsys
+):
+    monkeypatch.chdir(SERVER_GRAPH.parent)  # where the user's package is
+    for name in ("PLAYGROUND_MODEL", "PLAYGROUND_GRAPH", "PLAYGROUND_STORE"):
+        monkeypatch.delenv(name, raising=False)
+    model = "server_graph.graph:OrderState"
+    assert main(["audit", str(written.sqlite), "--model", model, "--history", "--json"]) == 1
+    body = json.loads(capsys.readouterr().out)
+    sku = ("string_pattern_mismatch", ["lines", 0, "sku"], "bad")
+    assert (body["threads"], body["checkpoints"], body["unreadable"]) == (3, 15, [])
+    assert [
+        (CASES[s["thread_id"]], s["step"], [(e["type"], e["loc"], e["input"]) for e in s["errors"]])
+        for s in body["invalid"]
+    ] == [("invalid", 5, [sku]), ("invalid", 4, [sku]), ("invalid", 3, [sku])]
