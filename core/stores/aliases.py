@@ -100,7 +100,7 @@ def needles(aliases: Iterable[str]) -> tuple[bytes, ...]:
         (b'__graph', b'__lines')
     """
     found: list[bytes] = []
-    for alias in sorted({alias.encode() for alias in aliases}, key=len):
+    for alias in sorted({alias.encode() for alias in aliases}, key=lambda name: (len(name), name)):
         if not any(needle in alias for needle in found):
             found.append(alias)
     return tuple(found)

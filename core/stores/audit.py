@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
-from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.state import checkpoint_errors, state_errors, stored_state
 from core.stores.writers import blame, parent_writes
 
@@ -183,4 +183,8 @@ def audit_store(
                 found.append((saved, errors))
         # the writes are read once the page's stream is done: one query at a time per connection
         result.invalid += [_blamed(store, saved, errors) for saved, errors in found]
+    if (
+        encrypted := encrypted_store(result.unreadable, result.checkpoints, store.label)
+    ) is not None:
+        raise encrypted  # no checkpoint could be decrypted: the store, not a row, is the problem
     return result

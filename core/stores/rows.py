@@ -10,6 +10,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.errors import ErrorCode
+from core.stores.errors import StoreCode, StoreError
 from core.stores.serde import EncryptionRefused
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "decode_json_checkpoint",
     "decode_metadata",
     "decode_value",
+    "encrypted_store",
     "megabytes",
     "step_of",
 ]
@@ -62,6 +64,27 @@ class RowProblem(Exception):
         self.code, self.message = code, message
 
 
+_ENCRYPTION = frozenset({ErrorCode.STORE_ENCRYPTED, ErrorCode.STORE_WRONG_KEY})
+
+
+def encrypted_store(rows: list[Unreadable], read: int, label: str) -> StoreError | None:
+    """The store-level error when every one of the `read` checkpoints was unreadable for
+    want of the right key: the store is encrypted as a whole (a single encrypted row among
+    readable ones stays that row's outcome).
+
+    Example:
+        >>> row = Unreadable("t", "c", 1, "store_encrypted", "the checkpoint: it is encrypted")
+        >>> str(encrypted_store([row], 1, "runs.sqlite"))
+        '[store_encrypted] runs.sqlite: it is encrypted'
+        >>> encrypted_store([row], 2, "runs.sqlite") is None
+        True
+    """
+    if not rows or len(rows) != read or any(row.code not in _ENCRYPTION for row in rows):
+        return None
+    said = rows[0].message.split(": ", 1)[-1]
+    return StoreError(StoreCode(rows[0].code), f"{label}: {said}")
+
+
 def megabytes(size: int) -> str:
     """A byte count as the messages say it.
 
@@ -100,8 +123,8 @@ def decode_value(
     blob = bytes(blob) if isinstance(blob, memoryview | bytearray) else blob
     try:
         return serde.loads_typed((type_, blob))
-    except EncryptionRefused:
-        raise  # the whole store is encrypted: no row of it can be read
+    except EncryptionRefused as error:  # no key, or one that does not decrypt this value
+        raise RowProblem(ErrorCode(error.code), f"{what}: {error.message}") from None
     except RecursionError:
         raise _too_deep(what) from None
     except Exception as exc:  # noqa: BLE001 - whatever a damaged value makes the decoder raise

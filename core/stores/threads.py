@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
-from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.state import checkpoint_errors
 from core.stores.writers import blame, parent_writes
 
@@ -116,10 +116,19 @@ def pending_nodes(saved: CheckpointTuple) -> list[str]:
     for channel in values:
         node = channel.removeprefix(_BRANCH) if channel.startswith(_BRANCH) else None
         node = "__start__" if channel == "__start__" else node
-        newer = versions.get(channel, "") > seen.get(node or "", {}).get(channel, "")
+        saw = seen.get(node or "", {})
+        newer = _version(versions.get(channel)) > _version(saw.get(channel) if saw else None)
         if node and newer:
             due.append(node)
     return sorted(due)  # Postgres keeps channels in JSONB order, SQLite in write order
+
+
+def _version(version: Any) -> tuple[int, float, str]:
+    """A channel version, comparable with any other: LangGraph writes zero-padded strings
+    (numbers in old stores); a damaged row may hold anything."""
+    if isinstance(version, int | float) and not isinstance(version, bool):
+        return (1, float(version), "")
+    return (2, 0.0, version) if isinstance(version, str) and version else (0, 0.0, "")
 
 
 def _ids_page(store: Store, after: str | None, contains: str, size: int) -> list[str]:
@@ -296,6 +305,9 @@ def list_threads(
         read = {saved.thread_id if isinstance(saved, Unreadable)
                 else saved.config["configurable"]["thread_id"]: saved
                 for saved in read_checkpoints(store, ids, latest=True)}  # fmt: skip
+        unread = [saved for saved in read.values() if isinstance(saved, Unreadable)]
+        if (encrypted := encrypted_store(unread, len(read), store.label)) is not None:
+            raise encrypted  # no thread could be decrypted: the store is encrypted
         raised = _raised(store, [s for s in read.values() if isinstance(s, CheckpointTuple)])
         for thread_id in ids:
             scanned += 1

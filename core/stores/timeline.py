@@ -11,7 +11,7 @@ from pydantic_core import to_jsonable_python
 
 from core.stores.open import Store
 from core.stores.pages import read_thread
-from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.state import checkpoint_errors, stored_state
 from core.stores.threads import pending_nodes, written_by
 from core.stores.writers import parent_writes
@@ -183,6 +183,9 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
     history = read_thread(store, thread_id)[::-1]  # oldest first
     if not history:
         return None
+    unread = [saved for saved in history if isinstance(saved, Unreadable)]
+    if (encrypted := encrypted_store(unread, len(history), store.label)) is not None:
+        raise encrypted
     by_id = {saved.config["configurable"]["checkpoint_id"]: saved
              for saved in history if isinstance(saved, CheckpointTuple)}  # fmt: skip
     checkpoints = []
