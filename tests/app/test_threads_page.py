@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,8 +19,10 @@ from tests.app._editor import editor
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
 from ui.threads.columns import PHONE_COLUMNS
+from ui.threads.source import MAX_UPLOAD_BYTES
 
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "threads.py")
 SESSION_ID = "test session id"  # AppTest's, for every instance
 
 
@@ -242,6 +245,26 @@ def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
     assert "notes.db" in shown and "playground-threads-" not in shown  # not the private copy
     at.radio(key="threads_source").set_value("demo").run()
     assert len(_frame(at, "thread_id")) == 10
+
+
+def test_a_store_over_the_upload_limit_reaches_the_page_and_gets_its_coded_message(at):
+    at.radio(key="threads_source").set_value("upload").run()
+    uploader = at.file_uploader(key="threads_upload")
+    # The browser refuses, with Streamlit's words, a file over the uploader's cap, and the
+    # server one over server.maxUploadSize: both sit above the page's limit, so a file just
+    # over it reaches the page. (Outside Windows the browser's MB is 1,000,000 bytes.)
+    server = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]
+    assert (uploader.proto.max_upload_size_mb, server["maxUploadSize"]) == (100, 100)
+    assert uploader.proto.max_upload_size_mb * 1_000_000 > MAX_UPLOAD_BYTES == 50_000_000
+    uploader.set_value(("big.sqlite", bytes(MAX_UPLOAD_BYTES + 1), "")).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "[upload_too_large] The file is 50.1 MB; the limit is 50 MB. Audit a larger store "
+        "from the command line, or start the server with it as its store (--store or "
+        "PLAYGROUND_STORE):"
+    ]
+    assert at.code[-1].value == "python -m core audit STORE --model pkg.mod:Model"
+    assert not _frame_or_none(at, "thread_id")  # nothing was opened
 
 
 def test_an_empty_upload_and_a_database_without_checkpoints_are_refused(at, tmp_path):
