@@ -161,6 +161,10 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     assert at.button(key="threads_step_prev").disabled
 
 
+def _captions(block) -> list[str]:
+    return [caption.value for caption in block.caption]
+
+
 def _line_of(text: str, needle: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
 
@@ -318,6 +322,41 @@ def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
         dict((row[0], row[1]) for row in _frame(page, "thread_id"))["fault-bad_status_last"]
         == "valid"
     )
+
+
+def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_shows_it(monkeypatch):
+    monkeypatch.setenv(WRITES_ENV, "1")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    assert at.select_slider(key="threads_step").value == 3  # the blamed checkpoint
+    text = editor(at, "threads_unbrick_text")
+    fixed = text.value.replace('"shipped"', '"confirmed"')
+    text.input(fixed).run()
+    at.button(key="threads_unbrick_validate").click().run()
+    at.button(key="threads_unbrick_write").click().run()
+    assert not at.exception
+    (written,) = [json.loads(j.value) for j in at.json if "configurable" in json.loads(j.value)]
+    head = written["configurable"]["checkpoint_id"]
+    # the timeline was read again: the fork's new head is its last row, and the stepper is on it
+    assert [(row[0], row[1], row[2], row[7]) for row in _frame(at, "step")][-1] == (
+        "2", "update", "confirm", head
+    )  # fmt: skip
+    stepper = at.select_slider(key="threads_step")
+    assert stepper.options == [
+        "checkpoint 1 of 5 · step -1 · input",
+        "checkpoint 2 of 5 · step 0 · loop",
+        "checkpoint 3 of 5 · step 1 · loop",
+        "checkpoint 4 of 5 · step 2 · loop · invalid",
+        "checkpoint 5 of 5 · step 2 · update",
+    ]
+    assert stepper.value == 4
+    # the panels show that checkpoint: the state written, valid under the model
+    assert json.loads(at.json[0].value) == json.loads(fixed)
+    (detail,) = [c for c in at.columns if "This state against the model" in _captions(c)]
+    assert [(a.type, a.value) for a in (*detail.success, *detail.error)] == [
+        ("success", "Valid — this stored state passes the model.")
+    ]
+    assert not _frame_or_none(at, "path")  # and no error table
 
 
 def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):

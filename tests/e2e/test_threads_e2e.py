@@ -191,6 +191,19 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         with rerun(page):
             page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
         expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()
+        # the thread is read again and the stepper opens on the checkpoint just written...
+        stepper = page.locator(".st-key-threads_step")
+        expect(stepper.get_by_role("slider")).to_have_attribute(
+            "aria-valuetext", "checkpoint 5 of 5 · step 2 · update"
+        )
+        expect(stepper.get_by_test_id("stSliderThumbValue")).to_have_text(
+            "checkpoint 5 of 5 · step 2 · update"
+        )
+        # ...and the panels show that checkpoint: the fixed state, valid
+        expect(page.get_by_text("Valid — this stored state passes the model.")).to_be_visible()
+        expect(page.get_by_text(re.compile(r"^Invalid — "))).to_have_count(0)
+        values = page.locator("[data-testid='stJson']").first  # the stored channel values
+        expect(values).to_contain_text('"status":"confirmed"')
         row = (
             page.locator(THREAD_GRID)
             .locator("[role='row']")
