@@ -36,6 +36,7 @@ __all__ = [
     "THREADS_CONTAINS",
     "THREADS_CURRENT",
     "THREADS_CURSORS",
+    "THREADS_OPEN_AT",
     "THREADS_PAGE_SIZE",
     "THREADS_SOURCE",
     "THREADS_STATUS",
@@ -96,3 +97,6 @@ THREADS_CURSORS = "threads_cursors"
 THREADS_THREAD = "threads_thread"
 THREADS_STEP = "threads_step"
 THREADS_STEP_OF = "threads_step_of"
+# A checkpoint_id the timeline opens on in its next run, then dropped: an unbrick write's new
+# head (ui/threads/unbrick.py), so the stepper and panels show what was just written.
+THREADS_OPEN_AT = "threads_open_at"

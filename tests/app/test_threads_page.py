@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,8 +19,10 @@ from tests.app._editor import editor
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
 from ui.threads.columns import PHONE_COLUMNS
+from ui.threads.source import MAX_UPLOAD_BYTES
 
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "threads.py")
 SESSION_ID = "test session id"  # AppTest's, for every instance
 
 
@@ -158,6 +161,10 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     assert at.button(key="threads_step_prev").disabled
 
 
+def _captions(block) -> list[str]:
+    return [caption.value for caption in block.caption]
+
+
 def _line_of(text: str, needle: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
 
@@ -244,6 +251,26 @@ def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
     assert len(_frame(at, "thread_id")) == 10
 
 
+def test_a_store_over_the_upload_limit_reaches_the_page_and_gets_its_coded_message(at):
+    at.radio(key="threads_source").set_value("upload").run()
+    uploader = at.file_uploader(key="threads_upload")
+    # The browser refuses, with Streamlit's words, a file over the uploader's cap, and the
+    # server one over server.maxUploadSize: both sit above the page's limit, so a file just
+    # over it reaches the page. (Outside Windows the browser's MB is 1,000,000 bytes.)
+    server = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]
+    assert (uploader.proto.max_upload_size_mb, server["maxUploadSize"]) == (100, 100)
+    assert uploader.proto.max_upload_size_mb * 1_000_000 > MAX_UPLOAD_BYTES == 50_000_000
+    uploader.set_value(("big.sqlite", bytes(MAX_UPLOAD_BYTES + 1), "")).run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "[upload_too_large] The file is 50.1 MB; the limit is 50 MB. Audit a larger store "
+        "from the command line, or start the server with it as its store (--store or "
+        "PLAYGROUND_STORE):"
+    ]
+    assert at.code[-1].value == "python -m core audit STORE --model pkg.mod:Model"
+    assert not _frame_or_none(at, "thread_id")  # nothing was opened
+
+
 def test_an_empty_upload_and_a_database_without_checkpoints_are_refused(at, tmp_path):
     import sqlite3
 
@@ -295,6 +322,41 @@ def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
         dict((row[0], row[1]) for row in _frame(page, "thread_id"))["fault-bad_status_last"]
         == "valid"
     )
+
+
+def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_shows_it(monkeypatch):
+    monkeypatch.setenv(WRITES_ENV, "1")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    assert at.select_slider(key="threads_step").value == 3  # the blamed checkpoint
+    text = editor(at, "threads_unbrick_text")
+    fixed = text.value.replace('"shipped"', '"confirmed"')
+    text.input(fixed).run()
+    at.button(key="threads_unbrick_validate").click().run()
+    at.button(key="threads_unbrick_write").click().run()
+    assert not at.exception
+    (written,) = [json.loads(j.value) for j in at.json if "configurable" in json.loads(j.value)]
+    head = written["configurable"]["checkpoint_id"]
+    # the timeline was read again: the fork's new head is its last row, and the stepper is on it
+    assert [(row[0], row[1], row[2], row[7]) for row in _frame(at, "step")][-1] == (
+        "2", "update", "confirm", head
+    )  # fmt: skip
+    stepper = at.select_slider(key="threads_step")
+    assert stepper.options == [
+        "checkpoint 1 of 5 · step -1 · input",
+        "checkpoint 2 of 5 · step 0 · loop",
+        "checkpoint 3 of 5 · step 1 · loop",
+        "checkpoint 4 of 5 · step 2 · loop · invalid",
+        "checkpoint 5 of 5 · step 2 · update",
+    ]
+    assert stepper.value == 4
+    # the panels show that checkpoint: the state written, valid under the model
+    assert json.loads(at.json[0].value) == json.loads(fixed)
+    (detail,) = [c for c in at.columns if "This state against the model" in _captions(c)]
+    assert [(a.type, a.value) for a in (*detail.success, *detail.error)] == [
+        ("success", "Valid — this stored state passes the model.")
+    ]
+    assert not _frame_or_none(at, "path")  # and no error table
 
 
 def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from bench.audit import build_store
+from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.e2e._browser import editor_frame, new_context, open_app, rerun
 from tests.e2e._server import Server, streamlit_server
 from tests.e2e.conftest import VIEWPORT
+from ui.threads.source import MAX_UPLOAD_BYTES, SOURCES
 
 pytestmark = pytest.mark.e2e
 
@@ -41,6 +46,71 @@ def test_the_demo_stores_broken_thread_shows_the_node_that_wrote_it(new_page) ->
     expect(blame.locator("[data-testid='stCode']")).to_have_text(
         "First invalid at step 1, written by validate_order."
     )
+
+
+def _store_within(path: Path, size: int) -> Path:
+    """The demo store padded with a table of blobs to the most whole pages `size` bytes hold."""
+    build_demo_store(path)
+    with closing(sqlite3.connect(path)) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        target = size // page
+
+        def pages() -> int:
+            return int(conn.execute("PRAGMA page_count").fetchone()[0])
+
+        conn.execute("CREATE TABLE padding (blob BLOB)")
+        # one blob fills all but a few dozen pages (an overflow page holds page - 4 bytes),
+        # then rows of half a page add one leaf page each until the size is reached
+        conn.execute(
+            "INSERT INTO padding VALUES (zeroblob(?))", ((target - pages() - 64) * (page - 4),)
+        )
+        conn.commit()
+        while pages() < target:
+            conn.execute("INSERT INTO padding VALUES (zeroblob(?))", (page // 2,))
+            conn.commit()
+    assert size - page < path.stat().st_size <= size
+    return path
+
+
+def test_a_store_of_the_upload_limit_opens_and_a_byte_more_gets_the_pages_own_message(
+    new_page, tmp_path
+) -> None:
+    page = new_page("threads")
+    with rerun(page):
+        page.locator(".st-key-threads_source").get_by_text(SOURCES["upload"]).click()
+    uploader = page.locator(".st-key-threads_upload")
+    # the page's limit, not the cap Streamlit's drop zone would state (twice it)
+    expect(
+        uploader.get_by_text("SQLite checkpoint store (.sqlite, .db, .sqlite3; up to 50 MB)")
+    ).to_be_visible()
+    expect(uploader.get_by_test_id("stFileUploaderDropzoneInstructions")).to_be_hidden()
+    chooser = uploader.locator("input[type='file']")
+    at_limit = _store_within(tmp_path / "at-limit.sqlite", MAX_UPLOAD_BYTES)
+    with rerun(page):
+        chooser.set_input_files(at_limit)
+    expect(page.get_by_text("uploaded file at-limit.sqlite", exact=True)).to_be_visible()
+    rows = page.locator(THREAD_GRID).locator("[role='row']")
+    expect(rows).to_have_count(1 + len(DEMO_THREADS))  # the header, then every thread
+
+    over = tmp_path / "over.sqlite"
+    data = at_limit.read_bytes()
+    over.write_bytes(data + bytes(MAX_UPLOAD_BYTES + 1 - len(data)))  # one byte over the limit
+    with rerun(page):
+        chooser.set_input_files(over)
+    expect(
+        page.locator("[data-testid='stAlert']").filter(has_text="upload_too_large")
+    ).to_have_text(
+        "[upload_too_large] The file is 50.1 MB; the limit is 50 MB. Audit a larger store "
+        "from the command line, or start the server with it as its store (--store or "
+        "PLAYGROUND_STORE):"
+    )
+    expect(page.get_by_test_id("stCode").last).to_have_text(
+        "python -m core audit STORE --model pkg.mod:Model"
+    )
+    expect(page.locator(THREAD_GRID)).to_have_count(0)  # nothing of the earlier file is left
+    expect(uploader).to_contain_text("over.sqlite")
+    expect(uploader).not_to_contain_text("must be")  # not refused by Streamlit's own check
+    assert page.locator("[data-testid='stException']").count() == 0
 
 
 @pytest.fixture(scope="module")
@@ -105,9 +175,7 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         search = page.locator(".st-key-threads_contains input")
         search.fill("bad_status")
         search.press("Enter")
-        expect(page.locator(".st-key-threads_thread input")).to_have_value(
-            "fault-bad_status_last"
-        )
+        expect(page.locator(".st-key-threads_thread input")).to_have_value("fault-bad_status_last")
         frame = editor_frame(page, "threads_unbrick_text")
         mark = frame.locator(".cm-lintRange-error")
         expect(mark).to_have_text('"shipped"')  # the field confirm broke, marked where it is
@@ -123,8 +191,23 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         with rerun(page):
             page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
         expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()
-        row = page.locator(THREAD_GRID).locator("[role='row']").filter(
-            has_text="fault-bad_status_last"
+        # the thread is read again and the stepper opens on the checkpoint just written...
+        stepper = page.locator(".st-key-threads_step")
+        expect(stepper.get_by_role("slider")).to_have_attribute(
+            "aria-valuetext", "checkpoint 5 of 5 · step 2 · update"
+        )
+        expect(stepper.get_by_test_id("stSliderThumbValue")).to_have_text(
+            "checkpoint 5 of 5 · step 2 · update"
+        )
+        # ...and the panels show that checkpoint: the fixed state, valid
+        expect(page.get_by_text("Valid — this stored state passes the model.")).to_be_visible()
+        expect(page.get_by_text(re.compile(r"^Invalid — "))).to_have_count(0)
+        values = page.locator("[data-testid='stJson']").first  # the stored channel values
+        expect(values).to_contain_text('"status":"confirmed"')
+        row = (
+            page.locator(THREAD_GRID)
+            .locator("[role='row']")
+            .filter(has_text="fault-bad_status_last")
         )
         expect(row.locator("[role='gridcell']").nth(1)).to_have_text("valid")
         assert page.locator("[data-testid='stException']").count() == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import shutil
 import sys
@@ -18,9 +19,21 @@ from core.stores.errors import StoreError
 from core.stores.open import store_label
 from ui import keys
 
-__all__ = ["MAX_UPLOAD_BYTES", "StoreChoice", "choose_store"]
+__all__ = ["MAX_UPLOAD_BYTES", "UPLOAD_CEILING_MB", "StoreChoice", "choose_store"]
 
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+# Megabytes of 1,000,000 bytes: the sizes Streamlit's uploader shows beside the file
+# (outside Windows) are in these, so the page's message and the uploader's agree.
+_MB = 1000 * 1000
+MAX_UPLOAD_BYTES = 50 * _MB  # the largest store the page opens
+# What the browser sends and Streamlit's server keeps (server.maxUploadSize is the same):
+# above the page's limit, so a store over it reaches the page, which says what to do with
+# it; Streamlit's own refusal only meets a file over this. (.streamlit/config.toml says why.)
+UPLOAD_CEILING_MB = 100
+# Streamlit's drop zone would say "100MB per file"; the label says the page's limit instead.
+_UPLOAD_STYLE = """<style>
+.st-key-threads_upload [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+</style>"""
+_AUDIT_COMMAND = "python -m core audit STORE --model pkg.mod:Model"
 SOURCES = {
     "demo": "Demo store (the seed graphs' real runs)",
     "upload": "Upload a SQLite store (.sqlite, .db)",
@@ -64,22 +77,28 @@ def _demo() -> StoreChoice:
 
 
 def _upload() -> StoreChoice | None:
+    st.html(_UPLOAD_STYLE)
+    limit = MAX_UPLOAD_BYTES // _MB
     upload = st.file_uploader(
-        "SQLite checkpoint store",
+        f"SQLite checkpoint store (.sqlite, .db, .sqlite3; up to {limit} MB)",
         type=["sqlite", "db", "sqlite3"],
         key="threads_upload",
-        help="The file your SqliteSaver writes, up to 50 MB. It is copied to a private temp "
-        "file of this session, opened read-only and deleted when the session ends.",
+        help=f"The file your SqliteSaver writes, up to {limit} MB. It is copied to a private "
+        "temp file of this session, opened read-only and deleted when the session ends. "
+        f"Audit a larger store from the command line: `{_AUDIT_COMMAND}`",
+        max_upload_size=UPLOAD_CEILING_MB,
     )
     if upload is None:
         st.info("Upload the .sqlite file your SqliteSaver writes to read its threads.")
         return None
     if upload.size > MAX_UPLOAD_BYTES:
+        size = math.ceil(upload.size * 10 / _MB) / 10  # rounded up: never shown as the limit
         st.error(
-            f"[upload_too_large] The file is {upload.size / 1e6:.1f} MB; the limit is "
-            f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB. Audit a larger store from the command "
-            "line: python -m core audit STORE --model pkg.mod:Model"
+            f"[upload_too_large] The file is {size:.1f} MB; the limit is {limit} MB. Audit a "
+            "larger store from the command line, or start the server with it as its store "
+            "(--store or PLAYGROUND_STORE):"
         )
+        st.code(_AUDIT_COMMAND, language=None)
         return None
     path = Path(_session_dir()) / f"upload-{upload.file_id}.sqlite"
     if not path.is_file():

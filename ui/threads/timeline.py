@@ -139,9 +139,12 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     st.dataframe(_timeline_frame(timeline), key="threads_timeline", **TIMELINE_LAYOUT)
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
+    ids = [c.checkpoint_id for c in timeline.checkpoints]
+    opened = st.session_state.pop(keys.THREADS_OPEN_AT, None)  # e.g. an unbrick's new head
     moved = st.session_state.get(keys.THREADS_STEP_OF) != timeline.thread_id
-    if moved or st.session_state.get(keys.THREADS_STEP) not in range(last + 1):
-        st.session_state[keys.THREADS_STEP] = blamed  # a new thread opens at its blamed step
+    if opened in ids or moved or st.session_state.get(keys.THREADS_STEP) not in range(last + 1):
+        # a new thread opens at its blamed step; a checkpoint asked for by id, at itself
+        st.session_state[keys.THREADS_STEP] = ids.index(opened) if opened in ids else blamed
         st.session_state[keys.THREADS_STEP_OF] = timeline.thread_id
     # Trace's stepper: Prev / Next side by side, then the slider
     index = step_controls(

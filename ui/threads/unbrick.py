@@ -14,6 +14,7 @@ from core.stores.timeline import Timeline
 from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick, write_unbrick
 from core.trace.fork import edit_errors
 from core.validate.report import validate_value
+from ui import keys
 from ui.errors import error_table
 from ui.json_editor import Mark
 from ui.payload import editor_text, payload_editor, set_payload_text
@@ -94,4 +95,6 @@ def unbrick_section(
         st.session_state.pop(_PLAN, None)
         st.session_state.pop("threads_unbrick_of", None)
         st.session_state[_WRITTEN] = as_json(written)
+        # the timeline opens on the new head: the slider's old index would name another row
+        st.session_state[keys.THREADS_OPEN_AT] = written["configurable"]["checkpoint_id"]
         st.rerun()  # the list and the timeline above now read the new checkpoint
