@@ -267,5 +267,6 @@ def _entry_graph(project: Project, model: type[BaseModel]) -> Any:
         return project.graph
     return order_entry_graph(model) if project.seed_model else entry_graph(model)
 
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["dumps", "number_literal", "plural", "preview", "to_text", "truncate"]
+__all__ = ["dumps", "jsonable", "number_literal", "plural", "preview", "to_text", "truncate"]
 
 
 def dumps(
@@ -37,6 +37,22 @@ def dumps(
         separators=separators,
         allow_nan=allow_nan,
     )
+
+
+def jsonable(value: Any) -> Any:
+    """JSON data of any value (a model, a message, a UUID; what has no JSON form as its
+    repr); bytes as text, or as base64 when they are not UTF-8 (a stored value may hold any).
+
+    Example:
+        >>> jsonable({"a": b"ok", "b": (1, 2)}), jsonable(b"\\x91")
+        ({'a': 'ok', 'b': [1, 2]}, 'kQ==')
+    """
+    from pydantic_core import PydanticSerializationError, to_jsonable_python
+
+    try:
+        return to_jsonable_python(value, fallback=repr)
+    except (ValueError, PydanticSerializationError):  # bytes that are not UTF-8
+        return to_jsonable_python(value, fallback=repr, bytes_mode="base64")
 
 
 def to_text(value: Any) -> str:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["SEED_PAYLOAD", "AgentState", "LineItem"]
 
+
 class LineItem(BaseModel):
     __module__ = "core.order"  # the public path: users write --model core.order:LineItem
 

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel, ValidationError
-from pydantic_core import to_jsonable_python
 
 from core.errors import ErrorCode
-from core.jsontext.write import preview
+from core.jsontext.write import jsonable, preview
 from core.stores.rows import RowProblem
 from core.stores.serde import Refused, find_refused
 from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
+from core.validate.field_errors import FieldError
+from core.validate.report import validate_value
 
 __all__ = [
     "INPUT_PREVIEW",
@@ -106,7 +106,9 @@ def state_errors(
     """Pydantic's errors for `state` (JSON-safe, each input cut to `INPUT_PREVIEW`
     characters with its size named), or one `refused_value` error per refusal.
 
-    Model instances in the state are checked from the data they hold (`plain_data`).
+    Model instances in the state are checked from the data they hold (`plain_data`). A
+    validator that raises something other than ValidationError is pinned to the part of
+    the state that makes it raise (`validator_exception` there), as on the Validate page.
     `may_hold_refusals=False` skips the search for `Refused` markers (the serializer
     counted none while this state was read). A state nested too deep to be checked raises
     `RowProblem` (`row_too_deep`).
@@ -128,10 +130,14 @@ def state_errors(
                 }  # fmt: skip
                 for at, hit in refused
             ]
+        plain = plain_data(state)
         try:
-            model.model_validate(plain_data(state))
+            model.model_validate(plain)
         except ValidationError as exc:
             return _json_errors(exc)
+        except Exception:  # noqa: BLE001 - a validator (a model's, LangChain's) raised: each
+            # raising part is pinned, as the Validate page pins it, and the rest validated
+            return [_safe(_row(error)) for error in validate_value(plain, model).errors]
     except RecursionError:
         raise RowProblem(
             ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
@@ -140,18 +146,33 @@ def state_errors(
 
 
 def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:
-    """Pydantic's errors as its JSON gives them, each input cut (a stored value may be huge)."""
-    rows: list[dict[str, Any]] = json.loads(exc.json(include_url=False, include_input=False))
-    for row, error in zip(rows, exc.errors(include_url=False), strict=True):
-        row["input"] = cut_input(error["input"])
+    """Pydantic's errors as its JSON gives them (a context's exception as its text), each
+    input cut: a stored value may be huge, or bytes that are not text."""
+    rows = []
+    for error in exc.errors(include_url=False):
+        row: dict[str, Any] = {
+            "type": error["type"],
+            "loc": list(error["loc"]),
+            "msg": error["msg"],
+            "input": cut_input(error["input"]),
+        }
+        if "ctx" in error:
+            row["ctx"] = {
+                key: str(value) if isinstance(value, BaseException) else value
+                for key, value in error["ctx"].items()
+            }
+        rows.append(jsonable(row))
     return rows
+
+
+def _row(error: FieldError) -> dict[str, Any]:
+    row = {"type": error.type, "loc": list(error.loc), "msg": error.msg, "input": error.input}
+    return row | ({"ctx": error.ctx} if error.ctx else {})
 
 
 def _safe(error: dict[str, Any]) -> dict[str, Any]:
     """A raw error row (a reducer's crash) as JSON-safe data, its input cut."""
-    safe: dict[str, Any] = to_jsonable_python(
-        {k: v for k, v in error.items() if k != "input"}, fallback=repr
-    )
+    safe: dict[str, Any] = jsonable({k: v for k, v in error.items() if k != "input"})
     return safe | {"input": cut_input(error.get("input"))}
 
 
@@ -172,6 +193,6 @@ def cut_input(value: Any) -> Any:
             return value
         return value[:INPUT_PREVIEW] + f"… ({len(value):,} characters)"
     if not isinstance(value, bytes | bytearray | list | tuple | dict):
-        value = to_jsonable_python(value, fallback=repr)  # a model, a UUID: data, then cut
+        value = jsonable(value)  # a model, a UUID: data, then cut
     text = preview(value, INPUT_PREVIEW)
-    return to_jsonable_python(value, fallback=repr) if len(text) <= INPUT_PREVIEW else text
+    return jsonable(value) if len(text) <= INPUT_PREVIEW else text

@@ -7,8 +7,8 @@ from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
-from pydantic_core import to_jsonable_python
 
+from core.jsontext.write import jsonable
 from core.stores.open import Store
 from core.stores.pages import read_thread
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
@@ -120,12 +120,7 @@ def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None
 def _changed(before: Any, after: Any) -> list[str]:
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
-    dump = to_jsonable_python
-    return [
-        k
-        for k in after
-        if k not in before or dump(before[k], fallback=repr) != dump(after[k], fallback=repr)
-    ]
+    return [k for k in after if k not in before or jsonable(before[k]) != jsonable(after[k])]
 
 
 def _blamed(checkpoints: list[Checkpoint]) -> Checkpoint | None:

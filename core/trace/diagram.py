@@ -19,9 +19,7 @@ _PLAIN_FILL = "#f0f2f6"
 _ENDS = ("__start__", "__end__")
 
 
-def graph_dot(
-    graph: CompiledGraph, current: Iterable[str] = (), failed: Iterable[str] = ()
-) -> str:
+def graph_dot(graph: CompiledGraph, current: Iterable[str] = (), failed: Iterable[str] = ()) -> str:
     """DOT text for `graph.get_graph()`: `current` nodes filled, conditional edges dashed.
 
     Built from LangGraph's own drawable graph, rendered by Graphviz in the browser: no

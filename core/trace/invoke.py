@@ -44,9 +44,7 @@ def needs_async(graph: Pregel[Any, Any, Any, Any]) -> bool:
     return False
 
 
-def run_like_invoke(
-    run: CompiledGraph, payload: Any, config: RunnableConfig, log: TaskLog
-) -> Any:
+def run_like_invoke(run: CompiledGraph, payload: Any, config: RunnableConfig, log: TaskLog) -> Any:
     """What `run.invoke(payload, config)` returns (or raises), streamed so `log` sees each step.
 
     The stream is the one `invoke` itself reads (modes updates and values, the graph's output

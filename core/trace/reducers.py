@@ -122,8 +122,9 @@ def _plain(value: Any) -> Any:
         )
     if isinstance(value, Overwrite):
         return {OVERWRITE: value.value}
-    if isinstance(value, BaseModel):
-        return {name: getattr(value, name) for name in type(value).model_fields}
+    if isinstance(value, BaseModel):  # the fields it holds: a constructed one may lack some
+        return {name: value.__dict__[name] for name in type(value).model_fields
+                if name in value.__dict__}  # fmt: skip
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, set | frozenset | tuple):

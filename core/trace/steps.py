@@ -177,9 +177,7 @@ def build_steps(
     return steps
 
 
-def _row(
-    base: Step, log: TaskLog, task: str, written: list[Any], reducers: dict[str, str]
-) -> Step:
+def _row(base: Step, log: TaskLog, task: str, written: list[Any], reducers: dict[str, str]) -> Step:
     # Tasks the callbacks never saw are LangGraph's own input task.
     _, node, seen = log.tasks.get(task, (base.step, "__start__", None))
     update = base.update if node == "__start__" else log.outputs.get(task)

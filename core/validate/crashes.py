@@ -126,6 +126,7 @@ def in_payload_order(rows: list[dict[str, Any]], value: Any) -> list[dict[str, A
         >>> [r["loc"] for r in in_payload_order(rows, {"a": [1, {"tag": 2}], "b": 3})]
         [('a', 0), ('b',), ('c',)]
     """
+
     def place(row: dict[str, Any]) -> list[int]:
         spot, node = [], value
         for segment in payload_path(tuple(row["loc"]), value):

@@ -65,9 +65,7 @@ def _no_write(state: Any) -> dict[str, Any]:
     return {}
 
 
-def langgraph_entry(
-    graph: CompiledGraph, payload: Any, text: str | None = None
-) -> EntryVerdict:
+def langgraph_entry(graph: CompiledGraph, payload: Any, text: str | None = None) -> EntryVerdict:
     """Run `graph` on `payload` up to its first node, with LangGraph's own machinery.
 
     LangGraph writes the payload through the input schema's channels (reducers applied:

@@ -83,9 +83,7 @@ class Report:
             if error.url:
                 item["url"] = error.url
             out.append(item)
-        rows: list[dict[str, Any]] = json.loads(
-            dumps(out, default=str), parse_constant=str
-        )
+        rows: list[dict[str, Any]] = json.loads(dumps(out, default=str), parse_constant=str)
         return rows
 
     def to_csv(self) -> str:

@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
-from pydantic_core import to_jsonable_python
 
+from core.jsontext.write import jsonable
 from core.stores.serde import find_refused
 from core.stores.threads import short_time
 from core.stores.timeline import Checkpoint, Timeline
@@ -32,7 +32,7 @@ STATE_VERDICTS = Verdicts(
 
 def as_json(value: Any) -> Any:
     """A stored value as JSON-safe data (messages as their fields, anything else as text)."""
-    return to_jsonable_python(value, fallback=repr)
+    return jsonable(value)
 
 
 def _text(value: Any, limit: int = 200) -> str:
