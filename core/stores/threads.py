@@ -298,7 +298,9 @@ def list_threads(
     scanned, size = 0, max(1, limit)
     cursor = after
     while True:
-        ids = _ids_page(store, cursor, contains, size)
+        # one id more than the page: whether another page follows is then known, not guessed
+        ids = _ids_page(store, cursor, contains, size + 1)
+        more, ids = len(ids) > size, ids[:size]
         if not ids:
             return ThreadPage(rows, None, scanned)
         counts = _counts(store, ids)
@@ -318,8 +320,8 @@ def list_threads(
                 if status is None or row.status is status:
                     rows.append(row)
             if len(rows) >= limit or scanned >= _SCAN_LIMIT:
-                more = thread_id != ids[-1] or len(ids) == size
-                return ThreadPage(rows, thread_id if more else None, scanned)
-        if len(ids) < size:
+                later = thread_id != ids[-1] or more
+                return ThreadPage(rows, thread_id if later else None, scanned)
+        if not more:
             return ThreadPage(rows, None, scanned)
         cursor = ids[-1]

@@ -73,7 +73,10 @@ def at_role(postgres, postgres_demo):
 def test_the_forms_users_keep_open_with_a_password_written_as_it_is(at_role, scheme):
     with open_store(f"{scheme}{at_role}", strict_serde([AgentState])) as store:
         result = audit_store(store, AgentState)
-        assert (store.label, store.warnings) == (f"postgresql://reader@{at_role.split('@')[-1]}", [])
+        assert (store.label, store.warnings) == (
+            f"postgresql://reader@{at_role.split('@')[-1]}",
+            [],
+        )
     assert (result.threads, len(result.invalid)) == (10, 2)
 
 
