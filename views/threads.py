@@ -6,10 +6,10 @@ import streamlit as st
 
 from core.order import AgentState, build_order_graph
 from core.stores.demo import DEMO_THREADS
-from core.stores.errors import StoreError
+from core.stores.errors import StoreCode, StoreError
 from core.stores.open import open_store
 from core.stores.serde import strict_serde
-from core.stores.timeline import thread_timeline
+from core.stores.timeline import langgraph_get_state, thread_timeline
 from core.stores.unbrick import WRITES_ENV, writes_enabled
 from ui.project import active_project
 from ui.threads.audit import audit_section
@@ -43,22 +43,39 @@ st.caption("Reading:")
 st.code(choice.label, language=None)
 model = project.model or AgentState
 offered = offered_candidate(model, project.candidate, project.spec.candidate_from)
-current = choose_models(model, offered)
+current = choose_models(model, offered, project.spec.model_from if project.model else "default")
 model_note(offered is not None)
 models = [model] + ([offered[0]] if offered is not None else [])
+# The graph LangGraph's own get_state runs with: the demo's seed graph, or yours (none is
+# assumed for a store of your own when no graph is configured)
+graph = build_order_graph() if choice.is_demo else project.graph
 try:
     with open_store(choice.spec, strict_serde(models)) as store:
+        for warning in store.warnings:  # the role the store is read as: coded, plain text
+            st.warning("The store is read, but:")
+            st.code(str(warning), language=None, wrap_lines=True)
         st.subheader("Thread list")
         thread = thread_list(store, model, current)
         thread_note(thread)
         timeline = thread_timeline(store, thread, model) if thread else None
         if timeline is not None:
             st.subheader("One thread")
-            thread_view(timeline, model)
+            readable = all(c.unreadable is None for c in timeline.checkpoints)
+            get_state = (
+                langgraph_get_state(store, graph, timeline.thread_id)
+                if graph is not None and readable
+                else None
+            )
+            thread_view(timeline, model, get_state)
         threads_share(choice, thread)
-except StoreError as error:
-    st.error("This store cannot be read; the page keeps working with another store:")
-    message = str(error)
+except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
+    coded = error if isinstance(error, StoreError) else StoreError(
+        StoreCode.UNREADABLE,
+        f"{choice.label} could not be read ({type(error).__name__}); check the file or "
+        "server, or choose another store above.",
+    )  # fmt: skip
+    st.error("This store cannot be read:")
+    message = str(coded)
     if choice.source == "upload":  # name the user's file, not this session's temp copy
         message = message.replace(choice.spec, choice.label.removeprefix("uploaded file "))
     st.code(message, language=None, wrap_lines=True)

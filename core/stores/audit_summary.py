@@ -13,7 +13,14 @@ from pydantic import BaseModel
 from core.stores.audit import AuditResult, audit_store
 from core.stores.open import Store
 
-__all__ = ["audit_slice", "error_counts", "invalid_rows", "merge_audits", "to_csv"]
+__all__ = [
+    "audit_slice",
+    "error_counts",
+    "invalid_rows",
+    "merge_audits",
+    "to_csv",
+    "unreadable_rows",
+]
 
 
 def audit_slice(
@@ -91,11 +98,38 @@ def invalid_rows(result: AuditResult) -> list[dict[str, Any]]:
     ]
 
 
+def unreadable_rows(result: AuditResult) -> list[dict[str, Any]]:
+    """One flat row per checkpoint that could not be read (text columns).
+
+    Example:
+        >>> from core.stores.rows import Unreadable
+        >>> row = Unreadable("t1", "c1", None, "row_undecodable", "the checkpoint is not ...")
+        >>> unreadable_rows(AuditResult(1, 1, [], [row]))[0]["step"]
+        ''
+    """
+    return [
+        {
+            "thread_id": row.thread_id,
+            "checkpoint_id": row.checkpoint_id,
+            "step": "" if row.step is None else str(row.step),
+            "code": row.code,
+            "message": row.message,
+        }
+        for row in result.unreadable
+    ]
+
+
 def to_csv(result: AuditResult) -> str:
-    """`invalid_rows` as CSV text with a header row."""
+    """`invalid_rows`, then the unreadable checkpoints (their code as the type, field
+    "(unreadable)"), as CSV text with a header row."""
     out = io.StringIO()
     columns = ["thread_id", "checkpoint_id", "step", "node", "type", "field", "msg", "input"]
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     writer.writerows(invalid_rows(result))
+    writer.writerows(
+        {**{k: row[k] for k in ("thread_id", "checkpoint_id", "step")}, "node": "",
+         "type": row["code"], "field": "(unreadable)", "msg": row["message"], "input": ""}
+        for row in unreadable_rows(result)
+    )  # fmt: skip
     return out.getvalue()

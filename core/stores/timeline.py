@@ -9,14 +9,21 @@ from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
 from core.jsontext.write import jsonable
+from core.order.graph import CompiledGraph
 from core.stores.open import Store
 from core.stores.pages import read_thread
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.state import checkpoint_errors, stored_state
-from core.stores.threads import pending_nodes, written_by
+from core.stores.threads import pending_nodes, thread_root, written_by
 from core.stores.writers import parent_writes
 
-__all__ = ["Checkpoint", "StoredWrite", "Timeline", "thread_timeline"]
+__all__ = [
+    "Checkpoint",
+    "StoredWrite",
+    "Timeline",
+    "langgraph_get_state",
+    "thread_timeline",
+]
 
 
 @dataclass(frozen=True)
@@ -206,3 +213,20 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
         )
     ]
     return Timeline(thread_id, checkpoints, blamed, interrupts, namespaces)
+
+
+def langgraph_get_state(store: Store, graph: CompiledGraph, thread_id: str) -> str:
+    """What LangGraph's own `get_state` does on the thread's latest checkpoint, run now on
+    the store's read-only saver (strict serializer) with `graph`: one plain sentence.
+
+    Call it only for a thread whose checkpoints were all read (`Checkpoint.unreadable` is
+    None): the saver reads without the store's size limit.
+    """
+    bound = graph.builder.compile(checkpointer=store.saver)
+    try:
+        bound.get_state(thread_root(thread_id))
+    except Exception as exc:  # noqa: BLE001 - what LangGraph raises is the answer
+        said = " ".join(str(exc).split())
+        first = f"{type(exc).__name__}: {said}"
+        return f"LangGraph's get_state raised {first[:300]}" + ("…" if len(first) > 300 else "")
+    return "LangGraph's get_state returned the state."

@@ -216,7 +216,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
             0,
         ),
         "threads_timeline": (
-            ["step", "source", "written by", "errors", "changed", "pending", "time",
+            ["step", "source", "written by", "errors", "unreadable", "changed", "pending", "time",
              "checkpoint_id", "parent_id"],
             {"step": 40, "source": 58, "written by": 110, "errors": 56},
             0,
@@ -338,7 +338,7 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
     (written,) = [json.loads(j.value) for j in at.json if "configurable" in json.loads(j.value)]
     head = written["configurable"]["checkpoint_id"]
     # the timeline was read again: the fork's new head is its last row, and the stepper is on it
-    assert [(row[0], row[1], row[2], row[7]) for row in _frame(at, "step")][-1] == (
+    assert [(row[0], row[1], row[2], row[8]) for row in _frame(at, "step")][-1] == (
         "2", "update", "confirm", head
     )  # fmt: skip
     stepper = at.select_slider(key="threads_step")
@@ -483,7 +483,7 @@ def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(mo
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception
     assert at.radio(key="threads_current").options == [
-        "AgentState (the model the threads were written with)",
+        "AgentState (the seed order's state)",
         "OrderV2 (your candidate, from environment)",
     ]
     assert at.radio(key="threads_audit_model").options == ["AgentState", "OrderV2"]
@@ -501,3 +501,98 @@ def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(mo
         ("greater_than_equal", "amount", 1, 1),
         ("literal_error", "status", 1, 1),
     ]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "postgresql+psycopg://app:Pw-9@127.0.0.1:1/shop",
+        "PostgreSQL://app:x@Pw-9@127.0.0.1:1/shop",
+        " postgresql+asyncpg://app:Pw-9@127.0.0.1:1/shop",
+        "jdbc:postgresql://127.0.0.1:1/shop?user=app&password=Pw-9",
+    ],
+)
+def test_every_form_of_a_configured_dsn_is_named_without_its_password(monkeypatch, spec):
+    monkeypatch.setenv(STORE_ENV, spec)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    assert at.code[0].value == "postgresql://app@127.0.0.1:1/shop"  # under "Reading:"
+    assert at.code[-1].value.startswith(("[store_unreachable]", "[bad_store_spec]"))
+    assert "Pw-9" not in _all_text(at)
+
+
+def _damaged_demo(path: Path, thread: str) -> str:
+    """The demo store with `thread`'s latest checkpoint no longer msgpack."""
+    import sqlite3
+    from contextlib import closing
+
+    from core.stores.demo import build_demo_store
+
+    build_demo_store(path)
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute(
+            "UPDATE checkpoints SET checkpoint = x'c1c1c1' WHERE thread_id = ? AND checkpoint_id "
+            "= (SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ?)",
+            (thread, thread),
+        )
+    return str(path)
+
+
+def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(monkeypatch, tmp_path):
+    monkeypatch.setenv(STORE_ENV, _damaged_demo(tmp_path / "damaged.sqlite", "clean-2"))
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    message = (
+        "[row_undecodable] the checkpoint is not valid msgpack (ValueError: invalid type Reserved)."
+    )
+    assert [(r[0], r[1], r[5]) for r in _frame(at, "thread_id")][:2] == [
+        ("clean-1", "valid", ""),
+        ("clean-2", "unreadable", message),
+    ]
+    at.selectbox(key="threads_thread").set_value("clean-2").run()
+    assert not at.exception
+    assert [e.value for e in at.error][:1] == [
+        "The latest checkpoint of this thread cannot be read."
+    ]
+    assert "The latest checkpoint cannot be read: [row_undecodable]." in [c.value for c in at.code]
+    assert at.select_slider(key="threads_step").options[-1].endswith("· unreadable")
+    assert message in [c.value for c in at.code]  # the checkpoint's own panel says why
+    assert "Not shown: this checkpoint could not be read." in [t.value for t in at.text]
+    at.button(key="threads_audit_run").click().run()
+    assert not at.exception
+    assert (
+        "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads, 1 checkpoints "
+        "unreadable"
+    ) in [t.value for t in at.text]
+    (latest,) = [r[-2] for r in _frame(at, "step") if r[-2]][-1:]  # its checkpoint_id column
+    assert _frame(at, "thread_id", "checkpoint_id", "step", "code") == [
+        ("clean-2", latest, "6", "row_undecodable", message[len("[row_undecodable] ") :])
+    ]
+
+
+def test_what_langgraphs_get_state_does_is_said_only_as_it_was_run(at):
+    said = {}
+    for thread in ("fault-negative_amount", "fault-bad_status_last", "clean-1"):
+        at.selectbox(key="threads_thread").set_value(thread).run()
+        assert not at.exception
+        alerts = [(a.type, a.value) for a in (*at.error, *at.success, *at.warning)]
+        codes = [c.value for c in at.code]
+        said[thread] = (alerts[0], next(c for c in codes if c.startswith("LangGraph's get_state")))
+    assert said == {
+        "fault-negative_amount": (
+            ("error", "This thread's latest state fails AgentState."),
+            "LangGraph's get_state raised ValidationError: 1 validation error for AgentState "
+            "amount Input should be greater than or equal to 0 [type=greater_than_equal, "
+            "input_value=-1, input_type=int] For further information visit "
+            "https://errors.pydantic.dev/2.14/v/greater_than_equal",
+        ),
+        # the last node's bad write: invalid as stored, and get_state returns it all the same
+        "fault-bad_status_last": (
+            ("error", "This thread's latest state fails AgentState."),
+            "LangGraph's get_state returned the state.",
+        ),
+        "clean-1": (
+            ("success", "The latest state of this thread is valid under AgentState."),
+            "LangGraph's get_state returned the state.",
+        ),
+    }

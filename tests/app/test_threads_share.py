@@ -186,7 +186,14 @@ def test_a_link_checking_a_candidate_on_a_server_without_one_says_so(monkeypatch
     assert [w.value for w in at.warning] == [
         "[share_model] This link checks the stored states against a changed model (a "
         "candidate), and this server is not configured with one: they are checked against the "
-        "model they were written with."
+        "configured model.",
+        # the demo store was written with the seed order's state, not the shop's: said so
+        "This store's states do not fit ShopState: none of the 10 threads listed has a state "
+        "that fits it, from its first checkpoint on. If they were written with another model, "
+        "choose that one (--model, playground.toml or PLAYGROUND_MODEL). The first fields "
+        "that differ:",
+        "No stored state of this thread fits ShopState, from its first checkpoint on: it was "
+        "written with another model, or with an input the model rejects.",
     ]
     assert at.radio(key="threads_current").value == "same"
 

@@ -11,7 +11,14 @@ from pydantic import BaseModel
 from streamlit.errors import StreamlitAPIException
 
 from core.stores.audit import AuditResult
-from core.stores.audit_summary import audit_slice, error_counts, invalid_rows, merge_audits, to_csv
+from core.stores.audit_summary import (
+    audit_slice,
+    error_counts,
+    invalid_rows,
+    merge_audits,
+    to_csv,
+    unreadable_rows,
+)
 from core.stores.errors import StoreError
 from core.stores.open import open_store
 from core.stores.serde import strict_serde
@@ -39,15 +46,25 @@ def _results(result: AuditResult, finished: bool) -> None:
     st.text(
         f"{result.threads} threads, {result.checkpoints} checkpoints audited; "
         f"{len(result.invalid)} invalid states in "
-        f"{len({s.thread_id for s in result.invalid})} threads" + ("" if finished else " (so far)")
+        f"{len({s.thread_id for s in result.invalid})} threads"
+        + (f", {len(result.unreadable)} checkpoints unreadable" if result.unreadable else "")
+        + ("" if finished else " (so far)")
     )
-    if not result.invalid:
+    if result.clean:
         return
-    st.caption("Errors by type and field")
-    st.dataframe(pd.DataFrame(error_counts(result)), key="threads_audit_counts", hide_index=True)
-    st.caption("States that would not resume (one row per error), with the node that wrote them")
-    rows = pd.DataFrame(invalid_rows(result))
-    st.dataframe(rows, key="threads_audit_invalid", **AUDIT_INVALID_LAYOUT)
+    if result.invalid:
+        st.caption("Errors by type and field")
+        st.dataframe(
+            pd.DataFrame(error_counts(result)), key="threads_audit_counts", hide_index=True
+        )
+        st.caption("States that fail the model (one row per error), with the node that wrote them")
+        rows = pd.DataFrame(invalid_rows(result))
+        st.dataframe(rows, key="threads_audit_invalid", **AUDIT_INVALID_LAYOUT)
+    if result.unreadable:
+        st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
+        st.dataframe(
+            pd.DataFrame(unreadable_rows(result)), key="threads_audit_unreadable", hide_index=True
+        )
     csv_col, json_col = st.columns(2)
     csv_col.download_button(
         "Download CSV", to_csv(result), "audit.csv", "text/csv", key="threads_audit_csv"

@@ -75,7 +75,9 @@ def _layout(
 
 
 THREAD_LIST_LAYOUT = _layout(_THREAD_LIST, ["checkpoints", "last step", "last time", "detail"])
-TIMELINE_LAYOUT = _layout(_TIMELINE, ["changed", "pending", "time", "checkpoint_id", "parent_id"])
+TIMELINE_LAYOUT = _layout(
+    _TIMELINE, ["unreadable", "changed", "pending", "time", "checkpoint_id", "parent_id"]
+)
 WRITES_LAYOUT = _layout(
     _WRITES,
     ["task_id"],

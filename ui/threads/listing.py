@@ -36,11 +36,13 @@ def offered_candidate(
 
 
 def choose_models(
-    model: type[BaseModel], offered: tuple[type[BaseModel], str] | None
+    model: type[BaseModel], offered: tuple[type[BaseModel], str] | None, source: str = "default"
 ) -> type[BaseModel] | None:
     """The `offered` changed model when the user checks the stored states against it rather
-    than against `model`, the one the threads were written with (None: `model` alone)."""
-    options = {"same": f"{plain(model.__name__)} (the model the threads were written with)"}
+    than against `model`, the configured one (None: `model` alone). `source` is where
+    `model` was configured ("default": the seed order's state)."""
+    where = "the seed order's state" if source == "default" else f"your model, from {source}"
+    options = {"same": f"{plain(model.__name__)} ({where})"}
     if offered is not None:
         options["candidate"] = offered[1]
     if st.session_state.get(keys.THREADS_CURRENT) not in options:
@@ -83,6 +85,20 @@ def _frame(page: ThreadPage) -> pd.DataFrame:
     )
 
 
+def _fit_note(page: ThreadPage, model: type[BaseModel]) -> None:
+    """When no thread listed ever fit the model: say so of the store, not "broken"."""
+    misfits = [row for row in page.rows if row.status is ThreadStatus.DOES_NOT_FIT]
+    if not misfits or len(misfits) < len(page.rows):
+        return
+    st.warning(
+        f"This store's states do not fit {plain(model.__name__)}: none of the "
+        f"{len(page.rows)} threads listed has a state that fits it, from its first checkpoint "
+        "on. If they were written with another model, choose that one (--model, "
+        "playground.toml or PLAYGROUND_MODEL). The first fields that differ:"
+    )
+    st.code(misfits[0].detail, language=None, wrap_lines=True)
+
+
 def thread_list(
     store: Store, model: type[BaseModel], current: type[BaseModel] | None
 ) -> str | None:
@@ -119,6 +135,7 @@ def thread_list(
             else "This store holds no threads yet."
         )
     else:
+        _fit_note(page, model)
         st.dataframe(_frame(page), key="threads_table", **THREAD_LIST_LAYOUT)
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):

@@ -66,7 +66,7 @@ def model_note(offered: bool) -> None:
         st.warning(
             "[share_model] This link checks the stored states against a changed model (a "
             "candidate), and this server is not configured with one: they are checked against "
-            "the model they were written with."
+            "the configured model."
         )
 
 

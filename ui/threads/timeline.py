@@ -11,12 +11,15 @@ from pydantic import BaseModel
 
 from core.jsontext.write import jsonable
 from core.stores.serde import find_refused
+from core.stores.state import plain_data
 from core.stores.threads import short_time
 from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_for
-from core.validate.report import validate_value
+from core.validate.field_errors import value_errors
+from core.validate.report import Report
 from ui import keys
 from ui.errors import Verdicts, verdict
+from ui.text import plain
 from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls
 from ui.trace.view import STATE_ERROR_TABLE
@@ -25,7 +28,7 @@ __all__ = ["as_json", "thread_view"]
 
 STATE_VERDICTS = Verdicts(
     "Valid — this stored state passes the model.",
-    "Invalid — {count} in this stored state; get_state on it raises.",
+    "Invalid — {count} in this stored state.",
     "Invalid — this stored state cannot be read.",
 )
 
@@ -50,6 +53,7 @@ def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
             "written by": [c.node or "" for c in rows],
             "changed": [", ".join(c.changed) for c in rows],
             "errors": [len(c.errors) for c in rows],
+            "unreadable": [c.unreadable.code if c.unreadable else "" for c in rows],
             "pending": [", ".join(c.pending) for c in rows],
             "time": [short_time(c.time) for c in rows],
             "checkpoint_id": [c.checkpoint_id for c in rows],
@@ -94,11 +98,16 @@ def _merge_frame(
 def _label(timeline: Timeline, index: int) -> str:
     """A slider option as a screen reader reads it: plain words, no symbols."""
     checkpoint, count = timeline.checkpoints[index], len(timeline.checkpoints)
-    mark = " · invalid" if checkpoint.errors else ""
+    mark = " · unreadable" if checkpoint.unreadable else " · invalid" if checkpoint.errors else ""
     return f"checkpoint {index + 1} of {count} · step {checkpoint.step} · {checkpoint.source}{mark}"
 
 
 def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
+    if checkpoint.unreadable is not None:  # nothing of it was validated: say why, coded
+        st.error("This checkpoint cannot be read, so it is not validated:")
+        st.code(f"[{checkpoint.unreadable.code}] {checkpoint.unreadable.message}",
+                language=None, wrap_lines=True)  # fmt: skip
+        return
     if find_refused(checkpoint.state):  # markers, not values: the audit's refusal rows
         st.error("Invalid — the playground's allow-list refused a stored value (it was not run).")
         st.dataframe(
@@ -113,23 +122,45 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
             hide_index=True,
         )
         return
-    report = validate_value(checkpoint.state, model)
+    # the errors the audit found (instances checked from their data, an input written
+    # through the reducers), placed by the Validate page's paths
+    plain = plain_data(checkpoint.state)
+    rows = [error | {"loc": tuple(error["loc"])} for error in checkpoint.errors]
+    report = Report(model=model, raw=plain, errors=value_errors(rows, plain))
     verdict(report, texts=STATE_VERDICTS)
     # Trace's table for a state's errors: the path and the whole message fit a phone, and
     # no line:col (a stored state has no text: error_table showed it empty, the message cut).
     if report.errors:
-        rows = pd.DataFrame(report.to_rows())
-        st.dataframe(rows, key=f"{key}__table", **STATE_ERROR_TABLE)
+        st.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__table", **STATE_ERROR_TABLE)
 
 
-def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
-    """Blame line, the timeline table, the stepper, then the chosen checkpoint in full."""
+def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:
+    """What the thread's stored states are under the model, and LangGraph's own get_state
+    only when it was run (`get_state`: its outcome, None when no graph ran it)."""
+    latest = timeline.checkpoints[-1]
     with st.container(key="threads_blame"):
-        if timeline.blamed is None:
-            st.success("No invalid stored state in this thread's latest run of checkpoints.")
+        if latest.unreadable is not None:
+            st.error("The latest checkpoint of this thread cannot be read.")
+        elif timeline.blamed is None:
+            st.success(f"The latest state of this thread is valid under {plain(name)}.")
+        elif timeline.does_not_fit:
+            st.warning(
+                f"No stored state of this thread fits {plain(name)}, from its first checkpoint "
+                "on: it was written with another model, or with an input the model rejects."
+            )
         else:
-            st.error("This thread is broken: LangGraph's get_state raises on it.")
+            st.error(f"This thread's latest state fails {plain(name)}.")
         st.code(timeline.blame_line(), language=None, wrap_lines=True)
+        if get_state is not None:
+            st.caption("Run just now with the graph, on this store's read-only saver:")
+            st.code(get_state, language=None, wrap_lines=True)
+
+
+def thread_view(
+    timeline: Timeline, model: type[BaseModel], get_state: str | None = None
+) -> Checkpoint:
+    """The headline, the timeline table, the stepper, then the chosen checkpoint in full."""
+    _headline(timeline, model.__name__, get_state)
     if timeline.interrupts:
         st.caption("Pending interrupts (what interrupt() was called with):")
         st.json(as_json(timeline.interrupts), expanded=False)
@@ -161,7 +192,10 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     state_col, detail_col = st.columns(2)
     with state_col:
         st.caption("Stored channel values (raw, as the saver returns them)")
-        st.json(as_json(checkpoint.values), expanded=2)
+        if checkpoint.unreadable is None:
+            st.json(as_json(checkpoint.values), expanded=2)
+        else:
+            st.text("Not read: see why beside.")
     with detail_col:
         st.caption("This state against the model")
         _errors(checkpoint, model, key="threads_errors")
@@ -169,7 +203,9 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
         if checkpoint.writes:
             st.dataframe(_writes_frame(checkpoint), key="threads_writes", **WRITES_LAYOUT)
         else:
-            st.text("None: the thread's input checkpoint.")
+            st.text(_no_writes(checkpoint))
+    if checkpoint.unreadable is not None:
+        return checkpoint
     merges = _merge_frame(checkpoint, parent.state if parent else {}, model)
     st.caption("Merge — per written field: before, update, reducer, after (as on Trace)")
     if merges is not None:
@@ -177,3 +213,12 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     else:
         st.text("No write to a state field made this checkpoint.")
     return checkpoint
+
+
+def _no_writes(checkpoint: Checkpoint) -> str:
+    """Why a checkpoint shows no writes, in plain words."""
+    if checkpoint.unreadable is not None:
+        return "Not shown: this checkpoint could not be read."
+    if checkpoint.source == "input":
+        return "None: the thread's input checkpoint."
+    return f"None stored: a {checkpoint.source} checkpoint (update_state or a fork writes no task)."
