@@ -93,6 +93,7 @@ class ErrorCode(StrEnum):
     ROW_MISSING_VALUE = "row_missing_value"
     ROW_NOT_A_CHECKPOINT = "row_not_a_checkpoint"
     ROW_BAD_METADATA = "row_bad_metadata"
+    SERVER_HISTORY_REFUSED = "server_history_refused"
     # Unbrick (core.stores.unbrick.UnbrickError / UnbrickCode)
     STORE_WRITES_DISABLED = "store_writes_disabled"
     UNBRICK_INVALID_EDIT = "unbrick_invalid_edit"

@@ -6,10 +6,9 @@ import streamlit as st
 
 from core.order import AgentState, build_order_graph
 from core.stores.demo import DEMO_THREADS
-from core.stores.errors import StoreCode, StoreError
-from core.stores.open import open_store
+from core.stores.errors import coded
+from core.stores.reader import get_state_said, open_any, timeline_of
 from core.stores.serde import strict_serde
-from core.stores.timeline import langgraph_get_state, thread_timeline
 from core.stores.unbrick import WRITES_ENV, writes_enabled
 from ui.project import active_project
 from ui.threads.audit import audit_section
@@ -50,32 +49,21 @@ models = [model] + ([offered[0]] if offered is not None else [])
 # assumed for a store of your own when no graph is configured)
 graph = build_order_graph() if choice.is_demo else project.graph
 try:
-    with open_store(choice.spec, strict_serde(models)) as store:
+    with open_any(choice.spec, strict_serde(models), assistant=choice.assistant) as store:
         for warning in store.warnings:  # the role the store is read as: coded, plain text
             st.warning("The store is read, but:")
             st.code(str(warning), language=None, wrap_lines=True)
         st.subheader("Thread list")
         thread = thread_list(store, model, current)
         thread_note(thread)
-        timeline = thread_timeline(store, thread, model) if thread else None
+        timeline = timeline_of(store, thread, model) if thread else None
         if timeline is not None:
             st.subheader("One thread")
-            readable = all(c.unreadable is None for c in timeline.checkpoints)
-            get_state = (
-                langgraph_get_state(store, graph, timeline.thread_id)
-                if graph is not None and readable
-                else None
-            )
-            thread_view(timeline, model, get_state)
+            thread_view(timeline, model, get_state_said(store, graph, timeline))
         threads_share(choice, thread)
 except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
-    coded = error if isinstance(error, StoreError) else StoreError(
-        StoreCode.UNREADABLE,
-        f"{choice.label} could not be read ({type(error).__name__}); check the file or "
-        "server, or choose another store above.",
-    )  # fmt: skip
     st.error("This store cannot be read:")
-    message = str(coded)
+    message = str(coded(error, choice.label))
     if choice.source == "upload":  # name the user's file, not this session's temp copy
         message = message.replace(choice.spec, choice.label.removeprefix("uploaded file "))
     st.code(message, language=None, wrap_lines=True)

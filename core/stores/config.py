@@ -1,4 +1,5 @@
-"""Where the server's store comes from: --store, playground.toml's `store`, PLAYGROUND_STORE."""
+"""Where the server's store comes from: --store, playground.toml's `store`, PLAYGROUND_STORE
+(and, for a LangGraph server, which graph's threads: --assistant, `assistant`, its variable)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from core.project import CONFIG_FILE
 from core.stores.errors import StoreCode, StoreError
 from core.stores.open import STORE_ENV
 
-__all__ = ["ServerStore", "server_store"]
+__all__ = ["ASSISTANT_ENV", "ServerStore", "server_store"]
+
+ASSISTANT_ENV = "PLAYGROUND_ASSISTANT"
 
 
 class ServerStore(NamedTuple):
@@ -20,9 +23,10 @@ class ServerStore(NamedTuple):
 
     spec: str
     source: str  # "flag", "playground.toml" or "environment"
+    assistant: str | None = None  # a LangGraph server's assistant or graph: its threads only
 
 
-def _from_file(path: Path) -> str | None:
+def _from_file(path: Path, key: str = "store") -> str | None:
     if not path.is_file():
         return None
     try:
@@ -32,13 +36,16 @@ def _from_file(path: Path) -> str | None:
         raise StoreError(
             StoreCode.BAD_SPEC, f"{path} cannot be read as TOML; fix the [playground] table."
         ) from None
-    store = table.get("store") if isinstance(table, dict) else None
-    if store is not None and not isinstance(store, str):
+    value = table.get(key) if isinstance(table, dict) else None
+    if value is not None and not isinstance(value, str):
         raise StoreError(
             StoreCode.BAD_SPEC,
-            f'{path}: write store = "runs/checkpoints.sqlite" or a "postgresql://..." DSN.',
+            f'{path}: write {key} = "runs/checkpoints.sqlite" (a file, a "postgresql://..." '
+            'DSN or a LangGraph server\'s "http://..." URL)'
+            if key == "store"
+            else f'{path}: write {key} = "the assistant or graph id" as text.',
         )
-    return store or None
+    return value or None
 
 
 def server_store(
@@ -49,16 +56,24 @@ def server_store(
 
     Example:
         >>> server_store(["--store", "runs.sqlite"], {"PLAYGROUND_STORE": "x.sqlite"}, ".")
-        ServerStore(spec='runs.sqlite', source='flag')
+        ServerStore(spec='runs.sqlite', source='flag', assistant=None)
         >>> server_store([], {}, "/nonexistent") is None
         True
     """
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("--store")
+    parser.add_argument("--assistant")
     flags, _ = parser.parse_known_args(list(argv))
+    config = Path(cwd) / CONFIG_FILE
     sources = [
         (flags.store, "flag"),
-        (_from_file(Path(cwd) / CONFIG_FILE), CONFIG_FILE),
+        (_from_file(config), CONFIG_FILE),
         (env.get(STORE_ENV, "").strip() or None, "environment"),
     ]
-    return next((ServerStore(spec, source) for spec, source in sources if spec), None)
+    assistant = (
+        flags.assistant
+        or _from_file(config, "assistant")
+        or env.get(ASSISTANT_ENV, "").strip()
+        or None
+    )
+    return next((ServerStore(spec, source, assistant) for spec, source in sources if spec), None)

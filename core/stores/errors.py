@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from core.errors import CodedError, ErrorCode
 
-__all__ = ["StoreCode", "StoreError", "StoreWarning"]
+__all__ = ["StoreCode", "StoreError", "StoreWarning", "coded"]
 
 
 class StoreCode(StrEnum):
@@ -62,3 +62,20 @@ class StoreWarning(NamedTuple):
 
     def __str__(self) -> str:
         return f"[{self.code}] {self.message}"
+
+
+def coded(error: BaseException, label: str) -> StoreError:
+    """Any error raised while a store was read, as a coded one: a `StoreError` as it is,
+    anything else by its type only (a driver's text may quote a DSN or a stored value).
+
+    Example:
+        >>> coded(KeyError("x"), "runs.sqlite").message.split(";")[0]
+        'runs.sqlite could not be read (KeyError)'
+    """
+    if isinstance(error, StoreError):
+        return error
+    return StoreError(
+        StoreCode.UNREADABLE,
+        f"{label} could not be read ({type(error).__name__}); check the file or server, or "
+        "choose another store.",
+    )

@@ -8,18 +8,19 @@ from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel, ValidationError
 
 from core.errors import ErrorCode
-from core.jsontext.write import jsonable, preview
+from core.jsontext.write import dumps, jsonable, preview
 from core.stores.rows import RowProblem
 from core.stores.serde import Refused, find_refused
 from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
 from core.validate.field_errors import FieldError
-from core.validate.report import validate_value
+from core.validate.report import validate_text, validate_value
 
 __all__ = [
     "INPUT_PREVIEW",
     "checkpoint_errors",
     "cut_input",
+    "json_state_errors",
     "plain_data",
     "state_errors",
     "stored_state",
@@ -138,6 +139,32 @@ def state_errors(
         except Exception:  # noqa: BLE001 - a validator (a model's, LangChain's) raised: each
             # raising part is pinned, as the Validate page pins it, and the rest validated
             return [_safe(_row(error)) for error in validate_value(plain, model).errors]
+    except RecursionError:
+        raise RowProblem(
+            ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
+        ) from None
+    return []
+
+
+def json_state_errors(state: Any, model: type[BaseModel]) -> list[dict[str, Any]]:
+    """`state_errors` in JSON mode: `state` is JSON data (a LangGraph server's values), so it
+    is validated as the JSON text it arrived as: a strict model then gets what the server
+    really sent (a UUID as text, a Decimal as a number), as the server's own reader would.
+
+    Example:
+        >>> from core.order import LineItem
+        >>> line = {"sku": "ab", "qty": 1, "unit_price": 1}
+        >>> [e["type"] for e in json_state_errors(line, LineItem)]
+        ['string_too_short']
+    """
+    try:
+        text = dumps(jsonable(state))
+        try:
+            model.model_validate_json(text)
+        except ValidationError as exc:
+            return _json_errors(exc)
+        except Exception:  # noqa: BLE001 - a validator raised: pinned, as on the Validate page
+            return [_safe(_row(error)) for error in validate_text(text, model).errors]
     except RecursionError:
         raise RowProblem(
             ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."

@@ -66,7 +66,7 @@ class ThreadRow:
     """One row of the thread list."""
 
     thread_id: str
-    checkpoints: int
+    checkpoints: int | None  # None: not counted (a server's thread list does not say)
     last_step: int | None
     last_time: str
     status: ThreadStatus
@@ -81,7 +81,7 @@ class ThreadRow:
             'broken at step 2'
         """
         if self.status is ThreadStatus.BROKEN:
-            return f"broken at step {self.broken_at}"
+            return "broken" if self.broken_at is None else f"broken at step {self.broken_at}"
         return str(self.status)
 
 

@@ -21,6 +21,8 @@ __all__ = [
     "Checkpoint",
     "StoredWrite",
     "Timeline",
+    "blamed_of",
+    "changed_fields",
     "langgraph_get_state",
     "thread_timeline",
 ]
@@ -64,6 +66,7 @@ class Timeline:
     blamed: Checkpoint | None  # the first invalid checkpoint of the latest invalid run
     interrupts: list[Any] = field(default_factory=list)  # pending `__interrupt__` values
     namespaces: list[str] = field(default_factory=list)  # subgraph checkpoint_ns
+    note: str | None = None  # coded: why the history is not all there (a server refused it)
 
     @property
     def does_not_fit(self) -> bool:
@@ -124,13 +127,13 @@ def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None
     ]
 
 
-def _changed(before: Any, after: Any) -> list[str]:
+def changed_fields(before: Any, after: Any) -> list[str]:
     if not isinstance(before, dict) or not isinstance(after, dict):
         return []
     return [k for k in after if k not in before or jsonable(before[k]) != jsonable(after[k])]
 
 
-def _blamed(checkpoints: list[Checkpoint]) -> Checkpoint | None:
+def blamed_of(checkpoints: list[Checkpoint]) -> Checkpoint | None:
     """The oldest of the invalid checkpoints the latest one descends from without a valid one
     between: its parent links are followed, so a fork's abandoned branch is not blamed."""
     by_id = {c.checkpoint_id: c for c in checkpoints}
@@ -199,8 +202,8 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
     by_checkpoint = {c.checkpoint_id: c for c in checkpoints}
     for checkpoint in checkpoints:
         parent = by_checkpoint.get(checkpoint.parent_id or "")
-        checkpoint.changed = _changed(parent.state if parent else {}, checkpoint.state)
-    blamed = _blamed(checkpoints)
+        checkpoint.changed = changed_fields(parent.state if parent else {}, checkpoint.state)
+    blamed = blamed_of(checkpoints)
     latest = history[-1]
     pending = latest.pending_writes if isinstance(latest, CheckpointTuple) else None
     interrupts = [v for _, channel, v in pending or [] if channel == "__interrupt__"]

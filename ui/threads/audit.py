@@ -12,15 +12,14 @@ from streamlit.errors import StreamlitAPIException
 
 from core.stores.audit import AuditResult
 from core.stores.audit_summary import (
-    audit_slice,
     error_counts,
     invalid_rows,
     merge_audits,
     to_csv,
     unreadable_rows,
 )
-from core.stores.errors import StoreError
-from core.stores.open import open_store
+from core.stores.errors import coded
+from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
 from ui.text import plain
 from ui.threads.columns import AUDIT_INVALID_LAYOUT
@@ -118,12 +117,14 @@ def audit_section(
     if not running:
         return
     try:
-        with open_store(choice.spec, strict_serde(models.values())) as store:
-            parts.append(audit_slice(store, models[chosen], len(parts), SLICES, history=history))
-    except StoreError as error:
+        serde = strict_serde(models.values())
+        with open_any(choice.spec, serde, assistant=choice.assistant) as store:
+            shard = (len(parts), SLICES)
+            parts.append(audit_any(store, models[chosen], history=history, shard=shard))
+    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
         job["cancelled"] = True
         st.error("The store cannot be read:")
-        st.code(str(error), language=None, wrap_lines=True)
+        st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
         return
     try:
         st.rerun(scope="fragment")  # the next slice, redrawing only this section

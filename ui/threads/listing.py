@@ -9,8 +9,8 @@ from pydantic import BaseModel
 from core.links.threads import PAGE_SIZES, STATUSES
 from core.order import AgentState
 from core.stores.demo import CandidateState
-from core.stores.open import Store
-from core.stores.threads import ThreadPage, ThreadStatus, list_threads, short_time
+from core.stores.reader import AnyStore, thread_page
+from core.stores.threads import ThreadPage, ThreadStatus, short_time
 from ui import keys
 from ui.text import plain
 from ui.threads.columns import THREAD_LIST_LAYOUT
@@ -77,7 +77,8 @@ def _frame(page: ThreadPage) -> pd.DataFrame:
         {
             "thread_id": [row.thread_id for row in page.rows],
             "status": [row.label() for row in page.rows],
-            "checkpoints": [row.checkpoints for row in page.rows],
+            # a server's list does not count them: one type for the column, blank where unknown
+            "checkpoints": pd.array([row.checkpoints for row in page.rows], dtype="Int64"),
             "last step": ["" if row.last_step is None else str(row.last_step) for row in page.rows],
             "last time": [short_time(row.last_time) for row in page.rows],
             "detail": [row.detail for row in page.rows],
@@ -100,7 +101,7 @@ def _fit_note(page: ThreadPage, model: type[BaseModel]) -> None:
 
 
 def thread_list(
-    store: Store, model: type[BaseModel], current: type[BaseModel] | None
+    store: AnyStore, model: type[BaseModel], current: type[BaseModel] | None
 ) -> str | None:
     """Filters, one page of threads as a table, paging buttons; returns the picked thread."""
     search, status_col, size_col = st.columns([3, 2, 1])
@@ -114,7 +115,7 @@ def thread_list(
         "Per page", PAGE_SIZES, key=keys.THREADS_PAGE_SIZE, on_change=_reset_pages
     )
     cursors = st.session_state.setdefault(keys.THREADS_CURSORS, [""])
-    page = list_threads(
+    page = thread_page(
         store,
         model,
         current=current,

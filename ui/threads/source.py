@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from core.stores.config import server_store
+from core.stores.config import ServerStore, server_store
 from core.stores.demo import build_demo_store
 from core.stores.errors import StoreError
 from core.stores.open import store_label
@@ -46,8 +46,9 @@ class StoreChoice:
     """A store to open: its spec (never shown), what the page may say about it, its kind."""
 
     spec: str
-    label: str  # a file name or user@host:port/db: never a password
+    label: str  # a file name, user@host:port/db or a server's URL: never a password or key
     source: str  # a SOURCES key
+    assistant: str | None = None  # a LangGraph server's assistant or graph: its threads only
 
     @property
     def is_demo(self) -> bool:
@@ -106,14 +107,13 @@ def _upload() -> StoreChoice | None:
     return StoreChoice(str(path), f"uploaded file {upload.name}", "upload")
 
 
-def _server() -> str | None:
+def _server() -> ServerStore | None:
     try:
-        found = server_store(sys.argv[1:], os.environ, Path.cwd())
+        return server_store(sys.argv[1:], os.environ, Path.cwd())
     except StoreError as error:
         st.error("The server's store setting cannot be read:")
         st.code(str(error), language=None, wrap_lines=True)
         return None
-    return found.spec if found else None
 
 
 def choose_store() -> StoreChoice | None:
@@ -131,7 +131,10 @@ def choose_store() -> StoreChoice | None:
         "Store", sources, format_func=SOURCES.get, key=keys.THREADS_SOURCE, horizontal=True
     )
     if source == "server" and server:
-        return StoreChoice(server, store_label(server), "server")
+        label = store_label(server.spec)
+        if server.assistant:  # one graph's threads of a LangGraph server
+            label += f" (the threads of {server.assistant})"
+        return StoreChoice(server.spec, label, "server", server.assistant)
     if source == "upload":
         return _upload()
     return _demo()

@@ -151,8 +151,10 @@ def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:
         else:
             st.error(f"This thread's latest state fails {plain(name)}.")
         st.code(timeline.blame_line(), language=None, wrap_lines=True)
+        if timeline.note is not None:  # why the history is not all there: coded, plain text
+            st.code(timeline.note, language=None, wrap_lines=True)
         if get_state is not None:
-            st.caption("Run just now with the graph, on this store's read-only saver:")
+            st.caption("Asked just now, of LangGraph itself:")
             st.code(get_state, language=None, wrap_lines=True)
 
 

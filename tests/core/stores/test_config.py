@@ -32,7 +32,7 @@ def test_the_flag_wins_then_the_file_then_the_environment(tmp_path):
     ("text", "message"),
     [
         (f'[playground]\nstore = "{DSN}', "cannot be read as TOML; fix the [playground] table."),
-        ("[playground]\nstore = 5\n", 'write store = "runs/checkpoints.sqlite" or a'),
+        ("[playground]\nstore = 5\n", 'write store = "runs/checkpoints.sqlite" (a file, a'),
     ],
     ids=["not toml", "not a string"],
 )

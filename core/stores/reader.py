@@ -1,0 +1,93 @@
+"""Any store the page and the CLI read: a SQLite file, a Postgres database or a LangGraph server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from pydantic import BaseModel
+
+from core.order.graph import CompiledGraph
+from core.stores.audit import AuditResult, audit_store
+from core.stores.open import MAX_VALUE_BYTES, Store, open_store
+from core.stores.server import RemoteStore, open_server
+from core.stores.server_read import audit_server, list_server_threads
+from core.stores.server_timeline import server_get_state, server_timeline
+from core.stores.spec import parse_store_spec
+from core.stores.threads import ThreadPage, list_threads
+from core.stores.timeline import Timeline, langgraph_get_state, thread_timeline
+
+__all__ = ["AnyStore", "audit_any", "get_state_said", "open_any", "thread_page", "timeline_of"]
+
+AnyStore = Store | RemoteStore
+
+
+@contextmanager
+def open_any(
+    spec: str,
+    serde: SerializerProtocol,
+    *,
+    assistant: str | None = None,
+    max_value_bytes: int = MAX_VALUE_BYTES,
+) -> Iterator[AnyStore]:
+    """`open_store` for a file or a database; `open_server` for an http(s):// URL (a LangGraph
+    server read through langgraph-sdk; `assistant` keeps one graph's threads).
+
+    Example:
+        >>> from core.stores.serde import strict_serde
+        >>> from core.stores.errors import StoreError
+        >>> try:
+        ...     with open_any("http://127.0.0.1:9/", strict_serde([])):
+        ...         pass
+        ... except StoreError as error:
+        ...     print(error.code)
+        store_unreachable
+    """
+    parsed = parse_store_spec(spec)
+    if parsed.kind == "server":
+        with open_server(parsed, assistant=assistant) as server:
+            server.max_value_bytes = max_value_bytes
+            yield server
+        return
+    with open_store(spec, serde, max_value_bytes=max_value_bytes) as store:
+        yield store
+
+
+def thread_page(store: AnyStore, model: type[BaseModel], **filters: Any) -> ThreadPage:
+    """A page of the store's threads with their statuses (`list_threads`' filters)."""
+    if isinstance(store, RemoteStore):
+        return list_server_threads(store, model, **filters)
+    return list_threads(store, model, **filters)
+
+
+def timeline_of(store: AnyStore, thread_id: str, model: type[BaseModel]) -> Timeline | None:
+    """One thread's checkpoints, each validated against `model`."""
+    if isinstance(store, RemoteStore):
+        return server_timeline(store, thread_id, model)
+    return thread_timeline(store, thread_id, model)
+
+
+def audit_any(
+    store: AnyStore,
+    model: type[BaseModel],
+    *,
+    history: bool = False,
+    shard: tuple[int, int] = (0, 1),
+) -> AuditResult:
+    """The audit (`audit_store` / `audit_server`) of every thread, or of shard `(i, N)`."""
+    if isinstance(store, RemoteStore):
+        return audit_server(store, model, history_too=history, shard=shard)
+    return audit_store(store, model, history=history, shard=shard)
+
+
+def get_state_said(store: AnyStore, graph: CompiledGraph | None, timeline: Timeline) -> str | None:
+    """What LangGraph's own get_state does on the thread, run now: on a server, its own
+    endpoint; on a file or database, `graph` with the store's read-only saver. None when
+    it cannot be run (no graph, or a checkpoint the store could not read)."""
+    if isinstance(store, RemoteStore):
+        return server_get_state(store, timeline.thread_id)
+    if graph is None or any(c.unreadable is not None for c in timeline.checkpoints):
+        return None
+    return langgraph_get_state(store, graph, timeline.thread_id)

@@ -1,0 +1,272 @@
+"""A LangGraph server's threads read as the Threads page and the audit read a store's rows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.errors import ErrorCode
+from core.stores.audit import AuditResult, InvalidState, shard_of
+from core.stores.rows import RowProblem, Unreadable
+from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal, one_line
+from core.stores.state import json_state_errors
+from core.stores.threads import ThreadPage, ThreadRow, ThreadStatus
+from core.stores.writers import Write, blame
+from core.validate.channels import write_input
+from core.validate.entry_run import entry_graph
+
+__all__ = [
+    "audit_server",
+    "blamed_node",
+    "history",
+    "list_server_threads",
+    "source_of",
+    "state_errors_of",
+    "step_at",
+    "when",
+    "writes_of",
+]
+
+_SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
+
+
+def when(stamp: Any) -> str:
+    """A server's timestamp (a datetime, or ISO text) as ISO text.
+
+    Example:
+        >>> from datetime import UTC, datetime
+        >>> when(datetime(2026, 12, 4, 12, 0, tzinfo=UTC)), when(None)
+        ('2026-12-04T12:00:00+00:00', '')
+    """
+    if isinstance(stamp, datetime):
+        return stamp.isoformat()
+    return "" if stamp is None else str(stamp)
+
+
+def history(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
+    """Every root checkpoint of a thread from get_history, newest first, a page at a time
+    (`before` the last one read). Raises `ServerRefusal` when the server refuses it."""
+    found: list[dict[str, Any]] = []
+    before: dict[str, Any] | None = None
+    while True:
+        page = _history_page(store, thread_id, before)
+        found += page
+        if len(page) < PAGE_LIMIT:
+            return found
+        before = {"configurable": {"checkpoint_id": page[-1]["checkpoint"]["checkpoint_id"]}}
+
+
+def _history_page(
+    store: RemoteStore, thread_id: str, before: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    page: list[dict[str, Any]] = store.call(
+        lambda: store.client.threads.get_history(thread_id, limit=PAGE_LIMIT, before=before)
+    )
+    return page
+
+
+def writes_of(parent: dict[str, Any] | None) -> list[tuple[str, str, str, Any]]:
+    """The writes that made a checkpoint: its parent's tasks' results, as (task id, node,
+    channel, value), in the order the server lists the tasks."""
+    tasks = (parent or {}).get("tasks") or []
+    return [
+        (str(task.get("id", "")), str(task.get("name", "")), str(channel), value)
+        for task in tasks
+        if isinstance(task, dict) and isinstance(task.get("result"), dict)
+        for channel, value in task["result"].items()
+    ]
+
+
+def state_errors_of(
+    state: dict[str, Any], model: type[BaseModel]
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A server checkpoint's state and its errors, in JSON mode. An input checkpoint's state
+    is the state so far with its `__start__` task's result (the input) written through the
+    model's channels, as LangGraph writes it; what a reducer raised is an error."""
+    values = state.get("values")
+    if not isinstance(values, dict):
+        return values, json_state_errors(values, model)
+    start = next((task.get("result") for task in state.get("tasks") or []
+                  if isinstance(task, dict) and task.get("name") == "__start__"), None)  # fmt: skip
+    if (state.get("metadata") or {}).get("source") != "input" or not isinstance(start, dict):
+        return values, json_state_errors(values, model)
+    written, raised = write_input(entry_graph(model), values, start)
+    return written, [_cut(row) for row in raised] + json_state_errors(written, model)
+
+
+def _cut(row: dict[str, Any]) -> dict[str, Any]:
+    from core.stores.state import cut_input
+
+    return {**row, "loc": list(row["loc"]), "input": cut_input(row["input"])}
+
+
+def blamed_node(parent: dict[str, Any] | None, errors: list[dict[str, Any]]) -> str | None:
+    writes = [Write(task_id, node, channel) for task_id, node, channel, _ in writes_of(parent)]
+    return blame(writes, [str(e["loc"][0]) for e in errors if e.get("loc")])
+
+
+def _row(
+    thread: dict[str, Any], model: type[BaseModel], current: type[BaseModel] | None
+) -> ThreadRow:
+    thread_id = str(thread.get("thread_id", ""))
+    time = when(thread.get("updated_at"))
+    try:
+        errors = json_state_errors(thread.get("values"), model)
+    except RowProblem as problem:
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.UNREADABLE, None,
+                         f"[{problem.code}] {problem.message}")  # fmt: skip
+    failed = thread.get("error") or None  # what the last run raised, as the server keeps it
+    said = f"the last run failed: {one_line(_error_text(failed), 160)}" if failed else ""
+    if errors:
+        first = errors[0]
+        where = ".".join(map(str, first["loc"])) or "(state)"
+        detail = said or f"{first['type']} at {where}"
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.BROKEN, None, detail)
+    if current is not None and (later := json_state_errors(thread.get("values"), current)):
+        detail = f"{later[0]['type']} at {'.'.join(map(str, later[0]['loc']))}"
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.WOULD_NOT_RESUME, None, detail)
+    if thread.get("status") in ("interrupted", "error") or thread.get("interrupts"):
+        detail = said or f"the server's status: {thread.get('status')}"
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.INTERRUPTED, None, detail)
+    return ThreadRow(thread_id, None, None, time, ThreadStatus.VALID, None, "")
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return f"{error.get('error', '')}: {error.get('message', '')}".strip(": ")
+    return str(error)
+
+
+def list_server_threads(
+    store: RemoteStore,
+    model: type[BaseModel],
+    *,
+    current: type[BaseModel] | None = None,
+    contains: str = "",
+    status: ThreadStatus | None = None,
+    after: str | None = None,
+    limit: int = 50,
+) -> ThreadPage:
+    """`core.stores.threads.list_threads` on a server: threads in id order, each with a
+    status from its values (JSON mode), the server's status and the error its last run
+    left. `after` is the offset to continue from, as text (None: the first page)."""
+    offset = int(after) if after and after.isdigit() else 0
+    rows: list[ThreadRow] = []
+    scanned, size = 0, max(1, limit)
+    while True:
+        batch = store.search(offset, size + 1)  # one more: whether a page follows is known
+        more, batch = len(batch) > size, batch[:size]
+        for thread in batch:
+            offset, scanned = offset + 1, scanned + 1
+            if contains and contains not in str(thread.get("thread_id", "")):
+                continue
+            row = _row(thread, model, current)
+            if status is None or row.status is status:
+                rows.append(row)
+            if len(rows) >= limit or scanned >= _SCAN_LIMIT:
+                later = thread is not batch[-1] or more
+                return ThreadPage(rows, str(offset) if later else None, scanned)
+        if not more:
+            return ThreadPage(rows, None, scanned)
+
+
+def audit_server(
+    store: RemoteStore,
+    model: type[BaseModel],
+    *,
+    history_too: bool = False,
+    shard: tuple[int, int] = (0, 1),
+) -> AuditResult:
+    """`audit_store` on a server: each thread's values from search pages (every checkpoint
+    of its history with `history_too`), validated in JSON mode; an invalid state is blamed
+    on the node whose task wrote it (its parent checkpoint's tasks). A thread whose history
+    the server refuses is audited from its values, with an `unreadable` row saying why."""
+    index, shards = shard
+    result, offset = AuditResult(), 0
+    while True:
+        batch = store.search(offset, PAGE_LIMIT)
+        offset += len(batch)
+        for thread in batch:
+            thread_id = str(thread.get("thread_id", ""))
+            if shard_of(thread_id, shards) != index:
+                continue
+            result.threads += 1
+            try:
+                errors = json_state_errors(thread.get("values"), model)
+            except RowProblem as problem:
+                result.checkpoints += 1
+                result.unreadable.append(
+                    Unreadable(thread_id, "", None, problem.code, problem.message)
+                )
+                continue
+            if errors or history_too:
+                _audit_history(store, thread_id, model, errors, history_too, result)
+            else:
+                result.checkpoints += 1
+        if len(batch) < PAGE_LIMIT:
+            return result
+
+
+def _audit_history(
+    store: RemoteStore,
+    thread_id: str,
+    model: type[BaseModel],
+    latest_errors: list[dict[str, Any]],
+    every: bool,
+    result: AuditResult,
+) -> None:
+    try:
+        states = history(store, thread_id) if every else _latest_two(store, thread_id)
+    except ServerRefusal as refusal:  # audited from the values search gave, and said why
+        result.checkpoints += 1
+        if latest_errors:
+            result.invalid.append(InvalidState(thread_id, "", None, None, latest_errors))
+        result.unreadable.append(_refused(thread_id, refusal))
+        return
+    by_id = {s["checkpoint"]["checkpoint_id"]: s for s in states}
+    for state in states if every else states[:1]:
+        result.checkpoints += 1
+        try:
+            errors = state_errors_of(state, model)[1]
+        except RowProblem as problem:
+            checkpoint_id = state["checkpoint"]["checkpoint_id"]
+            result.unreadable.append(
+                Unreadable(thread_id, checkpoint_id, step_at(state), problem.code, problem.message)
+            )
+            continue
+        if errors:
+            parent = by_id.get((state.get("parent_checkpoint") or {}).get("checkpoint_id", ""))
+            node = None if source_of(state) == "input" else blamed_node(parent, errors)
+            checkpoint_id = state["checkpoint"]["checkpoint_id"]
+            result.invalid.append(
+                InvalidState(thread_id, checkpoint_id, step_at(state), node, errors)
+            )
+
+
+def _latest_two(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
+    page: list[dict[str, Any]] = store.call(
+        lambda: store.client.threads.get_history(thread_id, limit=2)
+    )
+    return page
+
+
+def _refused(thread_id: str, refusal: ServerRefusal) -> Unreadable:
+    return Unreadable(
+        thread_id,
+        "",
+        None,
+        ErrorCode.SERVER_HISTORY_REFUSED,
+        f"the server answered {refusal.status} for this thread's history ({refusal.message}); "
+        "its latest values, from the thread list, are audited instead.",
+    )
+
+
+def step_at(state: dict[str, Any]) -> int | None:
+    step = (state.get("metadata") or {}).get("step")
+    return step if isinstance(step, int) and not isinstance(step, bool) else None
+
+
+def source_of(state: dict[str, Any]) -> str:
+    return str((state.get("metadata") or {}).get("source", ""))
