@@ -12,9 +12,14 @@ import pytest
 from tests._langgraph_server import LangGraphServer, langgraph_dev
 
 __all__ = [
+    "BROKEN",
+    "ROLE",
     "SERVER_GRAPH",
+    "STOPPED",
+    "VALID",
     "ServedStore",
     "langgraph_server",
+    "serve_four_threads",
     "serve_server_graph",
     "sqlite_langgraph_server",
 ]
@@ -52,3 +57,31 @@ def sqlite_langgraph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The server graph under `langgraph dev`, saving its threads to a SQLite file."""
     with serve_server_graph(tmp_path_factory.mktemp("server") / "threads.sqlite") as served:
         yield served
+
+
+VALID = "10000000-0000-4000-8000-000000000001"
+ROLE = "10000000-0000-4000-8000-000000000002"
+STOPPED = "10000000-0000-4000-8000-000000000003"
+BROKEN = "10000000-0000-4000-8000-000000000004"
+_LINES = [{"sku": "ABC-123", "qty": 2}]
+
+
+@contextmanager
+def serve_four_threads(env: dict[str, str] | None = None) -> Iterator[LangGraphServer]:
+    """A server of its own (a test asserts its thread list whole) holding four threads: a
+    valid run, one started with role-style messages, one stopped before `answer`, and one
+    whose state an update made invalid, after which its next run failed (status `error`)."""
+    from langgraph_sdk import get_sync_client
+
+    with langgraph_dev(SERVER_GRAPH, env=env) as server:
+        client = get_sync_client(url=server.url, api_key=None)
+        for thread in (VALID, ROLE, STOPPED, BROKEN):
+            client.threads.create(thread_id=thread)
+        client.runs.wait(VALID, "orders", input={"lines": _LINES})
+        role = {"lines": _LINES, "messages": [{"role": "user", "content": "hi"}]}
+        client.runs.wait(ROLE, "orders", input=role)
+        client.runs.wait(STOPPED, "orders", input={"lines": _LINES}, interrupt_before=["answer"])
+        client.runs.wait(BROKEN, "orders", input={"lines": _LINES})
+        client.threads.update_state(BROKEN, {"lines": [{"sku": "bad", "qty": 1}]})
+        client.runs.wait(BROKEN, "orders", input={"notes": ["again"]}, raise_error=False)
+        yield server

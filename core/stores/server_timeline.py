@@ -83,7 +83,7 @@ def server_timeline(store: RemoteStore, thread_id: str, model: type[BaseModel]) 
     ]
     by_checkpoint = {c.checkpoint_id: c for c in checkpoints}
     for checkpoint in checkpoints:
-        parent = by_checkpoint.get(checkpoint.parent_id or "")
+        parent = by_checkpoint.get(checkpoint.parent_id) if checkpoint.parent_id else None
         checkpoint.changed = changed_fields(parent.state if parent else {}, checkpoint.state)
     interrupts = list(states[-1].get("interrupts") or [])
     return Timeline(thread_id, checkpoints, blamed_of(checkpoints), interrupts)

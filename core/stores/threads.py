@@ -187,21 +187,22 @@ def _errors(saved: CheckpointTuple | Unreadable, model: type[BaseModel]) -> list
 
 
 def _first_invalid(
-    store: Store, thread_id: str, model: type[BaseModel]
+    store: Store, latest: CheckpointTuple, model: type[BaseModel]
 ) -> tuple[CheckpointTuple, bool]:
     """The oldest invalid checkpoint the latest descends from with no valid one between, and
-    whether it is the thread's first (no parent): then no state of it ever fit the model."""
+    whether it is the thread's input (no parent): then no state of it ever fit the model."""
+    thread_id = latest.config["configurable"]["thread_id"]
     history = list(read_checkpoints(store, [thread_id]))  # newest first
     by_id = {saved.config["configurable"]["checkpoint_id"]: saved
              for saved in history if isinstance(saved, CheckpointTuple)}  # fmt: skip
-    first = history[0]
-    assert isinstance(first, CheckpointTuple)  # the caller read it as the latest
+    first, seen = latest, {latest.config["configurable"]["checkpoint_id"]}
     while first.parent_config is not None:
-        parent = by_id.get(first.parent_config["configurable"]["checkpoint_id"])
-        if parent is None or not _errors(parent, model):
-            return first, False
-        first = parent
-    return first, True
+        parent_id = first.parent_config["configurable"]["checkpoint_id"]
+        parent = by_id.get(parent_id)
+        if parent is None or parent_id in seen or not _errors(parent, model):
+            return first, False  # a loop of parents (a crafted store) ends the walk too
+        first, seen = parent, seen | {parent_id}
+    return first, first.metadata.get("source") == "input"
 
 
 def _raised(store: Store, latest: list[CheckpointTuple]) -> set[str]:
@@ -243,7 +244,7 @@ def _row(
                          f"[{problem.code}] {problem.message}")  # fmt: skip
     status, broken_at, detail = ThreadStatus.VALID, None, ""
     if errors:
-        first, from_start = _first_invalid(store, thread_id, model)
+        first, from_start = _first_invalid(store, latest, model)
         if from_start:
             status, detail = ThreadStatus.DOES_NOT_FIT, _first_fields(errors)
         else:

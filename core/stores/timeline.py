@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = [
     "blamed_of",
     "changed_fields",
     "langgraph_get_state",
+    "lineage",
     "thread_timeline",
 ]
 
@@ -72,7 +74,8 @@ class Timeline:
     def does_not_fit(self) -> bool:
         """Every checkpoint from the thread's first on fails the model: no state of it ever
         fit (written with another model, or an input the model rejects)."""
-        return self.blamed is not None and self.blamed.parent_id is None
+        blamed = self.blamed
+        return blamed is not None and not blamed.parent_id and blamed.source == "input"
 
     def blame_line(self) -> str:
         """One plain sentence: where the thread broke and who wrote it.
@@ -97,15 +100,13 @@ class Timeline:
                 f"No stored state of this thread fits the model: all {self._run_length()} "
                 "checkpoints fail it, from the thread's first."
             )
+        if self.blamed.step is None and self.note:  # the latest values alone were read
+            return "Its latest values fail the model; where it broke is not known (see why)."
         node = self.blamed.node or "no node (the input, or a write made outside the graph)"
         return f"First invalid at step {self.blamed.step}, written by {node}."
 
     def _run_length(self) -> int:
-        by_id = {c.checkpoint_id: c for c in self.checkpoints}
-        count, at = 0, self.checkpoints[-1] if self.checkpoints else None
-        while at is not None:
-            count, at = count + 1, by_id.get(at.parent_id or "")
-        return count
+        return sum(1 for _ in lineage(self.checkpoints))
 
 
 def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None) -> list[Any]:
@@ -133,13 +134,34 @@ def changed_fields(before: Any, after: Any) -> list[str]:
     return [k for k in after if k not in before or jsonable(before[k]) != jsonable(after[k])]
 
 
+def lineage(checkpoints: list[Checkpoint]) -> Iterator[Checkpoint]:
+    """The latest checkpoint, its parent, that one's parent...: the run of checkpoints the
+    thread stands on. A parent that is missing, or a loop of parents (a crafted store may
+    hold one), ends it.
+
+    Example:
+        >>> a = Checkpoint("a", "b", 1, "loop", "", {}, {}, [], [], [])
+        >>> b = Checkpoint("b", "a", 0, "loop", "", {}, {}, [], [], [])
+        >>> [c.checkpoint_id for c in lineage([a, b])]
+        ['b', 'a']
+    """
+    by_id = {c.checkpoint_id: c for c in checkpoints}
+    seen: set[str] = set()
+    at = checkpoints[-1] if checkpoints else None
+    while at is not None and at.checkpoint_id not in seen:
+        seen.add(at.checkpoint_id)
+        yield at
+        at = by_id.get(at.parent_id) if at.parent_id else None
+
+
 def blamed_of(checkpoints: list[Checkpoint]) -> Checkpoint | None:
     """The oldest of the invalid checkpoints the latest one descends from without a valid one
     between: its parent links are followed, so a fork's abandoned branch is not blamed."""
-    by_id = {c.checkpoint_id: c for c in checkpoints}
-    blamed, at = None, checkpoints[-1] if checkpoints else None
-    while at is not None and at.errors:
-        blamed, at = at, by_id.get(at.parent_id or "")
+    blamed = None
+    for at in lineage(checkpoints):
+        if not at.errors:
+            break
+        blamed = at
     return blamed
 
 
@@ -198,10 +220,12 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
         parent_id = None
         if isinstance(saved, CheckpointTuple) and saved.parent_config is not None:
             parent_id = saved.parent_config["configurable"]["checkpoint_id"]
-        checkpoints.append(_checkpoint(store, saved, by_id.get(parent_id or ""), model))
+        checkpoints.append(
+            _checkpoint(store, saved, by_id.get(parent_id) if parent_id else None, model)
+        )
     by_checkpoint = {c.checkpoint_id: c for c in checkpoints}
     for checkpoint in checkpoints:
-        parent = by_checkpoint.get(checkpoint.parent_id or "")
+        parent = by_checkpoint.get(checkpoint.parent_id) if checkpoint.parent_id else None
         checkpoint.changed = changed_fields(parent.state if parent else {}, checkpoint.state)
     blamed = blamed_of(checkpoints)
     latest = history[-1]

@@ -13,12 +13,13 @@ import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from core.__main__ import main
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import audit_store, open_store, strict_serde
 from core.stores.threads import list_threads
-from core.stores.timeline import thread_timeline
+from core.stores.timeline import lineage, thread_timeline
 
 from .conftest import new_store, writer
 
@@ -199,6 +200,30 @@ def test_a_value_over_the_limit_is_skipped_unread_and_named_with_its_size(two_th
     assert said.endswith(
         "over the 0.0 MB limit, so it was not read; raise the limit (--max-value-mb) to read it."
     ), said
+
+
+class _Never(BaseModel):
+    """A model no stored state fits: every walk over a thread's parents goes to its end."""
+
+    never: int
+
+
+def test_a_loop_of_parents_ends_every_walk(two_threads):
+    # a crafted store: the victim's first checkpoint names its latest as its parent
+    kind, spec = two_threads
+    history = _history(kind, spec, "victim")
+    _set(kind, spec, "UPDATE checkpoints SET parent_checkpoint_id = %s WHERE checkpoint_id = %s",
+         (history[0]["id"], history[-1]["id"]))  # fmt: skip
+    with open_store(spec, strict_serde(SERDE)) as store:
+        page = list_threads(store, _Never, limit=10)
+        timeline = thread_timeline(store, "victim", _Never)
+        result = audit_store(store, _Never, history=True)
+    # the clean thread never fit: from its input on; the victim's walk ends where it loops
+    assert [(row.thread_id, row.label()) for row in page.rows] == [
+        ("clean", "does not fit the model"), ("victim", "broken at step -1"),
+    ]  # fmt: skip
+    assert [c.step for c in lineage(timeline.checkpoints)] == [2, 1, 0, -1]
+    assert (timeline.blamed.step, len(result.invalid)) == (-1, 8)
 
 
 # What a byte-level attacker or a broken disk can leave in a row.

@@ -1,0 +1,86 @@
+"""The Threads page on a real `langgraph dev`: the list, a refused history, the audit, links."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.runtime.caching import clear_session_resource_cache
+from streamlit.testing.v1 import AppTest
+
+from core.share import decode_share
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
+from tests._langgraph_server import LangGraphServer
+from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
+
+pytestmark = pytest.mark.server
+
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[LangGraphServer]:
+    with serve_four_threads() as server:
+        yield server
+
+
+@pytest.fixture
+def at(served, monkeypatch) -> Iterator[AppTest]:
+    """The page with the server as its store and the server graph's model configured."""
+    monkeypatch.setenv(STORE_ENV, served.url)
+    monkeypatch.setenv("PLAYGROUND_MODEL", "server_graph.graph:OrderState")
+    monkeypatch.delenv(WRITES_ENV, raising=False)
+    monkeypatch.chdir(SERVER_GRAPH.parent)  # where the model's package is
+    monkeypatch.setattr(sys, "argv", ["streamlit"])
+    yield AppTest.from_file(PAGE, default_timeout=90).run()
+    clear_session_resource_cache("test session id")
+
+
+def _frame(at: AppTest, *columns: str) -> list[tuple]:
+    frame = next(d.value for d in at.dataframe if tuple(d.value.columns[: len(columns)]) == columns)
+    return list(frame.itertuples(index=False, name=None))
+
+
+def test_the_servers_threads_are_listed_with_their_status_and_no_count(at, served):
+    assert not at.exception
+    assert at.code[0].value == served.url  # under "Reading:": the URL, never a key
+    rows = [(r[0], r[1], r[2]) for r in _frame(at, "thread_id")]
+    assert [(thread, status) for thread, status, _ in rows] == [
+        (VALID, "valid"), (ROLE, "valid"), (STOPPED, "interrupted"), (BROKEN, "broken"),
+    ]  # fmt: skip
+    assert all(str(count) == "<NA>" for _, _, count in rows)  # the server does not count them
+
+
+def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_servers_answer(at):
+    at.selectbox(key="threads_thread").set_value(BROKEN).run()
+    assert not at.exception
+    assert [e.value for e in at.error][:1] == ["This thread's latest state fails OrderState."]
+    codes = [c.value for c in at.code]
+    assert any(c.startswith("[server_history_refused] The server answered 400") for c in codes)
+    assert any(c.startswith("The server's get_state answered 400: 1 validation error") for c in codes)
+    assert [(r[0], r[3]) for r in _frame(at, "path")] == [("lines[0].sku", "string_pattern_mismatch")]
+
+
+def test_the_audit_of_a_server_counts_the_refused_history_as_unreadable(at):
+    at.button(key="threads_audit_run").click().run()
+    assert not at.exception
+    assert (
+        "4 threads, 4 checkpoints audited; 1 invalid states in 1 threads, 1 checkpoints unreadable"
+        in [t.value for t in at.text]
+    )
+    assert [r[:4] for r in _frame(at, "thread_id", "checkpoint_id", "step", "code")] == [
+        (BROKEN, "", "", "server_history_refused")
+    ]
+
+
+def test_a_share_link_names_the_store_only_as_server(at):
+    at.selectbox(key="threads_thread").set_value(ROLE).run()
+    at.button(key="threads_share").click().run()
+    assert not at.exception
+    link = next(c.value for c in at.code if "?s=" in c.value)
+    state = decode_share(link.split("?s=")[1])
+    assert (state["source"], state["thread"]) == ("server", ROLE)
+    assert "127.0.0.1" not in str(state)

@@ -1,0 +1,149 @@
+"""A real `langgraph dev` read as a store: list, timeline and audit against the SDK and Pydantic."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langgraph_sdk import get_sync_client
+from pydantic import ValidationError
+
+from core.stores.errors import StoreError
+from core.stores.reader import audit_any, get_state_said, open_any, thread_page, timeline_of
+from core.stores.serde import strict_serde
+from tests._langgraph_server import LangGraphServer
+from tests.server_fixtures import (
+    BROKEN,
+    ROLE,
+    SERVER_GRAPH,
+    STOPPED,
+    VALID,
+    serve_four_threads,
+)
+
+pytestmark = pytest.mark.server
+
+sys.path.insert(0, str(SERVER_GRAPH.parent))  # the user's package, as --model names it
+OrderState = importlib.import_module("server_graph.graph").OrderState
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[LangGraphServer]:
+    with serve_four_threads() as server:
+        yield server
+
+
+def _client(server: LangGraphServer) -> Any:
+    return get_sync_client(url=server.url, api_key=None)
+
+
+def _json_errors(values: Any) -> list[dict[str, Any]]:
+    """The oracle: Pydantic's own JSON-mode errors for what the server sent."""
+    try:
+        OrderState.model_validate_json(json.dumps(values))
+    except ValidationError as exc:
+        return json.loads(exc.json(include_url=False))
+    return []
+
+
+def test_the_thread_list_has_each_threads_status_from_its_values_and_the_server(served):
+    with open_any(served.url, strict_serde([OrderState])) as store:
+        page = thread_page(store, OrderState, limit=10)
+        total = store.count()
+    search = {t["thread_id"]: t for t in _client(served).threads.search(limit=10)}
+    failed = search[BROKEN]["error"]
+    assert (total, page.next_after) == (4, None)
+    assert [(row.thread_id, row.label(), row.detail, row.last_time) for row in page.rows] == [
+        (VALID, "valid", "", search[VALID]["updated_at"]),
+        (ROLE, "valid", "", search[ROLE]["updated_at"]),
+        (STOPPED, "interrupted", "the server's status: interrupted", search[STOPPED]["updated_at"]),
+        (BROKEN, "broken", f"the last run failed: {failed['error']}: "
+         + " ".join(failed["message"].split())[:160 - len(failed["error"]) - 3] + "…",
+         search[BROKEN]["updated_at"]),
+    ]  # fmt: skip
+    assert _json_errors(search[BROKEN]["values"]) != []  # the server's values fail the model
+
+
+def test_a_threads_timeline_is_its_history_with_the_node_each_task_names(served):
+    history = _client(served).threads.get_history(ROLE, limit=100)[::-1]
+    with open_any(served.url, strict_serde([OrderState])) as store:
+        timeline = timeline_of(store, ROLE, OrderState)
+        said = get_state_said(store, None, timeline)
+    by_id = {s["checkpoint"]["checkpoint_id"]: s for s in history}
+    expected = []
+    for state in history:
+        parent = by_id.get((state.get("parent_checkpoint") or {}).get("checkpoint_id"))
+        names = [t["name"] for t in (parent or {}).get("tasks", []) if t.get("result")]
+        expected.append((
+            state["checkpoint"]["checkpoint_id"],
+            (state.get("parent_checkpoint") or {}).get("checkpoint_id"),
+            state["metadata"]["step"], state["metadata"]["source"], state["values"],
+            sorted(state["next"]), ", ".join(names) or None if state["metadata"]["source"] != "input" else None,
+        ))  # fmt: skip
+    assert [
+        (c.checkpoint_id, c.parent_id, c.step, c.source, c.values, c.pending, c.node)
+        for c in timeline.checkpoints
+    ] == expected
+    assert [c.errors for c in timeline.checkpoints] == [[]] * len(history)
+    # the input checkpoint's role-style message is written through add_messages, as LangGraph does
+    assert [type(m).__name__ for m in timeline.checkpoints[0].state["messages"]] == ["HumanMessage"]
+    assert (timeline.blamed, timeline.note, said) == (
+        None, None, "The server's get_state answered 200 with the state.",
+    )  # fmt: skip
+
+
+def test_a_thread_whose_history_the_server_refuses_shows_its_values_and_why(served):
+    thread = _client(served).threads.get(BROKEN)
+    with open_any(served.url, strict_serde([OrderState])) as store:
+        timeline = timeline_of(store, BROKEN, OrderState)
+        said = get_state_said(store, None, timeline)
+    [latest] = timeline.checkpoints
+    assert (latest.values, latest.errors) == (thread["values"], _json_errors(thread["values"]))
+    assert [(e["type"], e["loc"], e["input"]) for e in latest.errors] == [
+        ("string_pattern_mismatch", ["lines", 0, "sku"], "bad")
+    ]
+    assert timeline.note.startswith(
+        "[server_history_refused] The server answered 400 for this thread's history (1 "
+        "validation error for OrderState lines.0.sku String should match pattern"
+    )
+    assert said.startswith("The server's get_state answered 400: 1 validation error for OrderState")
+    assert timeline.blamed is latest
+
+
+def test_the_audit_reads_every_thread_and_names_the_refused_history(served):
+    thread = _client(served).threads.get(BROKEN)
+    with open_any(served.url, strict_serde([OrderState])) as store:
+        latest = audit_any(store, OrderState).to_json()
+        every = audit_any(store, OrderState, history=True).to_json()
+    refused = latest["unreadable"][0]["message"]
+    assert latest == {
+        "threads": 4, "checkpoints": 4,
+        "invalid": [{"thread_id": BROKEN, "checkpoint_id": "", "step": None, "node": None,
+                     "errors": _json_errors(thread["values"])}],
+        "unreadable": [{"thread_id": BROKEN, "checkpoint_id": "", "step": None,
+                        "code": "server_history_refused", "message": refused}],
+    }  # fmt: skip
+    assert refused.startswith("the server answered 400 for this thread's history (1 validation")
+    assert refused.endswith("its latest values, from the thread list, are audited instead.")
+    counts = {
+        t: len(_client(served).threads.get_history(t, limit=100)) for t in (VALID, ROLE, STOPPED)
+    }
+    assert every == {**latest, "checkpoints": sum(counts.values()) + 1}
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("http://127.0.0.1:9", "store_unreachable"),
+        ("https://app:Pw-1@127.0.0.1:9/x?key=Pw-1", "store_unreachable"),
+    ],
+)
+def test_a_server_that_cannot_be_read_is_a_coded_error_without_its_secrets(url, code):
+    with pytest.raises(StoreError) as refused:
+        with open_any(url, strict_serde([OrderState])):
+            pass
+    assert refused.value.code == code and "Pw-1" not in str(refused.value)
