@@ -73,6 +73,16 @@ def read_part(path: str) -> AuditResult:
     Raises:
         AuditPartError: `audit_part_unreadable` (the file cannot be read) or
             `audit_part_malformed` (empty, not JSON, or not the audit's shape).
+
+    Example:
+        >>> import os, tempfile
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as part:
+        ...     _ = part.write('{"threads": 2, "checkpoints": "5", "invalid": []}')
+        >>> read_part(part.name)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        core.stores.audit_parts.AuditPartError: [audit_part_malformed] ... (checkpoints: Input ...
+        >>> os.remove(part.name)
     """
     try:
         data = Path(path).read_bytes()
@@ -107,6 +117,16 @@ def merge_parts(paths: list[str]) -> AuditResult:
     Raises:
         AuditPartError: a part cannot be read or is malformed, a file is given twice, or two
             parts list the same thread (`audit_parts_overlap`: not shards of one audit).
+
+    Example:
+        >>> import json, os, tempfile
+        >>> with tempfile.TemporaryDirectory() as out:
+        ...     for index, threads in enumerate((3, 4)):
+        ...         with open(os.path.join(out, f"part-{index}.json"), "w") as part:
+        ...             json.dump(AuditResult(threads, 2 * threads).to_json(), part)
+        ...     merged = merge_parts([os.path.join(out, f"part-{i}.json") for i in (0, 1)])
+        >>> merged.to_json()
+        {'threads': 7, 'checkpoints': 14, 'invalid': [], 'unreadable': []}
     """
     seen: dict[Path, str] = {}
     owner: dict[str, str] = {}  # thread id -> the part that lists it
