@@ -1,5 +1,4 @@
-"""`python -m core audit STORE --model M [--graph G] [--history] [--shard i/N | --shards N]
-[--findings-exit 0] [--json]`."""
+"""`python -m core audit STORE --model M [--shard i/N | --shards N] [--json]`, and its report."""
 
 from __future__ import annotations
 
