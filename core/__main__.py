@@ -1,5 +1,5 @@
 """Command line: `python -m core validate [--model M] FILE|-`, `trace [--graph G] FILE|-`,
-`audit STORE --model M`."""
+`audit STORE --model M`, `audit-merge part-*.json`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from core.jsontext.write import dumps, plural
 from core.project import Project, load_project
 from core.stores.cli import add_audit_parser
+from core.stores.merge_cli import add_merge_parser
 
 if TYPE_CHECKING:
     from core.validate.entry import EntryComparison
@@ -227,10 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--model", help="your Pydantic model, as package.module:Class")
         command.add_argument("--graph", help="your StateGraph, compiled graph or factory")
     add_audit_parser(commands)
+    add_merge_parser(commands)
     args = parser.parse_args(argv)
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):  # a user module's print() must not reach out
-        return args.handler(args, out) if args.command == "audit" else _run(args, out)
+        return args.handler(args, out) if hasattr(args, "handler") else _run(args, out)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:

@@ -94,6 +94,10 @@ class ErrorCode(StrEnum):
     ROW_NOT_A_CHECKPOINT = "row_not_a_checkpoint"
     ROW_BAD_METADATA = "row_bad_metadata"
     SERVER_HISTORY_REFUSED = "server_history_refused"
+    # The parts of a sharded audit (core.stores.audit_parts.AuditPartError; audit-merge)
+    AUDIT_PART_UNREADABLE = "audit_part_unreadable"
+    AUDIT_PART_MALFORMED = "audit_part_malformed"
+    AUDIT_PARTS_OVERLAP = "audit_parts_overlap"
     # Unbrick (core.stores.unbrick.UnbrickError / UnbrickCode)
     STORE_WRITES_DISABLED = "store_writes_disabled"
     UNBRICK_INVALID_EDIT = "unbrick_invalid_edit"

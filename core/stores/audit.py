@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from itertools import islice
@@ -14,6 +13,7 @@ from pydantic import BaseModel
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
+from core.stores.shards import shard_condition, shard_of
 from core.stores.state import checkpoint_errors, state_errors, stored_state
 from core.stores.writers import blame, parent_writes
 
@@ -68,33 +68,27 @@ class AuditResult:
         return not self.invalid and not self.unreadable
 
 
-def shard_of(thread_id: str, shards: int) -> int:
-    """The shard a thread belongs to: a hash stable across processes and machines.
-
-    Example:
-        >>> shard_of("thread-1", 4), shard_of("thread-1", 4) == shard_of("thread-1", 4)
-        (1, True)
-    """
-    digest = hashlib.blake2b(thread_id.encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % shards
-
-
 def iter_thread_ids(store: Store, shard: tuple[int, int] = (0, 1)) -> Iterator[str]:
     """Thread ids in order, one page per query, only those of shard `(i, N)`.
 
-    Every id is read, the empty one included: the first page has no lower bound.
+    Every id is read, the empty one included: the first page has no lower bound. The
+    database picks the shard's ids (`shard_condition`, the SQL form of `shard_of`): each of
+    N workers reads about 1/N of the ids.
     """
     index, shards = shard
     last: str | None = None
     while True:
-        after = "" if last is None else "WHERE thread_id > ? "
+        conditions: list[str] = [] if last is None else ["thread_id > ?"]
+        params: list[str | int] = [] if last is None else [last]
+        if shards > 1:
+            conditions.append(shard_condition(store.kind))
+            params += [shards, index]
+        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
         rows = store.query(
-            f"SELECT DISTINCT thread_id FROM checkpoints {after}ORDER BY thread_id LIMIT ?",
-            (_PAGE,) if last is None else (last, _PAGE),
+            f"SELECT DISTINCT thread_id FROM checkpoints {where}ORDER BY thread_id LIMIT ?",
+            (*params, _PAGE),
         )
-        for (thread_id,) in rows:
-            if shard_of(thread_id, shards) == index:
-                yield thread_id
+        yield from (thread_id for (thread_id,) in rows)
         if len(rows) < _PAGE:
             return
         last = rows[-1][0]

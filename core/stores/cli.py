@@ -1,4 +1,4 @@
-"""`python -m core audit STORE --model M [--graph G] [--history] [--shard i/N] [--json]`."""
+"""`python -m core audit STORE --model M [--shard i/N | --shards N] [--json]`, and its report."""
 
 from __future__ import annotations
 
@@ -7,13 +7,21 @@ import json
 import logging
 import os
 import sys
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any, NoReturn, TextIO
 
 from core.project import load_project
 from core.stores.audit import AuditResult, audit_store
 from core.stores.errors import StoreCode, StoreError
 from core.stores.open import MAX_VALUE_BYTES, STORE_ENV, open_store, store_label
 from core.stores.serde import strict_serde
+from core.stores.shard_flags import (
+    JOB_INDEX_ENV,
+    ShardFlagError,
+    parse_shard,
+    parse_shards,
+    resolve_shard,
+)
 
 __all__ = [
     "EXIT_INVALID",
@@ -21,28 +29,11 @@ __all__ = [
     "EXIT_UNREADABLE",
     "add_audit_parser",
     "parse_shard",
+    "print_audit",
     "run_audit",
 ]
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """`"i/N"` -> `(i, N)`, with 0 <= i < N (argparse type).
-
-    Example:
-        >>> parse_shard("1/4")
-        (1, 4)
-    """
-    try:
-        index, shards = (int(part) for part in text.split("/"))
-    except ValueError:
-        index, shards = -1, 0
-    if not 0 <= index < shards:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a shard: write i/N with 0 <= i < N, e.g. 0/4 ... 3/4"
-        )
-    return index, shards
 
 
 def _megabytes(text: str) -> int:
@@ -68,8 +59,8 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     audit: argparse.ArgumentParser = subparsers.add_parser(
         "audit",
         help="validate the states stored in a LangGraph checkpoint store",
-        description="Exit 0: every audited state is valid; 1: some are invalid or cannot be "
-        "read; 2: the store or the model cannot be read at all.",
+        description="Exit 0: every audited state is valid; 1 (or --findings-exit): some are "
+        "invalid or cannot be read; 2: the store or the model cannot be read at all.",
     )
     audit.add_argument(
         "store",
@@ -80,7 +71,21 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     audit.add_argument("--graph", help="your StateGraph, compiled graph or factory")
     audit.add_argument("--history", action="store_true", help="every checkpoint, not the latest")
     audit.add_argument(
-        "--shard", type=parse_shard, default=(0, 1), help="audit slice i of N (0-based): i/N"
+        "--shard", type=parse_shard, metavar="i/N", help="audit slice i of N (0-based)"
+    )
+    audit.add_argument(
+        "--shards",
+        type=parse_shards,
+        metavar="N",
+        help=f"audit slice ${JOB_INDEX_ENV} of N (a Kubernetes Indexed Job's pod index)",
+    )
+    audit.add_argument(
+        "--findings-exit",
+        type=int,
+        choices=(0, 1),
+        default=EXIT_INVALID,
+        help="the exit code when states are invalid or unreadable; default 1 (0: for job "
+        "runners that retry a failed run; the store unusable still exits 2)",
     )
     audit.add_argument(
         "--max-value-mb",
@@ -91,7 +96,7 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
         f"{MAX_VALUE_BYTES // 2**20}",
     )
     audit.add_argument("--json", action="store_true", help="machine-readable output")
-    audit.set_defaults(handler=run_audit)
+    audit.set_defaults(handler=run_audit, usage_error=audit.error)
     return audit
 
 
@@ -99,8 +104,18 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run `audit` on parsed arguments; returns the exit code: 0 every state valid, 1 some
     invalid or unreadable, 2 the store (or the model) cannot be read at all.
 
-    The model and graph resolve as for `validate` (flag, playground.toml, environment).
+    The model and graph resolve as for `validate` (flag, playground.toml, environment);
+    the shard from `--shard`, else `--shards` and JOB_COMPLETION_INDEX (`resolve_shard`).
+    `--findings-exit 0` turns exit 1 into 0. Flags that name no shard are a usage error.
     """
+    usage_error: Callable[[str], NoReturn] = args.usage_error  # argparse's: prints, exits 2
+    try:
+        shard = resolve_shard(args.shard, args.shards, os.environ)
+    except ShardFlagError as conflict:
+        usage_error(str(conflict))
+    if args.shard is None and args.shards is None and JOB_INDEX_ENV in os.environ:
+        print(f"note: {JOB_INDEX_ENV} is set but neither --shards nor --shard is: this "
+              "process audits the whole store", file=sys.stderr)  # fmt: skip
     flags = [part for name in ("model", "graph") if getattr(args, name) for part in
              (f"--{name}", getattr(args, name))]  # fmt: skip
     project = load_project(flags, os.environ, os.getcwd())
@@ -125,7 +140,7 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         with open_store(spec, strict_serde(models), max_value_bytes=args.max_value_mb) as store:
             for warning in store.warnings:
                 print(f"warning: {warning}", file=sys.stderr)
-            result = audit_store(store, project.model, history=args.history, shard=args.shard)
+            result = audit_store(store, project.model, history=args.history, shard=shard)
     except StoreError as error:
         print(error, file=sys.stderr)
         return EXIT_UNREADABLE
@@ -139,11 +154,12 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_UNREADABLE
-    _print(result, args.json, out or sys.stdout)
-    return EXIT_OK if result.clean else EXIT_INVALID
+    print_audit(result, args.json, out or sys.stdout)
+    return EXIT_OK if result.clean else int(args.findings_exit)
 
 
-def _print(result: AuditResult, as_json: bool, out: TextIO) -> None:
+def print_audit(result: AuditResult, as_json: bool, out: TextIO) -> None:
+    """The report: `--json`'s object, or a count line then one block per finding."""
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str), file=out)
         return
