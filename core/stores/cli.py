@@ -11,9 +11,11 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from core.project import load_project
-from core.stores.audit import AuditResult, audit_store
+from core.stores.audit import AuditResult
+from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreCode, StoreError
-from core.stores.open import MAX_VALUE_BYTES, STORE_ENV, open_store, store_label
+from core.stores.open import MAX_VALUE_BYTES, STORE_ENV, store_label
+from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
 from core.stores.shard_flags import (
     JOB_INDEX_ENV,
@@ -65,7 +67,13 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     audit.add_argument(
         "store",
         nargs="?",
-        help=f"a SQLite file (or sqlite:///path) or a postgresql:// DSN; default ${STORE_ENV}",
+        help="a SQLite file (or sqlite:///path), a postgresql:// DSN or a LangGraph server's "
+        f"http(s):// URL; default ${STORE_ENV}",
+    )
+    audit.add_argument(
+        "--assistant",
+        help=f"a LangGraph server store: only this assistant's (or graph's) threads; default "
+        f"${ASSISTANT_ENV}",
     )
     audit.add_argument("--model", help="your Pydantic model, as package.module:Class")
     audit.add_argument("--graph", help="your StateGraph, compiled graph or factory")
@@ -137,10 +145,13 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     # refusals are reported per state below; LangGraph would also log each one
     logging.getLogger("langgraph.checkpoint.serde.jsonplus").setLevel(logging.ERROR)
     try:
-        with open_store(spec, strict_serde(models), max_value_bytes=args.max_value_mb) as store:
+        assistant = args.assistant or os.environ.get(ASSISTANT_ENV, "").strip() or None
+        with open_any(
+            spec, strict_serde(models), assistant=assistant, max_value_bytes=args.max_value_mb
+        ) as store:
             for warning in store.warnings:
                 print(f"warning: {warning}", file=sys.stderr)
-            result = audit_store(store, project.model, history=args.history, shard=shard)
+            result = audit_any(store, project.model, history=args.history, shard=shard)
     except StoreError as error:
         print(error, file=sys.stderr)
         return EXIT_UNREADABLE

@@ -113,7 +113,7 @@ def _status_error(label: str, status: int, body: Any) -> Exception:
     if status in (400, 404, 409, 422):
         detail = body.get("detail", body) if isinstance(body, dict) else body
         return ServerRefusal(status, one_line(detail or ""))
-    if status == 405:
+    if status in (405, 501):  # a web server that has no such route or method
         return _not_langgraph(label, f"answers {status} to LangGraph's API")
     return StoreError(
         StoreCode.UNREADABLE,

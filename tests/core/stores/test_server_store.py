@@ -6,12 +6,15 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from threading import Thread
 from typing import Any
 
 import pytest
 from langgraph_sdk import get_sync_client
 from pydantic import ValidationError
 
+from core.__main__ import main
 from core.stores.errors import StoreError
 from core.stores.reader import audit_any, get_state_said, open_any, thread_page, timeline_of
 from core.stores.serde import strict_serde
@@ -147,3 +150,84 @@ def test_a_server_that_cannot_be_read_is_a_coded_error_without_its_secrets(url, 
         with open_any(url, strict_serde([OrderState])):
             pass
     assert refused.value.code == code and "Pw-1" not in str(refused.value)
+
+
+def _cli(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
+    monkeypatch.chdir(SERVER_GRAPH.parent)
+    for name in (
+        "PLAYGROUND_MODEL",
+        "PLAYGROUND_GRAPH",
+        "PLAYGROUND_STORE",
+        "PLAYGROUND_ASSISTANT",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    code = main(["audit", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_cli_audits_a_server_with_the_same_json_and_exit_codes(served, monkeypatch, capsys):
+    model = ["--model", "server_graph.graph:OrderState"]
+    with open_any(served.url, strict_serde([OrderState])) as store:
+        expected = audit_any(store, OrderState).to_json()
+    code, out, err = _cli(monkeypatch, capsys, served.url, *model, "--json")
+    assert (code, json.loads(out), err) == (1, expected, "")
+    code, out, _ = _cli(monkeypatch, capsys, served.url, *model, "--json", "--assistant", "orders")
+    assert (code, json.loads(out)) == (1, expected)
+    code, out, err = _cli(monkeypatch, capsys, served.url, *model, "--assistant", "refunds")
+    assert (code, out, err) == (
+        2, "", f"[store_missing] {served.url} has no assistant or graph named 'refunds'; it "
+        "serves: orders.\n",
+    )  # fmt: skip
+
+
+class _Answer(BaseHTTPRequestHandler):
+    """A web server that is not a LangGraph server: one status for every request."""
+
+    status = 401
+
+    def _answer(self) -> None:
+        self.send_response(self.status)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(b'{"detail": "no"}')
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *_: Any) -> None:  # quiet
+        pass
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [
+        (401, "[store_login_refused] {url} refused the request (401); set LANGGRAPH_API_KEY (or "
+              "LANGSMITH_API_KEY) in the playground's environment to a key the server accepts."),
+        (403, "[store_login_refused] {url} refused the request (403); set LANGGRAPH_API_KEY (or "
+              "LANGSMITH_API_KEY) in the playground's environment to a key the server accepts."),
+        (404, "[not_a_checkpoint_store] {url} answers 404 to threads.count: it is not a LangGraph "
+              "server; give the URL `langgraph dev` or your deployment serves."),
+    ],
+)  # fmt: skip
+def test_a_server_that_refuses_or_is_not_langgraph_exits_2_with_one_coded_line(
+    status, said, monkeypatch, capsys
+):
+    handler = type("Answer", (_Answer,), {"status": status})
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as web:
+        Thread(target=web.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{web.server_port}"
+        monkeypatch.setenv("LANGGRAPH_API_KEY", "lg-key-Secret-1")
+        code, out, err = _cli(monkeypatch, capsys, f"http://user:Pw-1@127.0.0.1:{web.server_port}",
+                              "--model", "server_graph.graph:OrderState")  # fmt: skip
+        web.shutdown()
+    assert (code, out, err) == (2, "", said.format(url=url) + "\n")
+    assert "lg-key-Secret-1" not in err and "Pw-1" not in err
+
+
+def test_an_unreachable_server_exits_2_naming_it_without_credentials(monkeypatch, capsys):
+    code, out, err = _cli(monkeypatch, capsys, "https://app:Pw-1@127.0.0.1:9/api?key=Pw-1",
+                          "--model", "server_graph.graph:OrderState")  # fmt: skip
+    assert (code, out, err) == (
+        2, "", "[store_unreachable] cannot connect to https://127.0.0.1:9/api (server down, or "
+        "wrong host or port); start the server (langgraph dev) or correct the URL.\n",
+    )  # fmt: skip
