@@ -10,6 +10,7 @@ from core.stores.errors import coded
 from core.stores.reader import get_state_said, open_any, timeline_of
 from core.stores.serde import strict_serde
 from core.stores.unbrick import WRITES_ENV, writes_enabled
+from core.validate.entry_run import entry_graph
 from ui.project import active_project
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
@@ -82,6 +83,6 @@ if not writes_enabled():
 elif timeline is not None:
     if choice.is_demo:
         graph = build_order_graph(DEMO_THREADS.get(timeline.thread_id, ((),))[0])
-    else:
-        graph = project.graph
+    elif choice.source == "server" and graph is None:
+        graph = entry_graph(model)  # the server runs the graph; its reducers are the model's
     unbrick_section(choice, timeline, model, graph)

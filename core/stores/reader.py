@@ -6,20 +6,32 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from pydantic import BaseModel
 
 from core.order.graph import CompiledGraph
 from core.stores.audit import AuditResult, audit_store
 from core.stores.open import MAX_VALUE_BYTES, Store, open_store
+from core.stores.serde import StrictSerializer
 from core.stores.server import RemoteStore, open_server
 from core.stores.server_read import audit_server, list_server_threads
 from core.stores.server_timeline import server_get_state, server_timeline
+from core.stores.server_unbrick import write_unbrick_server
 from core.stores.spec import parse_store_spec
 from core.stores.threads import ThreadPage, list_threads
 from core.stores.timeline import Timeline, langgraph_get_state, thread_timeline
+from core.stores.unbrick import UnbrickPlan, write_unbrick
 
-__all__ = ["AnyStore", "audit_any", "get_state_said", "open_any", "thread_page", "timeline_of"]
+__all__ = [
+    "AnyStore",
+    "audit_any",
+    "get_state_said",
+    "open_any",
+    "thread_page",
+    "timeline_of",
+    "write_fork",
+]
 
 AnyStore = Store | RemoteStore
 
@@ -91,3 +103,13 @@ def get_state_said(store: AnyStore, graph: CompiledGraph | None, timeline: Timel
     if graph is None or any(c.unreadable is not None for c in timeline.checkpoints):
         return None
     return langgraph_get_state(store, graph, timeline.thread_id)
+
+
+def write_fork(
+    spec: str, plan: UnbrickPlan, graph: CompiledGraph, serde: StrictSerializer
+) -> RunnableConfig:
+    """Write an unbrick `plan` as a fork: through `graph.update_state` on LangGraph's own
+    saver for a file or a database, through the server's API (checked there) for a server."""
+    if parse_store_spec(spec).kind == "server":
+        return write_unbrick_server(spec, plan)
+    return write_unbrick(spec, plan, graph, serde)

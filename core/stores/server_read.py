@@ -20,8 +20,10 @@ from core.validate.entry_run import entry_graph
 __all__ = [
     "audit_server",
     "blamed_node",
+    "checkpoint_id_at",
     "history",
     "list_server_threads",
+    "readable_history",
     "source_of",
     "state_errors_of",
     "step_at",
@@ -45,17 +47,98 @@ def when(stamp: Any) -> str:
     return "" if stamp is None else str(stamp)
 
 
-def history(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
+_GREGORIAN = 0x01B21DD213814000  # 100 ns intervals from 1582-10-15 to 1970-01-01
+
+
+def checkpoint_id_at(stamp: Any) -> str:
+    """The smallest checkpoint id LangGraph could give a checkpoint written at `stamp` (ISO
+    text or a datetime): its ids are version-6 UUIDs, whose text sorts by the time in them.
+
+    Example:
+        >>> checkpoint_id_at("2026-12-04T22:30:04.348243+00:00")
+        '1f1f0324-0542-613e-8000-000000000000'
+    """
+    moment = stamp if isinstance(stamp, datetime) else datetime.fromisoformat(str(stamp))
+    ticks = round(moment.timestamp() * 1_000_000) * 10 + _GREGORIAN
+    high = f"{(ticks >> 12) & 0xFFFF_FFFF_FFFF:012x}"
+    return f"{high[:8]}-{high[8:]}-6{ticks & 0xFFF:03x}-8000-000000000000"
+
+
+def readable_history(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str | None]:
+    """The thread's history, newest first, and None; or, when the server refuses it (a
+    stored state fails the graph's model: every window holding a checkpoint it cannot
+    prepare answers 400), the windows it does return, with a coded note saying so: the
+    newest checkpoints up to the first it refuses, and those before its newest failed run.
+    Raises `ServerRefusal` when it returns none."""
+    try:
+        return history(store, thread_id), None
+    except ServerRefusal as refusal:
+        if refusal.status == 404:
+            raise
+        newest = _newest_window(store, thread_id)
+        older, failed_at = _before_failed_run(store, thread_id)
+        seen = {s["checkpoint"]["checkpoint_id"] for s in newest}
+        states = newest + [s for s in older if s["checkpoint"]["checkpoint_id"] not in seen]
+        if not states:
+            raise
+        states.sort(key=lambda s: str(s["checkpoint"]["checkpoint_id"]), reverse=True)
+        shown = ["its newest checkpoints the server returns"] if newest else []
+        if older:
+            shown.append(f"those before the run that failed at {failed_at}")
+        note = (
+            f"[{ErrorCode.SERVER_HISTORY_REFUSED}] The server answered {refusal.status} for "
+            f"this thread's history ({refusal.message}); shown: {' and '.join(shown)}."
+        )
+        return states, note
+
+
+def _newest_window(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
+    """The most newest checkpoints get_history returns in one window (found by halving)."""
+    low, high, found = 0, PAGE_LIMIT, list[dict[str, Any]]()
+    while low < high:
+        size = (low + high + 1) // 2
+        try:
+            page: list[dict[str, Any]] = store.call(
+                lambda n=size: store.client.threads.get_history(thread_id, limit=n)  # type: ignore[misc]
+            )
+        except ServerRefusal:
+            high = size - 1
+            continue
+        low, found = size, page
+        if len(page) < size:  # the whole history fits: nothing older to look for
+            break
+    return found
+
+
+def _before_failed_run(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str]:
+    """The checkpoints before the newest failed run whose window the server returns."""
+    runs: list[dict[str, Any]] = store.call(
+        lambda: store.client.runs.list(thread_id, limit=PAGE_LIMIT, status="error")
+    )
+    for run in runs:  # newest first
+        try:
+            states = history(store, thread_id, before=checkpoint_id_at(run["created_at"]))
+        except (ServerRefusal, KeyError, ValueError):
+            continue
+        if states:
+            return states, when(run["created_at"])
+    return [], ""
+
+
+def history(
+    store: RemoteStore, thread_id: str, *, before: str | None = None
+) -> list[dict[str, Any]]:
     """Every root checkpoint of a thread from get_history, newest first, a page at a time
-    (`before` the last one read). Raises `ServerRefusal` when the server refuses it."""
+    (`before` the last one read; with `before`, only those older than that checkpoint id).
+    Raises `ServerRefusal` when the server refuses it."""
     found: list[dict[str, Any]] = []
-    before: dict[str, Any] | None = None
+    at = {"configurable": {"checkpoint_id": before}} if before else None
     while True:
-        page = _history_page(store, thread_id, before)
+        page = _history_page(store, thread_id, at)
         found += page
         if len(page) < PAGE_LIMIT:
             return found
-        before = {"configurable": {"checkpoint_id": page[-1]["checkpoint"]["checkpoint_id"]}}
+        at = {"configurable": {"checkpoint_id": page[-1]["checkpoint"]["checkpoint_id"]}}
 
 
 def _history_page(

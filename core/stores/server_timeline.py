@@ -11,7 +11,7 @@ from core.stores.rows import RowProblem, Unreadable
 from core.stores.server import RemoteStore, ServerRefusal, one_line
 from core.stores.server_read import (
     blamed_node,
-    history,
+    readable_history,
     source_of,
     state_errors_of,
     step_at,
@@ -65,15 +65,17 @@ def server_timeline(store: RemoteStore, thread_id: str, model: type[BaseModel]) 
     the writes that made each are its parent's tasks' results, named by the task's node.
 
     When the server refuses the history (a 400 once a stored state fails the graph's
-    model), the thread's latest values from threads.get are shown as its one checkpoint,
-    with the timeline's `note` saying why. None when the server holds no such thread.
+    model), the checkpoints before the newest failed run are shown if the server returns
+    them (`readable_history`), else the thread's latest values from threads.get as its one
+    checkpoint; the timeline's `note` says which and why. None when there is no such thread.
     """
     try:
-        states = history(store, thread_id)[::-1]
+        newest_first, note = readable_history(store, thread_id)
     except ServerRefusal as refusal:
         if refusal.status == 404:
             return None
         return _values_only(store, thread_id, model, refusal)
+    states = newest_first[::-1]
     if not states:
         return None
     by_id = {s["checkpoint"]["checkpoint_id"]: s for s in states}
@@ -86,7 +88,7 @@ def server_timeline(store: RemoteStore, thread_id: str, model: type[BaseModel]) 
         parent = by_checkpoint.get(checkpoint.parent_id) if checkpoint.parent_id else None
         checkpoint.changed = changed_fields(parent.state if parent else {}, checkpoint.state)
     interrupts = list(states[-1].get("interrupts") or [])
-    return Timeline(thread_id, checkpoints, blamed_of(checkpoints), interrupts)
+    return Timeline(thread_id, checkpoints, blamed_of(checkpoints), interrupts, note=note)
 
 
 def _values_only(

@@ -30,6 +30,7 @@ __all__ = [
     "UnbrickError",
     "UnbrickPlan",
     "plan_unbrick",
+    "require_writes",
     "writable_saver",
     "write_unbrick",
     "writes_enabled",
@@ -47,6 +48,7 @@ class UnbrickCode(StrEnum):
     NOT_AN_OBJECT = ErrorCode.UNBRICK_NOT_AN_OBJECT
     NOTHING_TO_WRITE = ErrorCode.UNBRICK_NOTHING_TO_WRITE
     NO_FORK_POINT = ErrorCode.UNBRICK_NO_FORK_POINT
+    WRITE_FAILED = ErrorCode.STORE_WRITE_FAILED
 
 
 class UnbrickError(CodedError):
@@ -156,7 +158,8 @@ def _fork_point(timeline: Timeline) -> tuple[Checkpoint, str | None]:
     return base, blamed.node
 
 
-def _require_writes(spec: str) -> None:
+def require_writes(spec: str) -> None:
+    """Refuse (`store_writes_disabled`) unless the server enables writes."""
     if not writes_enabled():
         raise UnbrickError(
             UnbrickCode.WRITES_DISABLED,
@@ -172,7 +175,7 @@ def writable_saver(spec: str, serde: StrictSerializer) -> Iterator[BaseCheckpoin
     It reads through `serde` (the strict allow-list), so writing never deserializes with
     LangGraph's defaults.
     """
-    _require_writes(spec)
+    require_writes(spec)
     parsed = parse_store_spec(spec)
     if parsed.kind == "postgres":
         import psycopg
@@ -198,9 +201,10 @@ def write_unbrick(
     """Write `plan` through `graph.update_state` on `spec`; returns the new checkpoint's config.
 
     A fork: the new checkpoint is a child of `plan.checkpoint_id`; no row is changed or
-    deleted. Refused unless the server enables writes (`PLAYGROUND_STORE_WRITES=1`).
+    deleted. Refused unless the server enables writes (`PLAYGROUND_STORE_WRITES=1`). (A
+    LangGraph server is written through its own API: `core.stores.reader.write_fork`.)
     """
-    _require_writes(spec)
+    require_writes(spec)
     values = {k: Overwrite(v) if k in plan.replaced else v for k, v in plan.values.items()}
     config: RunnableConfig = {
         "configurable": {

@@ -9,9 +9,10 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.payload import PayloadError, parse
+from core.stores.reader import write_fork
 from core.stores.serde import strict_serde
 from core.stores.timeline import Timeline
-from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick, write_unbrick
+from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick
 from core.trace.fork import edit_errors
 from core.validate.report import validate_value
 from ui import keys
@@ -81,7 +82,7 @@ def unbrick_section(
     st.json(as_json(plan.dry_run()))
     if st.button("Write", key="threads_unbrick_write", type="primary"):
         try:
-            written = write_unbrick(choice.spec, plan, graph, strict_serde([model]))
+            written = write_fork(choice.spec, plan, graph, strict_serde([model]))
         except UnbrickError as error:
             st.error("Not written:")
             st.code(str(error), language=None, wrap_lines=True)

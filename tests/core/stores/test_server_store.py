@@ -99,19 +99,26 @@ def test_a_threads_timeline_is_its_history_with_the_node_each_task_names(served)
     )  # fmt: skip
 
 
-def test_a_thread_whose_history_the_server_refuses_shows_its_values_and_why(served):
-    thread = _client(served).threads.get(BROKEN)
+def test_a_thread_whose_history_the_server_refuses_shows_what_it_returns_and_why(served):
+    client = _client(served)
+    [failed] = client.runs.list(BROKEN, status="error")
     with open_any(served.url, strict_serde([OrderState])) as store:
         timeline = timeline_of(store, BROKEN, OrderState)
         said = get_state_said(store, None, timeline)
-    [latest] = timeline.checkpoints
-    assert (latest.values, latest.errors) == (thread["values"], _json_errors(thread["values"]))
+    # the window before the failed run: the update that wrote the bad line is its newest
+    latest = timeline.checkpoints[-1]
+    update = client.threads.get_state(BROKEN, checkpoint_id=latest.checkpoint_id)
+    assert (latest.source, latest.values) == ("update", update["values"])
+    assert latest.errors == _json_errors(update["values"])
     assert [(e["type"], e["loc"], e["input"]) for e in latest.errors] == [
         ("string_pattern_mismatch", ["lines", 0, "sku"], "bad")
     ]
     assert timeline.note.startswith(
         "[server_history_refused] The server answered 400 for this thread's history (1 "
         "validation error for OrderState lines.0.sku String should match pattern"
+    )
+    assert timeline.note.endswith(
+        f"; shown: those before the run that failed at {failed['created_at']}."
     )
     assert said.startswith("The server's get_state answered 400: 1 validation error for OrderState")
     assert timeline.blamed is latest
