@@ -211,6 +211,8 @@ def check_checkpoint(value: Any) -> dict[str, Any]:
             f"the checkpoint decodes to a {type(value).__name__}, not LangGraph's checkpoint "
             "object.",
         )
+    if _looks_whole(value):  # what LangGraph's savers write: no model needed to say so
+        return value
     try:
         _Checkpoint.model_validate(value)
     except ValidationError as exc:
@@ -223,6 +225,19 @@ def check_checkpoint(value: Any) -> dict[str, Any]:
     except RecursionError:
         raise _too_deep("the checkpoint") from None
     return value
+
+
+def _looks_whole(value: dict[str, Any]) -> bool:
+    """The common case, checked fast: the containers `_Checkpoint` requires are there
+    (what is inside them is read defensively where it is used: versions of any type compare
+    in `pending_nodes`); anything else goes through the model for its message."""
+    values = value.get("channel_values")
+    return (
+        (values is None or isinstance(values, dict))
+        and isinstance(value.get("channel_versions"), dict)
+        and isinstance(value.get("versions_seen", {}), dict)
+        and isinstance(value.get("ts", ""), str)
+    )
 
 
 def step_of(metadata: Any) -> int | None:

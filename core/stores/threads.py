@@ -116,8 +116,9 @@ def pending_nodes(saved: CheckpointTuple) -> list[str]:
     for channel in values:
         node = channel.removeprefix(_BRANCH) if channel.startswith(_BRANCH) else None
         node = "__start__" if channel == "__start__" else node
-        saw = seen.get(node or "", {})
-        newer = _version(versions.get(channel)) > _version(saw.get(channel) if saw else None)
+        saw = seen.get(node or "") if isinstance(seen, dict) else None
+        saw = saw if isinstance(saw, dict) else {}
+        newer = _version(versions.get(channel)) > _version(saw.get(channel))
         if node and newer:
             due.append(node)
     return sorted(due)  # Postgres keeps channels in JSONB order, SQLite in write order
