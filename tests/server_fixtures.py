@@ -26,6 +26,7 @@ __all__ = [
 
 SERVER_GRAPH = Path(__file__).resolve().parent / "fixtures" / "server_graph"
 _SQLITE_ENV = "SERVER_GRAPH_SQLITE"  # read by tests/fixtures/server_graph/checkpointer.py
+_API_KEY_ENV = "SERVER_GRAPH_API_KEY"  # read by tests/fixtures/server_graph/auth.py
 
 
 @dataclass(frozen=True)
@@ -67,14 +68,22 @@ _LINES = [{"sku": "ABC-123", "qty": 2}]
 
 
 @contextmanager
-def serve_four_threads(env: dict[str, str] | None = None) -> Iterator[LangGraphServer]:
+def serve_four_threads(
+    env: dict[str, str] | None = None, *, api_key: str | None = None
+) -> Iterator[LangGraphServer]:
     """A server of its own (a test asserts its thread list whole) holding four threads: a
     valid run, one started with role-style messages, one stopped before `answer`, and one
-    whose state an update made invalid, after which its next run failed (status `error`)."""
+    whose state an update made invalid, after which its next run failed (status `error`).
+
+    With `api_key`, the server answers only requests whose `x-api-key` header is that key
+    (langgraph_auth.json; any other request is a 401), so a client is seen to send it."""
     from langgraph_sdk import get_sync_client
 
-    with langgraph_dev(SERVER_GRAPH, env=env) as server:
-        client = get_sync_client(url=server.url, api_key=None)
+    config = "langgraph.json"
+    if api_key is not None:
+        env, config = {**(env or {}), _API_KEY_ENV: api_key}, "langgraph_auth.json"
+    with langgraph_dev(SERVER_GRAPH, env=env, config=config) as server:
+        client = get_sync_client(url=server.url, api_key=api_key)
         for thread in (VALID, ROLE, STOPPED, BROKEN):
             client.threads.create(thread_id=thread)
         client.runs.wait(VALID, "orders", input={"lines": _LINES})

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from langgraph_sdk import get_sync_client
 from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
@@ -14,6 +16,7 @@ from core.share import decode_share
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests._langgraph_server import LangGraphServer
+from tests.app._editor import editor
 from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
 
 pytestmark = pytest.mark.server
@@ -28,15 +31,25 @@ def served() -> Iterator[LangGraphServer]:
 
 
 @pytest.fixture
-def at(served, monkeypatch) -> Iterator[AppTest]:
-    """The page with the server as its store and the server graph's model configured."""
-    monkeypatch.setenv(STORE_ENV, served.url)
+def open_page(monkeypatch) -> Iterator[Callable[[str], AppTest]]:
+    """Opens the page with a server as its store and the server graph's model configured."""
+
+    def run(url: str) -> AppTest:
+        monkeypatch.setenv(STORE_ENV, url)
+        return AppTest.from_file(PAGE, default_timeout=90).run()
+
     monkeypatch.setenv("PLAYGROUND_MODEL", "server_graph.graph:OrderState")
     monkeypatch.delenv(WRITES_ENV, raising=False)
     monkeypatch.chdir(SERVER_GRAPH.parent)  # where the model's package is
     monkeypatch.setattr(sys, "argv", ["streamlit"])
-    yield AppTest.from_file(PAGE, default_timeout=90).run()
+    yield run
     clear_session_resource_cache("test session id")
+
+
+@pytest.fixture
+def at(served, open_page) -> AppTest:
+    """The page on the module's server (read only: no test writes to it)."""
+    return open_page(served.url)
 
 
 def _frame(at: AppTest, *columns: str) -> list[tuple]:
@@ -60,8 +73,12 @@ def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_ser
     assert [e.value for e in at.error][:1] == ["This thread's latest state fails OrderState."]
     codes = [c.value for c in at.code]
     assert any(c.startswith("[server_history_refused] The server answered 400") for c in codes)
-    assert any(c.startswith("The server's get_state answered 400: 1 validation error") for c in codes)
-    assert [(r[0], r[3]) for r in _frame(at, "path")] == [("lines[0].sku", "string_pattern_mismatch")]
+    assert any(
+        c.startswith("The server's get_state answered 400: 1 validation error") for c in codes
+    )
+    assert [(r[0], r[3]) for r in _frame(at, "path")] == [
+        ("lines[0].sku", "string_pattern_mismatch")
+    ]
 
 
 def test_the_audit_of_a_server_counts_the_refused_history_as_unreadable(at):
@@ -84,3 +101,51 @@ def test_a_share_link_names_the_store_only_as_server(at):
     state = decode_share(link.split("?s=")[1])
     assert (state["source"], state["thread"]) == ("server", ROLE)
     assert "127.0.0.1" not in str(state)
+
+
+@pytest.fixture
+def own_server() -> Iterator[LangGraphServer]:
+    """A server of its own: the unbrick writes to its BROKEN thread (the module's is read)."""
+    with serve_four_threads() as server:
+        yield server
+
+
+def test_unbrick_on_a_server_dry_runs_the_fork_then_writes_it_through_the_api(
+    own_server, open_page, monkeypatch
+):
+    monkeypatch.setenv(WRITES_ENV, "1")
+    at = open_page(own_server.url)
+    at.selectbox(key="threads_thread").set_value(BROKEN).run()
+    text = editor(at, "threads_unbrick_text")
+    assert text.args()["marks"] == [
+        {"line": 4, "col": 14, "severity": "error",
+         "message": "lines[0].sku: String should match pattern '^[A-Z]{3}-[0-9]{3}$'"},
+    ]  # fmt: skip
+    text.input(text.value.replace('"bad"', '"ABC-123"')).run()
+    assert text.args()["marks"] == []
+    at.button(key="threads_unbrick_validate").click().run()
+    assert not at.exception
+    assert at.success[-1].value.startswith("Valid. This is exactly what will be written")
+    dry_run = json.loads(at.json[-1].value)
+    base = dry_run.pop("fork_from_checkpoint")
+    # the update that broke it was made outside the graph: no node is named, and only the
+    # changed field is written (lines has no reducer: nothing is replaced whole)
+    assert dry_run == {
+        "thread_id": BROKEN,
+        "as_node": None,
+        "values": {"lines": [{"sku": "ABC-123", "qty": 1}]},
+        "replaced_whole (reducer bypassed with Overwrite)": [],
+    }
+    at.button(key="threads_unbrick_write").click().run()
+    assert not at.exception
+    state = get_sync_client(url=own_server.url, api_key=None).threads.get_state(BROKEN)
+    assert [s.value for s in at.success if s.value.startswith("Written.")] == [
+        "Written. The thread's new latest checkpoint (the list above includes it):"
+    ]
+    written = [json.loads(j.value) for j in at.json if "configurable" in json.loads(j.value)]
+    assert written == [{"configurable": state["checkpoint"]}]
+    # LangGraph is the oracle: the new head is the fix, forked from the planned checkpoint
+    assert (state["values"]["lines"], state["parent_checkpoint"]["checkpoint_id"]) == (
+        [{"sku": "ABC-123", "qty": 1}], base,
+    )  # fmt: skip
+    assert at.select_slider(key="threads_step").value == 5  # the stepper is on the new head

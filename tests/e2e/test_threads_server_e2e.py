@@ -1,0 +1,153 @@
+"""Threads page in Chromium on a real `langgraph dev`: a refused history, then an unbrick."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langgraph_sdk import get_sync_client
+from playwright.sync_api import expect
+
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
+from tests._langgraph_server import LangGraphServer
+from tests.e2e._browser import editor_frame, grid_with, new_context, open_app, rerun
+from tests.e2e._server import Server, streamlit_server
+from tests.e2e.conftest import VIEWPORT
+from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
+
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
+
+API_KEY = "lg-Secret-key-1"
+MODEL = "server_graph.graph:OrderState"
+
+
+def _app_env(store: str, **extra: str) -> dict[str, str]:
+    """The app's environment: the server as its store, the server graph's model, importable
+    from tests/fixtures (the app itself runs from the repository, with its .streamlit/)."""
+    path = os.pathsep.join(p for p in (str(SERVER_GRAPH.parent), os.environ.get("PYTHONPATH")) if p)
+    return {STORE_ENV: store, "PLAYGROUND_MODEL": MODEL, "PYTHONPATH": path, **extra}
+
+
+@pytest.fixture(scope="module")
+def keyed() -> Iterator[tuple[LangGraphServer, Server]]:
+    """A server that answers only requests carrying API_KEY as x-api-key, and the app
+    given that key in LANGGRAPH_API_KEY, writes off."""
+    with (
+        serve_four_threads(api_key=API_KEY) as served,
+        streamlit_server(env=_app_env(served.url, LANGGRAPH_API_KEY=API_KEY, **{WRITES_ENV: "0"}))
+        as app,
+    ):  # fmt: skip
+        yield served, app
+
+
+@pytest.fixture(scope="module")
+def writable() -> Iterator[tuple[LangGraphServer, Server]]:
+    """A server of its own (its BROKEN thread gets written) and the app with writes on."""
+    with (
+        serve_four_threads() as served,
+        streamlit_server(env=_app_env(served.url, **{WRITES_ENV: "1"})) as app,
+    ):
+        yield served, app
+
+
+def _pick(page: Any, thread: str) -> None:
+    """Choose `thread` in the Thread selectbox as a user does."""
+    page.locator(".st-key-threads_thread input").click()
+    with rerun(page):
+        page.get_by_role("option").filter(has_text=thread).click()
+
+
+def test_a_servers_threads_and_its_refused_history_read_with_a_key_the_page_never_shows(
+    browser, keyed
+) -> None:
+    served, app = keyed
+    page = open_app(new_context(browser, viewport=VIEWPORT), f"{app.url}/threads")
+    try:
+        expect(page.get_by_text(served.url, exact=True)).to_be_visible()  # under "Reading:"
+        rows = grid_with(page, "thread_id").locator("[role='row']")
+        expect(rows).to_have_count(5)  # the header, then the four threads in the server's order
+        listed = [(VALID, "valid"), (ROLE, "valid"), (STOPPED, "interrupted"), (BROKEN, "broken")]
+        for index, (thread, status) in enumerate(listed, start=1):
+            cells = rows.nth(index).locator("[role='gridcell']")
+            expect(cells.nth(0)).to_have_text(thread)
+            expect(cells.nth(1)).to_have_text(status)
+
+        _pick(page, BROKEN)
+        blame = page.locator(".st-key-threads_blame")
+        expect(blame.locator("[data-testid='stAlert']")).to_have_text(
+            "This thread's latest state fails OrderState."
+        )
+        expect(blame.locator("[data-testid='stCode']")).to_have_text([
+            "First invalid at step 3, written by no node (the input, or a write made outside "
+            "the graph).",
+            re.compile(r"^\[server_history_refused\] The server answered 400 for this thread's "
+                       r"history \(1 validation error for OrderState lines\.0\.sku "),
+            re.compile(r"^The server's get_state answered 400: 1 validation error for "
+                       r"OrderState lines\.0\.sku String should match pattern "),
+        ])  # fmt: skip
+        errors = grid_with(page, "path")  # the blamed checkpoint's, beside its values
+        errors.scroll_into_view_if_needed()
+        expect(errors.locator("[role='row']")).to_have_count(2)  # the header and one error
+        expect(errors.locator("[role='columnheader']").nth(2)).to_have_text("type")
+        error = errors.locator("[role='row']").nth(1).locator("[role='gridcell']")
+        expect(error.nth(0)).to_have_text("lines[0].sku")
+        expect(error.nth(2)).to_have_text("string_pattern_mismatch")
+        assert page.locator("[data-testid='stException']").count() == 0
+        # the server let every request in, so each carried the key; it is shown nowhere
+        assert API_KEY not in page.content()
+        assert API_KEY not in app.output()
+    finally:
+        page.context.close()
+
+
+def test_unbrick_on_a_server_writes_the_fix_through_its_api_and_the_thread_runs_again(
+    browser, writable
+) -> None:
+    served, app = writable
+    page = open_app(new_context(browser, viewport=VIEWPORT), f"{app.url}/threads")
+    try:
+        _pick(page, BROKEN)
+        frame = editor_frame(page, "threads_unbrick_text")
+        mark = frame.locator(".cm-lintRange-error")
+        expect(mark).to_have_text('"bad"')  # the SKU the update broke, marked where it is
+        mark.click()
+        page.keyboard.press("End")
+        page.keyboard.press("Shift+Home")  # the line: "sku": "bad",
+        line = frame.locator(".cm-activeLine").inner_text()
+        page.keyboard.insert_text(line.replace('"bad"', '"ABC-123"'))
+        expect(mark).to_have_count(0)
+        with rerun(page):
+            page.locator(".st-key-threads_unbrick_validate").get_by_role("button").click()
+        expect(page.get_by_text("Valid. This is exactly what will be written")).to_be_visible()
+        with rerun(page):
+            page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
+        expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()
+        # the thread is read again and the stepper opens on the checkpoint just written
+        stepper = page.locator(".st-key-threads_step")
+        expect(stepper.get_by_role("slider")).to_have_attribute(
+            "aria-valuetext", "checkpoint 6 of 6 · step 3 · update"
+        )
+        expect(page.get_by_text("Valid — this stored state passes the model.")).to_be_visible()
+        assert page.locator("[data-testid='stException']").count() == 0
+
+        # LangGraph is the oracle: the server reads the thread again, at the head the page
+        # wrote and shows, and runs on it finish
+        client = get_sync_client(url=served.url, api_key=None)
+        state = client.threads.get_state(BROKEN)
+        assert state["values"]["lines"] == [{"sku": "ABC-123", "qty": 1}]
+        written = page.locator("[data-testid='stJson']").filter(has_text='"configurable"')
+        expect(written).to_contain_text(state["checkpoint"]["checkpoint_id"])
+        client.runs.wait(BROKEN, "orders", input=None)  # nothing is due at the fork: no node runs
+        assert client.threads.get(BROKEN)["status"] == "idle"
+        # the input whose run failed on the broken state now runs the whole graph
+        again = client.runs.wait(BROKEN, "orders", input={"notes": ["again"]})
+        assert (again["lines"], again["status"], again["notes"]) == (
+            [{"sku": "ABC-123", "qty": 1}], "answered", ["1 lines", "again", "1 lines"],
+        )  # fmt: skip
+        assert client.threads.get(BROKEN)["status"] == "idle"
+    finally:
+        page.context.close()
