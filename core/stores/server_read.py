@@ -262,10 +262,12 @@ def audit_server(
     history_too: bool = False,
     shard: tuple[int, int] = (0, 1),
 ) -> AuditResult:
-    """`audit_store` on a server: each thread's values from search pages (every checkpoint
-    of its history with `history_too`), validated in JSON mode; an invalid state is blamed
-    on the node whose task wrote it (its parent checkpoint's tasks). A thread whose history
-    the server refuses is audited from its values, with an `unreadable` row saying why."""
+    """`audit_store` on a server: each thread's values from search pages, validated in JSON
+    mode (an invalid one is listed without its checkpoint, step or writer: those would cost
+    a request per thread); with `history_too` every checkpoint of its history, each
+    invalid state blamed on the node whose task wrote it (its parent checkpoint's tasks). A
+    thread whose history the server refuses is audited from its values, with an
+    `unreadable` row saying why."""
     index, shards = shard
     result, offset = AuditResult(), 0
     while True:
@@ -273,7 +275,7 @@ def audit_server(
         offset += len(batch)
         for thread in batch:
             thread_id = str(thread.get("thread_id", ""))
-            if shard_of(thread_id, shards) != index:
+            if shards > 1 and shard_of(thread_id, shards) != index:
                 continue
             result.threads += 1
             try:
@@ -284,10 +286,14 @@ def audit_server(
                     Unreadable(thread_id, "", None, problem.code, problem.message)
                 )
                 continue
-            if errors or history_too:
-                _audit_history(store, thread_id, model, errors, history_too, result)
-            else:
-                result.checkpoints += 1
+            if history_too:
+                _audit_history(store, thread_id, model, errors, result)
+                continue
+            # the latest values alone, as the thread list gave them: asking each invalid
+            # thread's history for its writer would cost a request each (blame: --history)
+            result.checkpoints += 1
+            if errors:
+                result.invalid.append(InvalidState(thread_id, "", None, None, errors))
         if len(batch) < PAGE_LIMIT:
             return result
 
@@ -297,11 +303,10 @@ def _audit_history(
     thread_id: str,
     model: type[BaseModel],
     latest_errors: list[dict[str, Any]],
-    every: bool,
     result: AuditResult,
 ) -> None:
     try:
-        states = history(store, thread_id) if every else _latest_two(store, thread_id)
+        states = history(store, thread_id)
     except ServerRefusal as refusal:  # audited from the values search gave, and said why
         result.checkpoints += 1
         if latest_errors:
@@ -309,7 +314,7 @@ def _audit_history(
         result.unreadable.append(_refused(thread_id, refusal))
         return
     by_id = {s["checkpoint"]["checkpoint_id"]: s for s in states}
-    for state in states if every else states[:1]:
+    for state in states:
         result.checkpoints += 1
         try:
             errors = state_errors_of(state, model)[1]
@@ -326,13 +331,6 @@ def _audit_history(
             result.invalid.append(
                 InvalidState(thread_id, checkpoint_id, step_at(state), node, errors)
             )
-
-
-def _latest_two(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
-    page: list[dict[str, Any]] = store.call(
-        lambda: store.client.threads.get_history(thread_id, limit=2)
-    )
-    return page
 
 
 def _refused(thread_id: str, refusal: ServerRefusal) -> Unreadable:

@@ -220,7 +220,10 @@ def json_state_errors(state: Any, model: type[BaseModel]) -> list[dict[str, Any]
         ['string_too_short']
     """
     try:
-        text = dumps(jsonable(state))
+        try:
+            text = dumps(state)  # a server's values are JSON data already
+        except (TypeError, ValueError):
+            text = dumps(jsonable(state))
         try:
             model.model_validate_json(text)
         except ValidationError as exc:

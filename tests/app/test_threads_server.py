@@ -81,13 +81,17 @@ def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_ser
     ]
 
 
-def test_the_audit_of_a_server_counts_the_refused_history_as_unreadable(at):
+def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_history(at):
     at.button(key="threads_audit_run").click().run()
     assert not at.exception
-    assert (
-        "4 threads, 4 checkpoints audited; 1 invalid states in 1 threads, 1 checkpoints unreadable"
-        in [t.value for t in at.text]
-    )
+    said = [t.value for t in at.text]
+    assert "4 threads, 4 checkpoints audited; 1 invalid states in 1 threads" in said
+    assert [
+        (r[0], r[2], r[4], r[5]) for r in _frame(at, "thread_id", "checkpoint_id", "step", "node")
+    ] == [(BROKEN, "", "string_pattern_mismatch", "lines.0.sku")]
+    at.checkbox(key="threads_audit_history").check().run()
+    at.button(key="threads_audit_run").click().run()
+    assert not at.exception
     assert [r[:4] for r in _frame(at, "thread_id", "checkpoint_id", "step", "code")] == [
         (BROKEN, "", "", "server_history_refused")
     ]

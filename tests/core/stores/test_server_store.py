@@ -125,24 +125,25 @@ def test_a_thread_whose_history_the_server_refuses_shows_what_it_returns_and_why
 
 
 def test_the_audit_reads_every_thread_and_names_the_refused_history(served):
-    thread = _client(served).threads.get(BROKEN)
+    client = _client(served)
+    thread = client.threads.get(BROKEN)
     with open_any(served.url, strict_serde([OrderState])) as store:
         latest = audit_any(store, OrderState).to_json()
         every = audit_any(store, OrderState, history=True).to_json()
-    refused = latest["unreadable"][0]["message"]
-    assert latest == {
-        "threads": 4, "checkpoints": 4,
-        "invalid": [{"thread_id": BROKEN, "checkpoint_id": "", "step": None, "node": None,
-                     "errors": _json_errors(thread["values"])}],
+    invalid = {"thread_id": BROKEN, "checkpoint_id": "", "step": None, "node": None,
+               "errors": _json_errors(thread["values"])}  # fmt: skip
+    # the latest values, as the thread list gave them: no request per thread
+    assert latest == {"threads": 4, "checkpoints": 4, "invalid": [invalid], "unreadable": []}
+    # every checkpoint: the histories, and the one the server refuses named with its code
+    refused = every["unreadable"][0]["message"]
+    counts = {t: len(client.threads.get_history(t, limit=100)) for t in (VALID, ROLE, STOPPED)}
+    assert every == {
+        "threads": 4, "checkpoints": sum(counts.values()) + 1, "invalid": [invalid],
         "unreadable": [{"thread_id": BROKEN, "checkpoint_id": "", "step": None,
                         "code": "server_history_refused", "message": refused}],
     }  # fmt: skip
     assert refused.startswith("the server answered 400 for this thread's history (1 validation")
     assert refused.endswith("its latest values, from the thread list, are audited instead.")
-    counts = {
-        t: len(_client(served).threads.get_history(t, limit=100)) for t in (VALID, ROLE, STOPPED)
-    }
-    assert every == {**latest, "checkpoints": sum(counts.values()) + 1}
 
 
 @pytest.mark.parametrize(
