@@ -29,6 +29,7 @@ __all__ = [
     "get_state_said",
     "open_any",
     "thread_page",
+    "thread_total",
     "timeline_of",
     "write_fork",
 ]
@@ -72,6 +73,26 @@ def thread_page(store: AnyStore, model: type[BaseModel], **filters: Any) -> Thre
     if isinstance(store, RemoteStore):
         return list_server_threads(store, model, **filters)
     return list_threads(store, model, **filters)
+
+
+def thread_total(store: AnyStore, contains: str = "") -> int | None:
+    """How many threads the store holds whose id holds `contains` (None: the server cannot
+    say for a filter: its search has no substring filter).
+
+    Example:
+        >>> from core.stores.demo import open_demo_store
+        >>> with open_demo_store() as store:
+        ...     thread_total(store), thread_total(store, "fault-")
+        (10, 6)
+    """
+    if isinstance(store, RemoteStore):
+        return None if contains else store.count()
+    if "\x00" in contains:  # no PostgreSQL text holds one: no thread matches
+        return 0
+    find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
+    rows = store.query(f"SELECT COUNT(DISTINCT thread_id) FROM checkpoints WHERE {find} > 0",
+                       (contains,))  # fmt: skip
+    return int(rows[0][0])
 
 
 def timeline_of(store: AnyStore, thread_id: str, model: type[BaseModel]) -> Timeline | None:

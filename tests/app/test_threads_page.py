@@ -596,3 +596,9 @@ def test_what_langgraphs_get_state_does_is_said_only_as_it_was_run(at):
             "LangGraph's get_state returned the state.",
         ),
     }
+
+
+def test_the_list_says_how_many_threads_the_store_holds_and_how_many_match(at):
+    assert "Page 1 · 10 threads shown of 10" in [c.value for c in at.caption]
+    at.text_input(key="threads_contains").input("fault-").run()
+    assert "Page 1 · 6 threads shown of 6 matching" in [c.value for c in at.caption]

@@ -172,7 +172,7 @@ def test_a_link_reopens_a_later_page_of_the_list_its_size_and_the_changed_model(
         at.selectbox(key="threads_page_size").value,
         at.selectbox(key="threads_thread").options,
     ) == ("candidate", 50, sorted(DEMO_THREADS)[2:])
-    assert "Page 2 · 8 threads shown" in [c.value for c in at.caption]
+    assert "Page 2 · 8 threads shown of 10" in [c.value for c in at.caption]
     step = at.select_slider(key="threads_step").value  # the blamed checkpoint, as opened
     assert _link(at) == link | {"thread": "fault-bad_status_last", "step": step}
 

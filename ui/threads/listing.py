@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from core.links.threads import PAGE_SIZES, STATUSES
 from core.order import AgentState
 from core.stores.demo import CandidateState
-from core.stores.reader import AnyStore, thread_page
+from core.stores.reader import AnyStore, thread_page, thread_total
 from core.stores.threads import ThreadPage, ThreadStatus, short_time
 from ui import keys
 from ui.text import plain
@@ -148,7 +148,9 @@ def thread_list(
             args=(page.next_after,),
             disabled=page.next_after is None,
         )
-        st.caption(f"Page {len(cursors)} · {len(page.rows)} threads shown")
+        total = thread_total(store, contains)
+        counted = "" if total is None else f" of {total:,}" + (" matching" if contains else "")
+        st.caption(f"Page {len(cursors)} · {len(page.rows)} threads shown{counted}")
     ids = [row.thread_id for row in page.rows]
     if not ids:
         return None
