@@ -341,6 +341,12 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
     assert [(row[0], row[1], row[2], row[8]) for row in _frame(at, "step")][-1] == (
         "2", "update", "confirm", head
     )  # fmt: skip
+    # the headline speaks of the run the thread stands on now, and names the abandoned one
+    assert "The latest state of this thread is valid under AgentState." in [a.value for a in at.success]
+    assert (
+        "Every stored state of the latest run of checkpoints is valid under the model. Older "
+        "checkpoints off that run are not (step 2)."
+    ) in [c.value for c in at.code]
     stepper = at.select_slider(key="threads_step")
     assert stepper.options == [
         "checkpoint 1 of 5 · step -1 · input",
