@@ -98,6 +98,9 @@ class ErrorCode(StrEnum):
     AUDIT_PART_UNREADABLE = "audit_part_unreadable"
     AUDIT_PART_MALFORMED = "audit_part_malformed"
     AUDIT_PARTS_OVERLAP = "audit_parts_overlap"
+    # Migration plans (core.migrate.plan.PlanError; python -m core migrate)
+    PLAN_TOML = "plan_toml"
+    PLAN_STEP = "plan_step"
     # Unbrick (core.stores.unbrick.UnbrickError / UnbrickCode)
     STORE_WRITES_DISABLED = "store_writes_disabled"
     UNBRICK_INVALID_EDIT = "unbrick_invalid_edit"

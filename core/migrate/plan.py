@@ -1,0 +1,240 @@
+"""A migration plan: steps read from a small TOML file by one model, each refusal at its line."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from core.errors import CodedError, ErrorCode
+
+__all__ = ["ACTIONS", "Plan", "PlanError", "Step", "parse_plan", "plan_toml", "split_path"]
+
+Action = Literal["default", "drop", "map", "rename", "coerce"]
+ACTIONS: tuple[str, ...] = ("default", "drop", "map", "rename", "coerce")
+COERCIONS = ("int", "float", "str", "bool")
+MAX_PLAN_BYTES = 200_000
+MAX_STEPS = 200
+
+# a dotted path of field names, "[*]" after a name for every element of that list
+_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[\*\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\*\])?)*")
+
+
+class PlanError(CodedError):
+    """A plan that cannot be used: `code` is stable, the message names the TOML line."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(code, message)
+
+
+def split_path(path: str) -> list[str]:
+    """A step's path as its segments, "[*]" a segment of its own.
+
+    Example:
+        >>> split_path("items[*].sku")
+        ['items', '[*]', 'sku']
+    """
+    return [part for name in path.split(".") for part in (
+        [name[:-3], "[*]"] if name.endswith("[*]") else [name])]  # fmt: skip
+
+
+class Step(BaseModel):
+    """One step: what to do at `path` of every state (see the README's Migrate section).
+
+    default: set `value` where the field is missing; drop: remove the field; map: replace
+    the value `from` by `to`; rename: move the field to the name `to`; coerce: convert the
+    value to the type `to` (int, float, str, bool) where it converts without loss.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+    path: Annotated[str, Field(min_length=1, max_length=300, pattern=_PATH.pattern)]
+    action: Action
+    value: Any = None  # default: the value to set (`value_json` holds null or any JSON)
+    from_: Any = Field(default=None, alias="from")  # map: the old value
+    to: Any = None  # map: the new value; rename: the new field name; coerce: the type
+
+    @model_validator(mode="after")
+    def _complete(self) -> Step:
+        if self.action == "rename" and not (
+            isinstance(self.to, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.to)
+        ):
+            raise ValueError("a rename needs `to`: the field's new name")
+        if self.action == "coerce" and self.to not in COERCIONS:
+            raise ValueError(f"a coerce needs `to`: one of {', '.join(COERCIONS)}")
+        if self.action == "map" and "from" not in self.model_fields_set | _aliases(self):
+            raise ValueError("a map needs `from` and `to`: the old value and the new one")
+        return self
+
+    def as_toml(self) -> dict[str, Any]:
+        """The step as its TOML table holds it (only the keys its action uses)."""
+        table: dict[str, Any] = {"path": self.path, "action": self.action}
+        if self.action == "default":
+            table["value"] = self.value
+        elif self.action == "map":
+            table["from"], table["to"] = self.from_, self.to
+        elif self.action in ("rename", "coerce"):
+            table["to"] = self.to
+        return table
+
+
+def _aliases(step: Step) -> set[str]:
+    return {"from"} if "from_" in step.model_fields_set else set()
+
+
+class Plan(BaseModel):
+    """The steps, applied in this order to every state."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+    steps: list[Step] = Field(default_factory=list, alias="step", max_length=MAX_STEPS)
+
+
+def parse_plan(text: str) -> Plan:
+    """A plan from TOML text: `[[step]]` tables with `path`, `action` and its parameters
+    (`value`, or `value_json` for null and other JSON; `from`, `to`). Raises `PlanError`
+    naming the line of the step it refuses and what to write there.
+
+    Example:
+        >>> text = '[[step]]\\npath = "status"\\naction = "map"\\nfrom = "shipped"\\nto = "done"\\n'
+        >>> parse_plan(text).steps[0].to
+        'done'
+        >>> try:
+        ...     parse_plan(text.replace('"map"', '"squash"'))
+        ... except PlanError as error:
+        ...     print(error.message[:44])
+        line 1: step 1: action: Input should be 'def
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_PLAN_BYTES:
+        raise PlanError(
+            ErrorCode.PLAN_TOML, f"the plan is over {MAX_PLAN_BYTES:,} bytes; shorten it."
+        )
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PlanError(ErrorCode.PLAN_TOML, f"{exc}; fix the TOML there.") from None
+    unknown = sorted(set(table) - {"step"})
+    if unknown:
+        raise PlanError(
+            ErrorCode.PLAN_TOML,
+            f"line {_line_of(text, unknown[0])}: unknown table or key {unknown[0]!r}; a plan "
+            "holds only [[step]] tables.",
+        )
+    raw = table.get("step", [])
+    starts = _step_lines(text)
+    steps = []
+    for index, entry in enumerate(raw if isinstance(raw, list) else [raw]):
+        line = starts[index] if index < len(starts) else 1
+        if isinstance(entry, dict) and "value_json" in entry:
+            entry = _with_json_value(entry, index, line)
+        try:
+            steps.append(Step.model_validate(entry))
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(part) for part in first["loc"])
+            said = first["msg"].removeprefix("Value error, ")
+            raise PlanError(
+                ErrorCode.PLAN_STEP,
+                f"line {line}: step {index + 1}: {where + ': ' if where else ''}{said}.",
+            ) from None
+    try:
+        return Plan(step=steps)
+    except ValidationError:
+        raise PlanError(
+            ErrorCode.PLAN_STEP, f"the plan has more than {MAX_STEPS} steps; split it."
+        ) from None
+
+
+def _with_json_value(entry: dict[str, Any], index: int, line: int) -> dict[str, Any]:
+    entry = dict(entry)
+    text = entry.pop("value_json")
+    try:
+        entry["value"] = json.loads(text) if isinstance(text, str) else object()
+    except ValueError:
+        entry["value"] = object()
+    if entry["value"].__class__ is object:
+        raise PlanError(
+            ErrorCode.PLAN_STEP,
+            f"line {line}: step {index + 1}: value_json: write the value as JSON text, e.g. "
+            'value_json = "null".',
+        )
+    return entry
+
+
+def _step_lines(text: str) -> list[int]:
+    return [n for n, line in enumerate(text.splitlines(), 1) if line.strip().startswith("[[step]]")]
+
+
+def _line_of(text: str, key: str) -> int:
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip().lstrip("[").startswith(key):
+            return number
+    return 1
+
+
+def plan_toml(plan: Plan, notes: dict[int, str] | None = None) -> str:
+    """The plan as the TOML text `parse_plan` reads back to the same plan; `notes` (step
+    index -> text) are written as a comment above each step.
+
+    Example:
+        >>> step = Step(path="priority", action="default", value="normal")
+        >>> print(plan_toml(Plan(steps=[step])), end="")
+        [[step]]
+        path = "priority"
+        action = "default"
+        value = "normal"
+    """
+    blocks = []
+    for index, step in enumerate(plan.steps):
+        lines = [f"# {line}" for line in (notes or {}).get(index, "").splitlines()]
+        lines.append("[[step]]")
+        for key, value in step.as_toml().items():
+            if value is None or not _toml_safe(value):
+                lines.append(f"{key}_json = {_toml(json.dumps(value, ensure_ascii=False))}"
+                             if key == "value" else f"{key} = {_toml(value)}")  # fmt: skip
+            else:
+                lines.append(f"{key} = {_toml(value)}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def _toml_safe(value: Any) -> bool:
+    """Whether TOML can hold the value as it is (it has no null)."""
+    if value is None:
+        return False
+    if isinstance(value, dict):
+        return all(_toml_safe(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_toml_safe(v) for v in value)
+    return isinstance(value, str | int | float | bool)
+
+
+def _toml(value: Any) -> str:
+    """A TOML value: strings as JSON writes them (valid TOML basic strings), numbers, arrays
+    and inline tables."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return (
+            "nan"
+            if math.isnan(value)
+            else ("inf" if value > 0 else "-inf")
+            if math.isinf(value)
+            else repr(value)
+        )
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(
+            f"{json.dumps(str(k), ensure_ascii=False)} = {_toml(v)}" for k, v in value.items()
+        )
+        return "{" + inner + "}"
+    return json.dumps(str(value), ensure_ascii=False)
