@@ -52,7 +52,8 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
-    path: Annotated[str, Field(min_length=1, max_length=300, pattern=_PATH.pattern)]
+    # anchored: Pydantic searches a `pattern`, so unanchored "a[*][*]" or "a b" would pass
+    path: Annotated[str, Field(min_length=1, max_length=300, pattern=f"^{_PATH.pattern}$")]
     action: Action
     value: Any = None  # default: the value to set (`value_json` holds null or any JSON)
     from_: Any = Field(default=None, alias="from")  # map: the old value
