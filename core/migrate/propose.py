@@ -1,0 +1,200 @@
+"""Propose a migration plan from what changed between the model and a candidate."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.migrate.changes import Change, schema_changes
+from core.migrate.fill import field_adapter, fill_value
+from core.migrate.plan import Plan, Step
+from core.migrate.schemas import same_shape, state_schema
+
+__all__ = ["Proposal", "propose"]
+
+_COERCE = {"integer": "int", "number": "float", "string": "str", "boolean": "bool"}
+_ORDER = {"rename": 0, "drop": 1, "coerce": 2, "map": 3, "default": 4}  # renames before the rest
+_Drafted = tuple[dict[str, Any], str, bool]  # a step's fields, its note, whether it is asked
+
+
+class Proposal(BaseModel):
+    """A plan to review: why each step is there, which values to choose, what no step fixes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    plan: Plan
+    notes: dict[int, str] = Field(default_factory=dict)  # step index -> one sentence: why
+    asked: list[int] = Field(default_factory=list)  # steps whose value the user must choose
+    warnings: list[str] = Field(default_factory=list)  # changes no step fixes, and why
+
+
+def propose(model: type[BaseModel], candidate: type[BaseModel]) -> Proposal:
+    """The steps that carry threads stored with `model` to `candidate`, from the difference
+    of their JSON schemas; a field whose type is unchanged gets none.
+
+    Example:
+        >>> from typing import Literal
+        >>> from pydantic import create_model
+        >>> Old = create_model("Old", status=Literal["pending", "Shipped"])
+        >>> New = create_model(
+        ...     "New", status=Literal["pending", "shipped"], priority=Literal["low", "high"]
+        ... )
+        >>> proposal = propose(Old, New)
+        >>> for step in proposal.plan.steps:
+        ...     print(step.as_toml())
+        {'path': 'status', 'action': 'map', 'from': 'Shipped', 'to': 'shipped'}
+        {'path': 'priority', 'action': 'default', 'value': 'low'}
+        >>> print(proposal.notes[1])  # doctest: +NORMALIZE_WHITESPACE
+        `priority` is new and required in the candidate: threads stored without it get "low"
+        (the first of its allowed values).
+    """
+    changes = schema_changes(state_schema(model), state_schema(candidate))
+    renames = _renames(changes)
+    drafted: list[_Drafted] = []
+    warnings: list[str] = []
+    for change in changes:
+        if change.path in renames:
+            drafted.extend(renames[change.path])
+        else:
+            drafts, warning = _draft(change, candidate)
+            drafted.extend(drafts)
+            warnings.extend([warning] if warning else [])
+    steps: list[Step] = []
+    notes: dict[int, str] = {}
+    asked: list[int] = []
+    for fields, note, is_asked in sorted(drafted, key=lambda draft: _ORDER[draft[0]["action"]]):
+        try:
+            step = Step.model_validate(fields)
+        except ValidationError:  # the path is one a plan cannot spell
+            why = "a list inside a list" if "[*][*]" in fields["path"] else "a name it cannot spell"
+            warnings.append(
+                f"{_at(fields['path'])} changed, but no plan path can name it ({why}): no step "
+                "is proposed, and the preview counts the threads that fail."
+            )
+            continue
+        notes[len(steps)] = note
+        asked.extend([len(steps)] if is_asked else [])
+        steps.append(step)
+    return Proposal(plan=Plan(step=steps), notes=notes, asked=asked, warnings=warnings)
+
+
+def _renames(changes: list[Change]) -> dict[str, list[_Drafted]]:
+    """A removed field and an added one of the same type in the same object, when neither
+    has another such partner there: a rename to confirm, keyed by both paths."""
+    gone = [change for change in changes if change.kind == "removed"]
+    new = [change for change in changes if change.kind == "added"]
+    found: dict[str, list[_Drafted]] = {}
+    for old in gone:
+        partners = [added for added in new if _pair(old, added)]
+        if len(partners) != 1 or [o for o in gone if _pair(o, partners[0])] != [old]:
+            continue
+        name = partners[0].path.rpartition(".")[2]
+        note = (
+            f"{_at(old.path)} is gone and {_at(partners[0].path)} is new, of the same type: "
+            f"keep this step if it is a rename, else write a drop and a default instead."
+        )
+        found[old.path] = [({"path": old.path, "action": "rename", "to": name}, note, True)]
+        found[partners[0].path] = []
+    return found
+
+
+def _pair(old: Change, new: Change) -> bool:
+    return old.path.rpartition(".")[0] == new.path.rpartition(".")[0] and same_shape(
+        old.old, new.new
+    )
+
+
+def _draft(change: Change, candidate: type[BaseModel]) -> tuple[list[_Drafted], str]:
+    """The steps one change needs (with notes), or the warning it gives instead."""
+    path, at = change.path, _at(change.path)
+    if change.kind in ("added", "required"):
+        if change.kind == "added" and not change.required:
+            return [], ""  # the candidate's default fills it
+        found = _fill(change, candidate)
+        why = "is new and" if change.kind == "added" else "had a default and is now"
+        if found is None:
+            note = f"{at} {why} required in the candidate: choose a value, none could be made up."
+            return [({"path": path, "action": "default", "value": None}, note, True)], ""
+        note = (
+            f"{at} {why} required in the candidate: threads stored without it get "
+            f"{_json(found[0])} ({found[1]})."
+        )
+        return [({"path": path, "action": "default", "value": found[0]}, note, False)], ""
+    if change.kind == "removed":
+        if change.forbids_extra:
+            note = f"{at} is gone from the candidate, which forbids extra keys: it is dropped."
+            return [({"path": path, "action": "drop"}, note, False)], ""
+        return [], (
+            f"{at} is gone from the candidate, which does not forbid extra keys: stored "
+            "values of it still validate; add a drop step to remove them."
+        )
+    if change.kind == "members":
+        return _maps(change), ""
+    if change.kind == "retyped":
+        old_type, new_type = _COERCE[change.old["type"]], _COERCE[change.new["type"]]
+        note = (
+            f"{at} was {old_type} and is {new_type} in the candidate: stored values are "
+            "converted where nothing is lost."
+        )
+        return [({"path": path, "action": "coerce", "to": new_type}, note, False)], ""
+    if change.kind == "narrowed":
+        return [], (
+            f"{at} is narrower in the candidate ({'; '.join(change.detail)}): some "
+            "stored values may fail, and the preview counts them."
+        )
+    if change.kind == "recursive":
+        return [], (
+            f"{at} holds the same model again: the steps reach only the levels their "
+            "paths name, and the preview counts the threads deeper levels fail."
+        )
+    return [], (
+        f"{at} changed from {change.detail[0]} to {change.detail[1]}: no step converts "
+        "it; stored values may fail, and the preview counts them."
+    )
+
+
+def _fill(change: Change, candidate: type[BaseModel]) -> tuple[Any, str] | None:
+    """The field's old default where the candidate accepts it, else what its schema offers."""
+    adapter = field_adapter(candidate, change.path)
+    if (
+        "default" in change.old
+        and fill_value({"const": change.old["default"]}, adapter) is not None
+    ):
+        return change.old["default"], "its old default"
+    return fill_value(change.new, adapter)
+
+
+def _maps(change: Change) -> list[_Drafted]:
+    """One map per member the candidate no longer allows: to the same text in another case,
+    else to the candidate's first member, asked."""
+    old = change.old.get("enum", [change.old.get("const")])
+    new = change.new.get("enum", [change.new.get("const")])
+    drafted: list[_Drafted] = []
+    for member in [member for member in old if member not in new]:
+        same = [other for other in new if _folded(other) == _folded(member)]
+        matched = len(same) == 1 and isinstance(member, str)
+        to = same[0] if matched else new[0]
+        gone = f"{_json(member)} is no longer allowed at {_at(change.path)}"
+        note = (
+            f"{gone}: it becomes {_json(to)}, the same text in another case."
+            if matched
+            else f"{gone}: choose what it becomes ({_json(to)}, the candidate's first "
+            "member, is proposed)."
+        )
+        step = {"path": change.path, "action": "map", "from": member, "to": to}
+        drafted.append((step, note, not matched))
+    return drafted
+
+
+def _folded(value: Any) -> str | None:
+    return value.casefold() if isinstance(value, str) else None
+
+
+def _at(path: str) -> str:
+    return f"`{path}`" if path else "the state"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
