@@ -151,6 +151,10 @@ def parse_plan(text: str) -> Plan:
         raise PlanError(
             ErrorCode.PLAN_TOML, "the plan nests arrays or tables too deeply; flatten them."
         ) from None
+    except ValueError:  # Python's limit on an integer's digits
+        raise PlanError(
+            ErrorCode.PLAN_TOML, "a number in the plan has too many digits; shorten it."
+        ) from None
     unknown = sorted(set(table) - {"step"})
     if unknown:
         raise PlanError(

@@ -192,6 +192,11 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
             "the plan nests arrays or tables too deeply; flatten them.",
         ),
         (
+            '[[step]]\npath = "a"\naction = "default"\nvalue = ' + "1" * 5000 + "\n",
+            "plan_toml",
+            "a number in the plan has too many digits; shorten it.",
+        ),
+        (
             "step = [1]\n",
             "plan_step",
             "line 1: step 1: Input should be a valid dictionary or instance of Step.",
@@ -224,6 +229,7 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
         "a-toml-time-inside-a-list",
         "value-one-level-too-deep",
         "toml-too-deep-for-the-parser",
+        "an-integer-too-long-for-python",
         "step-not-a-table",
         "too-many-steps",
         "too-large",
