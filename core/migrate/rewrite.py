@@ -35,6 +35,13 @@ def rewrite(
 ) -> tuple[Any, list[str]]:
     """The state after one step, and the concrete paths it changed ("items.0.sku").
 
+    `path` is dotted field names, "[*]" after one for every element of that list. `action`:
+    "default" sets `value` where the field is missing; "drop" removes the field; "map"
+    replaces a value equal to `from_` (1 equals 1.0, never true) by `to`; "rename" moves the
+    field to the name `to` unless that name is taken; "coerce" converts the value to the type
+    `to` (int, float, str, bool) only when it reads back the same ("3" -> 3, 3.0 -> 3,
+    "2.5" -> 2.5, 3 -> "3", "true" -> True). At a list's elements only map and coerce act.
+
     The input is never changed: what the step changes is copied, the rest shared. A path
     whose parent is missing or not an object (`fields` returns None) or list is skipped.
 
@@ -56,6 +63,8 @@ def rewrite(
 
 @dataclass(frozen=True)
 class _Step:
+    """One step under way: what it does, and the paths it has changed so far."""
+
     action: str
     value: Any
     from_: Any
@@ -124,7 +133,7 @@ def _same(value: Any, wanted: Any) -> bool:
     if isinstance(value, bool) or isinstance(wanted, bool):
         return value is wanted
     if isinstance(value, int | float) and isinstance(wanted, int | float):
-        return value == wanted or (value != value and wanted != wanted)  # NaN matches NaN
+        return value == wanted or (_is_nan(value) and _is_nan(wanted))
     if isinstance(value, list) and isinstance(wanted, list):
         return len(value) == len(wanted) and all(map(_same, value, wanted))
     if isinstance(value, dict) and isinstance(wanted, dict):
@@ -142,7 +151,12 @@ def _identical(value: Any, other: Any) -> bool:
         return len(value) == len(other) and all(map(_identical, value, other))
     if isinstance(value, dict):
         return value.keys() == other.keys() and all(_identical(value[k], other[k]) for k in value)
-    return bool(value == other) or (value != value and other != other)
+    return bool(value == other) or (_is_nan(value) and _is_nan(other))
+
+
+def _is_nan(value: Any) -> bool:
+    """NaN: never equal to itself, yet a plan's `from = nan` means it."""
+    return isinstance(value, float) and math.isnan(value)
 
 
 def _coerce(value: Any, kind: str) -> Any:
