@@ -8,7 +8,7 @@ import re
 import tomllib
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from core.errors import CodedError, ErrorCode
 
@@ -19,6 +19,8 @@ ACTIONS: tuple[str, ...] = ("default", "drop", "map", "rename", "coerce")
 COERCIONS = ("int", "float", "str", "bool")
 MAX_PLAN_BYTES = 200_000
 MAX_STEPS = 200
+MAX_VALUE_DEPTH = 64  # a default or mapped value nested deeper is not a plan's business
+JSON_KEYS = ("value", "from", "to")  # each may be written `<key>_json` (null, nested nulls)
 
 # a dotted path of field names, "[*]" after a name for every element of that list
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[\*\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\*\])?)*")
@@ -52,12 +54,21 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
-    # anchored: Pydantic searches a `pattern`, so unanchored "a[*][*]" or "a b" would pass
+    # anchored: Pydantic searches a `pattern`, so "items[0]" or "a b" would pass otherwise
     path: Annotated[str, Field(min_length=1, max_length=300, pattern=f"^{_PATH.pattern}$")]
     action: Action
     value: Any = None  # default: the value to set (`value_json` holds null or any JSON)
     from_: Any = Field(default=None, alias="from")  # map: the old value
     to: Any = None  # map: the new value; rename: the new field name; coerce: the type
+
+    @field_validator("value", "from_", "to")
+    @classmethod
+    def _json_data(cls, value: Any) -> Any:
+        # States hold JSON: a TOML date would not survive plan_toml, nor a state's JSON.
+        problem = _not_json(value, MAX_VALUE_DEPTH)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @model_validator(mode="after")
     def _complete(self) -> Step:
@@ -87,6 +98,23 @@ def _aliases(step: Step) -> set[str]:
     return {"from"} if "from_" in step.model_fields_set else set()
 
 
+def _not_json(value: Any, levels: int) -> str:
+    """What keeps `value` from being JSON data nesting at most `levels` deep ("" if nothing)."""
+    if isinstance(value, list | dict) and levels <= 0:
+        return f"the value nests deeper than {MAX_VALUE_DEPTH} levels; flatten it"
+    if isinstance(value, dict) and not all(isinstance(key, str) for key in value):
+        return "write the value as JSON: its keys as strings"
+    if isinstance(value, list | dict):
+        items = value.values() if isinstance(value, dict) else value
+        return next((p for p in (_not_json(v, levels - 1) for v in items) if p), "")
+    if value is None or isinstance(value, str | int | float):  # bool is an int
+        return ""
+    return (
+        f"write the value as JSON data, not a TOML {type(value).__name__} "
+        '(a date as a string: "2024-01-31")'
+    )
+
+
 class Plan(BaseModel):
     """The steps, applied in this order to every state."""
 
@@ -97,7 +125,8 @@ class Plan(BaseModel):
 
 def parse_plan(text: str) -> Plan:
     """A plan from TOML text: `[[step]]` tables with `path`, `action` and its parameters
-    (`value`, or `value_json` for null and other JSON; `from`, `to`). Raises `PlanError`
+    (`value`, `from`, `to`; `value_json`, `from_json`, `to_json` for null and other JSON
+    TOML cannot write). Values are JSON data: no TOML dates. Raises `PlanError`
     naming the line of the step it refuses and what to write there.
 
     Example:
@@ -118,6 +147,14 @@ def parse_plan(text: str) -> Plan:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PlanError(ErrorCode.PLAN_TOML, f"{exc}; fix the TOML there.") from None
+    except RecursionError:
+        raise PlanError(
+            ErrorCode.PLAN_TOML, "the plan nests arrays or tables too deeply; flatten them."
+        ) from None
+    except ValueError:  # Python's limit on an integer's digits
+        raise PlanError(
+            ErrorCode.PLAN_TOML, "a number in the plan has too many digits; shorten it."
+        ) from None
     unknown = sorted(set(table) - {"step"})
     if unknown:
         raise PlanError(
@@ -130,8 +167,8 @@ def parse_plan(text: str) -> Plan:
     steps = []
     for index, entry in enumerate(raw if isinstance(raw, list) else [raw]):
         line = starts[index] if index < len(starts) else 1
-        if isinstance(entry, dict) and "value_json" in entry:
-            entry = _with_json_value(entry, index, line)
+        if isinstance(entry, dict):
+            entry = _with_json_values(entry, index, line)
         try:
             steps.append(Step.model_validate(entry))
         except ValidationError as exc:
@@ -150,19 +187,24 @@ def parse_plan(text: str) -> Plan:
         ) from None
 
 
-def _with_json_value(entry: dict[str, Any], index: int, line: int) -> dict[str, Any]:
+def _with_json_values(entry: dict[str, Any], index: int, line: int) -> dict[str, Any]:
+    """`value_json`, `from_json`, `to_json` read as JSON into `value`, `from`, `to`."""
     entry = dict(entry)
-    text = entry.pop("value_json")
-    try:
-        entry["value"] = json.loads(text) if isinstance(text, str) else object()
-    except ValueError:
-        entry["value"] = object()
-    if entry["value"].__class__ is object:
-        raise PlanError(
-            ErrorCode.PLAN_STEP,
-            f"line {line}: step {index + 1}: value_json: write the value as JSON text, e.g. "
-            'value_json = "null".',
-        )
+    for key in JSON_KEYS:
+        if f"{key}_json" not in entry:
+            continue
+        text = entry.pop(f"{key}_json")
+        try:
+            entry[key] = json.loads(text) if isinstance(text, str) else object()
+        except (ValueError, RecursionError):  # not JSON, too long a number, too deep
+            entry[key] = object()
+        if entry[key].__class__ is object:
+            raise PlanError(
+                ErrorCode.PLAN_STEP,
+                f"line {line}: step {index + 1}: {key}_json: write the value as JSON text "
+                f"nested at most {MAX_VALUE_DEPTH} levels, e.g. {key}_json = "
+                '"null".',
+            )
     return entry
 
 
@@ -194,9 +236,8 @@ def plan_toml(plan: Plan, notes: dict[int, str] | None = None) -> str:
         lines = [f"# {line}" for line in (notes or {}).get(index, "").splitlines()]
         lines.append("[[step]]")
         for key, value in step.as_toml().items():
-            if value is None or not _toml_safe(value):
-                lines.append(f"{key}_json = {_toml(json.dumps(value, ensure_ascii=False))}"
-                             if key == "value" else f"{key} = {_toml(value)}")  # fmt: skip
+            if key in JSON_KEYS and not _toml_safe(value):
+                lines.append(f"{key}_json = {_toml(json.dumps(value, ensure_ascii=False))}")
             else:
                 lines.append(f"{key} = {_toml(value)}")
         blocks.append("\n".join(lines))
@@ -230,12 +271,15 @@ def _toml(value: Any) -> str:
             else repr(value)
         )
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):
-        inner = ", ".join(
-            f"{json.dumps(str(k), ensure_ascii=False)} = {_toml(v)}" for k, v in value.items()
-        )
+        inner = ", ".join(f"{_toml_string(str(k))} = {_toml(v)}" for k, v in value.items())
         return "{" + inner + "}"
-    return json.dumps(str(value), ensure_ascii=False)
+    return _toml_string(str(value))
+
+
+def _toml_string(text: str) -> str:
+    # JSON escapes the control characters TOML forbids, all but DEL
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
