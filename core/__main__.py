@@ -1,5 +1,5 @@
 """Command line: `python -m core validate [--model M] FILE|-`, `trace [--graph G] FILE|-`,
-`audit STORE --model M`, `audit-merge part-*.json`."""
+`audit STORE --model M`, `audit-merge part-*.json`, `migrate STORE --model M --candidate M2`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps, plural
+from core.migrate.cli import add_migrate_parser
 from core.project import Project, load_project
 from core.stores.cli import add_audit_parser
 from core.stores.merge_cli import add_merge_parser
@@ -229,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--graph", help="your StateGraph, compiled graph or factory")
     add_audit_parser(commands)
     add_merge_parser(commands)
+    add_migrate_parser(commands)
     args = parser.parse_args(argv)
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):  # a user module's print() must not reach out

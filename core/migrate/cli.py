@@ -1,0 +1,131 @@
+"""`python -m core migrate STORE --model M --candidate M2 [--plan P] [--apply] [--export F]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from core.errors import ErrorCode
+from core.project import load_project
+from core.stores.config import ASSISTANT_ENV
+from core.stores.errors import StoreError, coded
+from core.stores.open import STORE_ENV, store_label
+from core.stores.unbrick import UnbrickError
+
+__all__ = ["EXIT_BROKEN", "EXIT_OK", "EXIT_UNUSABLE", "add_migrate_parser", "run_migrate"]
+
+EXIT_OK, EXIT_BROKEN, EXIT_UNUSABLE = 0, 1, 2
+
+
+def add_migrate_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the `migrate` command to `python -m core`'s subparsers."""
+    migrate: argparse.ArgumentParser = subparsers.add_parser(
+        "migrate",
+        help="propose, preview, export or apply a migration of the stored threads",
+        description="Without --plan: the proposed plan (TOML) and its preview. Exit 0: no "
+        "state stays broken; 1: some do; 2: the plan, the store or a model is unusable.",
+    )
+    migrate.add_argument("store", nargs="?", help=f"a store as for audit; default ${STORE_ENV}")
+    migrate.add_argument("--model", help="the model the threads were written with")
+    migrate.add_argument("--candidate", help="the changed model, as package.module:Class")
+    migrate.add_argument("--graph", help="the threads' StateGraph (to write the forks with)")
+    migrate.add_argument("--assistant", help="a LangGraph server: one graph's threads")
+    migrate.add_argument("--plan", help="a plan file (TOML [[step]] tables)")
+    migrate.add_argument("--history", action="store_true", help="every checkpoint, not the latest")
+    migrate.add_argument("--apply", action="store_true", help="write the forks (writes enabled)")
+    migrate.add_argument("--export", help="write the plan as a Python module here")
+    migrate.add_argument("--json", action="store_true", help="machine-readable output")
+    migrate.set_defaults(handler=run_migrate)
+    return migrate
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return EXIT_UNUSABLE
+
+
+def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run `migrate` on parsed arguments; returns 0, 1 or 2 (see the parser's description)."""
+    from core.migrate.export import export_module
+    from core.migrate.plan import PlanError, parse_plan, plan_toml
+    from core.migrate.preview import preview_migration
+    from core.migrate.propose import propose
+    from core.stores.reader import open_any
+    from core.stores.serde import strict_serde
+
+    out = out or sys.stdout
+    flags = [part for name in ("model", "graph", "candidate") if getattr(args, name)
+             for part in (f"--{name}", getattr(args, name))]  # fmt: skip
+    project = load_project(flags, os.environ, os.getcwd())
+    if project.errors:
+        return _fail("\n".join(str(error) for error in project.errors))
+    if project.model is None or project.candidate is None:
+        return _fail(f"[{ErrorCode.NO_MODEL}] a migration needs the model the threads were "
+                     "written with (--model) and the changed one (--candidate).")  # fmt: skip
+    model, candidate = project.model, project.candidate
+    notes: dict[int, str] = {}
+    try:
+        if args.plan:
+            plan = parse_plan(Path(args.plan).read_text(encoding="utf-8"))
+        else:
+            proposal = propose(model, candidate)
+            plan, notes = proposal.plan, proposal.notes
+    except PlanError as error:
+        return _fail(f"{args.plan}: {error}")
+    except OSError as error:
+        return _fail(f"[{ErrorCode.PLAN_TOML}] {args.plan} cannot be read ({error.strerror}).")
+    if args.export:
+        Path(args.export).write_text(export_module(plan, model_name=candidate.__name__))
+    spec = args.store or os.environ.get(STORE_ENV, "")
+    assistant = args.assistant or os.environ.get(ASSISTANT_ENV, "").strip() or None
+    serde = strict_serde([model, candidate])
+    try:
+        with open_any(spec, serde, assistant=assistant) as store:
+            preview = preview_migration(store, model, candidate, plan, history=args.history)
+        if args.apply:
+            preview.written = [vars(w) for w in _apply(spec, project, plan, serde, assistant)]
+    except (StoreError, UnbrickError) as error:
+        return _fail(str(error))
+    except Exception as error:  # noqa: BLE001 - never a traceback, never the DSN
+        return _fail(str(coded(error, store_label(spec))))
+    _print(preview.to_json(), plan_toml(plan, notes) if not args.plan else "", args.json, out)
+    return EXIT_BROKEN if preview.still_broken else EXIT_OK
+
+
+def _apply(spec: str, project: Any, plan: Any, serde: Any, assistant: str | None) -> list[Any]:
+    from core.migrate.write import write_migration
+    from core.order import build_order_graph
+
+    graph = project.graph if project.graph is not None else build_order_graph()
+    return write_migration(spec, project.model, project.candidate, plan, lambda _: graph, serde,
+                           assistant=assistant)  # fmt: skip
+
+
+def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) -> None:
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False, indent=2, default=str), file=out)
+        return
+    if proposed:
+        print("# The proposed plan (save it, edit it, pass it with --plan):", file=out)
+        print(proposed, file=out)
+    print(
+        f"{report['threads']} threads, {report['checkpoints']} checkpoints previewed: "
+        f"{report['broken_before']} broken under the candidate, {report['fixed']} fixed by the "
+        f"plan, {len(report['still_broken'])} still broken",
+        file=out,
+    )
+    for step in report["steps"]:
+        print(f"  {step['action']:<8} {step['path']}: changed {step['changed']}, fixed "
+              f"{step['fixed']}", file=out)  # fmt: skip
+    for state in report["still_broken"][:20]:
+        first = state["errors"][0]
+        loc = ".".join(str(part) for part in first["loc"]) or "(state)"
+        print(f"  still broken: {state['thread_id']} {state['checkpoint_id']}  {loc}: "
+              f"{first['type']}", file=out)  # fmt: skip
+    for written in report["written"]:
+        print(f"  written: {written['thread_id']} {written['from_checkpoint_id']} -> "
+              f"{written['new_checkpoint_id']}", file=out)  # fmt: skip

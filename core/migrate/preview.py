@@ -1,0 +1,182 @@
+"""A plan's dry run over a store: what each step changes and fixes, what stays broken."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.migrate.apply import apply_step
+from core.migrate.plan import Plan, Step, split_path
+from core.migrate.states import StoredState, stored_states
+from core.stores.reader import AnyStore
+from core.stores.rows import Unreadable
+from core.stores.state import json_state_errors, state_errors
+
+__all__ = ["Broken", "Preview", "StepCount", "migrated", "preview_migration"]
+
+
+@dataclass
+class StepCount:
+    """What one step did over the store: states it changed, states it fixed."""
+
+    path: str
+    action: str
+    changed: int = 0
+    fixed: int = 0
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A state the candidate still rejects after the plan, with the candidate's errors."""
+
+    thread_id: str
+    checkpoint_id: str
+    errors: list[dict[str, Any]]
+
+
+@dataclass
+class Preview:
+    """The dry run's counts (the `--json` contract of `python -m core migrate`)."""
+
+    plan: Plan
+    threads: int = 0
+    checkpoints: int = 0
+    broken_before: int = 0
+    fixed: int = 0
+    steps: list[StepCount] = field(default_factory=list)
+    still_broken: list[Broken] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
+    written: list[dict[str, str]] = field(default_factory=list)
+    cancelled: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"plan", "threads", "checkpoints", "broken_before", "fixed", "steps",
+        "still_broken", "written"}` (and `unreadable`, the rows the preview could not read)."""
+        return {
+            "plan": [step.as_toml() for step in self.plan.steps],
+            "threads": self.threads,
+            "checkpoints": self.checkpoints,
+            "broken_before": self.broken_before,
+            "fixed": self.fixed,
+            "steps": [asdict(count) for count in self.steps],
+            "still_broken": [asdict(state) for state in self.still_broken],
+            "written": list(self.written),
+            "unreadable": [row.to_json() for row in self.unreadable],
+        }
+
+
+def _errors(value: Any, candidate: type[BaseModel], json_mode: bool) -> list[dict[str, Any]]:
+    return json_state_errors(value, candidate) if json_mode else state_errors(value, candidate)
+
+
+def _at(errors: list[dict[str, Any]], step: Step) -> bool:
+    """Whether any error sits at (or under) a path the step works on."""
+    paths = [split_path(step.path)]
+    if step.action == "rename":  # the old name (now extra) and the new one (now missing)
+        paths.append([*paths[0][:-1], str(step.to)])
+    return any(_under(error.get("loc", []), path) for error in errors for path in paths)
+
+
+def _under(loc: list[Any], path: list[str]) -> bool:
+    located = [part for part in loc if not (isinstance(part, str) and part.endswith("]"))]
+    if len(located) < len(path):
+        return False
+    return all(
+        isinstance(part, int) if want == "[*]" else part == want
+        for want, part in zip(path, located, strict=False)
+    )
+
+
+def migrated(
+    plan: Plan, state: Any, candidate: type[BaseModel], *, json_mode: bool = False
+) -> tuple[Any, list[list[str]], list[int], list[dict[str, Any]], list[dict[str, Any]]]:
+    """One state through the plan: the migrated state, each step's changed paths, the
+    steps that fixed it, and the candidate's errors before and after.
+
+    A step fixes the state when the candidate had an error at the step's path just before
+    it and none there just after it (steps in plan order). A state is validated again
+    only when a step changed it where it had an error.
+    """
+    before = _errors(state, candidate, json_mode)
+    errors: list[dict[str, Any]] | None = before
+    changed_by: list[list[str]] = []
+    fixed_by: list[int] = []
+    for index, step in enumerate(plan.steps):
+        after_step, changed = apply_step(step, state)
+        changed_by.append(changed)
+        if changed:
+            if errors is None:  # stale after an earlier change: the state before this step
+                errors = _errors(state, candidate, json_mode)
+            if _at(errors, step):
+                errors = _errors(after_step, candidate, json_mode)
+                if not _at(errors, step):
+                    fixed_by.append(index)
+            else:
+                errors = None
+        state = after_step
+    final = errors if errors is not None else _errors(state, candidate, json_mode)
+    return state, changed_by, fixed_by, before, final
+
+
+def preview_migration(
+    store: AnyStore,
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    plan: Plan,
+    *,
+    history: bool = False,
+    keep_going: Callable[[int], bool] | None = None,
+) -> Preview:
+    """Apply `plan` to each thread's latest stored state (every checkpoint's with
+    `history`) and validate with `candidate`; nothing is written.
+
+    `keep_going(checkpoints_read)` is asked after each state (progress, Cancel): False
+    stops the preview there, `cancelled` set. Memory does not grow with the store: states
+    are read a page at a time and only the still-broken ones are kept.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> from core.stores.demo import CandidateState, open_demo_store
+        >>> plan = Plan(steps=[Step(path="amount", action="map", **{"from": 750, "to": 500})])
+        >>> with open_demo_store() as store:
+        ...     preview = preview_migration(store, AgentState, CandidateState, plan)
+        >>> preview.broken_before, preview.fixed, [(s.changed, s.fixed) for s in preview.steps]
+        (3, 1, [(1, 1)])
+    """
+    preview = Preview(plan, steps=[StepCount(s.path, s.action) for s in plan.steps])
+    threads: set[str] = set()
+    for read in _states(store, model, history):
+        if isinstance(read, Unreadable):
+            preview.unreadable.append(read)
+            continue
+        threads.add(read.thread_id)
+        preview.checkpoints += 1
+        _count(preview, read, candidate)
+        if keep_going is not None and not keep_going(preview.checkpoints):
+            preview.cancelled = True
+            break
+    preview.threads = len(threads)
+    return preview
+
+
+def _states(store: AnyStore, model: type[BaseModel], history: bool) -> Iterator[Any]:
+    yield from stored_states(store, model, history_too=history)
+
+
+def _count(preview: Preview, read: StoredState, candidate: type[BaseModel]) -> None:
+    _, changed_by, fixed_by, before, after = migrated(
+        preview.plan, read.state, candidate, json_mode=read.json_mode
+    )
+    for count, changed in zip(preview.steps, changed_by, strict=True):
+        count.changed += bool(changed)
+    for index in fixed_by:
+        preview.steps[index].fixed += 1
+    if before:
+        preview.broken_before += 1
+        if not after:
+            preview.fixed += 1
+    if after:
+        preview.still_broken.append(Broken(read.thread_id, read.checkpoint_id, after))

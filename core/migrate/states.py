@@ -1,0 +1,111 @@
+"""The stored states a migration reads: each thread's latest (or every) checkpoint, any store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from langgraph.checkpoint.base import CheckpointTuple
+from pydantic import BaseModel
+
+from core.stores.audit import iter_thread_ids
+from core.stores.pages import read_checkpoints
+from core.stores.reader import AnyStore
+from core.stores.rows import RowProblem, Unreadable, step_of
+from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal
+from core.stores.server_read import history, source_of, state_errors_of, step_at
+from core.stores.state import checkpoint_errors
+
+__all__ = ["StoredState", "stored_states"]
+
+_THREADS_PER_QUERY = 200
+
+
+@dataclass(frozen=True)
+class StoredState:
+    """One stored state: where it is, what it holds, whether it is its thread's latest."""
+
+    thread_id: str
+    checkpoint_id: str
+    step: int | None
+    source: str
+    state: Any  # as the audit checks it: an input checkpoint's input written through
+    latest: bool
+    json_mode: bool  # a server's values: validate them as the JSON they arrived as
+
+
+def stored_states(
+    store: AnyStore, model: type[BaseModel], *, history_too: bool = False
+) -> Iterator[StoredState | Unreadable]:
+    """Each thread's latest stored state (every checkpoint's with `history_too`), in
+    thread order, read as the audit reads them; a row that cannot be read is an
+    `Unreadable`, and the walk goes on."""
+    if isinstance(store, RemoteStore):
+        yield from _server_states(store, model, history_too)
+        return
+    thread_ids = iter_thread_ids(store)
+    for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
+        latest_seen: set[str] = set()
+        for saved in read_checkpoints(store, page, latest=not history_too):
+            if isinstance(saved, Unreadable):
+                latest_seen.add(saved.thread_id)
+                yield saved
+                continue
+            yield _from_tuple(saved, model, latest_seen)
+
+
+def _from_tuple(
+    saved: CheckpointTuple, model: type[BaseModel], latest_seen: set[str]
+) -> StoredState | Unreadable:
+    configurable = saved.config["configurable"]
+    thread_id, checkpoint_id = configurable["thread_id"], configurable["checkpoint_id"]
+    latest = thread_id not in latest_seen  # newest first: the first of a thread is its latest
+    latest_seen.add(thread_id)
+    try:
+        state = checkpoint_errors(saved, model)[0]
+    except RowProblem as problem:
+        return Unreadable(thread_id, checkpoint_id, step_of(saved.metadata), problem.code,
+                          problem.message)  # fmt: skip
+    source = str(saved.metadata.get("source", ""))
+    return StoredState(thread_id, checkpoint_id, step_of(saved.metadata), source, state,
+                       latest, json_mode=False)  # fmt: skip
+
+
+def _server_states(
+    store: RemoteStore, model: type[BaseModel], every: bool
+) -> Iterator[StoredState | Unreadable]:
+    offset = 0
+    while True:
+        batch = store.search(offset, PAGE_LIMIT)
+        offset += len(batch)
+        for thread in batch:
+            thread_id = str(thread.get("thread_id", ""))
+            yield from _server_thread(store, thread_id, thread, model, every)
+        if len(batch) < PAGE_LIMIT:
+            return
+
+
+def _server_thread(
+    store: RemoteStore, thread_id: str, thread: dict[str, Any], model: type[BaseModel],
+    every: bool,
+) -> Iterator[StoredState | Unreadable]:  # fmt: skip
+    latest = StoredState(thread_id, "", None, "", thread.get("values"), True, json_mode=True)
+    if not every:  # the latest values, as the thread list gave them: no request per thread
+        yield latest
+        return
+    try:
+        states = history(store, thread_id)
+    except ServerRefusal:  # refused: its latest values, as the thread list gave them
+        yield latest
+        return
+    for index, state in enumerate(states):
+        try:
+            values = state_errors_of(state, model)[0]
+        except RowProblem as problem:
+            yield Unreadable(thread_id, state["checkpoint"]["checkpoint_id"], step_at(state),
+                             problem.code, problem.message)  # fmt: skip
+            continue
+        yield StoredState(thread_id, state["checkpoint"]["checkpoint_id"], step_at(state),
+                          source_of(state), values, index == 0, json_mode=True)  # fmt: skip

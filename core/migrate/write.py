@@ -1,0 +1,158 @@
+"""Apply a plan: each thread it fixes gets one new checkpoint, a fork of its latest one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.channels.binop import BinaryOperatorAggregate
+from langgraph.types import Overwrite
+from pydantic import BaseModel
+
+from core.jsontext.write import jsonable
+from core.migrate.graph import with_state
+from core.migrate.plan import Plan
+from core.migrate.preview import migrated
+from core.migrate.states import StoredState, stored_states
+from core.order.graph import CompiledGraph
+from core.stores.reader import AnyStore, open_any, timeline_of
+from core.stores.serde import StrictSerializer
+from core.stores.server import RemoteStore, ServerRefusal
+from core.stores.server_read import blamed_node
+from core.stores.server_unbrick import OVERWRITE
+from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writable_saver
+from core.validate.entry_run import entry_graph
+
+__all__ = ["Written", "write_migration"]
+
+
+@dataclass(frozen=True)
+class Written:
+    """One thread the plan fixed: the checkpoint forked from and the one written."""
+
+    thread_id: str
+    from_checkpoint_id: str
+    new_checkpoint_id: str
+
+
+def _changes(before: Any, after: Any) -> dict[str, Any]:
+    """The fields whose value the plan changed or added (a dropped or renamed-away field is
+    not written: the candidate graph has no channel for it, so it is no longer read)."""
+    old = before if isinstance(before, dict) else {}
+    return {k: v for k, v in after.items() if k not in old or jsonable(old[k]) != jsonable(v)}
+
+
+def write_migration(
+    spec: str,
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    plan: Plan,
+    graph_for: Callable[[str], CompiledGraph],
+    serde: StrictSerializer,
+    *,
+    assistant: str | None = None,
+) -> list[Written]:
+    """For each thread whose latest state the plan changes and the candidate then accepts,
+    write the migrated state as one new checkpoint forked from that latest one, through
+    LangGraph's `update_state` on the thread's graph over `candidate` (`graph_for(thread)`,
+    rebuilt by `with_state`), as the node that wrote the latest checkpoint, so its next
+    tasks stay; on a LangGraph server through its API. Existing rows never change; a second
+    run finds nothing to do. Refused unless writes are enabled (PLAYGROUND_STORE_WRITES=1).
+    """
+    require_writes(spec)
+    with open_any(spec, serde, assistant=assistant) as store:
+        chosen = [
+            (read, fields)
+            for read in stored_states(store, model)
+            if isinstance(read, StoredState) and (fields := _fix(plan, read, candidate))
+        ]
+        if isinstance(store, RemoteStore):
+            return [_write_server(store, read, fields, candidate) for read, fields in chosen]
+        nodes = {read.thread_id: _writer(store, read.thread_id, model) for read, _ in chosen}
+    written: list[Written] = []
+    with writable_saver(spec, serde) as saver:
+        _without_pending_writes(saver)
+        for read, fields in chosen:
+            rebuilt = with_state(graph_for(read.thread_id), candidate).compile(checkpointer=saver)
+            channels = rebuilt.channels
+            values = {k: Overwrite(v) if isinstance(channels.get(k), BinaryOperatorAggregate)
+                      else v for k, v in fields.items()}  # fmt: skip
+            config: RunnableConfig = {"configurable": {
+                "thread_id": read.thread_id, "checkpoint_ns": "",
+                "checkpoint_id": read.checkpoint_id}}  # fmt: skip
+            try:
+                new = rebuilt.update_state(config, values, as_node=nodes[read.thread_id])
+            except Exception as exc:  # noqa: BLE001 - LangGraph's refusal, said with the thread
+                raise UnbrickError(
+                    UnbrickCode.WRITE_FAILED,
+                    f"thread {read.thread_id!r}: LangGraph's update_state refused the migrated "
+                    f"state ({type(exc).__name__}); {len(written)} threads were written before it.",
+                ) from None
+            new_id = str(new["configurable"]["checkpoint_id"])
+            written.append(Written(read.thread_id, read.checkpoint_id, new_id))
+    return written
+
+
+def _without_pending_writes(saver: Any) -> None:
+    """Make `update_state` skip LangGraph's look at the checkpoint's pending tasks.
+
+    Given a checkpoint whose next tasks are pending (an interrupted thread, a task that
+    raised), LangGraph's `update_state` first prepares those tasks, their inputs built
+    from the stored, unmigrated state, only to reuse their ids: under the candidate that
+    raises the very ValidationError the migration fixes. With the pending writes hidden
+    it numbers the update's own task instead; the tasks due after the fork are prepared
+    from the migrated state, as usual. Only this saver, used for these writes, is changed.
+    """
+    read = saver.get_tuple
+
+    def get_tuple(config: RunnableConfig) -> Any:
+        saved = read(config)
+        return saved._replace(pending_writes=None) if saved is not None else None
+
+    saver.get_tuple = get_tuple
+
+
+def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any]:
+    """The fields to write for this state: only when the plan changes it and the candidate
+    accepts the result."""
+    state, changed_by, _, _, after = migrated(plan, read.state, candidate, json_mode=read.json_mode)
+    if after or not any(changed_by) or not isinstance(state, dict):
+        return {}
+    return _changes(read.state, state)
+
+
+def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | None:
+    """The node that wrote the thread's latest checkpoint (None: an input or an update)."""
+    timeline = timeline_of(store, thread_id, model)
+    node = timeline.checkpoints[-1].node if timeline and timeline.checkpoints else None
+    return node.split(",")[0].strip() if node else None
+
+
+def _write_server(
+    store: RemoteStore, read: StoredState, fields: dict[str, Any], candidate: type[BaseModel]
+) -> Written:
+    page: list[dict[str, Any]] = store.call(
+        lambda: store.client.threads.get_history(read.thread_id, limit=2)
+    )
+    checkpoint_id = str(page[0]["checkpoint"]["checkpoint_id"])
+    node = blamed_node(page[1] if len(page) > 1 else None, [])  # who wrote the latest
+    channels = entry_graph(candidate).channels  # the candidate's reducers, as LangGraph reads them
+    values = {k: {OVERWRITE: jsonable(v)} if isinstance(channels.get(k), BinaryOperatorAggregate)
+              else jsonable(v) for k, v in fields.items()}  # fmt: skip
+    try:
+        new: dict[str, Any] = store.call(
+            lambda: store.client.threads.update_state(
+                read.thread_id, values, as_node=node.split(",")[0].strip() if node else None,
+                checkpoint={"thread_id": read.thread_id, "checkpoint_ns": "",
+                            "checkpoint_id": checkpoint_id},
+            )
+        )  # fmt: skip
+    except ServerRefusal as refusal:
+        raise UnbrickError(
+            UnbrickCode.WRITE_FAILED,
+            f"thread {read.thread_id!r}: the server refused the migrated state "
+            f"({refusal.status}: {refusal.message}).",
+        ) from None
+    return Written(read.thread_id, checkpoint_id, str(new["checkpoint"]["checkpoint_id"]))
