@@ -6,6 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from langgraph.channels.base import BaseChannel
+from langgraph.channels.binop import BinaryOperatorAggregate
+from langgraph.errors import EmptyChannelError
+from langgraph.channels.last_value import LastValue
 
 from core.order.graph import CompiledGraph
 from core.validate.field_errors import crash_error
@@ -21,7 +24,8 @@ def write_input(
     Each key is written through its channel of `graph` (the compiled graph's own channel
     objects, so each reducer runs as in a run: `add_messages` converts role-style dicts and
     strings, `operator.add` appends, a plain field is replaced); a key no channel takes is
-    dropped, as LangGraph drops it. A reducer that raises (add_messages on a message with
+    dropped, as LangGraph drops it; a reducer field neither holds starts empty, as its
+    channel does (a list field with no default is then [], not missing). A reducer that raises (add_messages on a message with
     neither `type` nor `role`) leaves that field as it was and gives an error row placed
     at the key, as the Validate page's entry verdict reports it.
 
@@ -42,10 +46,19 @@ def write_input(
         spec = channels.get(key)
         if not isinstance(spec, BaseChannel) or key.startswith("__") or ":" in key:
             continue  # no channel takes it, or one of LangGraph's own
+        if type(spec) is LastValue:  # one write to a plain field: LastValue keeps it as it is
+            written[key] = value
+            continue
         try:
             channel = spec.from_checkpoint(written[key]) if key in written else spec.copy()
             channel.update([value])
             written[key] = channel.get()
         except Exception as exc:  # noqa: BLE001 - whatever the reducer raises is the verdict
             raised.append(crash_error(exc, (key,), value, by="langgraph"))
+    for key, spec in channels.items():  # a reducer channel exists from the start, empty
+        if key not in written and type(spec) is BinaryOperatorAggregate:
+            try:
+                written[key] = spec.copy().get()
+            except EmptyChannelError:  # a reducer over a type with no empty value
+                pass
     return written, raised

@@ -115,7 +115,7 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
         "checkpoint 3 of 3 · step 1 · loop · invalid",
     ]
     assert [row[:5] for row in _frame(at, "step")] == [
-        ("-1", "input", "", "user_id, amount, items, messages", 0),
+        ("-1", "input", "", "user_id, amount, items, messages, logs", 0),
         ("0", "loop", "__start__", "", 0),  # the input as written at step -1
         ("1", "loop", "validate_order", "amount, status, logs, messages", 1),
     ]

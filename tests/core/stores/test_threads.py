@@ -143,7 +143,7 @@ def test_a_broken_thread_shows_its_stored_values_where_get_state_history_raises(
     assert [c.changed for c in timeline.checkpoints] == [
         # the input written into an empty state through the channels, as LangGraph writes
         # it (add_messages turns the input's dict into a HumanMessage)...
-        ["user_id", "amount", "items", "messages"],
+        ["user_id", "amount", "items", "messages", "logs"],  # logs: its channel, empty
         [],  # ...which is exactly the state LangGraph stored after it
         ["amount", "status", "logs", "messages"],
     ]
