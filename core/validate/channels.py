@@ -7,8 +7,8 @@ from typing import Any
 
 from langgraph.channels.base import BaseChannel
 from langgraph.channels.binop import BinaryOperatorAggregate
-from langgraph.errors import EmptyChannelError
 from langgraph.channels.last_value import LastValue
+from langgraph.errors import EmptyChannelError
 
 from core.order.graph import CompiledGraph
 from core.validate.field_errors import crash_error
@@ -25,9 +25,10 @@ def write_input(
     objects, so each reducer runs as in a run: `add_messages` converts role-style dicts and
     strings, `operator.add` appends, a plain field is replaced); a key no channel takes is
     dropped, as LangGraph drops it; a reducer field neither holds starts empty, as its
-    channel does (a list field with no default is then [], not missing). A reducer that raises (add_messages on a message with
-    neither `type` nor `role`) leaves that field as it was and gives an error row placed
-    at the key, as the Validate page's entry verdict reports it.
+    channel does (a list field with no default is then [], not missing). A reducer that
+    raises (add_messages on a message with neither `type` nor `role`) leaves that field as
+    it was and gives an error row placed at the key, as the Validate page's entry verdict
+    reports it.
 
     Example:
         >>> from core.order import AgentState
