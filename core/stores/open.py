@@ -1,24 +1,23 @@
-"""Open a checkpoint store read-only from a spec: a SQLite file or a PostgreSQL database."""
+"""Open a checkpoint store read-only from a spec: a SQLite file, or a PostgreSQL database
+(`core.stores.postgres`); `Store` and the limits are re-exported from `core.stores.store`."""
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 from urllib.parse import quote
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from core.stores.errors import StoreCode, StoreError, StoreWarning
+from core.stores.errors import StoreCode, StoreError
+from core.stores.postgres import STORE_ENV, open_postgres
 from core.stores.serde import EncryptionRefused
 from core.stores.spec import StoreSpec, parse_store_spec, store_label
+from core.stores.store import MAX_VALUE_BYTES, Store, require_tables
 
 __all__ = [
     "MAX_VALUE_BYTES",
@@ -29,39 +28,7 @@ __all__ = [
     "store_label",
 ]
 
-STORE_ENV = "PLAYGROUND_STORE"
-MAX_VALUE_BYTES = 16 * 1024 * 1024  # a stored value larger than this is skipped, not read
 QUERY_SECONDS = 30.0  # one read may take this long before it is stopped
-_TABLES = {"sqlite": ("checkpoints", "writes"),
-           "postgres": ("checkpoints", "checkpoint_blobs", "checkpoint_writes")}  # fmt: skip
-
-
-@dataclass
-class Store:
-    """An open store: LangGraph's own saver on a read-only connection, and where it is."""
-
-    saver: BaseCheckpointSaver[Any]
-    kind: Literal["sqlite", "postgres"]
-    label: str  # the file path, or user@host:port/dbname; never a password
-    conn: Any  # a second read-only connection for our own queries: the saver holds its
-    # connection's lock while its `list` is being iterated
-    has_task_path: bool = True  # stores written before LangGraph kept task paths lack it
-    max_value_bytes: int = MAX_VALUE_BYTES
-    warnings: list[StoreWarning] = field(default_factory=list)  # said on the page and stderr
-
-    def query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """Rows of one read-only SQL query; `sql` uses `?` placeholders on both backends."""
-        if self.kind == "sqlite":
-            rows: list[tuple[Any, ...]] = self.conn.execute(sql, params).fetchall()
-            return rows
-        with self.conn.cursor() as cur:
-            cur.execute(sql.replace("?", "%s"), params)
-            return [tuple(row.values()) for row in cur.fetchall()]
-
-    @property
-    def writes_table(self) -> str:
-        """The table where the saver keeps each task's writes."""
-        return "writes" if self.kind == "sqlite" else "checkpoint_writes"
 
 
 @contextmanager
@@ -109,7 +76,7 @@ def open_store(
             f"{parsed.label} is neither a SQLite path, a sqlite:/// URL nor a postgresql:// "
             "DSN; give a file path or a postgresql:// DSN.",
         )
-    opener = _open_postgres if parsed.kind == "postgres" else _open_sqlite
+    opener = open_postgres if parsed.kind == "postgres" else _open_sqlite
     with opener(parsed, serde, query_seconds) as store:
         store.max_value_bytes = max_value_bytes
         try:
@@ -168,7 +135,7 @@ def _open_sqlite(spec: StoreSpec, serde: SerializerProtocol, seconds: float) -> 
                 f"{label} is not a SQLite database ({exc}); point at the file your "
                 "SqliteSaver writes.",
             ) from None
-        _require_tables(label, kinds, "sqlite")
+        require_tables(label, kinds, "sqlite")
         columns = {row[1] for row in own.execute("PRAGMA table_info(writes)")}
         saver = SqliteSaver(conn, serde=serde)
         # setup() writes (WAL pragma, CREATE TABLE, ALTER TABLE); the tables are there
@@ -207,141 +174,3 @@ def _sqlite(uri: str, seconds: float) -> sqlite3.Connection:
     # a nonzero return aborts the running statement ("interrupted")
     conn.set_progress_handler(lambda: time.monotonic() - started[0] > seconds, 100_000)
     return conn
-
-
-@contextmanager
-def _open_postgres(spec: StoreSpec, serde: SerializerProtocol, seconds: float) -> Iterator[Store]:
-    from langgraph.checkpoint.postgres import PostgresSaver
-
-    label = spec.label
-    with _postgres(spec, seconds) as conn, _postgres(spec, seconds) as own:
-        with own.cursor() as cur:
-            # what each unqualified name resolves to on this search_path, as the saver's
-            # queries will: r and p are real tables; a view (v) could run any function
-            cur.execute(
-                "SELECT name, (SELECT relkind FROM pg_class WHERE oid = to_regclass(name)) "
-                "AS kind FROM unnest(%s::text[]) AS name",
-                (list(_TABLES["postgres"]),),
-            )
-            names = {"r": "table", "p": "table", "v": "view", "m": "materialized view",
-                     "f": "foreign table"}  # fmt: skip
-            kinds = {
-                row["name"]: names.get(row["kind"], str(row["kind"]))
-                for row in cur.fetchall()
-                if row["kind"]
-            }
-        _require_tables(label, kinds, "postgres")
-        with own.cursor() as cur:
-            cur.execute(
-                "SELECT 1 FROM information_schema.columns "
-                "WHERE table_name = 'checkpoint_writes' AND column_name = 'task_path'"
-            )
-            has_task_path = cur.fetchone() is not None
-        warnings = _role_warnings(own, label)
-        saver = PostgresSaver(conn, serde=serde)
-        yield Store(saver, "postgres", label, own, has_task_path, warnings=warnings)
-
-
-def _postgres(spec: StoreSpec, seconds: float) -> Any:
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict
-    from psycopg.rows import dict_row
-
-    # Every read runs in an explicit READ ONLY transaction (psycopg begins each one with
-    # BEGIN READ ONLY), not in an autocommit session a function could switch to read-write;
-    # row_security=off makes a table's policy (which may call a function) an error instead.
-    ours = (
-        "-c default_transaction_read_only=on -c row_security=off "
-        f"-c statement_timeout={int(seconds * 1000)}"
-    )
-    try:
-        given = conninfo_to_dict(spec.target).get("options") or ""
-        conn = psycopg.connect(
-            spec.target,
-            autocommit=False,
-            prepare_threshold=0,
-            row_factory=dict_row,
-            connect_timeout=int(os.environ.get("PGCONNECT_TIMEOUT", "10")),
-            options=f"{given} {ours}".strip(),
-        )
-    except psycopg.ProgrammingError:  # a malformed DSN; its text may hold the password
-        raise StoreError(
-            StoreCode.BAD_SPEC,
-            f"{spec.label}: the DSN cannot be parsed; write "
-            "postgresql://user:password@host:port/db.",
-        ) from None
-    except psycopg.OperationalError as exc:
-        raise _connect_error(spec.label, str(exc)) from None
-    conn.read_only = True
-    return conn
-
-
-def _role_warnings(conn: Any, label: str) -> list[StoreWarning]:
-    with conn.cursor() as cur:
-        cur.execute(
-            "SELECT rolsuper, (SELECT bool_or(has_table_privilege(t, "
-            "'INSERT, UPDATE, DELETE, TRUNCATE')) FROM unnest(%s::text[]) AS t) AS writes "
-            "FROM pg_roles WHERE rolname = current_user",
-            (list(_TABLES["postgres"]),),
-        )
-        row = cur.fetchone() or {"rolsuper": False, "writes": False}
-    grant = "connect as a role that may only SELECT them (README: an audit role)"
-    if row["rolsuper"]:
-        return [
-            StoreWarning(
-                StoreCode.ROLE_SUPERUSER,
-                f"{label}: the playground reads as a superuser, who may do anything on the "
-                f"database server; {grant}.",
-            )
-        ]
-    if row["writes"]:
-        return [
-            StoreWarning(
-                StoreCode.ROLE_CAN_WRITE,
-                f"{label}: the role the playground reads as may also change the checkpoint "
-                f"tables; {grant}.",
-            )
-        ]
-    return []
-
-
-def _connect_error(label: str, reason: str) -> StoreError:
-    if (
-        "authentication failed" in reason
-        or "no password supplied" in reason
-        or ("role" in reason and "does not exist" in reason)
-    ):
-        return StoreError(
-            StoreCode.LOGIN_REFUSED,
-            f"{label} refused the login (wrong user or password); check the DSN's "
-            f"credentials in {STORE_ENV} or the server configuration.",
-        )
-    if "database" in reason and "does not exist" in reason:
-        return StoreError(
-            StoreCode.MISSING,
-            f"{label}: the server has no such database; correct the database name in the DSN.",
-        )
-    return StoreError(
-        StoreCode.UNREACHABLE,
-        f"cannot connect to {label} (server down, or wrong host or port); start the server "
-        "or correct the DSN.",
-    )
-
-
-def _require_tables(label: str, kinds: dict[str, str], backend: str) -> None:
-    needed = _TABLES[backend]
-    missing = sorted(set(needed) - set(kinds))
-    if missing:
-        raise StoreError(
-            StoreCode.NOT_A_CHECKPOINT_STORE,
-            f"{label} is a database but not a LangGraph checkpoint store (missing table: "
-            f"{', '.join(missing)}); point at the store your checkpointer writes.",
-        )
-    other = {name: kind for name, kind in kinds.items() if kind != "table"}
-    if other:
-        named = ", ".join(f"{name} is a {kind}" for name, kind in sorted(other.items()))
-        raise StoreError(
-            StoreCode.NOT_TABLES,
-            f"{label}: {named}, not a plain table; the playground reads only real tables "
-            "(reading a view or computed column runs whatever it was defined with).",
-        )
