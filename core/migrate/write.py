@@ -74,6 +74,7 @@ def write_migration(
     written: list[Written] = []
     with writable_saver(spec, serde) as saver:
         _without_pending_writes(saver)
+        _without_channels(saver, set(model.model_fields) - set(candidate.model_fields))
         for read, fields in chosen:
             rebuilt = with_state(graph_for(read.thread_id), candidate).compile(checkpointer=saver)
             channels = rebuilt.channels
@@ -112,6 +113,25 @@ def _without_pending_writes(saver: Any) -> None:
         return saved._replace(pending_writes=None) if saved is not None else None
 
     saver.get_tuple = get_tuple
+
+
+def _without_channels(saver: Any, gone: set[str]) -> None:
+    """Make the checkpoints `saver` writes name no channel of a field the candidate lacks.
+
+    LangGraph copies the forked checkpoint's channel versions whole into the new one, so a
+    field the plan dropped or renamed away keeps its version there. SqliteSaver stores the
+    values in the checkpoint itself, only the candidate graph's channels; but PostgresSaver
+    stores a list or an object as a blob and joins it back by that version: read from the
+    store (by the playground, or by PostgresSaver itself) the fork would still hold the
+    field, which a candidate that forbids extra keys rejects.
+    """
+    write = saver.put
+
+    def put(config: RunnableConfig, checkpoint: Any, metadata: Any, versions: Any) -> Any:
+        kept = {k: v for k, v in checkpoint["channel_versions"].items() if k not in gone}
+        return write(config, {**checkpoint, "channel_versions": kept}, metadata, versions)
+
+    saver.put = put
 
 
 def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any]:
