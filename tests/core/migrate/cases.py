@@ -40,6 +40,7 @@ class Case:
     asked: list[int]  # the proposal's steps the user must answer
     answered: str  # the plan the tests apply: the proposal, its asked steps answered
     specs: tuple[str, str, str]  # --model, --candidate, --graph as the CLI takes them
+    fixed: list[str]  # the threads whose latest state the plan fixes: each gets one fork
 
     @property
     def plan(self) -> Plan:
@@ -96,7 +97,9 @@ action = "default"
 value = "normal"
 """,
     specs=("core.order:AgentState", "migrations.order:NextOrder", "core.order:build_order_graph"),
-)
+    fixed=["clean-1", "clean-2", "fault-node_exception", "fault-overwrite_logs",
+           "fault-parallel_status", "fault-undeclared_key", "interrupted", "model-change"],
+)  # fmt: skip
 
 CHAT = Case(
     name="chat",
@@ -144,6 +147,7 @@ from = "upset"
 to = "neutral"
 """,
     specs=("migrations.chat:Chat", "migrations.chat:NextChat", "migrations.chat:build_chat_graph"),
+    fixed=["calm", "refund", "two-turns", "upset", "waiting-upset"],
 )
 
 BASKET = Case(
@@ -200,6 +204,7 @@ value = "EUR"
         "migrations.basket:NextBasket",
         "migrations.basket:build_basket_graph",
     ),
+    fixed=["books", "full", "groceries", "waiting"],
 )
 
 CASES = {case.name: case for case in (ORDER, CHAT, BASKET)}

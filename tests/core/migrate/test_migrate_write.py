@@ -25,14 +25,6 @@ from core.stores.unbrick import WRITES_ENV, UnbrickCode, UnbrickError
 from .conftest import Stored, saver_on
 from .oracle import checkpoint_id, plain, root, saved_states
 
-# case -> the threads whose latest state the plan fixes: each gets one fork
-WRITTEN = {
-    "order": ["clean-1", "clean-2", "fault-node_exception", "fault-overwrite_logs",
-              "fault-parallel_status", "fault-undeclared_key", "interrupted", "model-change"],
-    "chat": ["calm", "refund", "two-turns", "upset", "waiting-upset"],
-    "basket": ["books", "full", "groceries", "waiting"],
-}  # fmt: skip
-
 
 def _serde(stored: Stored):
     return strict_serde([stored.case.model, stored.case.candidate])
@@ -68,7 +60,7 @@ def _before_the_fork(stored: Stored) -> dict[str, tuple[str, tuple[str, ...], di
     found = {}
     with saver_on(stored.kind, stored.spec, _serde(stored)) as saver:
         states = {thread: state for thread, _, state in saved_states(saver, history=False)}
-        for thread in WRITTEN[stored.case.name]:
+        for thread in stored.case.fixed:
             graph = stored.case.graph_for(thread).builder.compile(checkpointer=saver)
             latest = checkpoint_id(saver.get_tuple(root(thread)).config)
             if thread in _NEXT_UNREADABLE:
@@ -102,7 +94,7 @@ def test_apply_forks_each_fixed_thread_once_and_keeps_every_row(own_store, monke
     written = write_migration(stored.spec, case.model, case.candidate, case.plan,
                               case.graph_for, _serde(stored))  # fmt: skip
     assert [(w.thread_id, w.from_checkpoint_id) for w in written] == [
-        (thread, latest[thread][0]) for thread in WRITTEN[case.name]
+        (thread, latest[thread][0]) for thread in case.fixed
     ]
     after = _rows(stored)
     new = _new_rows(before, after)
@@ -205,7 +197,7 @@ def test_after_apply_only_the_threads_the_plan_could_not_fix_are_broken(own_stor
     with open_any(stored.spec, _serde(stored)) as store:
         audit = preview_migration(store, case.candidate, case.candidate, Plan())
     assert [broken.thread_id for broken in audit.still_broken] == sorted(
-        set(stored.outcome) - set(WRITTEN[case.name])
+        set(stored.outcome) - set(case.fixed)
     )
 
 
