@@ -149,10 +149,10 @@ def preview_migration(
     preview = Preview(plan, steps=[StepCount(s.path, s.action) for s in plan.steps])
     threads: set[str] = set()
     for read in _states(store, model, history):
+        threads.add(read.thread_id)  # one whose row cannot be read too, as the audit counts
         if isinstance(read, Unreadable):
             preview.unreadable.append(read)
             continue
-        threads.add(read.thread_id)
         preview.checkpoints += 1
         _count(preview, read, candidate)
         if keep_going is not None and not keep_going(preview.checkpoints):
