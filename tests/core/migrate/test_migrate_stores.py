@@ -4,6 +4,7 @@ own, written by real runs through LangGraph's SqliteSaver and PostgresSaver."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from typing import Any
@@ -143,3 +144,22 @@ def test_the_exported_module_migrates_every_stored_state_as_the_preview_does(sto
         (broken.thread_id, broken.checkpoint_id): broken.errors
         for broken in preview.still_broken
     }  # fmt: skip
+
+
+def test_every_order_of_the_steps_is_counted_as_validating_after_every_step_does(stored):
+    """Steps act in plan order: a default of `customer_id` before the rename to it leaves
+    `user_id` where it is (the name is taken), a map before a rename finds nothing; the
+    counts follow the order, as the brute-force run does."""
+    case = stored.case
+    decoy = {"order": 'path = "customer_id"\naction = "default"\nvalue = "550e8400-e29b-41d4-a716-446655440000"',
+             "chat": 'path = "turns"\naction = "default"\nvalue = 0',
+             "basket": 'path = "items[*].kind"\naction = "map"\nfrom = "grocery"\nto = "toy"'}  # fmt: skip
+    blocks = [f"[[step]]\n{block}" for block in case.answered.split("[[step]]")[1:]]
+    blocks.append(f"[[step]]\n{decoy[case.name]}\n")
+    states = _states(stored, history=False)
+    with open_any(stored.spec, _serde(case)) as store:
+        for order in itertools.permutations(blocks):
+            text = "\n".join(order)
+            plan = parse_plan(text)
+            preview = preview_migration(store, case.model, case.candidate, plan).to_json()
+            assert preview == brute_preview(states, case.candidate, text), text
