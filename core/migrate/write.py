@@ -13,11 +13,12 @@ from pydantic import BaseModel
 
 from core.jsontext.write import jsonable
 from core.migrate.graph import with_state
+from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
-from core.migrate.preview import migrated
 from core.migrate.states import StoredState, stored_states
 from core.order.graph import CompiledGraph
 from core.stores.reader import AnyStore, open_any, timeline_of
+from core.stores.rows import RowProblem
 from core.stores.serde import StrictSerializer
 from core.stores.server import RemoteStore, ServerRefusal
 from core.stores.server_read import blamed_node
@@ -137,10 +138,14 @@ def _without_channels(saver: Any, gone: set[str]) -> None:
 def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any]:
     """The fields to write for this state: only when the plan changes it and the candidate
     accepts the result."""
-    state, changed_by, _, _, after = migrated(plan, read.state, candidate, json_mode=read.json_mode)
-    if after or not any(changed_by) or not isinstance(state, dict):
+    try:
+        result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
+                          may_hold_refusals=read.may_hold_refusals)  # fmt: skip
+    except RowProblem:  # too deep to be checked: the preview names it unreadable
         return {}
-    return _changes(read.state, state)
+    if result.errors or not any(result.changed) or not isinstance(result.state, dict):
+        return {}
+    return _changes(read.state, result.state)
 
 
 def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | None:

@@ -14,15 +14,16 @@ import pytest
 from pydantic_core import to_jsonable_python
 
 from core.migrate.export import export_module
+from core.migrate.migrated import migrated
 from core.migrate.plan import parse_plan
-from core.migrate.preview import migrated, preview_migration
+from core.migrate.preview import preview_migration
 from core.migrate.propose import propose
 from core.migrate.states import stored_states
 from core.stores.reader import open_any
 from core.stores.serde import strict_serde
 
 from .cases import CASES, Case
-from .conftest import Stored, saver_on
+from .conftest import KINDS, Stored, saver_on, write_store
 from .oracle import brute_preview, candidate_errors, saved_states
 
 
@@ -133,7 +134,7 @@ def test_the_exported_module_migrates_every_stored_state_as_the_preview_does(sto
         read = list(stored_states(store, case.model, history_too=True))
     previewed = {
         (state.thread_id, state.checkpoint_id): to_jsonable_python(
-            migrated(case.plan, state.state, case.candidate)[0]
+            migrated(case.plan, state.state, case.candidate).state
         )
         for state in read
     }
@@ -163,3 +164,33 @@ def test_every_order_of_the_steps_is_counted_as_validating_after_every_step_does
             plan = parse_plan(text)
             preview = preview_migration(store, case.model, case.candidate, plan).to_json()
             assert preview == brute_preview(states, case.candidate, text), text
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_value_the_allow_list_refuses_stays_broken_under_any_plan(kind, tmp_path, request):
+    """Read with the candidate's classes only, the basket's gift cards (old `Item`
+    instances) are refused unread: each is a `refused_value` no step can reach."""
+    cluster = request.getfixturevalue("postgres") if kind == "postgres" else None
+    stored = write_store(CASES["basket"], kind, tmp_path, cluster)
+    case = stored.case
+    with open_any(stored.spec, strict_serde([case.candidate])) as store:
+        preview = preview_migration(store, case.model, case.candidate, case.plan)
+    refused = {
+        "type": "refused_value",
+        "msg": "the stored value names migrations.basket.Item, which the playground's "
+        "allow-list refuses (it was not run); if it is one of your own types, pass the model "
+        "that declares it with --model",
+        "input": "migrations.basket.Item",
+    }
+    assert [(b.thread_id, b.errors) for b in preview.still_broken] == [
+        ("books", [{**refused, "loc": ["items", 1]}]),
+        ("empty-sku", [{"type": "string_too_short", "loc": ["items", 0, "sku"],
+                        "msg": "String should have at least 3 characters", "input": "",
+                        "ctx": {"min_length": 3}}]),
+        ("groceries", [{**refused, "loc": ["items", 2]}]),
+        ("waiting", [{**refused, "loc": ["items", 1]}]),
+    ]  # fmt: skip
+    assert (preview.fixed, [(s.changed, s.fixed) for s in preview.steps]) == (
+        1,
+        [(5, 2), (2, 1), (3, 1), (5, 2)],
+    )
