@@ -147,7 +147,7 @@ def test_langgraph_reads_each_fork_with_the_candidate_and_continues_the_run(own_
     monkeypatch.setenv(WRITES_ENV, "1")
     written = write_migration(stored.spec, case.model, case.candidate, case.plan,
                               case.graph_for, _serde(stored))  # fmt: skip
-    seen, ran, extra = {}, {}, {}
+    seen, held, ran, extra = {}, {}, {}, {}
     with saver_on(stored.kind, stored.spec, _serde(stored)) as saver:
         for fork in written:
             thread = fork.thread_id
@@ -158,6 +158,7 @@ def test_langgraph_reads_each_fork_with_the_candidate_and_continues_the_run(own_
             seen[thread] = (checkpoint_id(state.config), checkpoint_id(newest.config),
                             checkpoint_id(state.parent_config), state.metadata["source"],
                             state.next)  # fmt: skip
+            held[thread] = to_jsonable_python(state.values)
             # the fork as the saver itself reads it: no field the candidate lacks
             values = saver.get_tuple(root(thread)).checkpoint["channel_values"]
             fields = [k for k in values if not k.startswith("__") and ":" not in k]
@@ -176,6 +177,10 @@ def test_langgraph_reads_each_fork_with_the_candidate_and_continues_the_run(own_
         for fork in written
     }  # fmt: skip
     assert extra == {fork.thread_id: [] for fork in written}
+    # the fork holds the migrated state: each field the plan changed replaced, not merged
+    # by its reducer (an `operator.add` list written as LangGraph's Overwrite)
+    assert held == {fork.thread_id: to_jsonable_python(
+        apply_plan(case.plan, plain(latest[fork.thread_id][2])).state) for fork in written}  # fmt: skip
     # a thread that finished or was interrupted finishes; one whose run raised raises again
     assert ran == {
         fork.thread_id: (stored.outcome[fork.thread_id] or "").partition(":")[0]
