@@ -147,7 +147,7 @@ from = "upset"
 to = "neutral"
 """,
     specs=("migrations.chat:Chat", "migrations.chat:NextChat", "migrations.chat:build_chat_graph"),
-    fixed=["calm", "refund", "two-turns", "upset", "waiting-upset"],
+    fixed=["calm", "escalated", "refund", "two-turns", "upset", "waiting-upset"],
 )
 
 BASKET = Case(

@@ -111,11 +111,11 @@ action = "map"
 from = "upset"
 to = "calm"
 
-5 threads, 5 checkpoints previewed: 5 broken under the candidate, 5 fixed by the plan, 0 still \
+6 threads, 6 checkpoints previewed: 6 broken under the candidate, 6 fixed by the plan, 0 still \
 broken
-  rename   turn: changed 5, fixed 5
-  rename   channel: changed 5, fixed 5
-  map      mood: changed 3, fixed 3
+  rename   turn: changed 6, fixed 6
+  rename   channel: changed 6, fixed 6
+  map      mood: changed 4, fixed 4
 """,
         "",
     )
@@ -255,7 +255,7 @@ def test_a_row_that_cannot_be_read_is_listed_and_its_thread_stays_broken(
     # the thread is counted, its checkpoint is not previewed, and the run exits 1
     assert (code, text_code, report["threads"], report["checkpoints"], report["unreadable"],
             text.splitlines()[-1]) == (
-        1, 1, 5, 4, [row],
+        1, 1, 6, 5, [row],
         f"  unreadable: upset {victim}  [row_bad_metadata] its metadata is a JSON list, not "
         "an object.",
     )  # fmt: skip

@@ -11,6 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 from langgraph.errors import InvalidUpdateError
+from langgraph.types import Command
 from pydantic_core import to_jsonable_python
 
 from core.migrate.apply import apply_plan
@@ -165,7 +166,9 @@ def test_langgraph_reads_each_fork_with_the_candidate_and_continues_the_run(own_
             extra[thread] = sorted(set(fields) - set(case.candidate.model_fields))
             case.candidate.model_validate(plain({k: values[k] for k in fields}))
             try:
-                graph.invoke(None, root(thread))
+                # a thread waiting on `interrupt()` is answered; any other continues as is
+                asked = (stored.outcome[thread] or "").startswith("asked")
+                graph.invoke(Command(resume="yes") if asked else None, root(thread))
                 after = graph.get_state(root(thread))
                 case.candidate.model_validate(after.values)
                 ran[thread] = after.next
@@ -181,7 +184,8 @@ def test_langgraph_reads_each_fork_with_the_candidate_and_continues_the_run(own_
     # by its reducer (an `operator.add` list written as LangGraph's Overwrite)
     assert held == {fork.thread_id: to_jsonable_python(
         apply_plan(case.plan, plain(latest[fork.thread_id][2])).state) for fork in written}  # fmt: skip
-    # a thread that finished or was interrupted finishes; one whose run raised raises again
+    # a thread that finished, was interrupted or is answered finishes; one whose run raised
+    # raises again
     assert ran == {
         fork.thread_id: (stored.outcome[fork.thread_id] or "").partition(":")[0]
         if _raised(stored.outcome[fork.thread_id])
@@ -191,7 +195,7 @@ def test_langgraph_reads_each_fork_with_the_candidate_and_continues_the_run(own_
 
 
 def _raised(outcome: str | None) -> bool:
-    return outcome is not None and not outcome.startswith("interrupted")
+    return outcome is not None and not outcome.startswith(("interrupted", "asked"))
 
 
 def test_after_apply_only_the_threads_the_plan_could_not_fix_are_broken(own_store, monkeypatch):
