@@ -14,7 +14,7 @@ from core.project import load_project
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreError, coded
 from core.stores.open import STORE_ENV, store_label
-from core.stores.unbrick import UnbrickError
+from core.stores.unbrick import UnbrickError, require_writes
 
 __all__ = ["EXIT_BROKEN", "EXIT_OK", "EXIT_UNUSABLE", "add_migrate_parser", "run_migrate"]
 
@@ -63,9 +63,14 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     project = load_project(flags, os.environ, os.getcwd())
     if project.errors:
         return _fail("\n".join(str(error) for error in project.errors))
+    if project.candidate is None and project.spec.candidate:  # given, but it did not load
+        return _fail("\n".join(str(note) for note in project.notes))
     if project.model is None or project.candidate is None:
         return _fail(f"[{ErrorCode.NO_MODEL}] a migration needs the model the threads were "
                      "written with (--model) and the changed one (--candidate).")  # fmt: skip
+    if args.apply and project.graph is None and not project.seed_model:
+        return _fail(f"[{ErrorCode.NO_GRAPH}] --apply writes each fork through the threads' "
+                     "own graph: pass it with --graph.")  # fmt: skip
     model, candidate = project.model, project.candidate
     notes: dict[int, str] = {}
     try:
@@ -79,11 +84,14 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except OSError as error:
         return _fail(f"[{ErrorCode.PLAN_TOML}] {args.plan} cannot be read ({error.strerror}).")
     if args.export:
-        Path(args.export).write_text(export_module(plan, model_name=candidate.__name__))
+        source = export_module(plan, model_name=candidate.__name__)
+        Path(args.export).write_text(source, encoding="utf-8")
     spec = args.store or os.environ.get(STORE_ENV, "")
     assistant = args.assistant or os.environ.get(ASSISTANT_ENV, "").strip() or None
     serde = strict_serde([model, candidate])
     try:
+        if args.apply:  # refused before the preview reads the whole store
+            require_writes(spec)
         with open_any(spec, serde, assistant=assistant) as store:
             preview = preview_migration(store, model, candidate, plan, history=args.history)
         if args.apply:
@@ -93,7 +101,8 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - never a traceback, never the DSN
         return _fail(str(coded(error, store_label(spec))))
     _print(preview.to_json(), plan_toml(plan, notes) if not args.plan else "", args.json, out)
-    return EXIT_BROKEN if preview.still_broken else EXIT_OK
+    # a checkpoint that cannot be read cannot be migrated either: its thread stays broken
+    return EXIT_BROKEN if preview.still_broken or preview.unreadable else EXIT_OK
 
 
 def _apply(spec: str, project: Any, plan: Any, serde: Any, assistant: str | None) -> list[Any]:
@@ -126,6 +135,9 @@ def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) ->
         loc = ".".join(str(part) for part in first["loc"]) or "(state)"
         print(f"  still broken: {state['thread_id']} {state['checkpoint_id']}  {loc}: "
               f"{first['type']}", file=out)  # fmt: skip
+    for row in report["unreadable"][:20]:
+        print(f"  unreadable: {row['thread_id']} {row['checkpoint_id']}  [{row['code']}] "
+              f"{row['message']}", file=out)  # fmt: skip
     for written in report["written"]:
         print(f"  written: {written['thread_id']} {written['from_checkpoint_id']} -> "
               f"{written['new_checkpoint_id']}", file=out)  # fmt: skip

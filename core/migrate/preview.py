@@ -8,14 +8,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.migrate.apply import apply_step
-from core.migrate.plan import Plan, Step, split_path
+from core.migrate.migrated import migrated
+from core.migrate.plan import Plan
 from core.migrate.states import StoredState, stored_states
 from core.stores.reader import AnyStore
-from core.stores.rows import Unreadable
-from core.stores.state import json_state_errors, state_errors
+from core.stores.rows import RowProblem, Unreadable
 
-__all__ = ["Broken", "Preview", "StepCount", "migrated", "preview_migration"]
+__all__ = ["Broken", "Preview", "StepCount", "preview_migration"]
 
 
 @dataclass
@@ -68,59 +67,6 @@ class Preview:
         }
 
 
-def _errors(value: Any, candidate: type[BaseModel], json_mode: bool) -> list[dict[str, Any]]:
-    return json_state_errors(value, candidate) if json_mode else state_errors(value, candidate)
-
-
-def _at(errors: list[dict[str, Any]], step: Step) -> bool:
-    """Whether any error sits at (or under) a path the step works on."""
-    paths = [split_path(step.path)]
-    if step.action == "rename":  # the old name (now extra) and the new one (now missing)
-        paths.append([*paths[0][:-1], str(step.to)])
-    return any(_under(error.get("loc", []), path) for error in errors for path in paths)
-
-
-def _under(loc: list[Any], path: list[str]) -> bool:
-    located = [part for part in loc if not (isinstance(part, str) and part.endswith("]"))]
-    if len(located) < len(path):
-        return False
-    return all(
-        isinstance(part, int) if want == "[*]" else part == want
-        for want, part in zip(path, located, strict=False)
-    )
-
-
-def migrated(
-    plan: Plan, state: Any, candidate: type[BaseModel], *, json_mode: bool = False
-) -> tuple[Any, list[list[str]], list[int], list[dict[str, Any]], list[dict[str, Any]]]:
-    """One state through the plan: the migrated state, each step's changed paths, the
-    steps that fixed it, and the candidate's errors before and after.
-
-    A step fixes the state when the candidate had an error at the step's path just before
-    it and none there just after it (steps in plan order). A state is validated again
-    only when a step changed it where it had an error.
-    """
-    before = _errors(state, candidate, json_mode)
-    errors: list[dict[str, Any]] | None = before
-    changed_by: list[list[str]] = []
-    fixed_by: list[int] = []
-    for index, step in enumerate(plan.steps):
-        after_step, changed = apply_step(step, state)
-        changed_by.append(changed)
-        if changed:
-            if errors is None:  # stale after an earlier change: the state before this step
-                errors = _errors(state, candidate, json_mode)
-            if _at(errors, step):
-                errors = _errors(after_step, candidate, json_mode)
-                if not _at(errors, step):
-                    fixed_by.append(index)
-            else:
-                errors = None
-        state = after_step
-    final = errors if errors is not None else _errors(state, candidate, json_mode)
-    return state, changed_by, fixed_by, before, final
-
-
 def preview_migration(
     store: AnyStore,
     model: type[BaseModel],
@@ -139,6 +85,7 @@ def preview_migration(
 
     Example:
         >>> from core.order import AgentState
+        >>> from core.migrate.plan import Step
         >>> from core.stores.demo import CandidateState, open_demo_store
         >>> plan = Plan(steps=[Step(path="amount", action="map", **{"from": 750, "to": 500})])
         >>> with open_demo_store() as store:
@@ -148,14 +95,14 @@ def preview_migration(
     """
     preview = Preview(plan, steps=[StepCount(s.path, s.action) for s in plan.steps])
     threads: set[str] = set()
+    read_so_far = 0
     for read in _states(store, model, history):
-        if isinstance(read, Unreadable):
-            preview.unreadable.append(read)
-            continue
-        threads.add(read.thread_id)
-        preview.checkpoints += 1
-        _count(preview, read, candidate)
-        if keep_going is not None and not keep_going(preview.checkpoints):
+        threads.add(read.thread_id)  # one whose row cannot be read too, as the audit counts
+        read_so_far += 1
+        problem = read if isinstance(read, Unreadable) else _count(preview, read, candidate)
+        if problem is not None:
+            preview.unreadable.append(problem)
+        if keep_going is not None and not keep_going(read_so_far):
             preview.cancelled = True
             break
     preview.threads = len(threads)
@@ -166,17 +113,23 @@ def _states(store: AnyStore, model: type[BaseModel], history: bool) -> Iterator[
     yield from stored_states(store, model, history_too=history)
 
 
-def _count(preview: Preview, read: StoredState, candidate: type[BaseModel]) -> None:
-    _, changed_by, fixed_by, before, after = migrated(
-        preview.plan, read.state, candidate, json_mode=read.json_mode
-    )
-    for count, changed in zip(preview.steps, changed_by, strict=True):
+def _count(preview: Preview, read: StoredState, candidate: type[BaseModel]) -> Unreadable | None:
+    """Count one state in; a state too deep to be checked is returned as unreadable."""
+    try:
+        result = migrated(preview.plan, read.state, candidate, json_mode=read.json_mode,
+                          may_hold_refusals=read.may_hold_refusals)  # fmt: skip
+    except RowProblem as problem:
+        return Unreadable(read.thread_id, read.checkpoint_id, read.step, problem.code,
+                          problem.message)  # fmt: skip
+    preview.checkpoints += 1
+    for count, changed in zip(preview.steps, result.changed, strict=True):
         count.changed += bool(changed)
-    for index in fixed_by:
+    for index in result.fixed:
         preview.steps[index].fixed += 1
-    if before:
+    if result.broken_before:
         preview.broken_before += 1
-        if not after:
+        if not result.errors:
             preview.fixed += 1
-    if after:
-        preview.still_broken.append(Broken(read.thread_id, read.checkpoint_id, after))
+    if result.errors:
+        preview.still_broken.append(Broken(read.thread_id, read.checkpoint_id, result.errors))
+    return None

@@ -10,17 +10,19 @@ from typing import Any
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
+from core.errors import ErrorCode
 from core.stores.audit import iter_thread_ids
 from core.stores.pages import read_checkpoints
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem, Unreadable, step_of
 from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal
 from core.stores.server_read import history, source_of, state_errors_of, step_at
-from core.stores.state import checkpoint_errors
+from core.stores.state import stored_state
 
-__all__ = ["StoredState", "stored_states"]
+__all__ = ["TOO_DEEP", "StoredState", "stored_states"]
 
 _THREADS_PER_QUERY = 200
+TOO_DEEP = "the stored state is nested deeper than can be checked."  # row_too_deep
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class StoredState:
     state: Any  # as the audit checks it: an input checkpoint's input written through
     latest: bool
     json_mode: bool  # a server's values: validate them as the JSON they arrived as
+    may_hold_refusals: bool = True  # False: the strict serializer refused nothing in it
 
 
 def stored_states(
@@ -45,6 +48,8 @@ def stored_states(
     if isinstance(store, RemoteStore):
         yield from _server_states(store, model, history_too)
         return
+    serde = store.saver.serde
+    counted = getattr(serde, "refusals", None)  # None: not ours, search every state
     thread_ids = iter_thread_ids(store)
     for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
         latest_seen: set[str] = set()
@@ -53,24 +58,26 @@ def stored_states(
                 latest_seen.add(saved.thread_id)
                 yield saved
                 continue
-            yield _from_tuple(saved, model, latest_seen)
+            now = getattr(serde, "refusals", None)  # as the audit counts them
+            refusals, counted = now is None or now != counted, now
+            yield _from_tuple(saved, model, latest_seen, refusals)
 
 
 def _from_tuple(
-    saved: CheckpointTuple, model: type[BaseModel], latest_seen: set[str]
+    saved: CheckpointTuple, model: type[BaseModel], latest_seen: set[str], refusals: bool
 ) -> StoredState | Unreadable:
     configurable = saved.config["configurable"]
     thread_id, checkpoint_id = configurable["thread_id"], configurable["checkpoint_id"]
     latest = thread_id not in latest_seen  # newest first: the first of a thread is its latest
     latest_seen.add(thread_id)
-    try:
-        state = checkpoint_errors(saved, model)[0]
-    except RowProblem as problem:
-        return Unreadable(thread_id, checkpoint_id, step_of(saved.metadata), problem.code,
-                          problem.message)  # fmt: skip
+    try:  # the state alone: the candidate judges it, not the model it was written with
+        state = stored_state(saved, model)
+    except RecursionError:
+        return Unreadable(thread_id, checkpoint_id, step_of(saved.metadata),
+                          ErrorCode.ROW_TOO_DEEP, TOO_DEEP)  # fmt: skip
     source = str(saved.metadata.get("source", ""))
     return StoredState(thread_id, checkpoint_id, step_of(saved.metadata), source, state,
-                       latest, json_mode=False)  # fmt: skip
+                       latest, json_mode=False, may_hold_refusals=refusals)  # fmt: skip
 
 
 def _server_states(

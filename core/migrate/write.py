@@ -13,11 +13,12 @@ from pydantic import BaseModel
 
 from core.jsontext.write import jsonable
 from core.migrate.graph import with_state
+from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
-from core.migrate.preview import migrated
 from core.migrate.states import StoredState, stored_states
 from core.order.graph import CompiledGraph
 from core.stores.reader import AnyStore, open_any, timeline_of
+from core.stores.rows import RowProblem
 from core.stores.serde import StrictSerializer
 from core.stores.server import RemoteStore, ServerRefusal
 from core.stores.server_read import blamed_node
@@ -74,6 +75,7 @@ def write_migration(
     written: list[Written] = []
     with writable_saver(spec, serde) as saver:
         _without_pending_writes(saver)
+        _without_channels(saver, set(model.model_fields) - set(candidate.model_fields))
         for read, fields in chosen:
             rebuilt = with_state(graph_for(read.thread_id), candidate).compile(checkpointer=saver)
             channels = rebuilt.channels
@@ -114,13 +116,36 @@ def _without_pending_writes(saver: Any) -> None:
     saver.get_tuple = get_tuple
 
 
+def _without_channels(saver: Any, gone: set[str]) -> None:
+    """Make the checkpoints `saver` writes name no channel of a field the candidate lacks.
+
+    LangGraph copies the forked checkpoint's channel versions whole into the new one, so a
+    field the plan dropped or renamed away keeps its version there. SqliteSaver stores the
+    values in the checkpoint itself, only the candidate graph's channels; but PostgresSaver
+    stores a list or an object as a blob and joins it back by that version: read from the
+    store (by the playground, or by PostgresSaver itself) the fork would still hold the
+    field, which a candidate that forbids extra keys rejects.
+    """
+    write = saver.put
+
+    def put(config: RunnableConfig, checkpoint: Any, metadata: Any, versions: Any) -> Any:
+        kept = {k: v for k, v in checkpoint["channel_versions"].items() if k not in gone}
+        return write(config, {**checkpoint, "channel_versions": kept}, metadata, versions)
+
+    saver.put = put
+
+
 def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any]:
     """The fields to write for this state: only when the plan changes it and the candidate
     accepts the result."""
-    state, changed_by, _, _, after = migrated(plan, read.state, candidate, json_mode=read.json_mode)
-    if after or not any(changed_by) or not isinstance(state, dict):
+    try:
+        result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
+                          may_hold_refusals=read.may_hold_refusals)  # fmt: skip
+    except RowProblem:  # too deep to be checked: the preview names it unreadable
         return {}
-    return _changes(read.state, state)
+    if result.errors or not any(result.changed) or not isinstance(result.state, dict):
+        return {}
+    return _changes(read.state, result.state)
 
 
 def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | None:

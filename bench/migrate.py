@@ -1,0 +1,193 @@
+"""Benchmark: a migration's preview against the store audit, as ratios measured in one run.
+
+The store is bench/audit.py's (`build_store`): template threads of the seed order run through
+the real seed graph and LangGraph's real saver (SqliteSaver on a file; PostgresSaver on a
+throwaway PostgreSQL 15 cluster this bench starts and stops), their rows copied under new
+thread ids: 10,000 threads, about 100,000 checkpoints, 10% of them faulty.
+
+The plan carries the seed order to a candidate that adds a required field (`priority`) and
+narrows `status` ("validated" is now "checked"): every checkpoint is broken under it, and
+nearly every one is fixed by the two steps, so the preview validates each state again after
+each step that changes it where it has an error.
+
+(a) `preview_migration(history=True)` over every checkpoint / `audit_store(history=True)` on
+    the same store, each in its own process timed around the call only, rounds interleaved,
+    best round (target <= 1.5x);
+(b) the preview's peak RSS (ru_maxrss of its process) on a store 1/10 the size vs the full
+    one, and its growth over the process's RSS once the store is open (target: peaks within
+    20%).
+With --profile, one more preview of the full store runs under cProfile and its largest
+cumulative entries are printed: where the time goes.
+Prints numbers; never fails. Run: python bench/migrate.py [--quick] [--profile]
+(--quick: 1/10 the size)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Literal
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.audit import build_store  # noqa: E402
+from core.order import AgentState  # noqa: E402
+
+PLAN = """
+[[step]]
+path = "status"
+action = "map"
+from = "validated"
+to = "checked"
+
+[[step]]
+path = "priority"
+action = "default"
+value = "normal"
+"""
+
+
+class NextOrder(AgentState):
+    """The seed order with a required `priority`, and "validated" renamed "checked"."""
+
+    status: Literal["pending", "checked", "confirmed"] = "pending"
+    priority: Literal["normal", "rush"]
+
+
+def _child(mode: str, spec: str, profile: str = "") -> None:
+    """In its own process: one timed pass, its counts and this process's peak RSS as JSON."""
+    from core.migrate.plan import parse_plan
+    from core.migrate.preview import preview_migration
+    from core.stores import audit_store, open_store, strict_serde
+
+    plan = parse_plan(PLAN)
+    with open_store(spec, strict_serde([AgentState, NextOrder])) as store:
+        opened = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+        start, cpu_start = time.perf_counter(), time.process_time()
+        if mode == "preview":
+            preview = preview_migration(store, AgentState, NextOrder, plan, history=True)
+            counts = (preview.checkpoints, preview.broken_before, preview.fixed)
+        else:
+            result = audit_store(store, AgentState, history=True)
+            counts = (result.checkpoints, len(result.invalid), 0)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        if profile:
+            profiler.disable()
+            profiler.dump_stats(profile)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "checkpoints": counts[0],
+                      "broken": counts[1], "fixed": counts[2], "opened_kb": opened,
+                      "peak_kb": peak}))  # fmt: skip
+
+
+def _measure(mode: str, spec: str, profile: str = "") -> dict:
+    argv = [sys.executable, __file__, "--child", mode, spec, *([profile] if profile else [])]
+    return json.loads(subprocess.run(argv, cwd=ROOT, capture_output=True, text=True,
+                                     check=True).stdout)  # fmt: skip
+
+
+def _load() -> str:
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _profile(kind: str, spec: str, root: Path) -> None:
+    """Where the preview's time goes: its 12 largest cumulative entries of our own code and
+    Pydantic's, from one profiled run."""
+    import pstats
+
+    path = root / f"preview-{kind}.prof"
+    _measure("preview", spec, str(path))
+    stats = pstats.Stats(str(path))
+    rows = [(stats.stats[key][3], key) for key in stats.stats]  # type: ignore[attr-defined]
+    total = max(seconds for seconds, _ in rows)
+    shown = [
+        (seconds, f"{Path(file).name}:{line} {name}")
+        for seconds, (file, line, name) in sorted(rows, reverse=True)
+        if ("core/" in file or "pydantic" in file or "langgraph" in file) and seconds > 0.02 * total
+    ][:12]
+    print(f"[{kind}]     profile (cumulative seconds of {total:.1f} s under the profiler):")
+    for seconds, where in shown:
+        print(f"[{kind}]       {seconds:6.2f} s  {where}")
+
+
+def _report(kind: str, small: str, big: str, rounds: int, root: Path, profile: bool) -> None:
+    times: dict[str, list[float]] = {"preview": [], "audit": []}
+    runs: dict[str, dict] = {}
+    for _ in range(rounds):
+        for mode in ("audit", "preview"):
+            runs[mode] = _measure(mode, big)
+            times[mode].append(runs[mode]["seconds"])
+    ours, audit = min(times["preview"]), min(times["audit"])
+    done = runs["preview"]
+    print(f"[{kind}] (a) {done['checkpoints']:,} checkpoints ({done['broken']:,} broken under "
+          f"the candidate, {done['fixed']:,} fixed; the audit: {runs['audit']['broken']:,} "
+          f"invalid under the model): preview {ours:.1f} s, audit_store {audit:.1f} s -> ratio "
+          f"{ours / audit:.2f}x (target <= 1.5x; best of {rounds}, rounds "
+          f"{', '.join(f'{t:.1f}' for t in times['preview'])} / "
+          f"{', '.join(f'{t:.1f}' for t in times['audit'])} s; {_load()})")  # fmt: skip
+    few = _measure("preview", small)
+    grow = [(r["peak_kb"] - r["opened_kb"]) / 1024 for r in (few, done)]
+    print(f"[{kind}] (b) peak RSS {few['checkpoints']:,} checkpoints {few['peak_kb'] / 1024:.0f}"
+          f" MB vs {done['checkpoints']:,} {done['peak_kb'] / 1024:.0f} MB -> ratio "
+          f"{done['peak_kb'] / few['peak_kb']:.2f}x (target <= 1.2x); growth after opening the "
+          f"store {grow[0]:.1f} MB vs {grow[1]:.1f} MB")  # fmt: skip
+    if profile:
+        _profile(kind, big, root)
+
+
+def _stores(kind: str, root: Path, sizes: list[tuple[int, int]], cluster) -> list[str]:
+    specs = []
+    for threads, checkpoints in sizes:
+        start = time.perf_counter()
+        if kind == "sqlite":
+            specs.append(str(root / f"store-{threads}.sqlite"))
+        else:
+            specs.append(cluster.create_database(f"store{threads}"))
+        made = build_store(kind, specs[-1], threads, checkpoints)
+        print(f"[{kind}] store of {made[0]:,} threads / {made[1]:,} checkpoints written in "
+              f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+    return specs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1/10 the size, for a smoke run")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds for (a)")
+    parser.add_argument("--only", choices=["sqlite", "postgres"], help="one backend")
+    parser.add_argument("--profile", action="store_true", help="where the preview's time goes")
+    parser.add_argument("--child", nargs="+", metavar="ARG", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(*args.child)
+        return
+    scale = 10 if args.quick else 1
+    sizes = [(1_000 // scale, 10_000 // scale), (10_000 // scale, 100_000 // scale)]
+    print(f"{os.cpu_count()} cores; {_load()} at start")
+    with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
+        for kind in [args.only] if args.only else ["sqlite", "postgres"]:
+            if kind == "sqlite":
+                small, big = _stores(kind, Path(tmp), sizes, None)
+                _report(kind, small, big, args.rounds, Path(tmp), args.profile)
+                continue
+            from bench._postgres import throwaway_postgres
+
+            with throwaway_postgres() as cluster:
+                small, big = _stores(kind, Path(tmp), sizes, cluster)
+                _report(kind, small, big, args.rounds, Path(tmp), args.profile)
+
+
+if __name__ == "__main__":
+    main()

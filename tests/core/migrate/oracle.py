@@ -1,0 +1,120 @@
+"""The stored states as LangGraph's own saver reads them, and a preview worked out from them
+by brute force: the candidate validates the state before and after every step."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from pydantic import BaseModel, ValidationError
+
+from core.migrate.apply import apply_step
+from core.migrate.plan import Step, parse_plan
+
+
+def root(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+    ids = {"thread_id": thread_id, "checkpoint_ns": ""}
+    return {"configurable": {**ids, **({"checkpoint_id": checkpoint_id} if checkpoint_id else {})}}
+
+
+def checkpoint_id(config: Any) -> str:
+    return str(config["configurable"]["checkpoint_id"])
+
+
+def _state(values: dict[str, Any]) -> dict[str, Any]:
+    """The state channels: LangGraph's own (`__start__`, `branch:to:x`) left out."""
+    return {k: v for k, v in values.items() if not k.startswith("__") and ":" not in k}
+
+
+def saved_states(
+    saver: BaseCheckpointSaver[Any], *, history: bool
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """(thread, checkpoint id, state) of each thread's latest checkpoint (every one with
+    `history`), threads in order, newest first. An input checkpoint's state is the one
+    LangGraph wrote its input into: its child's."""
+    threads = sorted({checkpoint["configurable"]["thread_id"] for checkpoint in (
+        saved.config for saved in saver.list(None))})  # fmt: skip
+    found = []
+    for thread in threads:
+        tuples = list(saver.list(root(thread)))  # newest first
+        children = {checkpoint_id(t.parent_config): t for t in tuples if t.parent_config}
+        for saved in tuples if history else tuples[:1]:
+            written = saved
+            if saved.metadata["source"] == "input":
+                written = children[checkpoint_id(saved.config)]
+            values = _state(written.checkpoint["channel_values"])
+            found.append((thread, checkpoint_id(saved.config), values))
+    return found
+
+
+def plain(value: Any) -> Any:
+    """The state as plain data for the user's models (LangChain's messages kept): a nested
+    model instance of the old class would not validate as the candidate's."""
+    if isinstance(value, BaseModel) and not type(value).__module__.startswith("langchain_core"):
+        return value.model_dump()
+    if isinstance(value, dict):
+        return {key: plain(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [plain(inner) for inner in value]
+    return value
+
+
+def candidate_errors(state: Any, candidate: type[BaseModel]) -> list[dict[str, Any]]:
+    try:
+        candidate.model_validate(plain(state))
+    except ValidationError as exc:
+        errors: list[dict[str, Any]] = json.loads(exc.json(include_url=False))
+        return errors
+    return []
+
+
+def at_step(errors: list[dict[str, Any]], step: Step) -> bool:
+    """Whether an error is at (or under) the step's path; a rename's new name counts too."""
+    path = step.path.replace("[*]", ".[*]").split(".")
+    paths = [path] + ([[*path[:-1], step.to]] if step.action == "rename" else [])
+    return any(
+        len(error["loc"]) >= len(wanted)
+        and all(
+            isinstance(part, int) if want == "[*]" else part == want
+            for want, part in zip(wanted, error["loc"], strict=False)
+        )
+        for error in errors
+        for wanted in paths
+    )
+
+
+def brute_preview(
+    states: list[tuple[str, str, dict[str, Any]]], candidate: type[BaseModel], plan_text: str
+) -> dict[str, Any]:
+    """`Preview.to_json()` as it must be: each state validated after every step."""
+    steps = parse_plan(plan_text).steps
+    counts = [{"path": step.path, "action": step.action, "changed": 0, "fixed": 0}
+              for step in steps]  # fmt: skip
+    broken_before = fixed = 0
+    still_broken = []
+    for thread, checkpoint, state in states:
+        errors = first = candidate_errors(state, candidate)
+        for step, count in zip(steps, counts, strict=True):
+            after, changed = apply_step(step, state)
+            errors_after = candidate_errors(after, candidate)
+            count["changed"] += bool(changed)
+            count["fixed"] += at_step(errors, step) and not at_step(errors_after, step)
+            state, errors = after, errors_after
+        broken_before += bool(first)
+        fixed += bool(first) and not errors
+        if errors:
+            still_broken.append({"thread_id": thread, "checkpoint_id": checkpoint,
+                                 "errors": errors})  # fmt: skip
+    return {
+        "plan": tomllib.loads(plan_text).get("step", []),
+        "threads": len({thread for thread, _, _ in states}),
+        "checkpoints": len(states),
+        "broken_before": broken_before,
+        "fixed": fixed,
+        "steps": counts,
+        "still_broken": still_broken,
+        "written": [],
+        "unreadable": [],
+    }
