@@ -136,7 +136,11 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         f"The plan, from {plain(base['origin'])}: one step per row, applied in order to each "
         "stored state. Edit a cell, add a row (+) or delete rows; value, from and to are JSON. "
         + ("Rows marked asked need your value. " if asked else "")
-        + ("No step yet: add one if the preview shows states to fix." if not base["rows"] else "")
+        + (
+            "It starts with no step: add one if the preview shows states to fix."
+            if not base["rows"]
+            else ""
+        )
     )
     edited = st.data_editor(
         plan_frame(base["rows"]),
