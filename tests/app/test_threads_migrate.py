@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 from unittest.mock import patch
 
 import pytest
@@ -95,7 +95,7 @@ def _frame(at: AppTest, *columns: str) -> list[tuple]:
 
 def _broken(at: AppTest) -> list[tuple]:
     """The still-broken states without their checkpoint ids."""
-    return [row[:5] for row in _frame(at, "thread_id", "field", "type")]
+    return [row[:5] for row in _frame(at, "thread", "field", "type")]
 
 
 def _refusals(at: AppTest) -> list[str]:
@@ -104,6 +104,20 @@ def _refusals(at: AppTest) -> list[str]:
         for code in at.code
         if code.value.startswith("[plan_step]") or code.value.startswith("[plan_toml]")
     ]
+
+
+@contextmanager
+def _downloads() -> Iterator[dict[str, str]]:
+    """The files the runs inside offer for download, by file name (the last of each)."""
+    stored: dict[str, str] = {}
+    original = MediaFileManager.add
+
+    def record(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        stored[file_name] = data.decode() if isinstance(data, bytes) else data
+        return original(self, data, mimetype, coordinates, file_name, is_for_static_download)
+
+    with patch.object(MediaFileManager, "add", record):
+        yield stored
 
 
 def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
@@ -208,14 +222,7 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
 
 def test_the_downloads_hold_the_edited_plan_as_toml_and_as_a_module(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
-    stored: dict[str, Any] = {}
-    original = MediaFileManager.add
-
-    def record(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
-        stored[file_name] = data.decode() if isinstance(data, bytes) else data
-        return original(self, data, mimetype, coordinates, file_name, is_for_static_download)
-
-    with patch.object(MediaFileManager, "add", record):
+    with _downloads() as stored:
         _edit(at, edited={0: {"to": '"cancelled"'}})  # the asked step, chosen
     plan = Plan(steps=[
         Step(path="status", action="map", **{"from": "validated", "to": "cancelled"}),
@@ -263,7 +270,7 @@ def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_fiel
 
 
 def _checkpoint(at: AppTest, row: int) -> str:
-    return _frame(at, "thread_id", "field", "type")[row][5]
+    return _frame(at, "thread", "field", "type")[row][5]
 
 
 def test_without_writes_there_is_no_apply_button(at):
@@ -283,14 +290,21 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     # the diff names the thread's latest checkpoint: the one its fork is written from
     shown = [c.value for c in at.code if c.value.startswith("model-change · ")]
     forked_from = shown[0].removeprefix("model-change · ")
-    at.button(key="threads_migrate_apply").click().run()
+    with _downloads() as stored:
+        at.button(key="threads_migrate_apply").click().run()
     assert not at.exception
     assert [s.value for s in at.success][-1] == (
         "Written: 1 new checkpoint, one per thread migrated (the thread list above reads them)."
     )
-    written = _frame(at, "thread_id", "from_checkpoint_id", "new_checkpoint_id")
+    written = _frame(at, "thread", "from checkpoint", "new checkpoint")
     assert [row[:2] for row in written] == [("model-change", forked_from)]
     assert written[0][2] != written[0][1]
+    fork = {"thread_id": "model-change", "from_checkpoint_id": forked_from,
+            "new_checkpoint_id": written[0][2]}  # fmt: skip
+    assert json.loads(stored["migration-written.json"]) == [fork]  # as `migrate --json` says
+    assert stored["migration-written.csv"] == (
+        "thread_id,from_checkpoint_id,new_checkpoint_id\n" + ",".join(fork.values()) + "\n"
+    )
     after = {row[0]: row[2] for row in _frame(at, "thread_id", "status")}
     assert {t: (before[t], after[t]) for t in before if before[t] != after[t]} == {
         "model-change": (before["model-change"], before["model-change"] + 1)
@@ -300,7 +314,7 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     }  # fmt: skip
     at.button(key="threads_migrate_apply").click().run()
     assert [info.value for info in at.info][-1].startswith("Nothing was written: no thread's")
-    assert _frame(at, "thread_id", "from_checkpoint_id", "new_checkpoint_id") == []
+    assert _frame(at, "thread", "from checkpoint", "new checkpoint") == []
     assert {row[0]: row[2] for row in _frame(at, "thread_id", "status")} == after
 
 
@@ -374,15 +388,15 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
             {"path": 160, "action": 72, "changed": 44, "fixed": 44},
         ),
         "threads_migrate_broken": (
-            ["thread_id", "field", "type", "msg", "errors", "checkpoint_id"],
-            {"thread_id": 108, "field": 68, "type": 144},
+            ["thread", "field", "type", "msg", "errors", "checkpoint"],
+            {"thread": 108, "field": 68, "type": 144},
         ),
         "threads_migrate_changes": (
             ["field", "step", "action"], {"field": 200, "step": 40, "action": 80},
         ),
         "threads_migrate_written": (
-            ["thread_id", "from_checkpoint_id", "new_checkpoint_id"],
-            {"thread_id": 110, "from_checkpoint_id": 105, "new_checkpoint_id": 105},
+            ["thread", "from checkpoint", "new checkpoint"],
+            {"thread": 110, "from checkpoint": 105, "new checkpoint": 105},
         ),
     }  # fmt: skip
     sums = {key: sum(widths.values()) for key, (_, widths) in drawn.items()}

@@ -84,9 +84,10 @@ _MIGRATE_STEPS = {
     "fixed": st.column_config.NumberColumn("fixed", width=44),
 }
 # A state the plan leaves broken: its thread, then its first error's field and type. The
-# message, the count of its errors and the checkpoint id follow.
+# message, the count of its errors and the checkpoint id follow. ("thread", not "thread_id":
+# the thread list is the one table headed thread_id whenever the audit has not run.)
 _MIGRATE_BROKEN = {
-    "thread_id": _Text("thread_id", width=108),
+    "thread": _Text("thread", width=108),
     "field": _Text("field", width=68),
     "type": _Text("type", width=144),
 }
@@ -99,9 +100,9 @@ _MIGRATE_CHANGES = {
 # A thread the plan was written to: its id, the checkpoint forked from and the new one; a
 # uuid wraps over three lines of its column (rows over 64 px).
 _MIGRATE_WRITTEN = {
-    "thread_id": _Text("thread_id", width=110),
-    "from_checkpoint_id": _Text("from_checkpoint_id", width=105),
-    "new_checkpoint_id": _Text("new_checkpoint_id", width=105),
+    "thread": _Text("thread", width=110),
+    "from checkpoint": _Text("from checkpoint", width=105),
+    "new checkpoint": _Text("new checkpoint", width=105),
 }
 
 
@@ -131,7 +132,7 @@ AUDIT_INVALID_LAYOUT = _layout(
 )
 MIGRATE_PLAN_LAYOUT = _layout(_MIGRATE_PLAN, ["to", "asked", "note"])
 MIGRATE_STEPS_LAYOUT = _layout(_MIGRATE_STEPS, [])
-MIGRATE_BROKEN_LAYOUT = _layout(_MIGRATE_BROKEN, ["msg", "errors", "checkpoint_id"])
+MIGRATE_BROKEN_LAYOUT = _layout(_MIGRATE_BROKEN, ["msg", "errors", "checkpoint"])
 MIGRATE_CHANGES_LAYOUT = _layout(_MIGRATE_CHANGES, [])
 MIGRATE_WRITTEN_LAYOUT = _layout(_MIGRATE_WRITTEN, [], row_height=WRAP_ROW_HEIGHT)
 

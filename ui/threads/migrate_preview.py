@@ -53,12 +53,12 @@ def _broken_frame(preview: Preview) -> pd.DataFrame:
     firsts = [state.errors[0] if state.errors else {} for state in shown]
     return pd.DataFrame(
         {
-            "thread_id": [state.thread_id for state in shown],
+            "thread": [state.thread_id for state in shown],
             "field": [_field(list(error.get("loc", []))) for error in firsts],
             "type": [str(error.get("type", "")) for error in firsts],
             "msg": [str(error.get("msg", "")) for error in firsts],
             "errors": pd.Series([len(state.errors) for state in shown], dtype="int64"),
-            "checkpoint_id": [state.checkpoint_id for state in shown],
+            "checkpoint": [state.checkpoint_id for state in shown],
         }
     )
 
