@@ -36,6 +36,10 @@ __all__ = [
     "THREADS_CONTAINS",
     "THREADS_CURRENT",
     "THREADS_CURSORS",
+    "THREADS_MIGRATE_BASE",
+    "THREADS_MIGRATE_JOB",
+    "THREADS_MIGRATE_STEPS",
+    "THREADS_MIGRATE_WRITTEN",
     "THREADS_OPEN_AT",
     "THREADS_PAGE_SIZE",
     "THREADS_SOURCE",
@@ -100,3 +104,11 @@ THREADS_STEP_OF = "threads_step_of"
 # A checkpoint_id the timeline opens on in its next run, then dropped: an unbrick write's new
 # head (ui/threads/unbrick.py), so the stepper and panels show what was just written.
 THREADS_OPEN_AT = "threads_open_at"
+
+# Migrate (ui/threads/migrate*.py): the rows the plan table starts from (the proposal's or an
+# upload's, with the generation that suffixes the table's key, STEPS, after each new start),
+# the running preview of a large store, and what the last Apply wrote.
+THREADS_MIGRATE_BASE = "threads_migrate_base"
+THREADS_MIGRATE_STEPS = "threads_migrate_steps"
+THREADS_MIGRATE_JOB = "threads_migrate_job"
+THREADS_MIGRATE_WRITTEN = "threads_migrate_written"

@@ -14,6 +14,7 @@ from core.validate.entry_run import entry_graph
 from ui.project import active_project
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
+from ui.threads.migrate import migrate_section
 from ui.threads.share import (
     drop_link_notes,
     model_note,
@@ -73,6 +74,7 @@ except Exception as error:  # noqa: BLE001 - a store is untrusted: never a trace
 
 st.subheader("Audit")
 audit_section(choice, model, offered[0] if offered is not None else None)
+migrate_section(choice, model, offered, project.graph)
 
 st.subheader("Unbrick")
 if not writes_enabled():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -14,7 +14,7 @@ from core.migrate.states import StoredState, stored_states
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem, Unreadable
 
-__all__ = ["Broken", "Preview", "StepCount", "preview_migration"]
+__all__ = ["Broken", "Preview", "StepCount", "merge_previews", "preview_migration"]
 
 
 @dataclass
@@ -75,9 +75,11 @@ def preview_migration(
     *,
     history: bool = False,
     keep_going: Callable[[int], bool] | None = None,
+    shard: tuple[int, int] = (0, 1),
 ) -> Preview:
     """Apply `plan` to each thread's latest stored state (every checkpoint's with
-    `history`) and validate with `candidate`; nothing is written.
+    `history`) and validate with `candidate`; nothing is written. `shard=(i, N)`: only
+    that shard's threads (`merge_previews` sums the N parts).
 
     `keep_going(checkpoints_read)` is asked after each state (progress, Cancel): False
     stops the preview there, `cancelled` set. Memory does not grow with the store: states
@@ -96,7 +98,7 @@ def preview_migration(
     preview = Preview(plan, steps=[StepCount(s.path, s.action) for s in plan.steps])
     threads: set[str] = set()
     read_so_far = 0
-    for read in _states(store, model, history):
+    for read in stored_states(store, model, history_too=history, shard=shard):
         threads.add(read.thread_id)  # one whose row cannot be read too, as the audit counts
         read_so_far += 1
         problem = read if isinstance(read, Unreadable) else _count(preview, read, candidate)
@@ -109,8 +111,38 @@ def preview_migration(
     return preview
 
 
-def _states(store: AnyStore, model: type[BaseModel], history: bool) -> Iterator[Any]:
-    yield from stored_states(store, model, history_too=history)
+def merge_previews(plan: Plan, parts: list[Preview]) -> Preview:
+    """One preview of `plan` from the previews of disjoint thread shards: counts summed,
+    rows in thread order (each thread is in one part); cancelled if any part was.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> from core.migrate.plan import Step
+        >>> from core.stores.demo import CandidateState, open_demo_store
+        >>> plan = Plan(steps=[Step(path="amount", action="map", **{"from": 750, "to": 500})])
+        >>> with open_demo_store() as store:
+        ...     whole = preview_migration(store, AgentState, CandidateState, plan)
+        ...     parts = [preview_migration(store, AgentState, CandidateState, plan,
+        ...                                shard=(i, 3)) for i in range(3)]
+        >>> merged = merge_previews(plan, parts)
+        >>> merged.threads, merged.fixed, merged.to_json() == whole.to_json()
+        (10, 1, True)
+    """
+    merged = Preview(plan, steps=[StepCount(s.path, s.action) for s in plan.steps])
+    for part in parts:
+        merged.threads += part.threads
+        merged.checkpoints += part.checkpoints
+        merged.broken_before += part.broken_before
+        merged.fixed += part.fixed
+        for count, more in zip(merged.steps, part.steps, strict=True):
+            count.changed += more.changed
+            count.fixed += more.fixed
+        merged.still_broken += part.still_broken
+        merged.unreadable += part.unreadable
+        merged.cancelled |= part.cancelled
+    merged.still_broken.sort(key=lambda state: state.thread_id)  # stable: checkpoints stay
+    merged.unreadable.sort(key=lambda row: row.thread_id)
+    return merged
 
 
 def _count(preview: Preview, read: StoredState, candidate: type[BaseModel]) -> Unreadable | None:

@@ -17,6 +17,7 @@ from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem, Unreadable, step_of
 from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal
 from core.stores.server_read import history, source_of, state_errors_of, step_at
+from core.stores.shards import shard_of
 from core.stores.state import stored_state
 
 __all__ = ["TOO_DEEP", "StoredState", "stored_states"]
@@ -40,17 +41,22 @@ class StoredState:
 
 
 def stored_states(
-    store: AnyStore, model: type[BaseModel], *, history_too: bool = False
+    store: AnyStore,
+    model: type[BaseModel],
+    *,
+    history_too: bool = False,
+    shard: tuple[int, int] = (0, 1),
 ) -> Iterator[StoredState | Unreadable]:
     """Each thread's latest stored state (every checkpoint's with `history_too`), in
     thread order, read as the audit reads them; a row that cannot be read is an
-    `Unreadable`, and the walk goes on."""
+    `Unreadable`, and the walk goes on. `shard=(i, N)`: only the threads of that shard
+    (`shard_of`, as the audit's shards)."""
     if isinstance(store, RemoteStore):
-        yield from _server_states(store, model, history_too)
+        yield from _server_states(store, model, history_too, shard)
         return
     serde = store.saver.serde
     counted = getattr(serde, "refusals", None)  # None: not ours, search every state
-    thread_ids = iter_thread_ids(store)
+    thread_ids = iter_thread_ids(store, shard)
     for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
         latest_seen: set[str] = set()
         for saved in read_checkpoints(store, page, latest=not history_too):
@@ -81,14 +87,17 @@ def _from_tuple(
 
 
 def _server_states(
-    store: RemoteStore, model: type[BaseModel], every: bool
+    store: RemoteStore, model: type[BaseModel], every: bool, shard: tuple[int, int]
 ) -> Iterator[StoredState | Unreadable]:
+    index, shards = shard
     offset = 0
     while True:
         batch = store.search(offset, PAGE_LIMIT)
         offset += len(batch)
         for thread in batch:
             thread_id = str(thread.get("thread_id", ""))
+            if shards > 1 and shard_of(thread_id, shards) != index:
+                continue
             yield from _server_thread(store, thread_id, thread, model, every)
         if len(batch) < PAGE_LIMIT:
             return

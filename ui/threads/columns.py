@@ -18,6 +18,12 @@ import streamlit as st
 
 __all__ = [
     "AUDIT_INVALID_LAYOUT",
+    "MIGRATE_BROKEN_LAYOUT",
+    "MIGRATE_CHANGES_LAYOUT",
+    "MIGRATE_PHONE_COLUMNS",
+    "MIGRATE_PLAN_LAYOUT",
+    "MIGRATE_STEPS_LAYOUT",
+    "MIGRATE_WRITTEN_LAYOUT",
     "PHONE_COLUMNS",
     "THREAD_LIST_LAYOUT",
     "TIMELINE_LAYOUT",
@@ -61,6 +67,44 @@ _AUDIT_INVALID = {
     "type": _Text("type", width=108),
 }
 
+# A migration step being edited: its path and action, then its value and `from` (the start of
+# longer JSON; a tap opens the cell whole). The editor draws a row-marker column before them
+# (to pick rows to delete), so these sum to 280, not 320. `to`, asked and the note follow.
+_MIGRATE_PLAN = {
+    "path": _Text("path", width=104),
+    "action": st.column_config.SelectboxColumn("action", width=76),
+    "value": _Text("value", width=50),
+    "from": _Text("from", width=50),
+}
+# What one step did over the store: its path and action, the states it changed and fixed.
+_MIGRATE_STEPS = {
+    "path": _Text("path", width=160),
+    "action": _Text("action", width=72),
+    "changed": st.column_config.NumberColumn("changed", width=44),
+    "fixed": st.column_config.NumberColumn("fixed", width=44),
+}
+# A state the plan leaves broken: its thread, then its first error's field and type. The
+# message, the count of its errors and the checkpoint id follow. ("thread", not "thread_id":
+# the thread list is the one table headed thread_id whenever the audit has not run.)
+_MIGRATE_BROKEN = {
+    "thread": _Text("thread", width=108),
+    "field": _Text("field", width=68),
+    "type": _Text("type", width=144),
+}
+# A field the plan changed in the thread shown: the field, then the step and its action.
+_MIGRATE_CHANGES = {
+    "field": _Text("field", width=200),
+    "step": st.column_config.NumberColumn("step", width=40),
+    "action": _Text("action", width=80),
+}
+# A thread the plan was written to: its id, the checkpoint forked from and the new one; a
+# uuid wraps over three lines of its column (rows over 64 px).
+_MIGRATE_WRITTEN = {
+    "thread": _Text("thread", width=110),
+    "from checkpoint": _Text("from checkpoint", width=105),
+    "new checkpoint": _Text("new checkpoint", width=105),
+}
+
 
 def _layout(
     first: dict[str, Any], rest: list[str], details: dict[str, Any] | None = None, **options: Any
@@ -86,6 +130,11 @@ WRITES_LAYOUT = _layout(
 AUDIT_INVALID_LAYOUT = _layout(
     _AUDIT_INVALID, ["node", "msg", "input", "checkpoint_id"], row_height=WRAP_ROW_HEIGHT
 )
+MIGRATE_PLAN_LAYOUT = _layout(_MIGRATE_PLAN, ["to", "asked", "note"])
+MIGRATE_STEPS_LAYOUT = _layout(_MIGRATE_STEPS, [])
+MIGRATE_BROKEN_LAYOUT = _layout(_MIGRATE_BROKEN, ["msg", "errors", "checkpoint"])
+MIGRATE_CHANGES_LAYOUT = _layout(_MIGRATE_CHANGES, [])
+MIGRATE_WRITTEN_LAYOUT = _layout(_MIGRATE_WRITTEN, [], row_height=WRAP_ROW_HEIGHT)
 
 # Per table (by its widget key): the columns drawn whole on a phone.
 PHONE_COLUMNS = {
@@ -93,4 +142,13 @@ PHONE_COLUMNS = {
     "threads_timeline": list(_TIMELINE),
     "threads_writes": list(_WRITES),
     "threads_audit_invalid": list(_AUDIT_INVALID),
+}
+# The Migrate section's tables, kept apart because most are drawn only after an edit, a
+# pick or a write (tests/app/test_threads_migrate.py draws them all).
+MIGRATE_PHONE_COLUMNS = {
+    "threads_migrate_steps": list(_MIGRATE_PLAN),
+    "threads_migrate_step_counts": list(_MIGRATE_STEPS),
+    "threads_migrate_broken": list(_MIGRATE_BROKEN),
+    "threads_migrate_changes": list(_MIGRATE_CHANGES),
+    "threads_migrate_written": list(_MIGRATE_WRITTEN),
 }

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.errors import EmptyChannelError
 from pydantic import BaseModel, ValidationError
 
 from core.migrate.apply import apply_step
@@ -29,11 +31,12 @@ def _state(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def saved_states(
-    saver: BaseCheckpointSaver[Any], *, history: bool
+    saver: BaseCheckpointSaver[Any], *, history: bool, graph_for: Callable[[str], Any] | None = None
 ) -> list[tuple[str, str, dict[str, Any]]]:
     """(thread, checkpoint id, state) of each thread's latest checkpoint (every one with
     `history`), threads in order, newest first. An input checkpoint's state is the one
-    LangGraph wrote its input into: its child's."""
+    LangGraph wrote its input into: its child's, as the thread's graph (`graph_for`) reads
+    it: a reducer channel nothing wrote is there, empty, as its channel gives it."""
     threads = sorted({checkpoint["configurable"]["thread_id"] for checkpoint in (
         saved.config for saved in saver.list(None))})  # fmt: skip
     found = []
@@ -42,9 +45,18 @@ def saved_states(
         children = {checkpoint_id(t.parent_config): t for t in tuples if t.parent_config}
         for saved in tuples if history else tuples[:1]:
             written = saved
+            values = _state(written.checkpoint["channel_values"])
             if saved.metadata["source"] == "input":
                 written = children[checkpoint_id(saved.config)]
-            values = _state(written.checkpoint["channel_values"])
+                values = _state(written.checkpoint["channel_values"])
+                if graph_for is not None:  # as LangGraph's read_channels gives them
+                    channels = graph_for(thread).channels
+                    for key in sorted(set(channels) - set(values)):
+                        try:
+                            values[key] = channels[key].copy().get()
+                        except EmptyChannelError:
+                            pass
+                    values = _state(values)
             found.append((thread, checkpoint_id(saved.config), values))
     return found
 

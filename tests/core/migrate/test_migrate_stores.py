@@ -39,7 +39,7 @@ def _preview(stored: Stored, *, history: bool):
 
 def _states(stored: Stored, *, history: bool) -> list[tuple[str, str, dict[str, Any]]]:
     with saver_on(stored.kind, stored.spec, _serde(stored.case)) as saver:
-        return saved_states(saver, history=history)
+        return saved_states(saver, history=history, graph_for=stored.case.graph_for)
 
 
 def store_contents(stored: Stored) -> Any:
@@ -75,7 +75,7 @@ def test_propose_gives_each_candidate_its_plan_and_asks_for_the_renames_and_gone
 SUMMARIES = {
     ("order", False): (10, 10, 10, 8, [(10, 10), (9, 9), (3, 3), (10, 10)],
                        ["fault-bad_status_last", "fault-negative_amount"]),
-    ("order", True): (10, 39, 39, 37, [(39, 39), (19, 19), (10, 10), (39, 39)],
+    ("order", True): (10, 39, 39, 37, [(39, 39), (29, 29), (10, 10), (39, 39)],
                       ["fault-bad_status_last", "fault-negative_amount"]),
     ("chat", False): (6, 6, 6, 6, [(6, 6), (6, 6), (6, 6), (4, 4)], []),
     ("chat", True): (6, 26, 26, 26, [(26, 26), (26, 26), (26, 26), (7, 7)], []),

@@ -1,0 +1,407 @@
+"""Threads page's Migrate section with AppTest: the plan table, its preview, a diff, Apply."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from unittest.mock import patch
+
+import pytest
+from streamlit.runtime.caching import clear_session_resource_cache
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+
+from core.migrate.export import export_module
+from core.migrate.plan import Plan, Step, parse_plan
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
+from ui import keys
+from ui.threads import migrate_preview
+from ui.threads.columns import MIGRATE_PHONE_COLUMNS
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "threads.py")
+FIXTURES = str(ROOT / "tests" / "fixtures")
+SESSION_ID = "test session id"  # AppTest's, for every instance
+COLUMNS = ["path", "action", "value", "from", "to", "asked", "note"]
+AMOUNT_MAP = {"path": "amount", "action": "map", "from": "750", "to": "500"}
+NARROWER = (
+    "`amount` is narrower in the candidate (le: 1000000 -> 500): some stored values may "
+    "fail, and the preview counts them."
+)
+STATUS_LAST = ("fault-bad_status_last", "status", "literal_error",
+               "Input should be 'pending', 'validated' or 'confirmed'", 1)  # fmt: skip
+NEGATIVE = ("fault-negative_amount", "amount", "greater_than_equal",
+            "Input should be greater than or equal to 0", 1)  # fmt: skip
+OVER_500 = ("model-change", "amount", "less_than_equal",
+            "Input should be less than or equal to 500", 1)  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _session_ends() -> Iterator[None]:
+    """Each test's demo store is its own (AppTest gives every instance one session id)."""
+    yield
+    clear_session_resource_cache(SESSION_ID)
+
+
+def _open(monkeypatch, *, writes: bool = False, candidate: str | None = None) -> AppTest:
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
+    if writes:
+        monkeypatch.setenv(WRITES_ENV, "1")
+    else:
+        monkeypatch.delenv(WRITES_ENV, raising=False)
+    if candidate is not None:
+        monkeypatch.syspath_prepend(FIXTURES)
+        monkeypatch.setenv("PLAYGROUND_CANDIDATE", candidate)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    return at
+
+
+@pytest.fixture
+def at(monkeypatch) -> AppTest:
+    return _open(monkeypatch)
+
+
+def _steps_key(at: AppTest) -> str:
+    generation = at.session_state[keys.THREADS_MIGRATE_BASE]["generation"]
+    return keys.THREADS_MIGRATE_STEPS + (f"-{generation}" if generation else "")
+
+
+def _edit(at: AppTest, *, added=(), edited=None, deleted=()) -> AppTest:
+    """Edit the plan table as the browser reports it: cells by row, rows added, deleted."""
+    at.session_state[_steps_key(at)] = {
+        "edited_rows": edited or {}, "added_rows": list(added), "deleted_rows": list(deleted),
+    }  # fmt: skip
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _counts(at: AppTest) -> dict[str, int]:
+    return {metric.label: int(metric.value) for metric in at.metric}
+
+
+def _frame(at: AppTest, *columns: str) -> list[tuple]:
+    """The rows of the table whose first columns are `columns` ([] when none is drawn)."""
+    for table in at.dataframe:
+        if tuple(table.value.columns[: len(columns)]) == columns:
+            return list(table.value.itertuples(index=False, name=None))
+    return []
+
+
+def _broken(at: AppTest) -> list[tuple]:
+    """The still-broken states without their checkpoint ids."""
+    return [row[:5] for row in _frame(at, "thread", "field", "type")]
+
+
+def _refusals(at: AppTest) -> list[str]:
+    return [
+        code.value
+        for code in at.code
+        if code.value.startswith("[plan_step]") or code.value.startswith("[plan_toml]")
+    ]
+
+
+@contextmanager
+def _downloads() -> Iterator[dict[str, str]]:
+    """The files the runs inside offer for download, by file name (the last of each)."""
+    stored: dict[str, str] = {}
+    original = MediaFileManager.add
+
+    def record(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        stored[file_name] = data.decode() if isinstance(data, bytes) else data
+        return original(self, data, mimetype, coordinates, file_name, is_for_static_download)
+
+    with patch.object(MediaFileManager, "add", record):
+        yield stored
+
+
+def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
+    table = at.data_editor(key="threads_migrate_steps").value
+    assert (list(table.columns), len(table)) == (COLUMNS, 0)
+    assert NARROWER in [code.value for code in at.code]
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 0, "Still broken": 3,
+    }  # fmt: skip
+    assert _broken(at) == [STATUS_LAST, NEGATIVE, OVER_500]
+    assert _frame(at, "path", "action", "changed") == []  # no step, no step counts
+
+
+def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch):
+    at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
+    assert at.data_editor(key="threads_migrate_steps").value.to_dict("records") == [
+        {"path": "status", "action": "map", "value": "", "from": '"validated"', "to": '"pending"',
+         "asked": True, "note": '"validated" is no longer allowed at `status`: choose what it '
+         'becomes ("pending", the candidate\'s first member, is proposed).'},
+        {"path": "status", "action": "map", "value": "", "from": '"confirmed"',
+         "to": '"CONFIRMED"', "asked": False, "note": '"confirmed" is no longer allowed at '
+         '`status`: it becomes "CONFIRMED", the same text in another case.'},
+    ]  # fmt: skip
+    assert any("Rows marked asked need your value." in c.value for c in at.caption)
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 9, "Fixed": 7, "Still broken": 2,
+    }  # fmt: skip
+    assert _frame(at, "path", "action", "changed") == [
+        ("status", "map", 3, 3),
+        ("status", "map", 5, 5),
+    ]
+
+
+def test_a_map_of_amount_fixes_the_thread_it_maps_and_editing_it_changes_the_counts(at):
+    _edit(at, added=[AMOUNT_MAP])
+    assert _refusals(at) == []
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 1, "Still broken": 2,
+    }  # fmt: skip
+    assert _frame(at, "path", "action", "changed") == [("amount", "map", 1, 1)]
+    assert _broken(at) == [STATUS_LAST, NEGATIVE]
+    # 600 is still over the candidate's 500: the step changes the state, and fixes nothing
+    _edit(at, added=[AMOUNT_MAP | {"to": "600"}])
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 0, "Still broken": 3,
+    }  # fmt: skip
+    assert _frame(at, "path", "action", "changed") == [("amount", "map", 1, 0)]
+    assert _broken(at)[2] == ("model-change", "amount", "less_than_equal",
+                              "Input should be less than or equal to 500", 1)  # fmt: skip
+
+
+def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at):
+    _edit(at, added=[
+        AMOUNT_MAP | {"to": "five hundred"},
+        {"path": "status", "action": "rename", "to": '"1st"'},
+        {},  # a row just added, nothing typed yet: not a step
+        {"path": "items[0].sku", "action": "drop"},
+    ])  # fmt: skip
+    assert _refusals(at) == [
+        "[plan_step] row 1 (amount), column to: not JSON (Expecting value at character 1); "
+        'write a string in double quotes ("shipped"), a number (750), true, false, null, a '
+        "list or an object.\n"
+        "[plan_step] row 2 (status): a rename needs `to`: the field's new name.\n"
+        "[plan_step] row 4 (items[0].sku), column path: 'items[0].sku' is not a path: write "
+        "field names joined by dots, [*] after a list's name for each of its elements "
+        "(items[*].sku)."
+    ]
+    # what was typed stays in the table; the preview waits for a plan
+    assert at.session_state[_steps_key(at)]["added_rows"][0]["to"] == "five hundred"
+    assert [info.value for info in at.info][-1] == (
+        "The preview waits for a plan: fix the rows named above."
+    )
+    assert at.metric.len == 0
+
+
+def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line(at):
+    good = '[[step]]\npath = "amount"\naction = "map"\nfrom = 750\nto = 500\n'
+    at.file_uploader(key="threads_migrate_upload").set_value(("fix.toml", good.encode(), ""))
+    at.run()
+    assert at.data_editor(key="threads_migrate_steps-1").value.to_dict("records") == [
+        {"path": "amount", "action": "map", "value": "", "from": "750", "to": "500",
+         "asked": False, "note": ""},
+    ]  # fmt: skip
+    # the file's name is the user's: escaped, never Markdown
+    assert any(
+        c.value.startswith(r"The plan, from the uploaded plan fix\.toml:") for c in at.caption
+    )
+    assert _counts(at)["Fixed"] == 1
+    bad = good + '\n[[step]]\npath = "status"\naction = "squash"\n'
+    at.file_uploader(key="threads_migrate_upload").set_value(("bad.toml", bad.encode(), ""))
+    at.run()
+    assert [error.value for error in at.error] == [
+        "The uploaded plan cannot be used; the table is unchanged:"
+    ]
+    assert _refusals(at) == [
+        "[plan_step] line 7: step 2: action: Input should be 'default', 'drop', 'map', "
+        "'rename' or 'coerce'."
+    ]
+    assert _steps_key(at) == "threads_migrate_steps-1"  # the table kept its plan
+    assert _counts(at)["Fixed"] == 1
+
+
+def test_the_downloads_hold_the_edited_plan_as_toml_and_as_a_module(monkeypatch):
+    at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
+    with _downloads() as stored:
+        _edit(at, edited={0: {"to": '"cancelled"'}})  # the asked step, chosen
+    plan = Plan(steps=[
+        Step(path="status", action="map", **{"from": "validated", "to": "cancelled"}),
+        Step(path="status", action="map", **{"from": "confirmed", "to": "CONFIRMED"}),
+    ])  # fmt: skip
+    assert parse_plan(stored["migration-plan.toml"]) == plan
+    # the edited step lost its note (it no longer says why); the one as proposed kept it
+    assert stored["migration-plan.toml"].startswith(
+        '[[step]]\npath = "status"\naction = "map"\nfrom = "validated"\nto = "cancelled"\n\n'
+        '# "confirmed" is no longer allowed at `status`: it becomes "CONFIRMED", the same '
+        "text in another case.\n[[step]]\n"
+    )
+    assert stored["migrate_state.py"] == export_module(plan, model_name="OrderWithFewerStatuses")
+    preview = json.loads(stored["migration-preview.json"])
+    assert (preview["plan"], preview["fixed"]) == ([s.as_toml() for s in plan.steps], 7)
+
+
+def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_field(at):
+    _edit(at, added=[AMOUNT_MAP])
+    at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
+    picker = at.selectbox(key="threads_migrate_thread")
+    assert picker.options == [
+        "model-change (the thread picked in the list above)",
+        f"fault-bad_status_last (still broken at checkpoint {_checkpoint(at, 0)})",
+        f"fault-negative_amount (still broken at checkpoint {_checkpoint(at, 1)})",
+    ]
+    stored, migrated = (json.loads(shown.value) for shown in at.json[-2:])
+    assert (stored["amount"], migrated["amount"]) == (750, 500)
+    assert {k: v for k, v in migrated.items() if k != "amount"} == {
+        k: v for k, v in stored.items() if k != "amount"
+    }
+    assert _frame(at, "field", "step", "action") == [("amount", 1, "map")]
+    assert [
+        c.value for c in at.caption if c.value.startswith(("Stored (", "After the plan ("))
+    ] == [
+        "Stored (1 error under CandidateState)",
+        "After the plan (0 errors under CandidateState)",
+    ]
+    # a still-broken state: no step changes it, and the candidate's error is said
+    picker.set_value(("fault-bad_status_last", _checkpoint(at, 0))).run()
+    assert _frame(at, "field", "step", "action") == []
+    assert at.code[-1].value == (
+        "status: Input should be 'pending', 'validated' or 'confirmed' [literal_error]"
+    )
+
+
+def _checkpoint(at: AppTest, row: int) -> str:
+    return _frame(at, "thread", "field", "type")[row][5]
+
+
+def test_without_writes_there_is_no_apply_button(at):
+    _edit(at, added=[AMOUNT_MAP])
+    assert "threads_migrate_apply" not in [button.key for button in at.button]
+    assert (
+        "Applying the plan is off on this server (start it with PLAYGROUND_STORE_WRITES=1 to "
+        "allow it); the preview above writes nothing."
+    ) in [caption.value for caption in at.caption]
+
+
+def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(monkeypatch):
+    at = _open(monkeypatch, writes=True)
+    _edit(at, added=[AMOUNT_MAP])
+    before = {row[0]: row[2] for row in _frame(at, "thread_id", "status")}
+    at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
+    # the diff names the thread's latest checkpoint: the one its fork is written from
+    shown = [c.value for c in at.code if c.value.startswith("model-change · ")]
+    forked_from = shown[0].removeprefix("model-change · ")
+    with _downloads() as stored:
+        at.button(key="threads_migrate_apply").click().run()
+    assert not at.exception
+    assert [s.value for s in at.success][-1] == (
+        "Written: 1 new checkpoint, one per thread migrated (the thread list above reads them)."
+    )
+    written = _frame(at, "thread", "from checkpoint", "new checkpoint")
+    assert [row[:2] for row in written] == [("model-change", forked_from)]
+    assert written[0][2] != written[0][1]
+    fork = {"thread_id": "model-change", "from_checkpoint_id": forked_from,
+            "new_checkpoint_id": written[0][2]}  # fmt: skip
+    assert json.loads(stored["migration-written.json"]) == [fork]  # as `migrate --json` says
+    assert stored["migration-written.csv"] == (
+        "thread_id,from_checkpoint_id,new_checkpoint_id\n" + ",".join(fork.values()) + "\n"
+    )
+    after = {row[0]: row[2] for row in _frame(at, "thread_id", "status")}
+    assert {t: (before[t], after[t]) for t in before if before[t] != after[t]} == {
+        "model-change": (before["model-change"], before["model-change"] + 1)
+    }
+    assert _counts(at) == {  # the fork is model-change's latest now, and valid
+        "Threads": 10, "Checkpoints": 10, "Broken before": 2, "Fixed": 0, "Still broken": 2,
+    }  # fmt: skip
+    at.button(key="threads_migrate_apply").click().run()
+    assert [info.value for info in at.info][-1].startswith("Nothing was written: no thread's")
+    assert _frame(at, "thread", "from checkpoint", "new checkpoint") == []
+    assert {row[0]: row[2] for row in _frame(at, "thread_id", "status")} == after
+
+
+def test_a_page_without_a_candidate_says_how_to_configure_one(monkeypatch):
+    # the configured model is not the seed order's: the demo's candidate is not offered
+    monkeypatch.syspath_prepend(FIXTURES)
+    monkeypatch.setenv("PLAYGROUND_MODEL", "candidates.order_v2:OrderV2")
+    at = _open(monkeypatch)
+    assert at.subheader[3].value == "Migrate"
+    assert (
+        "Migrating the stored threads needs the changed model to carry them to: configure it "
+        "with --candidate, candidate = ... in playground.toml or PLAYGROUND_CANDIDATE."
+    ) in [caption.value for caption in at.caption]
+    assert keys.THREADS_MIGRATE_BASE not in at.session_state
+
+
+def test_a_large_store_is_previewed_in_slices_to_the_same_counts(at, monkeypatch):
+    monkeypatch.setattr(migrate_preview, "ONE_GO_THREADS", 0)
+    _edit(at, added=[AMOUNT_MAP])
+    job = at.session_state[keys.THREADS_MIGRATE_JOB]
+    assert (len(job["parts"]), job["cancelled"]) == (migrate_preview.SLICES, False)
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 1, "Still broken": 2,
+    }  # fmt: skip
+    assert _broken(at) == [STATUS_LAST, NEGATIVE]  # in thread order, as one whole preview
+    assert [b.key for b in at.button if b.key.startswith("threads_migrate_")][-2:] == [
+        "threads_migrate_propose", "threads_migrate_again",
+    ]  # fmt: skip
+
+
+def test_a_cancelled_preview_keeps_the_slices_it_finished_and_says_so(at, monkeypatch):
+    monkeypatch.setattr(migrate_preview, "ONE_GO_THREADS", 0)
+    _edit(at, added=[AMOUNT_MAP])
+    job = at.session_state[keys.THREADS_MIGRATE_JOB]
+    job["parts"], job["cancelled"] = job["parts"][:3], True
+    at.run()
+    shown = sum(part.checkpoints for part in job["parts"])
+    assert _counts(at)["Checkpoints"] == shown < 10
+    assert [w.value for w in at.warning][-1] == (
+        "Preview cancelled: the counts cover the slices previewed before Cancel."
+    )
+    assert "threads_migrate_cancel" not in [b.key for b in at.button]
+    assert len(at.session_state[keys.THREADS_MIGRATE_JOB]["parts"]) == 3  # nothing more ran
+
+
+def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(monkeypatch):
+    # The plan editor draws a row-marker column first: its columns sum to 280, not 320.
+    at = _open(monkeypatch, writes=True)
+    _edit(at, added=[AMOUNT_MAP])
+    at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
+    at.button(key="threads_migrate_apply").click().run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
+    _edit(at, added=[AMOUNT_MAP | {"from": "500", "to": "499"}])  # the fork's 500: a change
+    drawn = {}
+    for table in at.dataframe:
+        order = list(table.proto.column_order)
+        key = next((k for k, f in MIGRATE_PHONE_COLUMNS.items() if order[: len(f)] == f), None)
+        if key is not None:
+            config = json.loads(table.proto.columns)
+            drawn[key] = (
+                order,
+                {name: config[name]["width"] for name in MIGRATE_PHONE_COLUMNS[key]},
+            )
+    assert drawn == {
+        "threads_migrate_steps": (
+            ["path", "action", "value", "from", "to", "asked", "note"],
+            {"path": 104, "action": 76, "value": 50, "from": 50},
+        ),
+        "threads_migrate_step_counts": (
+            ["path", "action", "changed", "fixed"],
+            {"path": 160, "action": 72, "changed": 44, "fixed": 44},
+        ),
+        "threads_migrate_broken": (
+            ["thread", "field", "type", "msg", "errors", "checkpoint"],
+            {"thread": 108, "field": 68, "type": 144},
+        ),
+        "threads_migrate_changes": (
+            ["field", "step", "action"], {"field": 200, "step": 40, "action": 80},
+        ),
+        "threads_migrate_written": (
+            ["thread", "from checkpoint", "new checkpoint"],
+            {"thread": 110, "from checkpoint": 105, "new checkpoint": 105},
+        ),
+    }  # fmt: skip
+    sums = {key: sum(widths.values()) for key, (_, widths) in drawn.items()}
+    assert sums == {
+        "threads_migrate_steps": 280, "threads_migrate_step_counts": 320,
+        "threads_migrate_broken": 320, "threads_migrate_changes": 320,
+        "threads_migrate_written": 320,
+    }  # fmt: skip

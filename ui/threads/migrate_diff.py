@@ -1,0 +1,115 @@
+"""One thread before and after the plan: its stored state and the migrated one, side by side."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+from pydantic import BaseModel
+
+from core.jsontext.write import plural
+from core.migrate.migrated import migrated
+from core.migrate.plan import Plan
+from core.migrate.preview import Preview
+from core.stores.errors import coded
+from core.stores.reader import open_any, timeline_of
+from core.stores.rows import RowProblem
+from core.stores.serde import strict_serde
+from core.stores.server import RemoteStore
+from core.stores.state import json_state_errors, state_errors
+from ui import keys
+from ui.text import plain
+from ui.threads.columns import MIGRATE_CHANGES_LAYOUT
+from ui.threads.source import StoreChoice
+from ui.threads.timeline import as_json
+
+__all__ = ["diff_section"]
+
+_PICK = "threads_migrate_thread"
+_OPTIONS = 200  # still-broken states offered; any other thread is picked in the list above
+Option = tuple[str, str]  # (thread id, checkpoint id; "" for the thread's latest)
+
+
+def _options(preview: Preview) -> dict[Option, str]:
+    options: dict[Option, str] = {}
+    picked = st.session_state.get(keys.THREADS_THREAD)
+    if isinstance(picked, str):
+        options[(picked, "")] = f"{picked} (the thread picked in the list above)"
+    for state in preview.still_broken[:_OPTIONS]:
+        at = f" at checkpoint {state.checkpoint_id}" if state.checkpoint_id else ""
+        options.setdefault((state.thread_id, state.checkpoint_id),
+                           f"{state.thread_id} (still broken{at})")  # fmt: skip
+    return options
+
+
+def _changes(plan: Plan, changed_by: list[list[str]]) -> pd.DataFrame:
+    rows = [(path, index, plan.steps[index].action)
+            for index, paths in enumerate(changed_by) for path in paths]  # fmt: skip
+    return pd.DataFrame(
+        {
+            "field": [path for path, _, _ in rows],
+            "step": pd.Series([index + 1 for _, index, _ in rows], dtype="int64"),
+            "action": [action for _, _, action in rows],
+        }
+    )
+
+
+def diff_section(
+    choice: StoreChoice,
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    plan: Plan,
+    preview: Preview,
+) -> None:
+    """Pick a thread (the list's, or a still-broken one); show its state before and after."""
+    options = _options(preview)
+    if not options:
+        st.caption("Pick a thread in the list above to see it before and after the plan.")
+        return
+    if st.session_state.get(_PICK) not in options:
+        st.session_state[_PICK] = next(iter(options))
+    thread_id, checkpoint_id = st.selectbox(
+        "Thread", list(options), format_func=options.__getitem__, key=_PICK,
+        help="Any thread: pick it in the thread list above.",
+    )  # fmt: skip
+    try:
+        with open_any(choice.spec, strict_serde([model, candidate]),
+                      assistant=choice.assistant) as store:  # fmt: skip
+            timeline = timeline_of(store, thread_id, model)
+            json_mode = isinstance(store, RemoteStore)  # a server's values are JSON: as preview
+    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
+        st.error("The store cannot be read:")
+        st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
+        return
+    checkpoints = timeline.checkpoints if timeline is not None else []
+    found = [c for c in checkpoints if c.checkpoint_id == checkpoint_id] or checkpoints[-1:]
+    if not found or found[0].unreadable is not None:
+        st.info("This checkpoint cannot be read: there is no state to migrate.")
+        return
+    checkpoint = found[0]
+    try:
+        result = migrated(plan, checkpoint.state, candidate, json_mode=json_mode)
+    except RowProblem as problem:
+        st.info(f"This checkpoint cannot be migrated: [{problem.code}] {problem.message}")
+        return
+    after, changed_by, errors = result.state, result.changed, result.errors
+    check = json_state_errors if json_mode else state_errors
+    before = check(checkpoint.state, candidate) if result.broken_before else []
+    st.caption("Thread and checkpoint")
+    st.code(f"{thread_id} · {checkpoint.checkpoint_id}", language=None, wrap_lines=True)
+    stored_col, after_col = st.columns(2)
+    name = plain(candidate.__name__)
+    stored_col.caption(f"Stored ({plural(len(before), 'error')} under {name})")
+    stored_col.json(as_json(checkpoint.state), expanded=2)
+    after_col.caption(f"After the plan ({plural(len(errors), 'error')} under {name})")
+    after_col.json(as_json(after), expanded=2)
+    changes = _changes(plan, changed_by)
+    if changes.empty:
+        st.caption("No step changes this state.")
+    else:
+        st.caption("The fields the plan changed")
+        st.dataframe(changes, key="threads_migrate_changes", **MIGRATE_CHANGES_LAYOUT)
+    if errors:
+        st.caption(f"What {plain(candidate.__name__)} still rejects after the plan")
+        st.code("\n".join(f"{'.'.join(map(str, e.get('loc', []))) or '(the state)'}: "
+                          f"{e.get('msg', '')} [{e.get('type', '')}]" for e in errors),
+                language=None, wrap_lines=True)  # fmt: skip

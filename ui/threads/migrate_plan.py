@@ -1,0 +1,176 @@
+"""The migration plan's editor: the proposed steps in a table, a plan upload, its downloads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+from pydantic import BaseModel
+
+from core.errors import CodedError, ErrorCode
+from core.migrate.export import export_module
+from core.migrate.plan import ACTIONS, MAX_PLAN_BYTES, PlanError, parse_plan, plan_toml
+from core.migrate.propose import Proposal, propose
+from ui import keys
+from ui.text import plain
+from ui.threads.columns import MIGRATE_PLAN_LAYOUT
+from ui.threads.plan_table import TablePlan, plan_frame, plan_rows, read_rows
+
+__all__ = ["plan_editor", "steps_key"]
+
+_UPLOAD = "threads_migrate_upload"
+_UPLOAD_ERROR = "threads_migrate_upload_error"
+_JSON_HELP = (
+    'JSON: a string in double quotes ("shipped"), a number, true, false, null, a list or '
+    "an object. Empty: the step does not give it."
+)
+_COLUMNS = {
+    "path": st.column_config.TextColumn(
+        "path", help="Field names joined by dots; [*] after a list's name: items[*].sku"
+    ),
+    "action": st.column_config.SelectboxColumn("action", options=list(ACTIONS)),
+    "value": st.column_config.TextColumn("value", help=f"default: the value to set. {_JSON_HELP}"),
+    "from": st.column_config.TextColumn("from", help=f"map: the old value. {_JSON_HELP}"),
+    "to": st.column_config.TextColumn(
+        "to",
+        help=f"map: the new value; rename: the new name; coerce: int, float, str or bool. "
+        f"{_JSON_HELP}",
+    ),  # fmt: skip
+    "asked": st.column_config.CheckboxColumn(
+        "asked", disabled=True, help="The proposal could not choose this value: choose it."
+    ),
+    "note": st.column_config.TextColumn("note", disabled=True, help="Why the step is proposed"),
+}
+
+
+def _configured() -> dict[str, Any]:
+    """The columns as configured here, each in the layout's width (ui/threads/columns.py)."""
+    layout = MIGRATE_PLAN_LAYOUT["column_config"]
+    return {
+        name: {**layout.get(name, {}), **{k: v for k, v in column.items() if v is not None}}
+        for name, column in _COLUMNS.items()
+    }
+
+
+def steps_key() -> str:
+    """The plan table's widget key: `threads_migrate_steps`, then `-1`, `-2`... after each
+    new start (an upload, the proposal again), so the browser drops the old edits."""
+    generation = st.session_state.get(keys.THREADS_MIGRATE_BASE, {}).get("generation", 0)
+    return keys.THREADS_MIGRATE_STEPS + (f"-{generation}" if generation else "")
+
+
+def _start(rows: list[dict[str, Any]], origin: str, of: tuple[str, ...]) -> None:
+    """The table starts afresh on `rows` (its edits dropped)."""
+    base = st.session_state.get(keys.THREADS_MIGRATE_BASE)
+    st.session_state.pop(steps_key(), None)
+    generation = base["generation"] + 1 if base is not None else 0
+    st.session_state[keys.THREADS_MIGRATE_BASE] = {
+        "of": of, "rows": rows, "origin": origin, "generation": generation,
+    }  # fmt: skip
+
+
+def _uploaded(of: tuple[str, ...]) -> None:
+    """The uploaded plan replaces the table; one that cannot be read is said, with its line."""
+    st.session_state.pop(_UPLOAD_ERROR, None)
+    file = st.session_state.get(_UPLOAD)
+    if file is None:
+        return
+    try:
+        if file.size > MAX_PLAN_BYTES:  # parse_plan's own refusal, before reading it all
+            raise PlanError(
+                ErrorCode.PLAN_TOML, f"the plan is over {MAX_PLAN_BYTES:,} bytes; shorten it."
+            )
+        plan = parse_plan(file.getvalue().decode("utf-8"))
+    except UnicodeDecodeError:
+        error = CodedError(ErrorCode.PLAN_TOML, "the file is not UTF-8 text; save it as UTF-8.")
+        st.session_state[_UPLOAD_ERROR] = str(error)
+        return
+    except PlanError as error:
+        st.session_state[_UPLOAD_ERROR] = str(error)
+        return
+    _start(plan_rows(Proposal(plan=plan)), f"the uploaded plan {file.name}", of)
+
+
+def _proposed(proposal: Proposal, of: tuple[str, ...]) -> None:
+    _start(plan_rows(proposal), "the proposal", of)
+
+
+def _downloads(table: TablePlan, candidate: type[BaseModel]) -> None:
+    plan = table.plan
+    with st.container(horizontal=True, gap="small"):
+        st.download_button(
+            "Download plan (TOML)",
+            plan_toml(plan, table.notes) if plan is not None else "",
+            "migration-plan.toml",
+            "application/toml",
+            key="threads_migrate_toml",
+            on_click="ignore",
+            disabled=plan is None,
+        )
+        st.download_button(
+            "Download as a Python module",
+            export_module(plan, model_name=candidate.__name__) if plan is not None else "",
+            "migrate_state.py",
+            "text/x-python",
+            key="threads_migrate_module",
+            on_click="ignore",
+            disabled=plan is None,
+        )
+
+
+def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan:
+    """The steps as an editable table (proposed from `model` -> `candidate`, or uploaded);
+    returns what the edited rows say."""
+    proposal = propose(model, candidate)
+    of = (f"{model.__module__}.{model.__qualname__}",
+          f"{candidate.__module__}.{candidate.__qualname__}")  # fmt: skip
+    base = st.session_state.get(keys.THREADS_MIGRATE_BASE)
+    if base is None or base["of"] != of:
+        _proposed(proposal, of)
+        base = st.session_state[keys.THREADS_MIGRATE_BASE]
+    if proposal.warnings:
+        st.caption("Changes no step fixes (the preview counts the states they fail):")
+        st.code("\n".join(proposal.warnings), language=None, wrap_lines=True)
+    asked = any(row["asked"] for row in base["rows"])
+    st.caption(
+        f"The plan, from {plain(base['origin'])}: one step per row, applied in order to each "
+        "stored state. Edit a cell, add a row (+) or delete rows; value, from and to are JSON. "
+        + ("Rows marked asked need your value. " if asked else "")
+        + (
+            "It starts with no step: add one if the preview shows states to fix."
+            if not base["rows"]
+            else ""
+        )
+    )
+    edited = st.data_editor(
+        plan_frame(base["rows"]),
+        key=steps_key(),
+        num_rows="dynamic",
+        alt="The migration plan: one step per row",
+        **MIGRATE_PLAN_LAYOUT | {"column_config": _configured()},
+    )
+    table = read_rows(edited, base["rows"])
+    if table.refusals:
+        refused = st.container(key="threads_migrate_refusals")
+        refused.error("Not a plan yet: fix these rows (what you typed stays in the table).")
+        refused.code("\n".join(str(refusal) for refusal in table.refusals), language=None,
+                     wrap_lines=True)  # fmt: skip
+    upload_col, again_col = st.columns([3, 1], vertical_alignment="bottom")
+    upload_col.file_uploader(
+        "Upload a plan (TOML [[step]] tables)",
+        type=["toml"],
+        key=_UPLOAD,
+        on_change=_uploaded,
+        args=(of,),
+    )
+    again_col.button(
+        "Start again from the proposal",
+        key="threads_migrate_propose",
+        on_click=_proposed,
+        args=(proposal, of),
+    )
+    if st.session_state.get(_UPLOAD_ERROR):
+        st.error("The uploaded plan cannot be used; the table is unchanged:")
+        st.code(st.session_state[_UPLOAD_ERROR], language=None, wrap_lines=True)
+    _downloads(table, candidate)
+    return table

@@ -1,0 +1,185 @@
+"""The migration's preview: the plan's counts over the whole store, redone as it is edited.
+
+A store of at most ONE_GO_THREADS threads is previewed whole in every run. A larger one (or a
+server that cannot count its threads) runs as SLICES disjoint thread shards, one per
+fragment rerun, with progress and Cancel between them, as the audit does: a shard is a set
+of threads a slice reads from the start, so no cursor has to outlive a rerun (a `keep_going`
+stop could end a walk, but not resume it), and each slice is a short script run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from pydantic import BaseModel
+from streamlit.errors import StreamlitAPIException
+
+from core.jsontext.write import dumps
+from core.migrate.plan import Plan, plan_toml
+from core.migrate.preview import Preview, merge_previews, preview_migration
+from core.stores.errors import coded
+from core.stores.reader import open_any, thread_total
+from core.stores.serde import strict_serde
+from ui import keys
+from ui.text import plain
+from ui.threads.columns import MIGRATE_BROKEN_LAYOUT, MIGRATE_STEPS_LAYOUT
+from ui.threads.source import StoreChoice
+
+__all__ = ["ONE_GO_THREADS", "SLICES", "preview_section"]
+
+ONE_GO_THREADS = 200
+SLICES = 10
+_SHOWN_BROKEN = 1000  # rows of the still-broken table; the JSON download holds them all
+
+
+def _cancel() -> None:
+    job = st.session_state.get(keys.THREADS_MIGRATE_JOB)
+    if job is not None:
+        job["cancelled"] = True
+
+
+def _again() -> None:
+    st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)
+
+
+def _field(loc: list[Any]) -> str:
+    return ".".join(str(part) for part in loc) or "(the state)"
+
+
+def _broken_frame(preview: Preview) -> pd.DataFrame:
+    shown = preview.still_broken[:_SHOWN_BROKEN]
+    firsts = [state.errors[0] if state.errors else {} for state in shown]
+    return pd.DataFrame(
+        {
+            "thread": [state.thread_id for state in shown],
+            "field": [_field(list(error.get("loc", []))) for error in firsts],
+            "type": [str(error.get("type", "")) for error in firsts],
+            "msg": [str(error.get("msg", "")) for error in firsts],
+            "errors": pd.Series([len(state.errors) for state in shown], dtype="int64"),
+            "checkpoint": [state.checkpoint_id for state in shown],
+        }
+    )
+
+
+def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> None:
+    with st.container(horizontal=True, key="threads_migrate_counts"):
+        st.metric("Threads", preview.threads)
+        st.metric("Checkpoints", preview.checkpoints)
+        st.metric("Broken before", preview.broken_before,
+                  help="States the candidate rejects as they are stored")  # fmt: skip
+        st.metric("Fixed", preview.fixed, help="Of those, the states the plan makes valid")
+        st.metric("Still broken", len(preview.still_broken),
+                  help="States the candidate rejects after the plan")  # fmt: skip
+    if not finished:
+        st.caption("So far: the counts grow as the slices are previewed.")
+    if not preview.checkpoints:
+        st.info("No stored state was previewed: the store holds no threads yet.")
+        return
+    if preview.steps:
+        st.caption("What each step did (states it changed, and fixed)")
+        frame = pd.DataFrame(
+            {
+                "path": [count.path for count in preview.steps],
+                "action": [count.action for count in preview.steps],
+                "changed": pd.Series([c.changed for c in preview.steps], dtype="int64"),
+                "fixed": pd.Series([c.fixed for c in preview.steps], dtype="int64"),
+            }
+        )
+        st.dataframe(frame, key="threads_migrate_step_counts", **MIGRATE_STEPS_LAYOUT)
+    if preview.still_broken:
+        more = len(preview.still_broken) - _SHOWN_BROKEN
+        st.caption(
+            "States still broken after the plan, with the candidate's first error"
+            + (f" (the first {_SHOWN_BROKEN:,}; the JSON has all)" if more > 0 else "")
+        )
+        frame = _broken_frame(preview)
+        st.dataframe(frame, key="threads_migrate_broken", **MIGRATE_BROKEN_LAYOUT)
+    elif finished:
+        st.success(f"After the plan, {plain(candidate.__name__)} accepts every state previewed.")
+    if preview.unreadable:
+        st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
+        rows = pd.DataFrame([row.to_json() for row in preview.unreadable]).astype(str)
+        st.dataframe(rows, key="threads_migrate_unreadable", hide_index=True)
+    st.download_button(
+        "Download the preview (JSON)",
+        dumps(preview.to_json(), indent=2, default=str),
+        "migration-preview.json",
+        "application/json",
+        key="threads_migrate_json",
+        on_click="ignore",
+    )
+
+
+def _failed(error: Exception, choice: StoreChoice) -> None:
+    st.error("The store cannot be read:")
+    st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
+
+
+def preview_section(
+    choice: StoreChoice,
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    plan: Plan,
+    history: bool,
+) -> Preview | None:
+    """The plan's preview over the page's store (None: the store cannot be read); in a large
+    store, the slices previewed so far."""
+    signature = (choice.source, choice.label, str(choice.assistant), model.__qualname__,
+                 candidate.__qualname__, plan_toml(plan), str(history))  # fmt: skip
+    try:
+        with open_any(choice.spec, strict_serde([model, candidate]),
+                      assistant=choice.assistant) as store:  # fmt: skip
+            total = thread_total(store)
+            if total is not None and total <= ONE_GO_THREADS:
+                st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)
+                preview = preview_migration(store, model, candidate, plan, history=history)
+                _results(preview, candidate, finished=True)
+                return preview
+    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
+        _failed(error, choice)
+        return None
+    return _sliced(choice, model, candidate, plan, history, signature)
+
+
+def _sliced(
+    choice: StoreChoice,
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    plan: Plan,
+    history: bool,
+    signature: tuple[str, ...],
+) -> Preview:
+    job = st.session_state.get(keys.THREADS_MIGRATE_JOB)
+    if job is None or job["signature"] != signature:  # a new plan: its preview starts over
+        job = {"signature": signature, "parts": [], "cancelled": False}
+        st.session_state[keys.THREADS_MIGRATE_JOB] = job
+    parts: list[Preview] = job["parts"]
+    running = len(parts) < SLICES and not job["cancelled"]
+    st.progress(len(parts) / SLICES, text=f"{len(parts)} of {SLICES} slices previewed")
+    if running:
+        st.button("Cancel", key="threads_migrate_cancel", on_click=_cancel)
+    elif len(parts) < SLICES:
+        st.warning("Preview cancelled: the counts cover the slices previewed before Cancel.")
+    if not running:
+        st.button("Preview again", key="threads_migrate_again", on_click=_again)
+    merged = merge_previews(plan, parts)
+    _results(merged, candidate, finished=len(parts) == SLICES)
+    if not running:
+        return merged
+    try:
+        with open_any(choice.spec, strict_serde([model, candidate]),
+                      assistant=choice.assistant) as store:  # fmt: skip
+            shard = (len(parts), SLICES)
+            parts.append(preview_migration(store, model, candidate, plan, history=history,
+                                           shard=shard))  # fmt: skip
+    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
+        job["cancelled"] = True
+        _failed(error, choice)
+        return merged
+    try:
+        st.rerun(scope="fragment")  # the next slice, redrawing only this section
+    except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all
+        st.rerun()
+    return merged  # not reached: st.rerun raises

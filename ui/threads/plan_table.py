@@ -1,0 +1,173 @@
+"""The plan editor's rows as data, without Streamlit: a plan -> rows, edited rows -> a plan.
+
+Each step is one row: `path`, `action`, then `value`, `from` and `to` as JSON text (an empty
+cell: the step does not give it), the proposal's `note` and whether it `asked` the user to
+choose the value. Edited rows are read back through `Step.model_validate`; each refusal is
+coded and names the row (its position in the table, 1-based) and, for a cell, the column.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from pydantic import ValidationError
+
+from core.errors import CodedError, ErrorCode
+from core.jsontext.write import dumps
+from core.migrate.plan import ACTIONS, MAX_STEPS, Plan, Step
+from core.migrate.propose import Proposal
+
+__all__ = ["COLUMNS", "JSON_COLUMNS", "TablePlan", "plan_frame", "plan_rows", "read_rows"]
+
+JSON_COLUMNS = ("value", "from", "to")
+COLUMNS = ("path", "action", *JSON_COLUMNS, "asked", "note")
+_TEXT = ("path", "action", *JSON_COLUMNS, "note")
+_PATH_RULE = (
+    "write field names joined by dots, [*] after a list's name for each of its elements "
+    "(items[*].sku)"
+)
+
+
+@dataclass
+class TablePlan:
+    """What the edited rows say: the plan (None while any row is refused), the notes of the
+    steps still as proposed (step index -> note), and each refusal."""
+
+    plan: Plan | None
+    notes: dict[int, str] = field(default_factory=dict)
+    refusals: list[CodedError] = field(default_factory=list)
+
+
+def plan_rows(proposal: Proposal) -> list[dict[str, Any]]:
+    """One row per step of the proposal's plan, its note and whether it is asked.
+
+    Example:
+        >>> step = Step(path="status", action="map", **{"from": "Shipped", "to": "shipped"})
+        >>> plan_rows(Proposal(plan=Plan(steps=[step]), notes={0: "why"}))
+        [{'path': 'status', 'action': 'map', 'value': '', 'from': '"Shipped"', 'to': '"shipped"', 'asked': False, 'note': 'why'}]
+    """  # noqa: E501 - a doctest's output is one line
+    rows = []
+    for index, step in enumerate(proposal.plan.steps):
+        table = step.as_toml()
+        cells = {key: dumps(table[key]) if key in table else "" for key in JSON_COLUMNS}
+        rows.append(
+            {"path": step.path, "action": step.action, **cells,
+             "asked": index in proposal.asked, "note": proposal.notes.get(index, "")}
+        )  # fmt: skip
+    return rows
+
+
+def plan_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The rows as the editor's table: text columns of strings, `asked` of booleans."""
+    columns: dict[str, Any] = {
+        name: pd.Series([row[name] for row in rows], dtype=str) for name in _TEXT
+    }
+    # nullable: a row added in the editor has no value there
+    columns["asked"] = pd.Series([row["asked"] for row in rows], dtype="boolean")
+    return pd.DataFrame({name: columns[name] for name in COLUMNS})
+
+
+def _cell(value: Any) -> str:
+    """A cell as text: an added row's untouched cell (None, NaN) is empty."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(value)
+
+
+def _refused(row: int, path: str, where: str, message: str) -> CodedError:
+    named = f"row {row}" + (f" ({path})" if path else "")
+    return CodedError(ErrorCode.PLAN_STEP, f"{named}{', ' + where if where else ''}: {message}")
+
+
+def _json_cells(row: int, cells: dict[str, str]) -> tuple[dict[str, Any], list[CodedError]]:
+    """The JSON cells that are not empty, parsed; each one that is not JSON refused."""
+    given: dict[str, Any] = {}
+    refusals = []
+    for column in JSON_COLUMNS:
+        text = cells[column]
+        if not text.strip():
+            continue
+        try:
+            given[column] = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            why = (
+                f"{exc.msg} at character {exc.pos + 1}"
+                if isinstance(exc, json.JSONDecodeError)
+                else "too deep or too long a number"
+            )
+            refusals.append(_refused(
+                row, cells["path"], f"column {column}",
+                f"not JSON ({why}); write a string in double quotes (\"shipped\"), a number "
+                "(750), true, false, null, a list or an object.",
+            ))  # fmt: skip
+    return given, refusals
+
+
+def _step_refusals(row: int, path: str, error: ValidationError) -> list[CodedError]:
+    refusals = []
+    for found in error.errors(include_url=False):
+        where = ".".join(str(part) for part in found["loc"])
+        said = found["msg"].removeprefix("Value error, ")
+        if where == "path" and found["type"] == "string_pattern_mismatch":
+            said = f"{path!r} is not a path: {_PATH_RULE}"
+        elif where == "path" and found["type"] == "string_too_short":
+            said = f"the step needs a path: {_PATH_RULE}"
+        elif where == "action" and found["type"] == "missing":
+            said = f"choose the step's action: {', '.join(ACTIONS)}"
+        refusals.append(_refused(row, path, f"column {where}" if where else "", said + "."))
+    return refusals
+
+
+def read_rows(edited: pd.DataFrame, base: list[dict[str, Any]]) -> TablePlan:
+    """The plan the edited table holds. `base` is the rows the editor was given: a row still
+    at its base index whose step is unchanged keeps its note. A row with every cell empty
+    (just added) is not a step.
+
+    Example:
+        >>> rows = [{"path": "status", "action": "map", "value": "", "from": '"Shipped"',
+        ...          "to": "shipped", "asked": False, "note": ""}]
+        >>> print(read_rows(plan_frame(rows), []).refusals[0])  # doctest: +ELLIPSIS
+        [plan_step] row 1 (status), column to: not JSON (Expecting value at character 1); ...
+    """
+    found = TablePlan(None)
+    steps: list[Step] = []
+    for position, (index, raw) in enumerate(edited.iterrows(), 1):
+        cells = {name: _cell(raw.get(name)) for name in _TEXT}
+        if not any(cells[name].strip() for name in ("path", "action", *JSON_COLUMNS)):
+            continue
+        given, refusals = _json_cells(position, cells)
+        found.refusals += refusals
+        if refusals:
+            continue
+        fields = {"path": cells["path"], **given}
+        if cells["action"]:
+            fields["action"] = cells["action"]
+        try:
+            step = Step.model_validate(fields)
+        except ValidationError as error:
+            found.refusals += _step_refusals(position, cells["path"], error)
+            continue
+        at = int(index) if pd.api.types.is_integer(index) else -1  # an added row: none
+        if 0 <= at < len(base) and _same(step, base[at]):
+            found.notes[len(steps)] = str(base[at]["note"])
+        steps.append(step)
+    if len(steps) > MAX_STEPS:
+        found.refusals.append(CodedError(
+            ErrorCode.PLAN_STEP, f"the plan has {len(steps)} steps, over {MAX_STEPS}; split it."
+        ))  # fmt: skip
+    if not found.refusals:
+        found.plan = Plan(steps=steps)
+    return found
+
+
+def _same(step: Step, row: dict[str, Any]) -> bool:
+    """Whether `step` is the step `row` was drawn from (its note still says why)."""
+    table = step.as_toml()
+    cells = {key: dumps(table[key]) if key in table else "" for key in JSON_COLUMNS}
+    return (step.path, step.action, cells) == (
+        row["path"], row["action"], {key: row[key] for key in JSON_COLUMNS}
+    )  # fmt: skip
