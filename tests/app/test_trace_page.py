@@ -812,9 +812,25 @@ def test_a_run_anyway_share_link_reopens_the_run_past_the_gate(at):
     assert _table(reopened) == _table(at)
 
 
-@pytest.mark.parametrize("graph", ["corpus.fanout_io_schemas:app", "corpus.fanout_async:app"])
-def test_a_published_graph_with_an_output_schema_shows_invokes_value_and_its_model(
-    monkeypatch, graph
+# Each output is what the graph's own invoke() (ainvoke() for the async one) returns.
+OUTPUT_SCHEMA_GRAPHS = [
+    ("corpus.fanout_join:graph", {"destination": "  york ", "traveller": {"name": "Ada", "rail_card": True}},
+     {"summary": "Ada: 4 ways to York (with rail card)",
+      "options": ["flight 07:10", "flight 18:45", "train 09:02", "train to York (with rail card)"]},
+     "TripPlan"),
+    ("corpus.async_fanout:graph", {"station": " kew "},
+     {"report": "KEW/calibrated: 3 readings, mean 12.58 C", "readings": [11.0, 12.5, 14.25]},
+     "StationReport"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("graph", "payload", "output", "model"),
+    OUTPUT_SCHEMA_GRAPHS,
+    ids=[graph for graph, *_ in OUTPUT_SCHEMA_GRAPHS],
+)
+def test_a_corpus_graph_with_an_output_schema_shows_invokes_value_and_its_model(
+    monkeypatch, graph, payload, output, model
 ):
     monkeypatch.setattr(sys, "argv", ["app.py"])
     monkeypatch.delenv("PLAYGROUND_MODEL", raising=False)
@@ -823,17 +839,16 @@ def test_a_published_graph_with_an_output_schema_shows_invokes_value_and_its_mod
     monkeypatch.syspath_prepend(str(fixtures))
     monkeypatch.chdir(fixtures)
     at = AppTest.from_file(PAGE, default_timeout=30).run()
-    at.session_state["payload_text"] = '{"query": "what is weather in sf", "inner": {"yo": 1}}'
+    at.session_state["payload_text"] = json.dumps(payload)
     at.radio(key="trace_mode").set_value("native")
     _run(at)
 
     assert not at.exception
     trace = at.session_state["trace_result"]["trace"]
     assert trace.error is None
-    output = {"answer": "doc1,doc2,doc3,doc4", "docs": ["doc1", "doc2", "doc3", "doc4"]}
     shown = [c.value for c in at.code]
     assert dump_json(output, indent=2) in shown  # invoke() returns: the output schema's keys
-    assert "**Validated with the output model** — Output" in [m.value for m in at.markdown]
+    assert f"**Validated with the output model** — {model}" in [m.value for m in at.markdown]
 
 
 def _frame(at: AppTest, *columns: str) -> list[list]:

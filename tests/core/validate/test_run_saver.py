@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-# A published graph whose subgraph stores its Pydantic state object in a checkpoint.
+# A corpus graph whose subgraph stores its Pydantic state object in a checkpoint.
 SCRIPT = """
 import importlib, sys
 sys.path.insert(0, "tests/fixtures")
@@ -21,8 +21,8 @@ import core.trace.run as trace
 from core.trace.reducers import dump_json
 if sys.argv[1] == "default":  # the control: the checkpointer LangGraph gives by default
     trace.run_saver = lambda graph: InMemorySaver()
-graph = importlib.import_module("corpus.subgraph_interrupt").graph
-payload = {"messages": [{"type": "human", "content": "Create a proposal", "id": "req"}]}
+graph = importlib.import_module("corpus.review_subgraph").graph
+payload = {"messages": [{"type": "human", "content": "Taxi to the client", "id": "ask"}]}
 run = trace.run_trace(graph, payload, check_each_step=False, message_ids=lambda n: f"m{n}")
 print(dump_json([(step.node, step.state) for step in run.steps]))
 """
@@ -41,13 +41,13 @@ def _run(saver: str, strict: bool) -> tuple[str, str]:
 def test_runs_read_back_their_own_types_with_or_without_strict_msgpack(strict):
     ours, said = _run("ours", strict)
     default, warned = _run("default", strict)
-    asked = {"messages": [{"type": "human", "content": "Create a proposal", "id": "req"}]}
-    assert json.loads(ours) == [["__start__", asked], ["subgraph", asked]]  # it interrupts
+    asked = {"messages": [{"type": "human", "content": "Taxi to the client", "id": "ask"}]}
+    assert json.loads(ours) == [["__start__", asked], ["approval", asked]]  # it interrupts
     assert ours == default
     assert said == ""
     # The control: LangGraph's default checkpointer names the unregistered state class.
     word = "Blocked deserialization of" if strict else "Deserializing unregistered type"
-    assert f"{word} corpus.subgraph_interrupt.PydanticState" in warned
+    assert f"{word} corpus.review_subgraph.ExpenseClaim" in warned
 
 
 def test_the_allowlist_is_langgraphs_own_for_the_graph_collected_once():
