@@ -139,6 +139,16 @@ def test_the_corpus_covers_what_the_trace_must_handle():
         "fanout_join": ("TripRequest", "TripPlan"),
         "async_fanout": ("StationQuery", "StationReport"),
     }
+    joins = {name: graph.builder.waiting_edges for name, graph in graphs.items()}
+    assert {name: edges for name, edges in joins.items() if edges} == {
+        "fanout_join": {(("find_trains", "find_flights"), "summarise")},
+        "async_fanout": {(("read_mast", "read_ground"), "report")},
+        "reducers_loop": {(("ventilate", "water"), "next_cycle")},
+    }
+    subgraphs = {name: [n for n, _ in graph.get_subgraphs()] for name, graph in graphs.items()}
+    assert {name: nodes for name, nodes in subgraphs.items() if nodes} == {
+        "review_subgraph": ["approval"]
+    }
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=[case.module for case in CORPUS])
