@@ -12,6 +12,7 @@ from core.errors import ErrorCode
 from core.migrate.apply import apply_step
 from core.migrate.plan import Plan, Step, split_path
 from core.migrate.states import TOO_DEEP
+from core.stores.instances import plain_fields
 from core.stores.rows import RowProblem
 from core.stores.serde import find_refused
 from core.stores.state import json_state_errors, plain_data, state_errors
@@ -40,6 +41,7 @@ def migrated(
     *,
     json_mode: bool = False,
     may_hold_refusals: bool = True,
+    stored_with: type[BaseModel] | None = None,
 ) -> Migrated:
     """One state through the plan, validated with `candidate` before and after the steps.
 
@@ -49,7 +51,9 @@ def migrated(
     are is kept, and the error rows (each input cut) are made once, for a state the plan
     leaves broken. `may_hold_refusals=False`: the strict serializer refused nothing while
     the state was read (no step adds a `Refused` marker, so none is searched for). Raises
-    `RowProblem` for a state nested too deep to be checked.
+    `RowProblem` for a state nested too deep to be checked. `stored_with`: the model the
+    state was read with; only its fields that can hold the user's model instances are
+    turned into the data they hold, as the audit does (None: every field is walked).
 
     Example:
         >>> from core.order import SEED_PAYLOAD
@@ -63,7 +67,7 @@ def migrated(
     try:
         check = _Check(candidate, json_mode, may_hold_refusals and bool(find_refused(state)))
         if not json_mode:  # the user's model instances as the data they hold, once for all
-            state = plain_data(state)
+            state = plain_data(state) if stored_with is None else plain_fields(state, stored_with)
     except RecursionError:
         raise RowProblem(ErrorCode.ROW_TOO_DEEP, TOO_DEEP) from None
     first = check.locations(state)

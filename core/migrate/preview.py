@@ -149,7 +149,8 @@ def _count(preview: Preview, read: StoredState, candidate: type[BaseModel]) -> U
     """Count one state in; a state too deep to be checked is returned as unreadable."""
     try:
         result = migrated(preview.plan, read.state, candidate, json_mode=read.json_mode,
-                          may_hold_refusals=read.may_hold_refusals)  # fmt: skip
+                          may_hold_refusals=read.may_hold_refusals,
+                          stored_with=read.stored_with)  # fmt: skip
     except RowProblem as problem:
         return Unreadable(read.thread_id, read.checkpoint_id, read.step, problem.code,
                           problem.message)  # fmt: skip

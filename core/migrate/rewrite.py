@@ -100,7 +100,7 @@ class _Step:
             if name in held:
                 return node
             self.changed.append(here)
-            return {**held, name: copy.deepcopy(self.value)}
+            return {**held, name: _copy(self.value)}
         if name not in held:
             return node
         if self.action == "drop":
@@ -117,7 +117,7 @@ class _Step:
     def at_element(self, item: Any, here: str) -> Any:
         """A value after a map or coerce (a list element too); `item` itself if unchanged."""
         if self.action == "map" and _same(item, self.from_) and not _identical(item, self.to):
-            after = copy.deepcopy(self.to)
+            after = _copy(self.to)
         elif self.action == "coerce":
             after = _coerce(item, self.to)
             if after is item:
@@ -197,3 +197,11 @@ def _from_text(text: str, kind: str) -> Any:
         return as_float if Decimal(repr(as_float)) == number else text  # not rounded away
     except (InvalidOperation, ValueError, OverflowError):
         return text
+
+
+def _copy(value: Any) -> Any:
+    """A plan's value for one state: a container copied (never shared between states), a
+    string, number, bool or None as it is (immutable)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return copy.deepcopy(value)

@@ -38,6 +38,7 @@ class StoredState:
     latest: bool
     json_mode: bool  # a server's values: validate them as the JSON they arrived as
     may_hold_refusals: bool = True  # False: the strict serializer refused nothing in it
+    stored_with: type[BaseModel] | None = None  # the model it was read with (not a server's)
 
 
 def stored_states(
@@ -83,7 +84,8 @@ def _from_tuple(
                           ErrorCode.ROW_TOO_DEEP, TOO_DEEP)  # fmt: skip
     source = str(saved.metadata.get("source", ""))
     return StoredState(thread_id, checkpoint_id, step_of(saved.metadata), source, state,
-                       latest, json_mode=False, may_hold_refusals=refusals)  # fmt: skip
+                       latest, json_mode=False, may_hold_refusals=refusals,
+                       stored_with=model)  # fmt: skip
 
 
 def _server_states(

@@ -140,7 +140,8 @@ def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str,
     accepts the result."""
     try:
         result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
-                          may_hold_refusals=read.may_hold_refusals)  # fmt: skip
+                          may_hold_refusals=read.may_hold_refusals,
+                          stored_with=read.stored_with)  # fmt: skip
     except RowProblem:  # too deep to be checked: the preview names it unreadable
         return {}
     if result.errors or not any(result.changed) or not isinstance(result.state, dict):
