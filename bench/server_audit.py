@@ -15,16 +15,15 @@ real run (runs.wait) of one order is compared with its replay, then deleted.
 
 Each round times, in this process, on a client opened before the clock starts:
 (a) the audit: `audit_any(store, OrderState)` on `open_any(URL)`: threads.search pages of
-    1000, each thread's values validated in JSON mode, and for an invalid one a
-    get_history(limit=2) request for the blame (counted and timed by wrapping the SDK
-    client's method on that instance);
+    1000, each thread's values validated in JSON mode; no request per thread (blame, which
+    reads a thread's history, is `--history`'s): get_history calls are still counted and
+    timed, by wrapping the SDK client's method on that instance, to show there are none;
 (b) the bare SDK loop: the same search pages (limit 1000, offset, the same id order) and
-    `OrderState.model_validate_json(json.dumps(values))` per thread, nothing more;
-(c) the blame requests alone, one at a time as the audit makes them and four at once.
+    `OrderState.model_validate_json(json.dumps(values))` per thread, nothing more.
 Rounds alternate the order of (a) and (b); both servers are measured in every round.
 Printed: best and median of each, the ratio of the bests (target <= 1.5x) on the mixed and
-on the all-valid server (the difference is the cost of blame), the audit less its own
-get_history time, `python -m core audit URL --json` as a subprocess (wall time, start-up
+on the all-valid server (the difference is the cost of invalid states' error rows), the
+get_history requests made, `python -m core audit URL --json` as a subprocess (wall time, start-up
 included), and a cProfile of one audit on a server whose ratio is above 1.5x (--profile:
 on both). Prints numbers; never fails.
 Run: python bench/server_audit.py [--threads N] [--rounds N] [--profile]
@@ -162,8 +161,6 @@ class _Server:
     history: list[_Requests] = field(default_factory=list)
     search: dict[str, list[_Requests]] = field(default_factory=lambda: {"audit": [], "bare": []})
     found: dict[str, tuple[int, int]] = field(default_factory=dict)
-    blamed: list[str] = field(default_factory=list)  # the invalid threads the audit found
-    blame: dict[int, list[float]] = field(default_factory=dict)  # requests at once -> seconds
 
 
 def _counted(owner: Any, method: str) -> _Requests:
@@ -203,7 +200,6 @@ def _audit(server: _Server, model: Any) -> None:
     server.history.append(history)
     server.search["audit"].append(search)
     server.found["audit"] = (result.threads, len(result.invalid) + len(result.unreadable))
-    server.blamed = sorted({state.thread_id for state in result.invalid})
 
 
 def _bare(server: _Server, model: Any) -> None:
@@ -218,24 +214,6 @@ def _bare(server: _Server, model: Any) -> None:
     client.close()
     server.search["bare"].append(search)
     server.found["bare"] = found
-
-
-def _blame(server: _Server, model: Any) -> None:
-    """The audit's blame requests alone (get_history(limit=2) of each invalid thread), one at
-    a time as the audit makes them, and `_WRITERS` at once: what overlapping them would save."""
-    from langgraph_sdk import get_sync_client
-
-    if not server.blamed:
-        return
-    client = get_sync_client(url=server.url, api_key=None, timeout=30)
-    client.threads.count()
-    for at_once in (1, _WRITERS):
-        start = time.perf_counter()
-        with ThreadPoolExecutor(at_once) as pool:
-            list(pool.map(lambda thread: client.threads.get_history(thread, limit=2),
-                          server.blamed))  # fmt: skip
-        server.blame.setdefault(at_once, []).append(time.perf_counter() - start)
-    client.close()
 
 
 def _cli(url: str) -> tuple[float, dict[str, Any]]:
@@ -300,18 +278,12 @@ def _report(server: _Server) -> float:
     search = {mode: min(server.search[mode], key=lambda r: r.seconds) for mode in ("audit", "bare")}
     gap = min(audit) - min(bare)
     print(f"[{server.name}]     beyond the bare loop: {history.count} get_history requests "
-          f"(blame of the invalid threads) {history.seconds:.3f} s (fastest round), "
+          f"(none expected: blame is --history's) {history.seconds:.3f} s (fastest round), "
           f"{history.seconds / max(history.count, 1) * 1000:.1f} ms each; search pages "
           f"{search['audit'].count} in {search['audit'].seconds:.3f} s (audit) vs "
           f"{search['bare'].count} in {search['bare'].seconds:.3f} s (bare); the best audit "
           f"is {gap:+.3f} s over the best bare loop; the audit less its own get_history "
           f"time, best {less:.3f} s -> {less / min(bare):.2f}x the bare loop")  # fmt: skip
-    if server.blame:
-        alone, overlapped = (min(server.blame[n]) for n in (1, _WRITERS))
-        print(f"[{server.name}]     the {len(server.blamed)} blame requests alone: one at a "
-              f"time {alone:.3f} s, {_WRITERS} at once {overlapped:.3f} s (best of "
-              f"{len(server.blame[1])}) -> an audit that overlapped them: ~"
-              f"{(min(audit) - alone + overlapped) / min(bare):.2f}x the bare loop")  # fmt: skip
     return ratio
 
 
@@ -341,7 +313,7 @@ def main() -> None:
                   f"{invalid} of them invalid" + ("" if same is None else "; a real run "
                   f"(runs.wait) of the first order leaves the same values (human message ids "
                   f"aside): {'yes' if same else 'NO'}"))  # fmt: skip
-        runs: list[Callable[[_Server, Any], None]] = [_bare, _audit, _blame]
+        runs: list[Callable[[_Server, Any], None]] = [_bare, _audit]
         for server in servers:  # warm-up: first requests, imports, the model's validators
             for run in runs:
                 run(server, OrderState)
@@ -349,7 +321,6 @@ def main() -> None:
                 for values in times.values():
                     values.clear()
             server.history.clear()
-            server.blame.clear()
         before = _load()
         for turn in range(args.rounds):
             for server in servers:
@@ -357,8 +328,8 @@ def main() -> None:
                     run(server, OrderState)
         print(f"{before} before the rounds, {_load()} after")
         ratios = [_report(server) for server in servers]
-        print(f"cost of blame: the mixed server's ratio {ratios[0]:.2f}x vs the all-valid "
-              f"server's {ratios[1]:.2f}x")  # fmt: skip
+        print(f"cost of invalid states: the mixed server's ratio {ratios[0]:.2f}x vs the "
+              f"all-valid server's {ratios[1]:.2f}x")  # fmt: skip
         cli = [_cli(servers[0].url) for _ in range(3)]
         best, report = min(cli, key=lambda run: run[0])
         print(f"[mixed] python -m core audit URL --model {MODEL} --json as a subprocess: best "
