@@ -46,6 +46,8 @@ __all__ = [
     "edges_of",
     "input_schema",
     "mark_sqlite_set_up",
+    "node_input",
+    "node_runnable",
     "msgpack_allowlist",
     "msgpack_ext_hook",
     "nodes_of",
@@ -54,6 +56,7 @@ __all__ = [
     "recompile",
     "schema_keys",
     "state_schema",
+    "stream_channels",
     "waiting_edges_of",
 ]
 
@@ -319,3 +322,31 @@ def recompile(
     the demo store's: core.stores.demo); only the compile options given here are kept."""
     compiled = graph.builder.compile(checkpointer=checkpointer, **options)
     return cast("CompiledStateGraph[Any, Any, Any, Any]", compiled)
+
+
+# --- the compiled graph's own nodes (langgraph.pregel._read.PregelNode) ------------------------
+# `Pregel.nodes` maps each name to a PregelNode, a class of a private module that
+# langgraph.pregel does not export; `bound`, `channels` and `mapper` are its attributes.
+# `Pregel.stream_channels_list` is an undocumented property. Missing public API: no public
+# view of what a compiled node runs or reads, nor of the channels `invoke` returns.
+
+
+def stream_channels(graph: Any) -> list[str]:
+    """`graph.stream_channels_list`: the state's channels, as the "values" stream shows
+    them (core.trace.reducers, core.trace.steps)."""
+    return list(graph.stream_channels_list)
+
+
+def node_runnable(node: Any) -> Any:
+    """`PregelNode.bound`: the runnable a compiled node runs (core.trace.invoke)."""
+    return node.bound
+
+
+def node_input(node: Any, values: dict[str, Any]) -> Any:
+    """What a compiled node is handed from the channel `values`: the channels it reads
+    (`PregelNode.channels`, a name or a list), through its input mapper
+    (`PregelNode.mapper`: the node's input schema, when it has one); core.validate.entry_run
+    shows it as what LangGraph hands the first node."""
+    channels = node.channels if isinstance(node.channels, list) else [node.channels]
+    given = {name: value for name, value in values.items() if name in channels}
+    return node.mapper(given) if node.mapper is not None else given

@@ -13,7 +13,7 @@ from langgraph.pregel import Pregel
 from langgraph.types import StreamMode
 
 from core.lg_compat import INTERRUPT as _INTERRUPT
-from core.lg_compat import branches_of, builder_of, only_async
+from core.lg_compat import branches_of, builder_of, node_runnable, only_async
 from core.order.graph import CompiledGraph
 from core.trace.steps import TaskLog, TraceTimeout
 
@@ -31,7 +31,7 @@ def needs_async(graph: Pregel[Any, Any, Any, Any]) -> bool:
         >>> needs_async(build_order_graph())
         False
     """
-    runnables: list[Any] = [node.bound for node in graph.nodes.values()]
+    runnables: list[Any] = [node_runnable(node) for node in graph.nodes.values()]
     runnables.extend(branch.path for branch in branches_of(builder_of(graph)))
     for runnable in runnables:
         if only_async(runnable):

@@ -379,6 +379,25 @@ def test_recompile_keeps_the_graph_over_another_checkpointer():
     )
 
 
+def test_compiled_nodes_hand_out_their_runnable_and_input():
+    graph = _builder().compile()
+    node = graph.nodes["a"]
+    for attribute in ("bound", "channels", "mapper"):
+        assert hasattr(node, attribute), broken(
+            "node_runnable/node_input", f"{type(node).__qualname__} has no {attribute!r}"
+        )
+    assert lg_compat.only_async(lg_compat.node_runnable(graph.nodes["b"])), broken(
+        "node_runnable", "PregelNode.bound is no longer the node's own runnable"
+    )
+    seen = lg_compat.node_input(node, {"items": ["x"], "branch:to:a": None})
+    assert seen == State(items=["x"]), broken(
+        "node_input", f"a node reading the state schema is handed {seen!r}"
+    )
+    assert lg_compat.stream_channels(graph) == ["items"], broken(
+        "stream_channels", f"Pregel.stream_channels_list is {lg_compat.stream_channels(graph)}"
+    )
+
+
 # --- the import-linter contract names every private module LangGraph has ------------------
 def _langgraph_modules() -> set[str]:
     modules = set()
