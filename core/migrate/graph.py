@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.graph import StateGraph
 from pydantic import BaseModel
 
+from core.lg_compat import branches_of, builder_of, edges_of, nodes_of, waiting_edges_of
 from core.order.graph import CompiledGraph
 
 __all__ = ["with_state"]
@@ -26,23 +27,14 @@ def with_state(graph: CompiledGraph, candidate: type[BaseModel]) -> StateGraph[A
         >>> sorted(rebuilt.get_graph().nodes)
         ['__end__', '__start__', 'confirm', 'validate_order']
     """
-    builder = graph.builder
+    builder = builder_of(graph)
     rebuilt = StateGraph(candidate)
-    for name, spec in builder.nodes.items():
-        rebuilt.add_node(
-            name,
-            spec.runnable,
-            metadata=spec.metadata,
-            retry_policy=spec.retry_policy,
-            cache_policy=spec.cache_policy,
-            defer=spec.defer,
-            destinations=spec.ends or None,
-        )
-    for start, end in builder.edges:
+    for node in nodes_of(builder):
+        rebuilt.add_node(node.name, node.runnable, **node.options)
+    for start, end in edges_of(builder):
         rebuilt.add_edge(start, end)
-    for starts, end in builder.waiting_edges:
+    for starts, end in waiting_edges_of(builder):
         rebuilt.add_edge(list(starts), end)
-    for source, branches in builder.branches.items():
-        for branch in branches.values():
-            rebuilt.add_conditional_edges(source, branch.path, branch.ends)
+    for branch in branches_of(builder):
+        rebuilt.add_conditional_edges(branch.source, branch.path, branch.ends)
     return rebuilt

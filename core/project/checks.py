@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, is_typeddict
 from pydantic import BaseModel
 
 from core.errors import CodedError
+from core.lg_compat import accepted_keywords, builder_of, context_schema, nodes_of, state_schema
 
 if TYPE_CHECKING:  # langgraph.graph costs half a second: only --graph needs it
     from core.order.graph import CompiledGraph
@@ -59,7 +60,7 @@ def load_graph(spec: str) -> CompiledGraph:
     """Import the "pkg.mod:Attr" `spec`: a compiled graph, a builder, or a factory of either.
 
     Example:
-        >>> load_graph("core.order:build_fanout_graph").builder.state_schema.__name__
+        >>> state_schema(builder_of(load_graph("core.order:build_fanout_graph"))).__name__
         'AgentState'
     """
     target = _import(spec, "graph")
@@ -103,13 +104,14 @@ def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[P
         >>> [note.code for note in graph_caveats(builder.compile(), None)]
         ['state_not_pydantic']
     """
-    state = graph.builder.state_schema
+    builder = builder_of(graph)
+    state = state_schema(builder)
     notes = [] if is_model(state) else [_state_note(state, model)]
-    context = getattr(graph.builder.context_schema, "__name__", None)
+    context = getattr(context_schema(builder), "__name__", None)
     readers = [
-        name
-        for name, node in graph.builder.nodes.items()
-        if {"config", "runtime"} & set(getattr(node.runnable, "func_accepts", {}))
+        node.name
+        for node in nodes_of(builder)
+        if {"config", "runtime"} & accepted_keywords(node.runnable)
     ]
     stops = ", ".join(map(str, [*graph.interrupt_before_nodes, *graph.interrupt_after_nodes]))
     checks = [

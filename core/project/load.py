@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from core.lg_compat import builder_of, input_schema, state_schema
 from core.project.checks import ProjectError, graph_caveats, is_model, load_graph, load_model
 
 if TYPE_CHECKING:  # importing the seed order loads langgraph.graph: not for `audit --model`
@@ -83,8 +84,9 @@ class Project:
             <class 'core.order.AgentState'>
         """
         if self.graph is not None and self.spec.model is None:
-            given = self.graph.builder.input_schema
-            if given is not self.graph.builder.state_schema and is_model(given):
+            builder = builder_of(self.graph)
+            given = input_schema(builder)
+            if given is not state_schema(builder) and is_model(given):
                 return given
         return self.model
 
@@ -167,7 +169,8 @@ def _build(spec: ProjectSpec) -> Project:
             notes.append(exc)
     if graph is None:
         return Project(spec, model or _seed_model(), candidate=candidate, notes=tuple(notes))
-    state, given = graph.builder.state_schema, graph.builder.input_schema
+    builder = builder_of(graph)
+    state, given = state_schema(builder), input_schema(builder)
     if model is None and is_model(state):
         model = state
     elif model is None and is_model(given):

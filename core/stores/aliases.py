@@ -7,14 +7,15 @@ import sys
 from collections.abc import Iterable, Mapping
 
 import ormsgpack
-from langgraph._internal._serde import build_serde_allowlist
+
+from core.lg_compat import MSGPACK_EXT_HOLDS_VALUES, MSGPACK_EXT_NAMES_MODULE, build_serde_allowlist
 
 __all__ = ["module_aliases", "needles", "rewrite_modules", "server_module_names"]
 
 # LangGraph's msgpack extension codes (langgraph.checkpoint.serde.jsonplus): 0-5 hold a tuple
 # whose first item is a module name; 6 (numpy) holds no name.
-_NAMES_A_MODULE = frozenset({0, 1, 2, 3, 4, 5})
-_WALKED = _NAMES_A_MODULE | {7}  # 7: a value that holds others
+_NAMES_A_MODULE = MSGPACK_EXT_NAMES_MODULE
+_WALKED = _NAMES_A_MODULE | MSGPACK_EXT_HOLDS_VALUES  # 7: a value that holds others
 _OPTIONS = ormsgpack.OPT_NON_STR_KEYS
 # Values nest extension values a few levels deep (a dataclass holding a model holding a
 # datetime); a stored value nesting more is not LangGraph's own: left to the normal decoder.

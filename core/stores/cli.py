@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
+from core.lg_compat import builder_of, input_schema, output_schema, state_schema
 from core.project import load_project
 from core.stores.audit import AuditResult
 from core.stores.config import ASSISTANT_ENV
@@ -139,8 +140,8 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return EXIT_UNREADABLE
     models: list[type] = [project.model]
     if project.graph is not None:
-        builder = project.graph.builder
-        models += [builder.state_schema, builder.input_schema, builder.output_schema]
+        builder = builder_of(project.graph)
+        models += [state_schema(builder), input_schema(builder), output_schema(builder)]
     spec = args.store or os.environ.get(STORE_ENV, "")
     # refusals are reported per state below; LangGraph would also log each one
     logging.getLogger("langgraph.checkpoint.serde.jsonplus").setLevel(logging.ERROR)

@@ -17,6 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel, Field
 
+from core.lg_compat import MESSAGE_IDS_UUID, recompile
 from core.order import FAULTS, SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores.open import Store, open_store
 from core.stores.serde import strict_serde
@@ -59,7 +60,7 @@ def _numbered_message_ids(thread_id: str) -> Iterator[None]:
     # byte-comparable between builds. Only that module's name `uuid` is replaced.
     counter = iter(range(1, 1_000))
     ids = SimpleNamespace(uuid4=lambda: f"{thread_id}-msg-{next(counter)}")
-    with mock.patch("langgraph.graph.message.uuid", ids):
+    with mock.patch(MESSAGE_IDS_UUID, ids):
         yield
 
 
@@ -71,9 +72,8 @@ def run_demo_threads(saver: BaseCheckpointSaver[Any]) -> dict[str, str | None]:
     """
     outcome: dict[str, str | None] = {}
     for thread_id, (faults, amount, interrupt, again) in DEMO_THREADS.items():
-        builder = build_order_graph(faults).builder
-        graph = builder.compile(
-            checkpointer=saver, interrupt_before=["confirm"] if interrupt else None
+        graph = recompile(
+            build_order_graph(faults), saver, interrupt_before=["confirm"] if interrupt else None
         )
         config: RunnableConfig = {"configurable": {"thread_id": thread_id}, "recursion_limit": 10}
         try:

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
+from core.lg_compat import mark_sqlite_set_up
 from core.stores.errors import StoreCode, StoreError
 from core.stores.postgres import STORE_ENV, open_postgres
 from core.stores.serde import EncryptionRefused
@@ -139,7 +140,7 @@ def _open_sqlite(spec: StoreSpec, serde: SerializerProtocol, seconds: float) -> 
         columns = {row[1] for row in own.execute("PRAGMA table_info(writes)")}
         saver = SqliteSaver(conn, serde=serde)
         # setup() writes (WAL pragma, CREATE TABLE, ALTER TABLE); the tables are there
-        saver.is_setup, saver._has_task_path = True, "task_path" in columns
+        mark_sqlite_set_up(saver, has_task_path="task_path" in columns)
         yield Store(saver, "sqlite", label, own, has_task_path="task_path" in columns)
 
 

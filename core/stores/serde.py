@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import ormsgpack
-from langgraph._internal._serde import build_serde_allowlist
 from langgraph.checkpoint.serde.base import CipherProtocol, SerializerProtocol
 from langgraph.checkpoint.serde.encrypted import EncryptedSerializer
 from langgraph.checkpoint.serde.event_hooks import SerdeEvent, register_serde_event_listener
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
+from core.lg_compat import build_serde_allowlist, msgpack_ext_hook
 from core.stores.aliases import module_aliases, needles, rewrite_modules
 from core.stores.errors import StoreCode, StoreError
 
@@ -163,7 +163,7 @@ class StrictSerializer(SerializerProtocol):
         )
         # the allow-listed ext hook JsonPlusSerializer.loads_typed hands to ormsgpack: called
         # directly, an extension value is decoded without being packed again first
-        self._hook = getattr(self._inner, "_unpack_ext_hook", None) or self._repacked
+        self._hook = msgpack_ext_hook(self._inner) or self._repacked
         self._key_problem: tuple[StoreCode, str] | None = None  # raised at the first value
         self.encrypted: EncryptedSerializer | None = None
         if aes_key:

@@ -11,6 +11,8 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
+from core.lg_compat import BRANCH_TO as _BRANCH
+from core.lg_compat import ERROR
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
@@ -46,7 +48,6 @@ def short_time(stamp: str) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-_BRANCH = "branch:to:"  # LangGraph 1.x's trigger channel of each node
 _SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
 
 
@@ -215,7 +216,7 @@ def _raised(store: Store, latest: list[CheckpointTuple]) -> set[str]:
     marks = ", ".join("(?, ?)" for _ in pairs)
     rows = store.query(
         f"SELECT DISTINCT thread_id FROM {store.writes_table} WHERE checkpoint_ns = '' "
-        f"AND channel = '__error__' AND (thread_id, checkpoint_id) IN (VALUES {marks})",
+        f"AND channel = '{ERROR}' AND (thread_id, checkpoint_id) IN (VALUES {marks})",
         tuple(part for pair in pairs for part in pair),
     )
     return {row[0] for row in rows}

@@ -10,6 +10,7 @@ from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
 from core.jsontext.write import jsonable
+from core.lg_compat import INTERRUPT, recompile
 from core.order.graph import CompiledGraph
 from core.stores.open import Store
 from core.stores.pages import read_thread
@@ -230,7 +231,7 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
     blamed = blamed_of(checkpoints)
     latest = history[-1]
     pending = latest.pending_writes if isinstance(latest, CheckpointTuple) else None
-    interrupts = [v for _, channel, v in pending or [] if channel == "__interrupt__"]
+    interrupts = [v for _, channel, v in pending or [] if channel == INTERRUPT]
     namespaces = [
         row[0]
         for row in store.query(
@@ -249,7 +250,7 @@ def langgraph_get_state(store: Store, graph: CompiledGraph, thread_id: str) -> s
     Call it only for a thread whose checkpoints were all read (`Checkpoint.unreadable` is
     None): the saver reads without the store's size limit.
     """
-    bound = graph.builder.compile(checkpointer=store.saver)
+    bound = recompile(graph, store.saver)
     try:
         bound.get_state(thread_root(thread_id))
     except Exception as exc:  # noqa: BLE001 - what LangGraph raises is the answer

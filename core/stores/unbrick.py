@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from core.errors import CodedError, ErrorCode
+from core.lg_compat import recompile
 from core.order.graph import CompiledGraph
 from core.stores.serde import StrictSerializer
 from core.stores.spec import parse_store_spec, store_label
@@ -214,5 +215,5 @@ def write_unbrick(
         }
     }
     with writable_saver(spec, serde) as saver:
-        bound = graph.builder.compile(checkpointer=saver)
+        bound = recompile(graph, saver)
         return bound.update_state(config, values, as_node=plan.as_node)

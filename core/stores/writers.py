@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.lg_compat import PULL_TASK_PREFIX as _PULL
+from core.lg_compat import SEND_TASK_PATH as _SEND
+from core.lg_compat import TASKS as _TASKS
 from core.stores.open import Store
 from core.stores.rows import RowProblem, decode_value
 
 __all__ = ["Write", "blame", "node_of_path", "parent_writes", "pending_sends", "send_index"]
-
-_PULL = "~__pregel_pull, "  # LangGraph's task_path_str((PULL, node)) for a node's own task
-# a Send's task: task_path_str((PUSH, idx, False)), idx its place in the `__pregel_tasks`
-# channel of the checkpoint the task ran from (LangGraph's prepare_push_task_send)
-_SEND = re.compile(r"~__pregel_push, (\d{10}), \d{10}")
-_TASKS = "__pregel_tasks"
 
 
 @dataclass(frozen=True)

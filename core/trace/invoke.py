@@ -9,16 +9,15 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph._internal._runnable import RunnableCallable
 from langgraph.pregel import Pregel
 from langgraph.types import StreamMode
 
+from core.lg_compat import INTERRUPT as _INTERRUPT
+from core.lg_compat import branches_of, builder_of, node_runnable, only_async
 from core.order.graph import CompiledGraph
 from core.trace.steps import TaskLog, TraceTimeout
 
 __all__ = ["needs_async", "run_like_invoke"]
-
-_INTERRUPT = "__interrupt__"  # langgraph.constants.INTERRUPT, the key invoke adds
 
 
 def needs_async(graph: Pregel[Any, Any, Any, Any]) -> bool:
@@ -32,12 +31,10 @@ def needs_async(graph: Pregel[Any, Any, Any, Any]) -> bool:
         >>> needs_async(build_order_graph())
         False
     """
-    runnables: list[Any] = [node.bound for node in graph.nodes.values()]
-    builder = getattr(graph, "builder", None)
-    for branches in getattr(builder, "branches", {}).values():
-        runnables.extend(branch.path for branch in branches.values())
+    runnables: list[Any] = [node_runnable(node) for node in graph.nodes.values()]
+    runnables.extend(branch.path for branch in branches_of(builder_of(graph)))
     for runnable in runnables:
-        if isinstance(runnable, RunnableCallable) and runnable.func is None:
+        if only_async(runnable):
             return True
         if isinstance(runnable, Pregel) and needs_async(runnable):
             return True

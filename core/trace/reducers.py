@@ -14,6 +14,7 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps
+from core.lg_compat import stream_channels
 from core.order.graph import CompiledGraph
 
 __all__ = [
@@ -79,7 +80,7 @@ def graph_reducers(graph: CompiledGraph) -> dict[str, str]:
         'add_messages'
     """
     out = {}
-    for name in graph.stream_channels_list:
+    for name in stream_channels(graph):
         channel = graph.channels[name]
         if isinstance(channel, BinaryOperatorAggregate):
             out[name] = reducer_name(channel.operator)

@@ -13,6 +13,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
+from core.lg_compat import builder_of, input_schema, output_schema, state_schema
 from core.order.graph import CompiledGraph
 from core.trace.errors import TraceError, trace_error
 from core.trace.ids import rename_message_ids
@@ -120,10 +121,10 @@ def run_trace(
         [('__start__', 'pending', 1), ('validate_order', 'validated', 2), \
 ('confirm', 'confirmed', 2)]
     """
-    builder = getattr(graph, "builder", None)
+    builder = builder_of(graph)
     given = options.get("model")  # a model the caller chose is the gate's too
-    entry = given or _pydantic(getattr(builder, "input_schema", None))
-    options["model"] = given or _pydantic(getattr(builder, "state_schema", None))
+    entry = given or _pydantic(input_schema(builder))
+    options["model"] = given or _pydantic(state_schema(builder))
     options["input_model"] = options.get("input_model") or entry or options["model"]
     opts = RunOptions(check_each_step=check_each_step, **options)
     gate_errors: list[FieldError] = []
@@ -199,11 +200,11 @@ def _pydantic(schema: Any) -> type[BaseModel] | None:
 def _output_schema(graph: CompiledGraph, model: type[BaseModel] | None) -> Any:
     # The graph's own Pydantic output schema; without one of its own (it is the state
     # schema), the model the run is checked with (a TypedDict state's user model, say).
-    builder = getattr(graph, "builder", None)
-    schema = getattr(builder, "output_schema", None)
+    builder = builder_of(graph)
+    schema = output_schema(builder)
     if _pydantic(schema) is not None:
         return schema
-    return model if schema is getattr(builder, "state_schema", None) else None
+    return model if schema is state_schema(builder) else None
 
 
 def _table_row(step: Step, checked: bool) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from langgraph.errors import EmptyChannelError
 from pydantic import BaseModel
 
 from core.errors import ErrorCode
+from core.lg_compat import stream_channels
 from core.order.graph import CompiledGraph
 from core.trace.reducers import DROPPED, graph_reducers, merge_rows, reducer_for
 from core.validate.report import FieldError, validate_value
@@ -207,7 +208,7 @@ def checkpoint_values(graph: CompiledGraph, checkpoint: Checkpoint) -> dict[str,
         {'amount': 1, 'logs': [], 'messages': []}
     """
     stored, out = checkpoint["channel_values"], {}
-    for key in graph.stream_channels_list:
+    for key in stream_channels(graph):
         if key in stored:
             out[key] = stored[key]
             continue

@@ -14,6 +14,7 @@ from pydantic_core import to_jsonable_python
 
 from core.jsontext.paths import format_path
 from core.jsontext.write import plural
+from core.lg_compat import builder_of, input_schema, node_input, schema_keys
 from core.order.graph import CompiledGraph
 from core.validate.crashes import in_payload_order, pin_crashes, without
 from core.validate.field_errors import (
@@ -86,10 +87,11 @@ def langgraph_entry(graph: CompiledGraph, payload: Any, text: str | None = None)
         >>> verdict.node_saw["messages"][0]["type"]
         'human'
     """
-    schema = graph.builder.input_schema
+    builder = builder_of(graph)
+    schema = input_schema(builder)
     verdict = EntryVerdict(runs=False, input_schema=schema)
     if isinstance(payload, dict):
-        taken = graph.builder.schemas.get(schema, {})
+        taken = schema_keys(builder, schema)
         verdict.dropped = [key for key in payload if key not in taken]
     exc, run, config, seen = _attempt(graph, payload)
     if exc is None:
@@ -172,10 +174,7 @@ def _record_state(
     verdict.first_nodes = sorted(tasks)  # LangGraph's task order is not stable
     if not verdict.runs or not verdict.first_nodes:
         return
-    node = run.nodes[verdict.first_nodes[0]]
-    channels = node.channels if isinstance(node.channels, list) else [node.channels]
-    given = {name: value for name, value in values.items() if name in channels}
-    saw = node.mapper(given) if node.mapper is not None else given  # LangGraph's own mapper
+    saw = node_input(run.nodes[verdict.first_nodes[0]], values)  # LangGraph's own mapper
     verdict.node_saw = _jsonable(saw.model_dump() if isinstance(saw, BaseModel) else saw)
 
 

@@ -5,10 +5,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from langgraph._internal._serde import build_serde_allowlist
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
+from core.lg_compat import (
+    branches_of,
+    build_serde_allowlist,
+    builder_of,
+    channels_of,
+    context_schema,
+    input_schema,
+    nodes_of,
+    output_schema,
+    state_schema,
+)
 from core.order.graph import CompiledGraph
 
 __all__ = ["graph_schemas", "run_saver", "serde_allowlist"]
@@ -42,8 +52,9 @@ def run_saver(graph: CompiledGraph, *, lenient: bool = False) -> InMemorySaver:
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> from core.lg_compat import msgpack_allowlist
         >>> saver = run_saver(build_order_graph())
-        >>> ("core.order", "LineItem") in saver.serde._allowed_msgpack_modules
+        >>> ("core.order", "LineItem") in msgpack_allowlist(saver.serde)
         True
     """
     serde = (_Unstored if lenient else JsonPlusSerializer)(
@@ -65,7 +76,7 @@ def serde_allowlist(graph: CompiledGraph) -> frozenset[tuple[str, ...]]:
         >>> serde_allowlist(graph) is serde_allowlist(graph)
         True
     """
-    schemas, channels = graph_schemas(graph), graph.builder.channels
+    schemas, channels = graph_schemas(graph), channels_of(builder_of(graph))
     return frozenset(build_serde_allowlist(schemas=schemas, channels=channels))
 
 
@@ -74,16 +85,12 @@ def graph_schemas(graph: Any) -> list[type]:
     branch's input), for the graph and every subgraph in it."""
     schemas: list[type] = []
     for each in [graph, *(sub for _, sub in graph.get_subgraphs(recurse=True))]:
-        builder = getattr(each, "builder", None)
-        if builder is None or not hasattr(builder, "state_schema"):
+        builder = builder_of(each)
+        if builder is None:
             continue  # a Pregel graph without a StateGraph builder declares no schemas
-        schemas += [builder.state_schema, builder.input_schema, builder.output_schema]
-        schemas += [builder.context_schema] if builder.context_schema is not None else []
-        schemas += [node.input_schema for node in builder.nodes.values()]
-        schemas += [
-            branch.input_schema
-            for branches in builder.branches.values()
-            for branch in branches.values()
-            if branch.input_schema is not None
-        ]
+        schemas += [state_schema(builder), input_schema(builder), output_schema(builder)]
+        context = context_schema(builder)
+        schemas += [context] if context is not None else []
+        schemas += [node.input_schema for node in nodes_of(builder)]
+        schemas += [b.input_schema for b in branches_of(builder) if b.input_schema is not None]
     return schemas

@@ -13,7 +13,6 @@ from types import ModuleType
 
 import ormsgpack
 import pytest
-from langgraph._internal._serde import build_serde_allowlist
 from langgraph.checkpoint.serde.jsonplus import (
     EXT_CONSTRUCTOR_SINGLE_ARG,
     EXT_DELTA_SNAPSHOT,
@@ -22,6 +21,7 @@ from langgraph.checkpoint.serde.jsonplus import (
     _msgpack_enc,
 )
 
+from core.lg_compat import build_serde_allowlist
 from core.stores.aliases import module_aliases, rewrite_modules, server_module_names
 
 # A user's graph file, as langgraph dev imports it (under "__graph") and as the playground
