@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from core.validate.entry import compare_entry
+    from core.validate.entry import compare_entry, project_entry
     from core.validate.report import validate_text
 
     try:
@@ -254,22 +254,12 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if project.model is None:
         print("[no_model] the graph's state is not a Pydantic model: pass --model", file=sys.stderr)
         return EXIT_UNREADABLE
-    model = project.input_model or project.model
-    report = validate_text(text, model)
+    chosen = project_entry(project)  # your model and the graph whose entry judges it
+    report = validate_text(text, chosen.model or project.model)
     entry = None
     if report.syntax_error is None:
-        entry = compare_entry(report, _entry_graph(project, model))
+        entry = compare_entry(report, chosen.graph)
     return _print_report(report, args.json, out, entry)
-
-
-def _entry_graph(project: Project, model: type[BaseModel]) -> Any:
-    """The graph whose entry judges the payload: yours, the seed order's, or the smallest
-    graph over --model when no graph is configured."""
-    from core.validate.entry import entry_graph, order_entry_graph
-
-    if project.graph is not None:
-        return project.graph
-    return order_entry_graph(model) if project.seed_model else entry_graph(model)
 
 
 if __name__ == "__main__":

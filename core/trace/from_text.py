@@ -14,6 +14,7 @@ from core.order.graph import CompiledGraph
 from core.order.schema_options import SchemaOptions, build_model
 from core.project import Project
 from core.trace.run import Trace, run_trace
+from core.validate.entry import project_entry
 from core.validate.field_errors import place_in_text
 from core.validate.report import validate_text
 
@@ -90,10 +91,11 @@ def _pick(
     options: Mapping[str, Any] | None,
     project: Project | None,
 ) -> tuple[CompiledGraph, type[BaseModel] | None, type[BaseModel] | None]:
-    """The graph to run, the model it is checked with and the gate's model (None: its own)."""
+    """The graph to run, the model it is checked with and the gate's model (None: the ones
+    `run_trace` picks for the graph)."""
     if graph == "project" and project is not None and project.graph is not None:
-        # the model None: the graph's own Pydantic state; the gate: its input schema's
-        return project.graph, project.model, project.input_model
+        entry = project_entry(project)  # your graph, its state's model and your model
+        return entry.graph, entry.state, entry.model
     state = build_model(SchemaOptions.from_dict(dict(options))) if options is not None else None
     if graph == "seed":
         return build_order_graph(faults, state=state), None, None
