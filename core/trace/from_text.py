@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -15,7 +15,6 @@ from core.order.schema_options import SchemaOptions, build_model
 from core.project import Project
 from core.trace.run import Trace, run_trace
 from core.validate.entry import project_entry
-from core.validate.field_errors import place_in_text
 from core.validate.report import validate_text
 
 __all__ = ["SEED_GRAPHS", "TextRun", "trace_text"]
@@ -34,6 +33,9 @@ class TextRun:
     syntax: str | None = None
     trace: Trace | None = None
     json_accepts: bool | None = None
+    # `syntax` as raised, with its code, line and col (an exception compares by identity:
+    # runs compare by `syntax`)
+    syntax_error: PayloadError | None = field(default=None, compare=False)
 
 
 def _message_id(n: int) -> str:
@@ -65,7 +67,7 @@ def trace_text(
     try:
         payload = parse(text)
     except PayloadError as exc:
-        return TextRun(syntax=str(exc))
+        return TextRun(syntax=str(exc), syntax_error=exc)
     chosen, model, gate_model = _pick(graph, faults, options, project)
     trace = run_trace(
         chosen,
@@ -75,13 +77,12 @@ def trace_text(
         model=model,
         input_model=gate_model,
         run_anyway=run_anyway,
+        text=text,
     )
     run = TextRun(trace=trace)
     gate = trace.options.input_model
-    if trace.gate_errors:
-        trace.gate_errors = place_in_text(trace.gate_errors, text)
-        if gate is not None:  # a real JSON-mode run of the same text
-            run.json_accepts = validate_text(text, gate).ok
+    if trace.gate_errors and gate is not None:  # a real JSON-mode run of the same text
+        run.json_accepts = validate_text(text, gate).ok
     return run
 
 
