@@ -54,3 +54,16 @@ def test_trace_page_checked_run_is_langgraphs_run():
         (step, node, "✓") for step, node, _, _ in oracle["rows"]
     ]
     assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+
+
+def test_trace_page_gate_refuses_what_the_input_schema_refuses():
+    at = AppTest.from_file(TRACE, default_timeout=30).run()
+    at.session_state["payload_text"] = '{"topic": ""}'
+    at.button(key="run").click().run()
+
+    assert not at.exception
+    gate = at.dataframe[0].value
+    assert gate[["path", "line:col", "type"]].values.tolist() == [
+        ["topic", "1:11", "string_too_short"]
+    ]
+    assert at.session_state["trace_result"]["trace"].ran is False

@@ -54,6 +54,16 @@ def test_trace_prints_one_row_per_node_langgraph_ran_and_exits_0(payload, capsys
     ]
 
 
+def test_trace_gate_closed_lists_the_input_schemas_errors_and_exits_1(payload, capsys):
+    Path(payload).write_text('{"topic": ""}', encoding="utf-8")
+    assert main(["trace", "--graph", GRAPH, payload]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "gate closed: 1 error, the graph would not run",
+        "line:col  path   type              message                                  input",
+        '1:11      topic  string_too_short  String should have at least 1 character  ""   ',
+    ]
+
+
 def test_validate_says_langgraph_runs_it_and_the_input_schema_accepts_it(payload, capsys):
     assert main(["validate", "--graph", GRAPH, payload]) == 0
     assert capsys.readouterr().out.splitlines() == [

@@ -71,3 +71,16 @@ def test_trace_text_of_the_project_runs_what_langgraph_runs(project):
     assert (_rows(run.trace), _outcome(run.trace)) == (
         langgraph_run()["rows"], _langgraph_outcome()
     )  # fmt: skip
+
+
+def test_the_gate_refuses_only_what_the_input_schema_refuses_placed_in_the_text(project):
+    text = '{"topic": ""}'  # Question's min_length; LangGraph itself runs it
+    run = trace_text(text, graph="project", project=project)
+    direct = run_trace(project.graph, {"topic": ""}, model=project.model, text=text)
+
+    placed = [(e.path, e.type, e.line, e.col) for e in run.trace.gate_errors]
+    assert placed == [(e.path, e.type, e.line, e.col) for e in direct.gate_errors]
+    assert (placed, run.trace.ran, run.json_accepts) == (
+        [("topic", "string_too_short", 1, 11)], False, False
+    )  # fmt: skip
+    assert langgraph_run({"topic": ""})["output"]["summary"] == "2 sources on "
