@@ -62,8 +62,7 @@ def run_trace_command(args: argparse.Namespace, out: TextIO) -> int:
         print(exc, file=sys.stderr)
         return EXIT_UNREADABLE
     if run.syntax_error is not None:
-        unreadable = Report(model=project.model or BaseModel, text=text)
-        unreadable.syntax_error = run.syntax_error
+        unreadable = Report(model=BaseModel, text=text, syntax_error=run.syntax_error)
         return print_report(unreadable, args.json, out)
     trace = run.trace
     assert trace is not None  # trace_text gives a trace whenever the text parses
