@@ -13,6 +13,7 @@ from core.jsontext.write import to_text
 from core.order import AgentState
 from core.order.presets import PRESETS, SEED_TEXT
 from core.project import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
+from core.validate.entry import project_entry
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
 from ui.payload import set_payload_text
@@ -54,7 +55,7 @@ def _written_for(model: type[BaseModel]) -> type[BaseModel]:
     """The model payloads are written for: the project's graph's input_schema, if it has one,
     stands in for the project's model (LangGraph validates the input with it)."""
     project = active_project()
-    return (project.input_model or model) if model is project.model else model
+    return (project_entry(project).model or model) if model is project.model else model
 
 
 def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:

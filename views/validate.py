@@ -20,9 +20,9 @@ from core.validate.coercion import coercion_rows
 from core.validate.entry import (
     EntryComparison,
     compare_entry,
-    entry_graph,
     headline,
-    order_entry_graph,
+    pick_entry,
+    project_entry,
 )
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import json_schema_text
@@ -109,7 +109,8 @@ st.caption(
     "its line:col in your text, the rule and the value."
 )
 project = active_project()
-own = project.input_model  # a graph's payload is written through its input schema
+entry = project_entry(project)  # your graph (or the one over your model) and your model
+own = entry.model  # a graph's payload is written through its input schema
 default_text = init_payload(own)
 st.session_state.setdefault("validate_model", "project")
 _restore_share()
@@ -133,12 +134,7 @@ if chosen is AgentState:
 else:
     st.caption("Schema options apply to the seed order model only; your model is used as written.")
     options, model = SchemaOptions(), chosen
-if chosen is AgentState:
-    graph = order_entry_graph(model)
-elif project.graph is not None and chosen is own:
-    graph = project.graph
-else:
-    graph = entry_graph(model)  # --model without a graph: the smallest graph over it
+graph = pick_entry(model=model, seed=True).graph if chosen is AgentState else entry.graph
 
 
 @st.fragment  # typing in the editor reruns only this part, not the sidebar and options above

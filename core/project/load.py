@@ -57,7 +57,9 @@ def _seed_model() -> type[BaseModel]:
 
 @dataclass(frozen=True)
 class Project:
-    """What the pages use: the model to validate against and the graph to run (None: seed)."""
+    """What the pages use: the model and the graph to run (None: seed). Your model, the one a
+    payload is written for, and the graph it enters are picked from them by
+    `core.validate.entry.project_entry`."""
 
     spec: ProjectSpec = field(default_factory=ProjectSpec)
     # None: a non-Pydantic state and no --model. The seed order by default, imported lazily.
@@ -72,23 +74,6 @@ class Project:
     @property
     def seed_model(self) -> bool:
         return self.model is _seed_model()
-
-    @property
-    def input_model(self) -> type[BaseModel] | None:
-        """The model a payload is written for: the graph's `input_schema` when it declares a
-        Pydantic one (LangGraph writes the input through its fields; the first node's input is
-        then built with its own model), else `model`. A --model given explicitly wins.
-
-        Example:
-            >>> load_project(["--graph", "core.order:build_fanout_graph"], {}, ".").input_model
-            <class 'core.order.AgentState'>
-        """
-        if self.graph is not None and self.spec.model is None:
-            builder = builder_of(self.graph)
-            given = input_schema(builder)
-            if given is not state_schema(builder) and is_model(given):
-                return given
-        return self.model
 
 
 def load_project(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -> Project:

@@ -26,11 +26,12 @@ class ForkError(ValueError):
     code = ErrorCode.FORK_STEP
 
 
-def fork_trace(trace: Trace, step: int, edited: Any) -> Trace:
+def fork_trace(trace: Trace, step: int, edited: Any, *, text: str | None = None) -> Trace:
     """Replace the state after super-step `step` with `edited` and run the rest of the graph.
 
     `edited` is validated against the trace's model first; errors come back as the fork's
-    `gate_errors` and nothing runs. The new branch lives in the same checkpointer (LangGraph's
+    `gate_errors` (placed at their line:col in `text`, the JSON `edited` was parsed from, when
+    given) and nothing runs. The new branch lives in the same checkpointer (LangGraph's
     `update_state` on that step's checkpoint, then `stream(None, ...)`); fields merged by a
     reducer are written as `Overwrite` so the edit replaces them instead of being appended.
     Its first row is the `update_state` checkpoint itself.
@@ -48,7 +49,8 @@ def fork_trace(trace: Trace, step: int, edited: Any) -> Trace:
     if model is not None:
         report = validate_value(edited, model)
         if not report.ok:
-            return Trace(gate_errors=report.errors, options=trace.options)
+            errors = report.errors if text is None else place_in_text(report.errors, text)
+            return Trace(gate_errors=errors, options=trace.options)
     if not isinstance(edited, dict):
         raise ForkError(f"[{ForkError.code}] the edited state must be a JSON object")
     graph = trace.graph

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -14,7 +14,7 @@ from core.order.graph import CompiledGraph
 from core.order.schema_options import SchemaOptions, build_model
 from core.project import Project
 from core.trace.run import Trace, run_trace
-from core.validate.field_errors import place_in_text
+from core.validate.entry import project_entry
 from core.validate.report import validate_text
 
 __all__ = ["SEED_GRAPHS", "TextRun", "trace_text"]
@@ -33,6 +33,9 @@ class TextRun:
     syntax: str | None = None
     trace: Trace | None = None
     json_accepts: bool | None = None
+    # `syntax` as raised, with its code, line and col (an exception compares by identity:
+    # runs compare by `syntax`)
+    syntax_error: PayloadError | None = field(default=None, compare=False)
 
 
 def _message_id(n: int) -> str:
@@ -64,7 +67,7 @@ def trace_text(
     try:
         payload = parse(text)
     except PayloadError as exc:
-        return TextRun(syntax=str(exc))
+        return TextRun(syntax=str(exc), syntax_error=exc)
     chosen, model, gate_model = _pick(graph, faults, options, project)
     trace = run_trace(
         chosen,
@@ -74,13 +77,12 @@ def trace_text(
         model=model,
         input_model=gate_model,
         run_anyway=run_anyway,
+        text=text,
     )
     run = TextRun(trace=trace)
     gate = trace.options.input_model
-    if trace.gate_errors:
-        trace.gate_errors = place_in_text(trace.gate_errors, text)
-        if gate is not None:  # a real JSON-mode run of the same text
-            run.json_accepts = validate_text(text, gate).ok
+    if trace.gate_errors and gate is not None:  # a real JSON-mode run of the same text
+        run.json_accepts = validate_text(text, gate).ok
     return run
 
 
@@ -90,10 +92,11 @@ def _pick(
     options: Mapping[str, Any] | None,
     project: Project | None,
 ) -> tuple[CompiledGraph, type[BaseModel] | None, type[BaseModel] | None]:
-    """The graph to run, the model it is checked with and the gate's model (None: its own)."""
+    """The graph to run, the model it is checked with and the gate's model (None: the ones
+    `run_trace` picks for the graph)."""
     if graph == "project" and project is not None and project.graph is not None:
-        # the model None: the graph's own Pydantic state; the gate: its input schema's
-        return project.graph, project.model, project.input_model
+        entry = project_entry(project)  # your graph, its state's model and your model
+        return entry.graph, entry.state, entry.model
     state = build_model(SchemaOptions.from_dict(dict(options))) if options is not None else None
     if graph == "seed":
         return build_order_graph(faults, state=state), None, None

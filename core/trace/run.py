@@ -13,13 +13,15 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
-from core.lg_compat import builder_of, input_schema, output_schema, state_schema
+from core.lg_compat import builder_of, output_schema, state_schema
 from core.order.graph import CompiledGraph
 from core.trace.errors import TraceError, trace_error
 from core.trace.ids import rename_message_ids
 from core.trace.invoke import run_like_invoke
 from core.trace.reducers import dump_json, graph_reducers
 from core.trace.steps import Step, TaskLog, TraceTimeout, build_steps, checkpoint_values, walk_chain
+from core.validate.entry import pick_entry
+from core.validate.field_errors import place_in_text
 from core.validate.report import FieldError, validate_value
 from core.validate.run_saver import run_saver
 
@@ -101,18 +103,31 @@ class Trace:
 
 
 def run_trace(
-    graph: CompiledGraph, payload: Any, *, check_each_step: bool = True, **options: Any
+    graph: CompiledGraph,
+    payload: Any,
+    *,
+    check_each_step: bool = RunOptions.check_each_step,
+    model: type[BaseModel] | None = None,
+    input_model: type[BaseModel] | None = None,
+    run_anyway: bool = RunOptions.run_anyway,
+    message_ids: Callable[[int], str] | None = None,
+    recursion_limit: int = RunOptions.recursion_limit,
+    timeout_s: float = RunOptions.timeout_s,
+    text: str | None = None,
 ) -> Trace:
     """Run `graph` on `payload` for real and record every step (checked mode: gate it first).
 
     LangGraph native (`check_each_step=False`) runs exactly what LangGraph runs: whatever
     LangGraph raises at its own entry is the trace's `error`. Checked mode first validates the
-    payload with our model alone (`input_model`: the `model` given, else the graph's Pydantic
-    input schema, else its state schema); a refusal stops the run unless `run_anyway`.
+    payload with your model alone (`input_model`; by default `pick_entry`'s: the graph's
+    Pydantic input schema first, else `model`, else its state schema); a refusal stops the run
+    unless `run_anyway`. Each step's merged state is checked against `model` (default: the
+    graph's Pydantic state schema). `text` is the JSON text `payload` was parsed from: the
+    gate's errors are placed at their line:col in it.
 
     The graph runs on a copy holding a fresh `InMemorySaver`: its checkpoints give the merged
-    state after each super-step and every write, even those LangGraph never streams. `options`
-    are the other `RunOptions` fields; `model` defaults to the graph's Pydantic state schema.
+    state after each super-step and every write, even those LangGraph never streams. The other
+    keywords are `RunOptions`' fields.
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -121,15 +136,21 @@ def run_trace(
         [('__start__', 'pending', 1), ('validate_order', 'validated', 2), \
 ('confirm', 'confirmed', 2)]
     """
-    builder = builder_of(graph)
-    given = options.get("model")  # a model the caller chose is the gate's too
-    entry = given or _pydantic(input_schema(builder))
-    options["model"] = given or _pydantic(state_schema(builder))
-    options["input_model"] = options.get("input_model") or entry or options["model"]
-    opts = RunOptions(check_each_step=check_each_step, **options)
+    entry = pick_entry(graph, model)
+    opts = RunOptions(
+        check_each_step=check_each_step,
+        model=entry.state,
+        input_model=input_model or entry.model,
+        run_anyway=run_anyway,
+        message_ids=message_ids,
+        recursion_limit=recursion_limit,
+        timeout_s=timeout_s,
+    )
     gate_errors: list[FieldError] = []
     if check_each_step and opts.input_model is not None:
         gate_errors = validate_value(payload, opts.input_model).errors
+        if text is not None:  # the payload's own text: each error at its line:col
+            gate_errors = place_in_text(gate_errors, text)
         if gate_errors and not opts.run_anyway:
             return Trace(gate_errors=gate_errors, options=opts)
     run = graph.copy(update={"checkpointer": run_saver(graph)})

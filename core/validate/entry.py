@@ -10,14 +10,19 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from core.jsontext.write import plural, truncate
-from core.order import build_order_graph
+from core.lg_compat import builder_of, input_schema, state_schema
+from core.order import AgentState, build_order_graph
 from core.order.graph import CompiledGraph
+from core.project import Project
 from core.validate.entry_run import EntryVerdict, entry_graph, langgraph_entry
 from core.validate.report import Report
 
 __all__ = [
+    "Entry",
     "EntryComparison",
     "order_entry_graph",
+    "pick_entry",
+    "project_entry",
     "EntryVerdict",
     "Headline",
     "compare_entry",
@@ -51,6 +56,80 @@ class Headline:
     level: Literal["success", "warning", "error"]
     text: str
     details: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where a payload enters and what judges it, decided once (`pick_entry`) for the Validate
+    page, the Trace page, the command line and `run_trace`."""
+
+    graph: CompiledGraph  # the graph the payload is given to: its entry judges it
+    model: type[BaseModel] | None  # your model: what the payload is written for (the gate's)
+    state: type[BaseModel] | None  # each step's merged state is checked against it
+
+
+def _pydantic(schema: Any) -> type[BaseModel] | None:
+    return schema if isinstance(schema, type) and issubclass(schema, BaseModel) else None
+
+
+def pick_entry(
+    graph: CompiledGraph | None = None,
+    model: type[BaseModel] | None = None,
+    *,
+    model_given: bool = False,
+    seed: bool = False,
+) -> Entry:
+    """The entry graph, your model and the state's model for a payload: the one place this is
+    decided (`project_entry` for a configured project, `run_trace` for a graph).
+
+    - graph: `graph`; without one, the seed order graph over `model` (`seed`, or no model:
+      AgentState or a schema-options variant of it), else the smallest graph over `model`.
+    - your model, the gate's (input schema first, as the README says): `model` when it was
+      given explicitly (`model_given`: a --model flag); else the graph's Pydantic
+      `input_schema` when it declares one of its own (LangGraph writes the input through its
+      channels, so a reducer field of the state the input lacks starts empty); else `model`;
+      else the graph's Pydantic state schema. None: nothing Pydantic to gate with.
+    - the state's model: `model`, else the graph's Pydantic state schema.
+
+    Example:
+        >>> from core.order import build_fanout_graph
+        >>> pick_entry(build_fanout_graph()).model is AgentState
+        True
+        >>> sorted(pick_entry(model=AgentState, seed=True).graph.nodes)
+        ['__start__', 'confirm', 'validate_order']
+        >>> sorted(pick_entry(model=AgentState).graph.nodes)  # a --model with no graph
+        ['__start__', 'entry']
+    """
+    if graph is None:
+        state = model or AgentState
+        chosen = order_entry_graph(state) if seed or model is None else entry_graph(state)
+        return Entry(chosen, state, state)
+    builder = builder_of(graph)
+    graphs_state = _pydantic(state_schema(builder))
+    declared = input_schema(builder)
+    own_input = None if declared is state_schema(builder) else declared
+    yours = model if model_given else None
+    chosen_model = yours or _pydantic(own_input) or model or graphs_state
+    return Entry(graph, chosen_model, model or graphs_state)
+
+
+def project_entry(project: Project) -> Entry:
+    """`pick_entry` for the project the server is configured with (`--model/--graph`,
+    playground.toml, environment): your graph or the seed order's, and your model.
+
+    Example:
+        >>> from core.project import load_project
+        >>> fanout = load_project(["--graph", "core.order:build_fanout_graph"], {}, ".")
+        >>> entry = project_entry(fanout)
+        >>> (entry.model.__name__, sorted(entry.graph.nodes)[:3])
+        ('AgentState', ['__start__', 'confirm', 'notify_email'])
+    """
+    return pick_entry(
+        project.graph,
+        project.model,
+        model_given=project.spec.model is not None,
+        seed=project.seed_model,
+    )
 
 
 @lru_cache(maxsize=32)  # keyed by model class: server-side models, never user data

@@ -12,7 +12,6 @@ from core.trace import Trace
 from core.trace.focus import first_failure
 from core.trace.fork import ForkError, edit_errors, fork_diff, fork_trace
 from core.trace.reducers import dump_json
-from core.validate.field_errors import place_in_text
 from ui import keys
 from ui.json_editor import Mark
 from ui.payload import editor_text, payload_editor, set_payload_text
@@ -181,14 +180,12 @@ def _fork(trace: Trace, index: int, text: str) -> None:
     step = trace.steps[index]
     st.session_state["trace_fork_source"] = {"row": index, "state": text}
     try:
-        fork = fork_trace(trace, step.step, parse(text))
+        fork = fork_trace(trace, step.step, parse(text), text=text)
     except (PayloadError, ForkError) as exc:
         # No branch for this edit, so none is shown: an older one beside it would look like its.
         st.session_state.pop("trace_fork", None)
         st.session_state["trace_fork_error"] = _state_error(exc)
         return
-    # The edit was validated as parsed: its errors get their line:col in the editor's text.
-    fork.gate_errors = place_in_text(fork.gate_errors, text)
     st.session_state["trace_fork"] = fork
     st.session_state.pop("trace_fork_error", None)
     # The branch opens where it went wrong, as a run does.

@@ -207,8 +207,17 @@ def test_run_anyway_shows_langgraph_raising_before_the_first_node_blaming_the_in
     )  # fmt: skip
 
 
-def test_a_model_the_caller_gives_gates_instead_of_the_input_schema():
-    trace = run_trace(_qa_graph(), {"question": "", "answer": "x"}, model=QAState)
+def test_the_state_model_the_caller_gives_checks_the_steps_and_the_input_schema_still_gates():
+    refused = run_trace(_qa_graph(), {"question": "", "answer": "x"}, model=QAState)
+
+    assert (refused.options.input_model, refused.options.model) == (Question, QAState)
+    assert ([(e.type, e.path) for e in refused.gate_errors], refused.ran) == (
+        [("string_too_short", "question"), ("extra_forbidden", "answer")], False
+    )  # fmt: skip
+
+
+def test_a_gate_model_the_caller_gives_gates_instead_of_the_input_schema():
+    trace = run_trace(_qa_graph(), {"question": "", "answer": "x"}, input_model=QAState)
 
     assert (trace.options.input_model, trace.options.model) == (QAState, QAState)
     assert (trace.gate_errors, trace.ran, trace.output) == ([], True, {"answer": ""})

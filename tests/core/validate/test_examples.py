@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.order import AgentState, LineItem
 from core.project import Project, load_project
+from core.validate.entry import project_entry
 from core.validate.examples import HUMAN_MESSAGE, ExampleError, example_payload, model_examples
 from core.validate.pattern_sample import sample_pattern
 from core.validate.report import validate_text
@@ -187,21 +188,21 @@ def test_a_graph_with_an_input_schema_gets_its_examples_from_the_input_schema():
     builder.add_edge(START, "triage")
     project = Project(model=_Ticket, graph=builder.compile())
 
-    assert project.input_model is TicketIn
-    assert {n: e.value for n, e in model_examples(project.input_model).items()} == {
+    assert project_entry(project).model is TicketIn
+    assert {n: e.value for n, e in model_examples(project_entry(project).model).items()} == {
         "generated": {"title": "example", "severity": "low", "tags": ["example"]}
     }
     plain = StateGraph(_Ticket)
     plain.add_node("triage", _triage)
     plain.add_edge(START, "triage")
-    assert Project(model=_Ticket, graph=plain.compile()).input_model is _Ticket
-    assert Project().input_model is AgentState  # the seed order
+    assert project_entry(Project(model=_Ticket, graph=plain.compile())).model is _Ticket
+    assert project_entry(Project()).model is AgentState  # the seed order
 
 
 def test_a_typeddict_graphs_input_schema_is_the_model_payloads_are_written_for(monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[2] / "fixtures")
     project = load_project(["--graph", "typed_state.graph:make_graph"], {}, ".")
-    assert (project.model, project.input_model) == (TicketIn, TicketIn)
+    assert (project.model, project_entry(project).model) == (TicketIn, TicketIn)
 
 
 @pytest.mark.parametrize(
