@@ -70,7 +70,8 @@ def write_migration(
             if isinstance(read, StoredState) and (fields := _fix(plan, read, candidate))
         ]
         if isinstance(store, RemoteStore):
-            return [_write_server(store, read, fields, candidate) for read, fields in chosen]
+            forks = (_write_server(store, plan, read, candidate) for read, _ in chosen)
+            return [fork for fork in forks if fork is not None]
         nodes = {read.thread_id: _writer(store, read.thread_id, model) for read, _ in chosen}
     written: list[Written] = []
     with writable_saver(spec, serde) as saver:
@@ -157,12 +158,28 @@ def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | No
 
 
 def _write_server(
-    store: RemoteStore, read: StoredState, fields: dict[str, Any], candidate: type[BaseModel]
-) -> Written:
-    page: list[dict[str, Any]] = store.call(
-        lambda: store.client.threads.get_history(read.thread_id, limit=2)
-    )
-    checkpoint_id = str(page[0]["checkpoint"]["checkpoint_id"])
+    store: RemoteStore, plan: Plan, read: StoredState, candidate: type[BaseModel]
+) -> Written | None:
+    """Fork the thread's head as the plan migrates it; None when the head, read now (the
+    thread list's values can lag a write by a moment), needs no change."""
+    try:
+        page: list[dict[str, Any]] = store.call(
+            lambda: store.client.threads.get_history(read.thread_id, limit=2)
+        )
+    except ServerRefusal as refusal:
+        raise UnbrickError(
+            UnbrickCode.WRITE_FAILED,
+            f"thread {read.thread_id!r}: the server refused its latest checkpoint "
+            f"({refusal.status}: {refusal.message}); nothing was written to it.",
+        ) from None
+    if not page:
+        return None
+    head = StoredState(read.thread_id, str(page[0]["checkpoint"]["checkpoint_id"]), read.step,
+                       read.source, page[0].get("values"), True, json_mode=True)  # fmt: skip
+    fields = _fix(plan, head, candidate)
+    if not fields:
+        return None
+    checkpoint_id = head.checkpoint_id
     node = blamed_node(page[1] if len(page) > 1 else None, [])  # who wrote the latest
     channels = entry_graph(candidate).channels  # the candidate's reducers, as LangGraph reads them
     values = {k: {OVERWRITE: jsonable(v)} if isinstance(channels.get(k), BinaryOperatorAggregate)
