@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # also under a bar
 from app import main  # noqa: E402
 from core.order import AgentState  # noqa: E402
 from core.validate.report import validate_text  # noqa: E402
-from ui.errors import error_table  # noqa: E402
+from ui.errors.view import error_table  # noqa: E402
 
 
 @st.fragment

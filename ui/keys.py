@@ -3,7 +3,7 @@
 A widget's key is also its AppTest handle (`at.selectbox(key="scenario")`) and its
 Playwright class (`.st-key-scenario`), so these values never change silently. The JSON
 texts (PAYLOAD, TOOL_PAYLOAD, RETRY_SCRIPT) are plain values; their code editor's widget is
-`ui.payload.editor_key(key)` (`.st-key-payload_editor`; tests/app/_editor.py in AppTest).
+`ui.editor.payload.editor_key(key)` (`.st-key-payload_editor`; tests/app/_editor.py in AppTest).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from core.order.presets import PRESETS, SEED_TEXT
 from core.project import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
-from ui.payload import set_payload_text
+from ui.editor.payload import set_payload_text
 from ui.text import plain
 
 __all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]

@@ -19,7 +19,8 @@ from core.retry import (
     run_script,
 )
 from ui import keys
-from ui.json_editor import Mark
+from ui.editor.json_editor import Mark
+from ui.editor.payload import editor_text, payload_editor
 from ui.labs.retry_state import (
     init_state,
     inputs,
@@ -29,9 +30,8 @@ from ui.labs.retry_state import (
     share_state,
     submit,
 )
-from ui.payload import editor_text, payload_editor
 from ui.share import share_button
-from ui.trace_view import trace_table
+from ui.trace.view import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
 _COLUMNS = {

@@ -14,7 +14,9 @@ from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from core.validate.report import Report, validate_text
 from ui import keys
-from ui.errors import TOOL_CALL, error_table, report_marks, selected_spot
+from ui.editor.payload import editor_text, payload_editor
+from ui.errors.focus import report_marks, selected_spot
+from ui.errors.view import TOOL_CALL, error_table
 from ui.labs.tools_state import (
     EDITOR_KEY,
     TABS,
@@ -22,7 +24,6 @@ from ui.labs.tools_state import (
     restore_share,
     switch_scenario,
 )
-from ui.payload import editor_text, payload_editor
 from ui.share import share_button
 from ui.text import plain
 

@@ -11,21 +11,15 @@ from core.order.schema_options import SchemaOptions
 from core.trace.focus import first_failure
 from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
-from ui.errors import PYTHON_MODE_NOTE
-from ui.payload import current_payload_text
+from ui.editor.payload import current_payload_text
+from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
-from ui.schema_form import current_options
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
-from ui.trace_view import (
-    current_row,
-    output_panel,
-    run_headline,
-    step_detail,
-    step_panels,
-    stepper,
-    trace_table,
-)
+from ui.trace.stepping import current_row, step_detail, stepper
+from ui.trace.verdict import run_headline
+from ui.trace.view import output_panel, step_panels, trace_table
+from ui.validate.schema_options import current_options
 
 _GATE_FIX = (
     "Fix the payload on the Validate page (each error's line:col is in your text), then run again."

@@ -28,23 +28,22 @@ from core.validate.field_errors import FieldError
 from core.validate.json_schema import json_schema_text
 from core.validate.report import Report, validate_text
 from ui import keys
-from ui.errors import (
+from ui.editor.payload import editor_text, payload_editor, set_payload_text
+from ui.errors.focus import report_marks, selected_spot
+from ui.errors.view import (
     GATE,
     PYTHON_MODE_NOTE,
     duplicates_view,
     entry_banner,
     error_table,
     exports,
-    report_marks,
-    selected_spot,
     verdict,
 )
-from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
-from ui.schema_form import schema_options_form
 from ui.share import name_dropped, share_button, shared_state
 from ui.text import plain
 from ui.validate.model_form import model_form
+from ui.validate.schema_options import schema_options_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 BROKEN_EXAMPLE = "bad_sku"  # the first-contact button's preset: one error, marked mid-text

@@ -10,7 +10,7 @@ from core.jsontext.write import dumps
 from core.links.retry import RetryInputs, RetryLink
 from core.retry import PRESETS, AnswerConstraints
 from ui import keys
-from ui.payload import set_payload_text
+from ui.editor.payload import set_payload_text
 from ui.share import name_dropped, shared_state
 
 __all__ = [

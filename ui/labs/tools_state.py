@@ -9,7 +9,7 @@ from core.links.tools import ToolsLink
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
 from ui import keys
-from ui.payload import set_payload_text
+from ui.editor.payload import set_payload_text
 from ui.share import name_dropped, shared_state
 
 __all__ = [

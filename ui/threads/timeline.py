@@ -18,7 +18,7 @@ from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_f
 from core.validate.field_errors import value_errors
 from core.validate.report import Report
 from ui import keys
-from ui.errors import Verdicts, verdict
+from ui.errors.view import Verdicts, verdict
 from ui.text import plain
 from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls

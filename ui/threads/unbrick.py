@@ -16,9 +16,9 @@ from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick
 from core.trace.fork import edit_errors
 from core.validate.report import validate_value
 from ui import keys
-from ui.errors import error_table
-from ui.json_editor import Mark
-from ui.payload import editor_text, payload_editor, set_payload_text
+from ui.editor.json_editor import Mark
+from ui.editor.payload import editor_text, payload_editor, set_payload_text
+from ui.errors.view import error_table
 from ui.threads.source import StoreChoice
 from ui.threads.timeline import as_json
 

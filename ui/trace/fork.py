@@ -14,8 +14,8 @@ from core.trace.fork import ForkError, edit_errors, fork_diff, fork_trace
 from core.trace.reducers import dump_json
 from core.validate.field_errors import place_in_text
 from ui import keys
-from ui.json_editor import Mark
-from ui.payload import editor_text, payload_editor, set_payload_text
+from ui.editor.json_editor import Mark
+from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
 from ui.trace.view import step_panels, trace_table

@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.links.trace import Fork, TraceLink
 from ui import keys
-from ui.payload import set_payload_text
+from ui.editor.payload import set_payload_text
 from ui.share import name_dropped, share_button, shared_state
 from ui.trace.fork import fork_share
 

@@ -1,7 +1,7 @@
 """Trace building blocks: the trace table, the diagram and the per-step panels.
 
 The stepper and a row's detail are in ui/trace/stepping.py, the headline in verdict.py; pages
-import all of them from ui.trace_view.
+import each from its own module.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from core.trace.merge import merge_view, super_step, unwritten_defaults
 from core.trace.reducers import dump_json
 from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
-from ui.errors import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
+from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.text import plain
 from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
 from ui.trace.verdict import run_headline, stopped_panel

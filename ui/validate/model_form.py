@@ -13,7 +13,7 @@ from core.jsontext.write import to_text
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import field_kind, json_schema
 from core.validate.report import validate_text
-from ui.payload import NOT_A_FLOAT, form_payload, show_refusal
+from ui.editor.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
 from ui.validate.form_edits import Path, field_key, shown, typed
 from ui.validate.form_table import table_editor

@@ -7,7 +7,7 @@ import streamlit as st
 from core.jsontext.write import truncate
 from core.validate.field_errors import FieldError
 from core.validate.report import Report
-from ui.json_editor import Mark
+from ui.editor.json_editor import Mark
 
 __all__ = ["details_text", "error_details", "report_marks", "selected_spot"]
 

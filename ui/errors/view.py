@@ -14,7 +14,7 @@ from core.validate.annotated import text_lines
 from core.validate.entry import Headline
 from core.validate.field_errors import FieldError
 from core.validate.report import Report
-from ui.error_focus import error_details, report_marks, selected_spot
+from ui.errors.focus import error_details
 
 __all__ = [
     "COLUMN_ORDER",
@@ -28,11 +28,8 @@ __all__ = [
     "Verdicts",
     "duplicates_view",
     "entry_banner",
-    "error_details",
     "error_table",
     "exports",
-    "report_marks",
-    "selected_spot",
     "syntax_error_view",
     "verdict",
 ]

@@ -12,7 +12,7 @@ import streamlit.components.v1 as components
 
 __all__ = ["BUILD_DIR", "Mark", "fresh_text", "json_editor", "pending_text"]
 
-BUILD_DIR = Path(__file__).resolve().parents[1] / "frontend" / "json_editor" / "build"
+BUILD_DIR = Path(__file__).resolve().parents[2] / "frontend" / "json_editor" / "build"
 _component = components.declare_component("json_editor", path=str(BUILD_DIR))
 
 

@@ -13,7 +13,7 @@ from core.jsontext.json_format import reindent
 from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
 from core.order.presets import SEED_TEXT
 from ui import keys
-from ui.json_editor import Mark, fresh_text, json_editor
+from ui.editor.json_editor import Mark, fresh_text, json_editor
 
 __all__ = [
     "NOT_A_FLOAT",
