@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.links import DroppedField
 from core.share import ShareError, decode_share, encode_share
+from ui import keys
 from ui.pages import page_file
 
 __all__ = ["PARAM", "name_dropped", "share_button", "shared_state"]
@@ -39,7 +40,7 @@ def shared_state(page: str) -> dict[str, Any] | None:
     token = st.query_params.get(PARAM)
     if not token:
         return None
-    applied = f"share__applied__{page}"
+    applied = keys.share(page, "applied")
     if st.session_state.get(applied) == token:
         return None
     st.session_state[applied] = token
@@ -60,7 +61,7 @@ def shared_state(page: str) -> dict[str, Any] | None:
             "page keeps its defaults. Make a fresh link with Share link."
         )
         return None
-    st.session_state[f"share__opened__{page}"] = True
+    st.session_state[keys.share(page, "opened")] = True
     return state
 
 
@@ -71,8 +72,8 @@ def share_button(page: str, state: dict[str, Any], *, key: str) -> None:
     edit it is dropped, so a reload never brings back an older state over the user's work.
     """
     shown = {"page": page, **state}
-    held = f"share__held__{page}"
-    if st.session_state.pop(f"share__opened__{page}", False):
+    held = keys.share(page, "held")
+    if st.session_state.pop(keys.share(page, "opened"), False):
         st.session_state[held] = shown  # the link just opened: this is what it reopens
     elif st.session_state.get(held, shown) != shown:
         st.query_params.pop(PARAM, None)
@@ -84,7 +85,7 @@ def share_button(page: str, state: dict[str, Any], *, key: str) -> None:
             st.error(f"No share link [{exc.code}]: {exc.message}")
             return
         st.query_params[PARAM] = token
-        st.session_state[f"share__applied__{page}"] = token
+        st.session_state[keys.share(page, "applied")] = token
         st.session_state[held] = shown
         base = st.context.url or ""
         st.caption("Copy this link (it holds the whole state; nothing is stored on the server):")

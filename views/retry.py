@@ -77,7 +77,7 @@ def _render_run(run: RetryRun) -> None:
     words.metric("feedback words", run.feedback_words)
     rows = [row | {"counter": a.counter} for row, a in zip(run.rows(), run.attempts, strict=True)]
     table = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
-    st.dataframe(table, hide_index=True, key=f"retry_timeline_{run.engine}")
+    st.dataframe(table, hide_index=True, key=keys.each("retry_timeline", run.engine))
     if run.output is not None:
         st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
         st.json(run.output.model_dump(mode="json"))

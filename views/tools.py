@@ -133,11 +133,11 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
         st.code(sent.error, language=None, wrap_lines=True)
     elif not sent.rewrites:
         st.success("Sent exactly as Pydantic wrote it.")
-    st.dataframe(summary, key=f"rewrites_summary_{provider}", hide_index=True)
+    st.dataframe(summary, key=keys.each("rewrites_summary", provider), hide_index=True)
     if sent.rewrites:
         # Dropped titles are the bulk and the least interesting: list them last.
         ordered = sorted(sent.rewrites, key=lambda rewrite: rewrite.kind == "title_dropped")
-        st.dataframe(_frame(ordered), key=f"rewrites_{provider}", hide_index=True)
+        st.dataframe(_frame(ordered), key=keys.each("rewrites", provider), hide_index=True)
     if sent.schema is not None:
         st.json(sent.schema, expanded=2)
 

@@ -37,6 +37,8 @@ from ui.errors.view import (
     entry_banner,
     error_table,
     exports,
+    forget_selection,
+    select_row,
     verdict,
 )
 from ui.project import active_project, gallery, init_payload, preset_picker
@@ -95,7 +97,7 @@ def _restore_share() -> None:
         st.session_state["editor_view"] = link.editor
     st.session_state["schema_show"] = link.schema_show
     for table in TABLES:  # whatever was selected before belongs to the text it replaced
-        st.session_state.pop(f"{table}__table", None)
+        forget_selection(table)
     if link.error is not None:  # the sender's row: selected when its table is drawn, below
         st.session_state[keys.LINK_ERROR] = (link.error.table, link.error.row)
     name_dropped(dropped)
@@ -294,7 +296,7 @@ def _selectable(report: Report, table: str) -> tuple[FieldError | None, dict[str
     is selected before the table is drawn."""
     wanted = st.session_state.get(keys.LINK_ERROR)
     if wanted is not None and wanted[0] == table:
-        st.session_state[f"{table}__table"] = {"selection": {"rows": [wanted[1]], "columns": []}}
+        select_row(table, wanted[1])
     chosen = error_table(report, key=table, texts=None, selectable=True)
     row = next((n for n, error in enumerate(report.errors) if error is chosen), None)
     return chosen, None if row is None else {"table": table, "row": row}

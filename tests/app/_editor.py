@@ -15,7 +15,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from ui.editor.payload import editor_key
+from ui import keys
 
 __all__ = ["Editor", "editor", "editor_args"]
 
@@ -40,7 +40,7 @@ class Editor:
     def input(self, text: str) -> Editor:
         """Type `text` (the whole content) as the frontend reports it after the debounce."""
         rev = self.args()["rev"]  # the revision the frontend shows: its typing descends from it
-        self.at.session_state[editor_key(self.key)] = {
+        self.at.session_state[keys.editor(self.key)] = {
             "text": text,
             "rev": rev,
             "instance": "apptest",
@@ -64,7 +64,7 @@ def editor_args(at: AppTest, key: str) -> dict[str, Any]:
     (element,) = [
         e
         for e in at.get("component_instance")
-        if json.loads(e.proto.json_args).get("key") == editor_key(key)
+        if json.loads(e.proto.json_args).get("key") == keys.editor(key)
     ]
     args: dict[str, Any] = json.loads(element.proto.json_args)
     return args

@@ -118,7 +118,7 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
                     "message": [e["msg"] for e in checkpoint.errors],
                 }
             ),
-            key=f"{key}_refused",
+            key=keys.each(key, "refused"),
             hide_index=True,
         )
         return
@@ -131,7 +131,7 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
     # Trace's table for a state's errors: the path and the whole message fit a phone, and
     # no line:col (a stored state has no text: error_table showed it empty, the message cut).
     if report.errors:
-        st.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__table", **STATE_ERROR_TABLE)
+        st.dataframe(pd.DataFrame(report.to_rows()), key=keys.table(key), **STATE_ERROR_TABLE)
 
 
 def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:

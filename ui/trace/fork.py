@@ -22,7 +22,7 @@ from ui.trace.view import step_panels, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
-TEXT = "fork_text"  # the edited state's text; its code editor is editor_key(TEXT)
+TEXT = "fork_text"  # the edited state's text; its code editor is keys.editor(TEXT)
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
     "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
@@ -89,7 +89,7 @@ def _branch(trace: Trace, fork: Trace) -> None:
     if diff:
         st.caption("Edited fields — the state after that step, and your edit:")
         with st.container(key="fork_diff"):
-            st.dataframe(pd.DataFrame(diff), key="fork_diff__table", hide_index=True)
+            st.dataframe(pd.DataFrame(diff), key=keys.table("fork_diff"), hide_index=True)
     else:
         st.caption("Nothing edited: the branch re-runs the same state from that step.")
     original, branch = st.columns(2)
