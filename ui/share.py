@@ -2,18 +2,55 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
-from core.links import DroppedField
+from core.links import DroppedField, ShareLink
 from core.share import ShareError, decode_share, encode_share
 from ui import keys
 from ui.pages import page_file
 
-__all__ = ["PARAM", "name_dropped", "share_button", "shared_state"]
+__all__ = [
+    "PARAM",
+    "name_dropped",
+    "opened_link",
+    "share_button",
+    "shared_state",
+    "shown_link",
+    "to_state",
+]
 
 PARAM = "s"
+L = TypeVar("L", bound=ShareLink)
+
+
+def to_state(link: ShareLink) -> dict[str, Any]:
+    """What a link carries: the fields it was given, as JSON values; a field left None is not
+    carried (it means "not given", as its default does).
+
+    Example:
+        >>> from core.links.trace import TraceLink
+        >>> to_state(TraceLink(payload="{}", mode="native", fork=None))
+        {'payload': '{}', 'mode': 'native'}
+    """
+    given = link.model_dump(mode="json", exclude_unset=True)
+    return {name: value for name, value in given.items() if value is not None}
+
+
+def shown_link(cls: type[L], context: dict[str, Any] | None = None, /, **fields: Any) -> L:
+    """The link of what the page shows: `fields` as the link model `cls` takes them; a field it
+    refuses is left out (its default applies, as when a link carrying it is opened)."""
+    return cls.parse(fields, context)[0]
+
+
+def opened_link(
+    page: str, cls: type[L], context: dict[str, Any] | None = None
+) -> tuple[L, list[DroppedField]] | None:
+    """The link `?s=` opened for this page (see `shared_state`) as its model `cls`, with the
+    fields it refused; None when no link is to be applied."""
+    state = shared_state(page)
+    return None if state is None else cls.parse(state, context)
 
 
 def name_dropped(dropped: list[DroppedField]) -> None:
@@ -65,13 +102,13 @@ def shared_state(page: str) -> dict[str, Any] | None:
     return state
 
 
-def share_button(page: str, state: dict[str, Any], *, key: str) -> None:
-    """A button that shows a URL reopening this page with `state`.
+def share_button(page: str, link: ShareLink, *, key: str) -> None:
+    """A button that shows a URL reopening this page with `link` (`to_state`).
 
     The address bar keeps `?s=` only while it still reopens what is on screen: after an
     edit it is dropped, so a reload never brings back an older state over the user's work.
     """
-    shown = {"page": page, **state}
+    shown = {"page": page, **to_state(link)}
     held = keys.share(page, "held")
     if st.session_state.pop(keys.share(page, "opened"), False):
         st.session_state[held] = shown  # the link just opened: this is what it reopens

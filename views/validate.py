@@ -42,7 +42,7 @@ from ui.errors.view import (
     verdict,
 )
 from ui.project import active_project, gallery, init_payload, preset_picker
-from ui.share import name_dropped, share_button, shared_state
+from ui.share import name_dropped, opened_link, share_button, shown_link
 from ui.text import plain
 from ui.validate.model_form import model_form
 from ui.validate.schema_options import schema_options_form
@@ -83,10 +83,10 @@ def _source(model: type[BaseModel]) -> str:
 
 
 def _restore_share() -> None:
-    state = shared_state("validate")
-    if state is None:
+    opened = opened_link("validate", ValidateLink)
+    if opened is None:
         return
-    link, dropped = ValidateLink.parse(state)
+    link, dropped = opened
     st.session_state["validate_model"] = link.model
     if link.payload is not None:
         set_payload_text(link.payload)
@@ -180,18 +180,19 @@ def _workbench(
         else:
             chosen_error, pick = _verdicts(report, comparison, entry)
         exports(shown, key="export")
-        shared = {
-            "payload": text,
-            "options": options.to_dict(),
-            "view": st.session_state["validate_view"],
-            "editor": st.session_state["editor_view"],  # the JSON text or the form, as shown
-        }
-        if chosen is not AgentState:
-            shared["model"] = "project"  # a name, never a module path: links cannot load code
-        if shared["view"] == "JSON Schema" and st.session_state.get("schema_show"):
-            shared["schema_show"] = True  # the schema shown on the page, not only its download
-        if pick is not None:
-            shared["error"] = pick  # the details beside the table, the caret at the error
+        view = st.session_state["validate_view"]
+        shared = shown_link(
+            ValidateLink,
+            payload=text,
+            options=options.to_dict(),
+            view=view,
+            editor=st.session_state["editor_view"],  # the JSON text or the form, as shown
+            # a name, never a module path: links cannot load code
+            model="seed" if chosen is AgentState else "project",
+            # the schema shown on the page, not only its download
+            schema_show=view == "JSON Schema" and bool(st.session_state.get("schema_show")),
+            error=pick,  # the details beside the table, the caret at the error
+        )
         st.session_state.pop(keys.LINK_ERROR, None)  # a link's row, only in the run it opened
         share_button("validate", shared, key="share")
     with edit:

@@ -11,7 +11,7 @@ from core.links.retry import RetryInputs, RetryLink
 from core.retry import PRESETS, AnswerConstraints
 from ui import keys
 from ui.editor.payload import set_payload_text
-from ui.share import name_dropped, shared_state
+from ui.share import name_dropped, opened_link, shown_link
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -76,10 +76,10 @@ def init_state() -> None:
 
 def restore_share() -> None:
     """Apply a Retry `?s=` token (`RetryLink`): each well-typed field; the bad ones named."""
-    state = shared_state("retry")
-    if state is None:
+    opened = opened_link("retry", RetryLink)
+    if opened is None:
         return
-    link, dropped = RetryLink.parse(state)
+    link, dropped = opened
     ss = st.session_state
     if link.preset is not None:
         ss[keys.RETRY_PRESET] = link.preset
@@ -100,8 +100,12 @@ def _given(inputs: RetryInputs) -> dict[str, Any]:
     return {name: getattr(inputs, name) for name in _WIDGETS if name in inputs.model_fields_set}
 
 
-def share_state() -> dict[str, Any]:
+def share_state() -> RetryLink:
     """What a share link carries: the preset and inputs, plus the last run's if they differ."""
     current, submitted = inputs(), st.session_state[keys.RETRY_SUBMITTED]
-    state = {"preset": st.session_state[keys.RETRY_PRESET], **current}
-    return state if submitted == current else state | {"submitted": submitted}
+    return shown_link(
+        RetryLink,
+        preset=st.session_state[keys.RETRY_PRESET],
+        **current,
+        submitted=None if submitted == current else submitted,
+    )

@@ -10,7 +10,7 @@ from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
 from ui import keys
 from ui.editor.payload import set_payload_text
-from ui.share import name_dropped, shared_state
+from ui.share import name_dropped, opened_link
 
 __all__ = [
     "EDITOR_KEY",
@@ -45,12 +45,12 @@ def switch_scenario() -> None:
 
 def restore_share() -> None:
     """Scenario, preset, payload text, schema model and tab from a `?s=` link (`ToolsLink`)."""
-    state = shared_state("tools")
-    if state is None:
-        return
     ss = st.session_state
     kept = ss.get(keys.SCENARIO) or next(iter(SCENARIOS))
-    link, dropped = ToolsLink.parse(state, {"scenario": kept, "tabs": TABS})
+    opened = opened_link("tools", ToolsLink, {"scenario": kept, "tabs": TABS})
+    if opened is None:
+        return
+    link, dropped = opened
     ss[keys.SCENARIO] = link.scenario or kept
     scenario = current_scenario()
     presets = scenario.presets
