@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 from pydantic import BaseModel
@@ -43,7 +44,7 @@ def active_project() -> Project:
 
 
 @st.cache_resource(show_spinner=False)
-def _examples(name: str, _model: type[BaseModel]) -> dict[str, Example] | str:
+def _examples(name: str, _model: type[BaseModel]) -> dict[str, Example[Any]] | str:
     try:
         return model_examples(_model)
     except ExampleError as exc:

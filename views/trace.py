@@ -115,6 +115,11 @@ def _show(result: dict[str, Any]) -> None:
     fork_section(trace, index, result["run"])
 
 
+def _run_anyway(settings: dict[str, Any]) -> None:
+    """The Run anyway button: the same run, past our gate's refusal."""
+    _run(settings, run_anyway=True)
+
+
 def _notes(result: dict[str, Any]) -> None:
     trace = result["trace"]
     if result.get("json_accepts"):
@@ -123,9 +128,8 @@ def _notes(result: dict[str, Any]) -> None:
         st.button(
             "Run anyway",
             key="run_anyway",
-            on_click=_run,
+            on_click=_run_anyway,
             args=(_settings(),),
-            kwargs={"run_anyway": True},
             help="Record what our model says above, then run the graph on the payload all the "
             "same, to see what LangGraph itself does with it.",
         )

@@ -49,10 +49,11 @@ def show_refusal(notice_key: str, why: str) -> None:
 
 def current_payload_text() -> str:
     """The payload text shared by the pages of this session (the seed order by default)."""
-    return st.session_state.get(keys.PAYLOAD_TEXT, SEED_TEXT)
+    text: str = st.session_state.get(keys.PAYLOAD_TEXT, SEED_TEXT)
+    return text
 
 
-def form_payload(text: str) -> dict | None:
+def form_payload(text: str) -> dict[str, Any] | None:
     """The payload as a JSON object for a form view, or None after saying why there is none."""
     try:
         payload = parse(text)

@@ -181,5 +181,4 @@ def _sliced(
     try:
         st.rerun(scope="fragment")  # the next slice, redrawing only this section
     except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all
-        st.rerun()
-    return merged  # not reached: st.rerun raises
+        st.rerun()  # raises: nothing after it runs

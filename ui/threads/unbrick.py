@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
@@ -38,7 +39,7 @@ def unbrick_section(
     choice: StoreChoice,
     timeline: Timeline,
     model: type[BaseModel],
-    graph: CompiledStateGraph | None,
+    graph: CompiledStateGraph[Any, Any, Any, Any] | None,
 ) -> None:
     """Only shown when the server enables writes; the page checks `writes_enabled()`."""
     if graph is None:

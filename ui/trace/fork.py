@@ -173,7 +173,7 @@ def forget_forks() -> None:
 
 def _forkable(trace: Trace, index: int) -> bool:
     step = trace.steps[index]
-    return step.committed and step.node in trace.graph.nodes
+    return step.committed and trace.graph is not None and step.node in trace.graph.nodes
 
 
 def _fork(trace: Trace, index: int, text: str) -> None:

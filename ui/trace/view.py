@@ -7,6 +7,7 @@ import each from its own module.
 from __future__ import annotations
 
 import json
+from typing import Any, TypedDict
 
 import pandas as pd
 import streamlit as st
@@ -101,7 +102,18 @@ MERGE_COLUMNS = {
 # message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
 # tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
 # has no text, so no line:col.
-STATE_ERROR_TABLE = {
+
+
+class _TableOptions(TypedDict):
+    """st.dataframe's keywords for a state's errors (typed, so mypy checks them there)."""
+
+    hide_index: bool
+    column_order: list[str]
+    column_config: dict[str, Any]
+    row_height: int
+
+
+STATE_ERROR_TABLE: _TableOptions = {
     "hide_index": True,
     "column_order": ["path", "message"]
     + [c for c in COLUMN_ORDER if c not in ("path", "message", "line:col")],
