@@ -174,12 +174,8 @@ def generation(key: str, count: int) -> str:
 
 
 def step_button(prefix: str, which: str) -> str:
-    """A stepper's `prev` or `next` button, `prefix` naming the stepper ("" for the trace's).
-
-    Example:
-        >>> step_button("", "prev"), step_button("fork_", "next")
-        ('prev', 'fork_next')
-    """
+    """A stepper's `prev` or `next` button; `prefix` names the stepper: "" the trace's own
+    (`prev`), `fork_` the fork's (`fork_prev`), `threads_step_` the timeline's."""
     return f"{prefix}{which}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -13,6 +14,7 @@ from ui.pages import page_file
 
 __all__ = [
     "PARAM",
+    "apply_link",
     "name_dropped",
     "opened_link",
     "share_button",
@@ -100,6 +102,18 @@ def shared_state(page: str) -> dict[str, Any] | None:
         return None
     st.session_state[keys.share(page, "opened")] = True
     return state
+
+
+def apply_link(
+    page: str, cls: type[L], apply: Callable[[L], None], context: dict[str, Any] | None = None
+) -> None:
+    """Apply the link `?s=` opened for this page (`opened_link`) with `apply`, before the
+    widgets it sets are drawn; then name the fields it refused."""
+    opened = opened_link(page, cls, context)
+    if opened is not None:
+        link, dropped = opened
+        apply(link)
+        name_dropped(dropped)
 
 
 def share_button(page: str, link: ShareLink, *, key: str) -> None:

@@ -11,7 +11,7 @@ from core.links.retry import RetryInputs, RetryLink
 from core.retry import PRESETS, AnswerConstraints
 from ui import keys
 from ui.editor.payload import set_payload_text
-from ui.share import name_dropped, opened_link, shown_link
+from ui.share import apply_link, shown_link
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -76,10 +76,10 @@ def init_state() -> None:
 
 def restore_share() -> None:
     """Apply a Retry `?s=` token (`RetryLink`): each well-typed field; the bad ones named."""
-    opened = opened_link("retry", RetryLink)
-    if opened is None:
-        return
-    link, dropped = opened
+    apply_link("retry", RetryLink, _apply)
+
+
+def _apply(link: RetryLink) -> None:
     ss = st.session_state
     if link.preset is not None:
         ss[keys.RETRY_PRESET] = link.preset
@@ -92,7 +92,6 @@ def restore_share() -> None:
             ss[_WIDGETS[name]] = value
     # The run shown is the last one submitted, which may predate unsubmitted edits.
     ss[keys.RETRY_SUBMITTED] = inputs() | (_given(link.submitted) if link.submitted else {})
-    name_dropped(dropped)
 
 
 def _given(inputs: RetryInputs) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.links.threads import ThreadsLink
 from ui import keys
-from ui.share import name_dropped, opened_link, share_button
+from ui.share import apply_link, share_button
 from ui.text import plain
 from ui.threads.source import StoreChoice
 
@@ -34,10 +34,10 @@ _WANTED = "threads_link_wanted"  # the link opened (a ThreadsLink), until its no
 
 def restore_threads_link() -> None:
     """Copy an opened link's state into the page's widgets, before they are drawn."""
-    opened = opened_link("threads", ThreadsLink)
-    if opened is None:
-        return
-    link, dropped = opened
+    apply_link("threads", ThreadsLink, _apply)
+
+
+def _apply(link: ThreadsLink) -> None:
     ss = st.session_state
     ss[keys.THREADS_SOURCE] = link.source
     ss[keys.THREADS_CURRENT] = link.current
@@ -52,7 +52,6 @@ def restore_threads_link() -> None:
             ss[keys.THREADS_STEP] = link.step
             ss[keys.THREADS_STEP_OF] = link.thread
     ss[_WANTED] = link
-    name_dropped(dropped)
 
 
 def store_note(choice: StoreChoice | None) -> None:

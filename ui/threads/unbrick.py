@@ -21,6 +21,7 @@ from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.errors.view import error_table
 from ui.threads.source import StoreChoice
+from ui.threads.store_write import store_write
 from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
@@ -82,17 +83,11 @@ def unbrick_section(
     st.success("Valid. This is exactly what will be written (a new checkpoint; no row changes):")
     st.json(as_json(plan.dry_run()))
     if st.button("Write", key="threads_unbrick_write", type="primary"):
-        try:
-            written = write_fork(choice.spec, plan, graph, strict_serde([model]))
-        except UnbrickError as error:
-            st.error("Not written:")
-            st.code(str(error), language=None, wrap_lines=True)
-            return
-        except Exception as error:  # noqa: BLE001 - the driver's text may quote the DSN
-            st.error(
-                f"[store_write_failed] The store refused the write ({type(error).__name__}); "
-                "nothing was changed. Check that the server may write to it."
-            )
+        written = store_write(
+            lambda: write_fork(choice.spec, plan, graph, strict_serde([model])),
+            after="nothing was changed. Check that the server may write to it.",
+        )
+        if written is None:
             return
         st.session_state.pop(_PLAN, None)
         st.session_state.pop("threads_unbrick_of", None)
