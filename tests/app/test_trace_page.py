@@ -11,9 +11,10 @@ from streamlit.testing.v1 import AppTest
 
 from core.order.presets import PRESETS, SEED_TEXT
 from core.order.schema_options import SchemaOptions
-from core.share import decode_share, encode_share
+from core.share import encode_share
 from core.trace.diagram import CURRENT_FILL
 from core.trace.reducers import dump_json
+from tests.app.conftest import SHARE_FIELD, shared
 from ui.text import plain
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")
@@ -350,10 +351,6 @@ SEED_SETTINGS = {
     "mode": "checked",
     "options": SchemaOptions().to_dict(),  # the Validate page's, shaping the seed state model
 }
-SHARE_FIELD = (
-    "[share_field] These fields of the share link have the wrong type or value and were "
-    "ignored; their defaults are used. Make a fresh link with Share link."
-)
 
 
 def _open_shared(state: dict) -> AppTest:
@@ -364,7 +361,7 @@ def _open_shared(state: dict) -> AppTest:
 
 def _shared_link(at: AppTest) -> dict:
     at.button(key="share").click().run()
-    return decode_share(at.query_params["s"])
+    return shared(at)
 
 
 @pytest.mark.parametrize(
@@ -679,7 +676,7 @@ def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_cli
     assert failed == ["The fork did not run; your edit is kept. Fix it as described:"]
     assert "trace_fork" not in at.session_state
     assert "**Forked branch**" not in " ".join(m.value for m in at.markdown)
-    link = decode_share(at.query_params["s"])
+    link = shared(at)
     assert link["fork"] == {"row": 1, "state": '{"amount": '} and "edit" not in link
 
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
