@@ -50,6 +50,14 @@ __all__ = [
     "THREADS_STEP",
     "THREADS_STEP_OF",
     "THREADS_THREAD",
+    "THREADS_AUDIT_INVALID",
+    "THREADS_MIGRATE_BROKEN",
+    "THREADS_MIGRATE_CHANGES",
+    "THREADS_MIGRATE_STEP_COUNTS",
+    "THREADS_MIGRATE_WRITTEN_TABLE",
+    "THREADS_TABLE",
+    "THREADS_TIMELINE",
+    "THREADS_WRITES",
     "each",
     "editor",
     "editor_sync",
@@ -126,6 +134,18 @@ THREADS_MIGRATE_BASE = "threads_migrate_base"
 THREADS_MIGRATE_STEPS = "threads_migrate_steps"
 THREADS_MIGRATE_JOB = "threads_migrate_job"
 THREADS_MIGRATE_WRITTEN = "threads_migrate_written"
+
+# The Threads tables (ui/threads/columns.py lays each out by this key; `.st-key-<key>`).
+THREADS_TABLE = "threads_table"
+THREADS_TIMELINE = "threads_timeline"
+THREADS_WRITES = "threads_writes"
+THREADS_AUDIT_INVALID = "threads_audit_invalid"
+THREADS_MIGRATE_STEP_COUNTS = "threads_migrate_step_counts"
+THREADS_MIGRATE_BROKEN = "threads_migrate_broken"
+THREADS_MIGRATE_CHANGES = "threads_migrate_changes"
+# The same text as THREADS_MIGRATE_WRITTEN: the table selects nothing, so Streamlit keeps no
+# state under its key and the two never meet.
+THREADS_MIGRATE_WRITTEN_TABLE = THREADS_MIGRATE_WRITTEN
 
 
 def part(key: str, name: str) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import keys
+
 __all__ = [
     "AUDIT_INVALID_LAYOUT",
     "MIGRATE_BROKEN_LAYOUT",
@@ -126,17 +128,17 @@ MIGRATE_WRITTEN_LAYOUT = _layout(_MIGRATE_WRITTEN, [], row_height=WRAP_ROW_HEIGH
 
 # Per table (by its widget key): the columns drawn whole on a phone.
 PHONE_COLUMNS = {
-    "threads_table": list(_THREAD_LIST),
-    "threads_timeline": list(_TIMELINE),
-    "threads_writes": list(_WRITES),
-    "threads_audit_invalid": list(_AUDIT_INVALID),
+    keys.THREADS_TABLE: list(_THREAD_LIST),
+    keys.THREADS_TIMELINE: list(_TIMELINE),
+    keys.THREADS_WRITES: list(_WRITES),
+    keys.THREADS_AUDIT_INVALID: list(_AUDIT_INVALID),
 }
 # The Migrate section's tables, kept apart because most are drawn only after an edit, a
 # pick or a write (tests/app/test_threads_migrate.py draws them all).
 MIGRATE_PHONE_COLUMNS = {
-    "threads_migrate_steps": list(_MIGRATE_PLAN),
-    "threads_migrate_step_counts": list(_MIGRATE_STEPS),
-    "threads_migrate_broken": list(_MIGRATE_BROKEN),
-    "threads_migrate_changes": list(_MIGRATE_CHANGES),
-    "threads_migrate_written": list(_MIGRATE_WRITTEN),
+    keys.THREADS_MIGRATE_STEPS: list(_MIGRATE_PLAN),
+    keys.THREADS_MIGRATE_STEP_COUNTS: list(_MIGRATE_STEPS),
+    keys.THREADS_MIGRATE_BROKEN: list(_MIGRATE_BROKEN),
+    keys.THREADS_MIGRATE_CHANGES: list(_MIGRATE_CHANGES),
+    keys.THREADS_MIGRATE_WRITTEN_TABLE: list(_MIGRATE_WRITTEN),
 }

@@ -57,7 +57,7 @@ def _written(choice: StoreChoice) -> None:
     # the downloads name the fields as `python -m core migrate --json` does
     frame = pd.DataFrame(rows, columns=["thread_id", "from_checkpoint_id", "new_checkpoint_id"])
     shown = frame.set_axis(["thread", "from checkpoint", "new checkpoint"], axis="columns")
-    st.dataframe(shown, key="threads_migrate_written", **MIGRATE_WRITTEN_LAYOUT)
+    st.dataframe(shown, key=keys.THREADS_MIGRATE_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
     with st.container(horizontal=True, gap="small"):
         st.download_button(
             "Download CSV", frame.to_csv(index=False), "migration-written.csv", "text/csv",

@@ -169,7 +169,7 @@ def thread_view(
     if timeline.namespaces:
         st.caption("Subgraph namespaces stored for this thread:")
         st.code("\n".join(timeline.namespaces), language=None)
-    st.dataframe(_timeline_frame(timeline), key="threads_timeline", **TIMELINE_LAYOUT)
+    st.dataframe(_timeline_frame(timeline), key=keys.THREADS_TIMELINE, **TIMELINE_LAYOUT)
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
     ids = [c.checkpoint_id for c in timeline.checkpoints]
@@ -203,7 +203,7 @@ def thread_view(
         _errors(checkpoint, model, key="threads_errors")
         st.caption("The writes that produced it, with the node that made each")
         if checkpoint.writes:
-            st.dataframe(_writes_frame(checkpoint), key="threads_writes", **WRITES_LAYOUT)
+            st.dataframe(_writes_frame(checkpoint), key=keys.THREADS_WRITES, **WRITES_LAYOUT)
         else:
             st.text(_no_writes(checkpoint))
     if checkpoint.unreadable is not None:
