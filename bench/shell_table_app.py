@@ -2,7 +2,7 @@
 
 The app's shell (its `main`: navigation and shared sidebar) with one page at `/table`: the
 editor on the left and, on the right, the verdict and the error table of the seed order model,
-drawn by the same `validate_text` and `ui.errors.error_table` as the Validate page, in one
+drawn by the same `validate_text` and `ui.errors.view.error_table` as the Validate page, in one
 st.fragment. Nothing else: no presets, options, form, views, exports or share link. Its round
 trip is the floor of any page of this app that shows a verdict and a data grid per edit.
 """
