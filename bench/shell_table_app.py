@@ -2,7 +2,7 @@
 
 The app's shell (its `main`: navigation and shared sidebar) with one page at `/table`: the
 editor on the left and, on the right, the verdict and the error table of the seed order model,
-drawn by the same `validate_text` and `ui.errors.error_table` as the Validate page, in one
+drawn by the same `validate_text` and `ui.errors.view.error_table` as the Validate page, in one
 st.fragment. Nothing else: no presets, options, form, views, exports or share link. Its round
 trip is the floor of any page of this app that shows a verdict and a data grid per edit.
 """
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # also under a bar
 from app import main  # noqa: E402
 from core.order import AgentState  # noqa: E402
 from core.validate.report import validate_text  # noqa: E402
-from ui.errors import error_table  # noqa: E402
+from ui.errors.view import error_table  # noqa: E402
 
 
 @st.fragment

@@ -1,12 +1,15 @@
-"""Session-state keys that more than one module writes or reads, defined once.
+"""Session-state keys, defined once: the fixed ones as names, the rest built by the functions
+below (`{key}__table`, `opt_{name}`, `form_<path>`...); no other module spells a key template.
 
 A widget's key is also its AppTest handle (`at.selectbox(key="scenario")`) and its
 Playwright class (`.st-key-scenario`), so these values never change silently. The JSON
 texts (PAYLOAD, TOOL_PAYLOAD, RETRY_SCRIPT) are plain values; their code editor's widget is
-`ui.payload.editor_key(key)` (`.st-key-payload_editor`; tests/app/_editor.py in AppTest).
+`keys.editor(key)` (`.st-key-payload_editor`; tests/app/_editor.py in AppTest).
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "PAYLOAD",
@@ -47,6 +50,25 @@ __all__ = [
     "THREADS_STEP",
     "THREADS_STEP_OF",
     "THREADS_THREAD",
+    "THREADS_AUDIT_INVALID",
+    "THREADS_MIGRATE_BROKEN",
+    "THREADS_MIGRATE_CHANGES",
+    "THREADS_MIGRATE_STEP_COUNTS",
+    "THREADS_MIGRATE_WRITTEN_TABLE",
+    "THREADS_TABLE",
+    "THREADS_TIMELINE",
+    "THREADS_WRITES",
+    "each",
+    "editor",
+    "editor_sync",
+    "field_key",
+    "generation",
+    "option",
+    "part",
+    "share",
+    "step_button",
+    "step_table",
+    "table",
 ]
 
 # The order payload: the Validate editor's text (set_payload_text writes it), and the text
@@ -112,3 +134,132 @@ THREADS_MIGRATE_BASE = "threads_migrate_base"
 THREADS_MIGRATE_STEPS = "threads_migrate_steps"
 THREADS_MIGRATE_JOB = "threads_migrate_job"
 THREADS_MIGRATE_WRITTEN = "threads_migrate_written"
+
+# The Threads tables (ui/threads/columns.py lays each out by this key; `.st-key-<key>`).
+THREADS_TABLE = "threads_table"
+THREADS_TIMELINE = "threads_timeline"
+THREADS_WRITES = "threads_writes"
+THREADS_AUDIT_INVALID = "threads_audit_invalid"
+THREADS_MIGRATE_STEP_COUNTS = "threads_migrate_step_counts"
+THREADS_MIGRATE_BROKEN = "threads_migrate_broken"
+THREADS_MIGRATE_CHANGES = "threads_migrate_changes"
+# The same text as THREADS_MIGRATE_WRITTEN: the table selects nothing, so Streamlit keeps no
+# state under its key and the two never meet.
+THREADS_MIGRATE_WRITTEN_TABLE = THREADS_MIGRATE_WRITTEN
+
+
+def part(key: str, name: str) -> str:
+    """The key of a widget or value that belongs to the one under `key`: `{key}__{name}`.
+
+    Example:
+        >>> part("payload", "format"), part("errors", "details")
+        ('payload__format', 'errors__details')
+    """
+    return f"{key}__{name}"
+
+
+def each(base: str, name: str) -> str:
+    """One of a kind of widget drawn once per `name` (an engine, a provider): `{base}_{name}`.
+
+    Example:
+        >>> each("rewrites", "openai"), each("threads_state", "refused")
+        ('rewrites_openai', 'threads_state_refused')
+    """
+    return f"{base}_{name}"
+
+
+def editor(key: str) -> str:
+    """The code editor's own widget for the text kept under `key` (`.st-key-<this>`).
+
+    Example:
+        >>> editor("payload")
+        'payload_editor'
+    """
+    return each(key, "editor")
+
+
+def editor_sync(key: str) -> str:
+    """What ui.editor.json_editor keeps between runs about the editor under `key`."""
+    return f"_json_editor_sync:{key}"
+
+
+def generation(key: str, count: int) -> str:
+    """A widget drawn afresh each time its rows start over: `key`, then `key-1`, `key-2`...
+
+    Example:
+        >>> generation("form_items", 0), generation("form_items", 2)
+        ('form_items', 'form_items-2')
+    """
+    return f"{key}-{count}" if count else key
+
+
+def step_button(prefix: str, which: str) -> str:
+    """A stepper's `prev` or `next` button; `prefix` names the stepper: "" the trace's own
+    (`prev`), `fork_` the fork's (`fork_prev`), `threads_step_` the timeline's."""
+    return f"{prefix}{which}"
+
+
+def table(key: str) -> str:
+    """The dataframe of a table drawn under `key` (its selection is kept there).
+
+    Example:
+        >>> table("errors"), table("entry_errors")
+        ('errors__table', 'entry_errors__table')
+    """
+    return part(key, "table")
+
+
+def step_table(key: str, selected: int) -> str:
+    """A trace's step table drawn with row `selected` selected: a key per selected row, since a
+    selection's default applies only to a table drawn for the first time.
+
+    Example:
+        >>> step_table("trace", 2)
+        'trace__table_2'
+    """
+    return f"{table(key)}_{selected}"
+
+
+def option(name: str) -> str:
+    """The widget of schema option `name` (a field of core.order.schema_options.SchemaOptions).
+
+    Example:
+        >>> option("strict"), option("amount_le")
+        ('opt_strict', 'opt_amount_le')
+    """
+    return f"opt_{name}"
+
+
+def share(page: str, what: str) -> str:
+    """What ui.share keeps for `page`'s link: the token `applied`, whether it was just
+    `opened`, the state it `held`.
+
+    Example:
+        >>> share("trace", "applied")
+        'share__applied__trace'
+    """
+    return f"share__{what}__{page}"
+
+
+_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _percent(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
+
+
+def field_key(path: tuple[str, ...], kind: str = "field") -> str:
+    """A stable widget key per form field path, distinct for every path and every `kind`.
+
+    Each segment keeps letters, digits and `_`; any other character (the `-` separator
+    included) becomes its UTF-8 bytes as `%XX`, so `("a__b",)`, `("a", "b")` and
+    `("a-b",)` never share a key. A field's own widget (an input, a picker or a table) is
+    `form_<path>`; anything else about it is `form-<kind>-<path>`, which no field key can
+    spell (a field key has `_` where these have `-`). Tests and Playwright spell keys from paths.
+
+    Example:
+        >>> field_key(("items",)), field_key(("a", "b-c")), field_key(("a",), "errors")
+        ('form_items', 'form_a-b%2Dc', 'form-errors-a')
+    """
+    escaped = "-".join(_KEY_UNSAFE.sub(_percent, segment) for segment in path)
+    return f"form_{escaped}" if kind == "field" else f"form-{kind}-{escaped}"

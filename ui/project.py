@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 from pydantic import BaseModel
@@ -16,7 +17,7 @@ from core.project import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Proje
 from core.validate.entry import project_entry
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
-from ui.payload import set_payload_text
+from ui.editor.payload import set_payload_text
 from ui.text import plain
 
 __all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
@@ -44,7 +45,7 @@ def active_project() -> Project:
 
 
 @st.cache_resource(show_spinner=False)
-def _examples(name: str, _model: type[BaseModel]) -> dict[str, Example] | str:
+def _examples(name: str, _model: type[BaseModel]) -> dict[str, Example[Any]] | str:
     try:
         return model_examples(_model)
     except ExampleError as exc:

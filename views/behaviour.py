@@ -17,7 +17,7 @@ from core.probes import (
     run_probe,
 )
 from ui.labs.probe_view import probe_detail, results_frame, verdict_counts
-from ui.share import name_dropped, share_button, shared_state
+from ui.share import name_dropped, share_button, shared_state, shown_link
 
 _TIMING_ID = "basemodel_state_is_slower"
 
@@ -28,8 +28,9 @@ def _results() -> list[ProbeResult]:
         ss["probe_results"] = run_all()
     if ss.get("probe_timing_requested") and "probe_timing" not in ss:
         ss["probe_timing"] = run_probe(_TIMING_ID)
+    results: list[ProbeResult] = ss["probe_results"]
     timing = [ss["probe_timing"]] if "probe_timing" in ss else []
-    return ss["probe_results"] + timing
+    return results + timing
 
 
 def _rerun() -> None:
@@ -126,12 +127,18 @@ by_id = {r.id: r for r in shown}
 allowed = [*by_id, _TIMING_ID] if timing is not None else list(by_id)
 link, dropped = BehaviourLink.parse(shared, {"articles": articles, "shown": allowed})
 name_dropped(dropped)
+picked: str | None = None
 if shown:
     _restore_probe(link, list(by_id), timing)
     picked = st.selectbox("Probe", list(by_id), key="probe", persist_state="session")
     probe_detail(by_id[picked], probe_source(picked))
 else:
-    picked = None
     st.info("No probe matches these filters. Widen the verdict or source filter.")
-view = {"verdicts": verdicts, "sources": chosen, "timing": "probe_timing" in st.session_state}
-share_button("behaviour", view | ({"probe": picked} if picked else {}), key="share")
+view = shown_link(
+    BehaviourLink,
+    verdicts=verdicts,
+    sources=chosen,
+    timing="probe_timing" in st.session_state,
+    probe=picked or None,
+)
+share_button("behaviour", view, key="share")

@@ -19,7 +19,8 @@ from core.retry import (
     run_script,
 )
 from ui import keys
-from ui.json_editor import Mark
+from ui.editor.json_editor import Mark
+from ui.editor.payload import editor_text, payload_editor
 from ui.labs.retry_state import (
     init_state,
     inputs,
@@ -29,9 +30,8 @@ from ui.labs.retry_state import (
     share_state,
     submit,
 )
-from ui.payload import editor_text, payload_editor
 from ui.share import share_button
-from ui.trace_view import trace_table
+from ui.trace.view import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
 _COLUMNS = {
@@ -77,7 +77,7 @@ def _render_run(run: RetryRun) -> None:
     words.metric("feedback words", run.feedback_words)
     rows = [row | {"counter": a.counter} for row, a in zip(run.rows(), run.attempts, strict=True)]
     table = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
-    st.dataframe(table, hide_index=True, key=f"retry_timeline_{run.engine}")
+    st.dataframe(table, hide_index=True, key=keys.each("retry_timeline", run.engine))
     if run.output is not None:
         st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
         st.json(run.output.model_dump(mode="json"))

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
 
 from core.jsontext.write import to_text
+from core.links.tools import ToolsLink
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS, REWRITE_MEANINGS, SchemaViews, schema_views
 from core.tools.roundtrip import round_trip
 from core.tools.schema_lint import lint_model
 from core.validate.report import Report, validate_text
 from ui import keys
-from ui.errors import TOOL_CALL, error_table, report_marks, selected_spot
+from ui.editor.payload import editor_text, payload_editor
+from ui.errors.focus import report_marks, selected_spot
+from ui.errors.view import TOOL_CALL, error_table
 from ui.labs.tools_state import (
     EDITOR_KEY,
     TABS,
@@ -22,8 +26,7 @@ from ui.labs.tools_state import (
     restore_share,
     switch_scenario,
 )
-from ui.payload import editor_text, payload_editor
-from ui.share import share_button
+from ui.share import share_button, shown_link
 from ui.text import plain
 
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
@@ -44,7 +47,7 @@ def _views(scenario_id: str, label: str) -> SchemaViews:
 _LINT_ROW_HEIGHT = 86  # four lines of wrapped text (Streamlit wraps only in rows over 64 px)
 
 
-def _frame(rows: list[object]) -> pd.DataFrame:
+def _frame(rows: Sequence[object]) -> pd.DataFrame:
     """Dataclass rows as text columns; a column that is empty in every row is left out."""
     frame = pd.DataFrame([vars(row) for row in rows]).astype(str)
     return frame.loc[:, (frame != "").any()] if not frame.empty else frame
@@ -86,7 +89,7 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
         "Schema", TABS, required=True, key=keys.SCHEMA_TAB, persist_state="session"
     )
     with st.container(key="schema_view"):
-        if shown != TABS[0]:
+        if shown is not None and shown != TABS[0]:  # required: never None
             _provider_tab(views, _PROVIDER_OF[shown])
         elif views.pydantic is None:
             st.error("Pydantic cannot generate a JSON Schema for this model.")
@@ -132,11 +135,11 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
         st.code(sent.error, language=None, wrap_lines=True)
     elif not sent.rewrites:
         st.success("Sent exactly as Pydantic wrote it.")
-    st.dataframe(summary, key=f"rewrites_summary_{provider}", hide_index=True)
+    st.dataframe(summary, key=keys.each("rewrites_summary", provider), hide_index=True)
     if sent.rewrites:
         # Dropped titles are the bulk and the least interesting: list them last.
         ordered = sorted(sent.rewrites, key=lambda rewrite: rewrite.kind == "title_dropped")
-        st.dataframe(_frame(ordered), key=f"rewrites_{provider}", hide_index=True)
+        st.dataframe(_frame(ordered), key=keys.each("rewrites", provider), hide_index=True)
     if sent.schema is not None:
         st.json(sent.schema, expanded=2)
 
@@ -153,13 +156,14 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
         chosen = error_table(report, key="tool_errors", texts=TOOL_CALL, selectable=True)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
-        shared = {
-            "scenario": scenario_id,
-            "preset": preset,
-            "payload": text,
-            "schema_model": st.session_state.get(keys.SCHEMA_MODEL) or scenario.model.__name__,
-            "schema_tab": st.session_state.get(keys.SCHEMA_TAB) or TABS[0],
-        }
+        shared = shown_link(
+            ToolsLink,
+            scenario=scenario_id,
+            preset=preset,
+            payload=text,
+            schema_model=st.session_state.get(keys.SCHEMA_MODEL) or scenario.model.__name__,
+            schema_tab=st.session_state.get(keys.SCHEMA_TAB) or TABS[0],
+        )
         share_button("tools", shared, key="share")
     with edit:
         payload_editor(

@@ -11,21 +11,15 @@ from core.order.schema_options import SchemaOptions
 from core.trace.focus import first_failure
 from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
-from ui.errors import PYTHON_MODE_NOTE
-from ui.payload import current_payload_text
+from ui.editor.payload import current_payload_text
+from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
-from ui.schema_form import current_options
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
-from ui.trace_view import (
-    current_row,
-    output_panel,
-    run_headline,
-    step_detail,
-    step_panels,
-    stepper,
-    trace_table,
-)
+from ui.trace.stepping import current_row, step_detail, stepper
+from ui.trace.verdict import run_headline
+from ui.trace.view import output_panel, step_panels, trace_table
+from ui.validate.schema_options import current_options
 
 _GATE_FIX = (
     "Fix the payload on the Validate page (each error's line:col is in your text), then run again."
@@ -121,6 +115,11 @@ def _show(result: dict[str, Any]) -> None:
     fork_section(trace, index, result["run"])
 
 
+def _run_anyway(settings: dict[str, Any]) -> None:
+    """The Run anyway button: the same run, past our gate's refusal."""
+    _run(settings, run_anyway=True)
+
+
 def _notes(result: dict[str, Any]) -> None:
     trace = result["trace"]
     if result.get("json_accepts"):
@@ -129,9 +128,8 @@ def _notes(result: dict[str, Any]) -> None:
         st.button(
             "Run anyway",
             key="run_anyway",
-            on_click=_run,
+            on_click=_run_anyway,
             args=(_settings(),),
-            kwargs={"run_anyway": True},
             help="Record what our model says above, then run the graph on the payload all the "
             "same, to see what LangGraph itself does with it.",
         )

@@ -7,12 +7,12 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
-from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.write import plural
 from core.links.validate import EDITORS, TABLES, VIEWS, ValidateLink
 from core.order import AgentState
+from core.order.graph import CompiledGraph
 from core.order.presets import PRESETS, SEED_TEXT
 from core.order.schema_options import SchemaOptions, build_model, model_source
 from core.validate.annotated import annotated_text
@@ -28,23 +28,24 @@ from core.validate.field_errors import FieldError
 from core.validate.json_schema import json_schema_text
 from core.validate.report import Report, validate_text
 from ui import keys
-from ui.errors import (
+from ui.editor.payload import editor_text, payload_editor, set_payload_text
+from ui.errors.focus import report_marks, selected_spot
+from ui.errors.view import (
     GATE,
     PYTHON_MODE_NOTE,
     duplicates_view,
     entry_banner,
     error_table,
     exports,
-    report_marks,
-    selected_spot,
+    forget_selection,
+    select_row,
     verdict,
 )
-from ui.payload import editor_text, payload_editor, set_payload_text
 from ui.project import active_project, gallery, init_payload, preset_picker
-from ui.schema_form import schema_options_form
-from ui.share import name_dropped, share_button, shared_state
+from ui.share import name_dropped, opened_link, share_button, shown_link
 from ui.text import plain
 from ui.validate.model_form import model_form
+from ui.validate.schema_options import schema_options_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 BROKEN_EXAMPLE = "bad_sku"  # the first-contact button's preset: one error, marked mid-text
@@ -82,10 +83,10 @@ def _source(model: type[BaseModel]) -> str:
 
 
 def _restore_share() -> None:
-    state = shared_state("validate")
-    if state is None:
+    opened = opened_link("validate", ValidateLink)
+    if opened is None:
         return
-    link, dropped = ValidateLink.parse(state)
+    link, dropped = opened
     st.session_state["validate_model"] = link.model
     if link.payload is not None:
         set_payload_text(link.payload)
@@ -96,7 +97,7 @@ def _restore_share() -> None:
         st.session_state["editor_view"] = link.editor
     st.session_state["schema_show"] = link.schema_show
     for table in TABLES:  # whatever was selected before belongs to the text it replaced
-        st.session_state.pop(f"{table}__table", None)
+        forget_selection(table)
     if link.error is not None:  # the sender's row: selected when its table is drawn, below
         st.session_state[keys.LINK_ERROR] = (link.error.table, link.error.row)
     name_dropped(dropped)
@@ -142,7 +143,7 @@ def _workbench(
     chosen: type[BaseModel],
     options: SchemaOptions,
     model: type[BaseModel],
-    graph: CompiledStateGraph,
+    graph: CompiledGraph,
     default_text: str,
 ) -> None:
     # Segmented controls, not st.tabs: only the chosen view is computed, and the browser
@@ -155,7 +156,11 @@ def _workbench(
     text = editor_text(keys.PAYLOAD, reset_text)
     report = validate_text(text, model)
     comparison = _comparison(report, graph)
-    entry = comparison and Report(model=model, text=text, errors=comparison.verdict.errors)
+    entry = (
+        None
+        if comparison is None
+        else Report(model=model, text=text, errors=comparison.verdict.errors)
+    )
     shown = report if report.errors or not entry else entry  # what the exports hold
     # The verdict spans the page above the editor: on a phone, where the columns stack, it
     # is the first thing under the options rather than a screen below the top.
@@ -170,23 +175,24 @@ def _workbench(
         _heading("Errors")
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
-        if comparison is None:
+        if comparison is None or entry is None:
             chosen_error, pick = _selectable(report, "errors")
         else:
             chosen_error, pick = _verdicts(report, comparison, entry)
         exports(shown, key="export")
-        shared = {
-            "payload": text,
-            "options": options.to_dict(),
-            "view": st.session_state["validate_view"],
-            "editor": st.session_state["editor_view"],  # the JSON text or the form, as shown
-        }
-        if chosen is not AgentState:
-            shared["model"] = "project"  # a name, never a module path: links cannot load code
-        if shared["view"] == "JSON Schema" and st.session_state.get("schema_show"):
-            shared["schema_show"] = True  # the schema shown on the page, not only its download
-        if pick is not None:
-            shared["error"] = pick  # the details beside the table, the caret at the error
+        view = st.session_state["validate_view"]
+        shared = shown_link(
+            ValidateLink,
+            payload=text,
+            options=options.to_dict(),
+            view=view,
+            editor=st.session_state["editor_view"],  # the JSON text or the form, as shown
+            # a name, never a module path: links cannot load code
+            model="seed" if chosen is AgentState else "project",
+            # the schema shown on the page, not only its download
+            schema_show=view == "JSON Schema" and bool(st.session_state.get("schema_show")),
+            error=pick,  # the details beside the table, the caret at the error
+        )
         st.session_state.pop(keys.LINK_ERROR, None)  # a link's row, only in the run it opened
         share_button("validate", shared, key="share")
     with edit:
@@ -249,14 +255,15 @@ def _lens(report: Report) -> None:
         st.info("The coercion lens needs a payload that validates; fix the errors first.")
 
 
-def _comparison(report: Report, graph: CompiledStateGraph) -> EntryComparison | None:
+def _comparison(report: Report, graph: CompiledGraph) -> EntryComparison | None:
     """LangGraph's entry on the payload (a real interrupted run), kept for reruns that change
     neither the text nor the model; None when the text is not JSON LangGraph could take."""
     if report.syntax_error is not None:
         return None
     kept = st.session_state.get("entry_comparison")
     if kept is not None and kept[0] == (report.text, report.model, id(graph)):
-        return kept[1]
+        reused: EntryComparison = kept[1]
+        return reused
     comparison = compare_entry(report, graph)
     st.session_state["entry_comparison"] = ((report.text, report.model, id(graph)), comparison)
     return comparison
@@ -291,7 +298,7 @@ def _selectable(report: Report, table: str) -> tuple[FieldError | None, dict[str
     is selected before the table is drawn."""
     wanted = st.session_state.get(keys.LINK_ERROR)
     if wanted is not None and wanted[0] == table:
-        st.session_state[f"{table}__table"] = {"selection": {"rows": [wanted[1]], "columns": []}}
+        select_row(table, wanted[1])
     chosen = error_table(report, key=table, texts=None, selectable=True)
     row = next((n for n, error in enumerate(report.errors) if error is chosen), None)
     return chosen, None if row is None else {"table": table, "row": row}
@@ -313,7 +320,7 @@ def _first_contact() -> None:
     )
 
 
-def _entry(comparison: EntryComparison | None, graph: CompiledStateGraph) -> None:
+def _entry(comparison: EntryComparison | None, graph: CompiledGraph) -> None:
     if comparison is None:
         st.info("LangGraph's entry needs JSON; fix the text first.")
         return

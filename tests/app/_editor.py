@@ -1,9 +1,9 @@
-"""Drive the pages' JSON code editor (ui.json_editor) in AppTest, as a text area was driven.
+"""Drive the pages' JSON code editor (ui.editor.json_editor) in AppTest, as a text area was driven.
 
 AppTest cannot run the component's JavaScript. What the frontend does after typing is send
 `{"text", "rev", "instance", "seq"}` as the widget's value; `editor(at, "payload").input(t)`
 sets exactly that value and `.run()` reruns, so the page takes the text in through the same
-path as a browser's keystrokes (`ui.payload.editor_text`). `.value` is the text the page
+path as a browser's keystrokes (`ui.editor.payload.editor_text`). `.value` is the text the page
 holds and shows (what the old text area's value was).
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from ui.payload import editor_key
+from ui import keys
 
 __all__ = ["Editor", "editor", "editor_args"]
 
@@ -40,7 +40,7 @@ class Editor:
     def input(self, text: str) -> Editor:
         """Type `text` (the whole content) as the frontend reports it after the debounce."""
         rev = self.args()["rev"]  # the revision the frontend shows: its typing descends from it
-        self.at.session_state[editor_key(self.key)] = {
+        self.at.session_state[keys.editor(self.key)] = {
             "text": text,
             "rev": rev,
             "instance": "apptest",
@@ -64,7 +64,7 @@ def editor_args(at: AppTest, key: str) -> dict[str, Any]:
     (element,) = [
         e
         for e in at.get("component_instance")
-        if json.loads(e.proto.json_args).get("key") == editor_key(key)
+        if json.loads(e.proto.json_args).get("key") == keys.editor(key)
     ]
     args: dict[str, Any] = json.loads(element.proto.json_args)
     return args

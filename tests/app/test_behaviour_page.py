@@ -2,25 +2,18 @@
 
 import json
 from pathlib import Path
-from unittest.mock import patch
 
 import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from core.probes import probe_source, results_to_json, results_to_markdown
 from core.probes._model import ARTICLE_TOOLS
 from core.share import encode_share
+from tests.app.conftest import SHARE_FIELD, downloads, opened, token
 from ui.labs.probe_view import MEANINGS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "behaviour.py")
 TIMEOUT = 60  # the first run imports LangGraph and runs every probe
-
-
-SHARE_FIELD = (  # the one message every page shows for a link's refused fields
-    "[share_field] These fields of the share link have the wrong type or value and were "
-    "ignored; their defaults are used. Make a fresh link with Share link."
-)
 
 
 @pytest.fixture
@@ -97,14 +90,7 @@ def test_timing_probe_runs_only_on_demand(page):
 
 
 def test_exports_hold_the_shown_table_as_markdown_and_json(page):
-    stored: dict[str, str] = {}
-    original = MediaFileManager.add
-
-    def record(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
-        stored[file_name] = data.decode() if isinstance(data, bytes) else data
-        return original(self, data, mimetype, coordinates, file_name, is_for_static_download)
-
-    with patch.object(MediaFileManager, "add", record):
+    with downloads() as stored:
         page.multiselect(key="verdict_filter").set_value(["differs"]).run()
     shown = [r for r in page.session_state["probe_results"] if r.verdict == "differs"]
     assert stored == {
@@ -139,12 +125,6 @@ TIMING_NOTE = (
 )
 
 
-def _opened(token: str) -> AppTest:
-    fresh = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
-    fresh.query_params["s"] = token
-    return fresh.run()
-
-
 def test_share_link_reopens_the_filters_the_timing_row_and_the_selected_probe(page):
     page.button(key="run_timing").click().run()
     measured = page.session_state["probe_timing"].verdict
@@ -152,8 +132,7 @@ def test_share_link_reopens_the_filters_the_timing_row_and_the_selected_probe(pa
     page.multiselect(key="verdict_filter").set_value(filters).run()
     page.selectbox(key="probe").set_value("basemodel_state_is_slower").run()
     page.button(key="share").click().run()
-    token = page.query_params["s"]
-    fresh = _opened(token[0] if isinstance(token, list) else token)
+    fresh = opened(PAGE, token(page), timeout=TIMEOUT)
 
     assert not fresh.exception
     assert [i.value for i in fresh.info] == [TIMING_NOTE]
@@ -176,8 +155,7 @@ def test_share_link_reopens_a_narrowed_source_filter_and_probe(page):
     ids = page.selectbox(key="probe").options
     page.selectbox(key="probe").set_value(ids[-1]).run()
     page.button(key="share").click().run()
-    token = page.query_params["s"]
-    fresh = _opened(token[0] if isinstance(token, list) else token)
+    fresh = opened(PAGE, token(page), timeout=TIMEOUT)
 
     assert not fresh.exception
     assert _view(fresh) == _view(page)
@@ -193,7 +171,7 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
         "probe": "<img src=x onerror=alert(1)>",
         "timing": "yes",
     }
-    at = _opened(encode_share(state))
+    at = opened(PAGE, encode_share(state), timeout=TIMEOUT)
 
     assert not at.exception
     assert _view(at)["warnings"] == [SHARE_FIELD]
@@ -211,7 +189,7 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
 def test_a_shared_timing_probe_is_measured_again_and_said_so_even_when_filtered_out():
     state = {"page": "behaviour", "verdicts": ["holds", "differs", "partly", "inconclusive"],
              "sources": [ARTICLE_TOOLS], "timing": True, "probe": "basemodel_state_is_slower"}  # fmt: skip
-    fresh = _opened(encode_share(state))
+    fresh = opened(PAGE, encode_share(state), timeout=TIMEOUT)
 
     assert not fresh.exception
     assert [i.value for i in fresh.info] == [TIMING_NOTE]

@@ -11,7 +11,7 @@ from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.schema_options import SchemaOptions, model_source
 from tests.app._editor import editor
-from ui.errors import PYTHON_MODE_NOTE
+from ui.errors.view import PYTHON_MODE_NOTE
 
 APP = str(Path(__file__).parents[2] / "app.py")
 EDITED = to_text({**SEED_PAYLOAD, "amount": -1})

@@ -13,24 +13,13 @@ from streamlit.testing.v1 import AppTest
 from core.retry import PRESETS
 from core.share import encode_share
 from tests.app._editor import editor
+from tests.app.conftest import SHARE_FIELD, open_page, opened, token
 
 PAGE = str(Path(__file__).parents[2] / "views" / "retry.py")
 EXHAUSTED_1 = [
     "UnexpectedModelBehavior: Exceeded maximum output retries (1)",
     "OutputRetriesExceeded: Exceeded maximum output retries (1)",
 ]
-
-
-SHARE_FIELD = (  # the one message every page shows for a link's refused fields
-    "[share_field] These fields of the share link have the wrong type or value and were "
-    "ignored; their defaults are used. Make a fresh link with Share link."
-)
-
-
-def _page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception
-    return at
 
 
 def _metrics(at: AppTest) -> list[tuple[str, str]]:
@@ -47,7 +36,7 @@ def _outcomes(at: AppTest) -> list[str]:
 
 
 def test_page_opens_on_the_article_run_on_both_engines():
-    at = _page()
+    at = open_page(PAGE)
 
     assert at.selectbox(key="retry_preset").value == "article"
     assert json.loads(editor(at, "retry_script").value) == PRESETS["article"].value
@@ -95,7 +84,7 @@ EXPECTED = {
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_choosing_a_preset_loads_its_script_and_budget_and_runs_both_engines(name):
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="retry_preset").set_value(name).run()
 
     preset = PRESETS[name]
@@ -111,7 +100,7 @@ STALE = "The runs below are from the last Run; the inputs above changed since. P
 
 
 def test_lowering_the_budget_makes_the_two_retry_preset_fail_and_raising_it_recovers():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="retry_preset").set_value("two_retries").run()
     at.number_input(key="retries").set_value(1).run()
     assert _metrics(at)[0] == ("model calls", "3")  # nothing re-runs until Run is pressed
@@ -131,7 +120,7 @@ def test_lowering_the_budget_makes_the_two_retry_preset_fail_and_raising_it_reco
 
 
 def test_a_zero_budget_fails_on_the_first_bad_answer():
-    at = _page()
+    at = open_page(PAGE)
     at.number_input(key="retries").set_value(0).run()
     at.button(key="run_retry").click().run()
 
@@ -143,7 +132,7 @@ def test_a_zero_budget_fails_on_the_first_bad_answer():
 
 
 def test_tighter_constraints_reject_the_article_answer_on_both_engines():
-    at = _page()
+    at = open_page(PAGE)
     at.number_input(key="retry_min_citations").set_value(2).run()
     at.button(key="run_retry").click().run()
 
@@ -152,7 +141,7 @@ def test_tighter_constraints_reject_the_article_answer_on_both_engines():
 
 
 def test_invalid_json_shows_line_and_column_and_keeps_the_text():
-    at = _page()
+    at = open_page(PAGE)
     broken = '[{"text": "hi"},\n  oops]'
     editor(at, "retry_script").set_value(broken).run()
     at.button(key="run_retry").click().run()
@@ -168,7 +157,7 @@ def test_invalid_json_shows_line_and_column_and_keeps_the_text():
 
 
 def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
-    at = _page()
+    at = open_page(PAGE)
     editor(at, "retry_script").set_value('[{"**bold** <b>x</b>": 1}]').run()
 
     assert [e.value for e in at.error] == [
@@ -178,7 +167,7 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
 
 
 def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_they_are_set():
-    at = _page()
+    at = open_page(PAGE)
     at.number_input(key="retry_confidence_min").set_value(2.0).run()
     said = ["Nothing can run with these output model constraints (retry.constraints)."]
     why = "confidence ge must not be above le; lower ge or raise le"
@@ -195,7 +184,7 @@ def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_th
 
 
 def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
-    at = _page()
+    at = open_page(PAGE)
     text = '[{"text": "ok"},\n {"text": "\\ud800"}]'
     editor(at, "retry_script").set_value(text).run()
     at.button(key="run_retry").click().run()
@@ -213,17 +202,6 @@ def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
     assert at.dataframe.len == 0
 
 
-def _token(at: AppTest) -> str:
-    token = at.query_params["s"]
-    return token[0] if isinstance(token, list) else token
-
-
-def _opened(token: str) -> AppTest:
-    fresh = AppTest.from_file(PAGE, default_timeout=60)
-    fresh.query_params["s"] = token
-    return fresh.run()
-
-
 def _view(at: AppTest) -> dict:
     widgets = ["retry_preset", "retry_script", "retries", "retry_min_citations"]
     widgets += ["retry_confidence_min", "retry_confidence_max"]
@@ -238,7 +216,7 @@ def _view(at: AppTest) -> dict:
 
 
 def test_share_link_reopens_the_inputs_and_the_run_shown_even_with_unsubmitted_edits():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="retry_preset").set_value("two_retries").run()
     at.number_input(key="retries").set_value(1).run()
     at.number_input(key="retry_confidence_max").set_value(0.9).run()
@@ -246,7 +224,7 @@ def test_share_link_reopens_the_inputs_and_the_run_shown_even_with_unsubmitted_e
     editor(at, "retry_script").set_value('[{"text": "not run yet"}]').run()
     at.number_input(key="retry_min_citations").set_value(2).run()
     at.button(key="share").click().run()
-    fresh = _opened(_token(at))
+    fresh = opened(PAGE, token(at))
 
     assert not fresh.exception
     assert _view(fresh) == _view(at)
@@ -269,10 +247,10 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults
         '"min_citations": true, "confidence_min": -1e400, "confidence_max": 1e400, '
         '"submitted": {"retries": "<b>3</b>", "script": 7}}'
     )
-    at = _opened(_raw_token(raw))
+    at = opened(PAGE, _raw_token(raw))
 
     assert not at.exception
-    expected = _view(_page())
+    expected = _view(open_page(PAGE))
     expected["warnings"] = [SHARE_FIELD]
     expected["outcomes"] = [  # the refused fields, named, then each with Pydantic's reason
         "script, retries, min_citations, confidence_min, confidence_max, preset, "
@@ -293,7 +271,9 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_runs_the_defaults
 def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text():
     # 600 levels: a recursive walk of the parsed script used to exhaust the stack here.
     deep = '[{"answer": {"x": ' + "[" * 600 + "]" * 600 + "}}]"
-    at = _opened(encode_share({"page": "retry", "script": deep, "submitted": {"script": deep}}))
+    at = opened(
+        PAGE, encode_share({"page": "retry", "script": deep, "submitted": {"script": deep}})
+    )
 
     assert not at.exception
     assert editor(at, "retry_script").value == deep
@@ -315,7 +295,7 @@ def test_the_preset_summary_says_when_the_constraints_are_not_its_defaults():
 
 
 def test_a_run_that_draws_on_both_counters_says_why_it_retried_past_its_budget():
-    at = _page()
+    at = open_page(PAGE)
     script = [
         {"text": "hi"},
         {
@@ -346,7 +326,7 @@ def test_a_run_that_draws_on_both_counters_says_why_it_retried_past_its_budget()
 
 
 def test_a_run_within_its_budget_says_nothing_about_counters():
-    at = _page()
+    at = open_page(PAGE)
     script = [
         {"text": "hi"},
         {"answer": {"answer": "a", "citations": []}},
@@ -363,7 +343,7 @@ def test_a_run_within_its_budget_says_nothing_about_counters():
 
 
 def test_the_script_error_is_marked_in_the_editor_at_its_line_col():
-    at = _page()
+    at = open_page(PAGE)
     assert editor(at, "retry_script").args()["marks"] == []
     broken = '[{"text": "hi"},\n  oops]'
     editor(at, "retry_script").input(broken).run()

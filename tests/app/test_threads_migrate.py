@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from unittest.mock import patch
 
 import pytest
-from streamlit.runtime.caching import clear_session_resource_cache
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from core.migrate.export import export_module
 from core.migrate.plan import Plan, Step, parse_plan
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
+from tests.app.conftest import downloads, phone_layouts, table_rows
 from ui import keys
 from ui.threads import migrate_preview
 from ui.threads.columns import MIGRATE_PHONE_COLUMNS
 
+pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "threads.py")
 FIXTURES = str(ROOT / "tests" / "fixtures")
-SESSION_ID = "test session id"  # AppTest's, for every instance
 COLUMNS = ["path", "action", "value", "from", "to", "asked", "note"]
 AMOUNT_MAP = {"path": "amount", "action": "map", "from": "750", "to": "500"}
 NARROWER = (
@@ -37,13 +33,6 @@ NEGATIVE = ("fault-negative_amount", "amount", "greater_than_equal",
             "Input should be greater than or equal to 0", 1)  # fmt: skip
 OVER_500 = ("model-change", "amount", "less_than_equal",
             "Input should be less than or equal to 500", 1)  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def _session_ends() -> Iterator[None]:
-    """Each test's demo store is its own (AppTest gives every instance one session id)."""
-    yield
-    clear_session_resource_cache(SESSION_ID)
 
 
 def _open(monkeypatch, *, writes: bool = False, candidate: str | None = None) -> AppTest:
@@ -68,7 +57,7 @@ def at(monkeypatch) -> AppTest:
 
 def _steps_key(at: AppTest) -> str:
     generation = at.session_state[keys.THREADS_MIGRATE_BASE]["generation"]
-    return keys.THREADS_MIGRATE_STEPS + (f"-{generation}" if generation else "")
+    return keys.generation(keys.THREADS_MIGRATE_STEPS, generation)
 
 
 def _edit(at: AppTest, *, added=(), edited=None, deleted=()) -> AppTest:
@@ -85,17 +74,9 @@ def _counts(at: AppTest) -> dict[str, int]:
     return {metric.label: int(metric.value) for metric in at.metric}
 
 
-def _frame(at: AppTest, *columns: str) -> list[tuple]:
-    """The rows of the table whose first columns are `columns` ([] when none is drawn)."""
-    for table in at.dataframe:
-        if tuple(table.value.columns[: len(columns)]) == columns:
-            return list(table.value.itertuples(index=False, name=None))
-    return []
-
-
 def _broken(at: AppTest) -> list[tuple]:
     """The still-broken states without their checkpoint ids."""
-    return [row[:5] for row in _frame(at, "thread", "field", "type")]
+    return [row[:5] for row in table_rows(at, "thread", "field", "type")]
 
 
 def _refusals(at: AppTest) -> list[str]:
@@ -106,20 +87,6 @@ def _refusals(at: AppTest) -> list[str]:
     ]
 
 
-@contextmanager
-def _downloads() -> Iterator[dict[str, str]]:
-    """The files the runs inside offer for download, by file name (the last of each)."""
-    stored: dict[str, str] = {}
-    original = MediaFileManager.add
-
-    def record(self, data, mimetype, coordinates, file_name=None, is_for_static_download=False):
-        stored[file_name] = data.decode() if isinstance(data, bytes) else data
-        return original(self, data, mimetype, coordinates, file_name, is_for_static_download)
-
-    with patch.object(MediaFileManager, "add", record):
-        yield stored
-
-
 def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
     table = at.data_editor(key="threads_migrate_steps").value
     assert (list(table.columns), len(table)) == (COLUMNS, 0)
@@ -128,7 +95,7 @@ def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
         "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 0, "Still broken": 3,
     }  # fmt: skip
     assert _broken(at) == [STATUS_LAST, NEGATIVE, OVER_500]
-    assert _frame(at, "path", "action", "changed") == []  # no step, no step counts
+    assert table_rows(at, "path", "action", "changed") == []  # no step, no step counts
 
 
 def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch):
@@ -145,7 +112,7 @@ def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch
     assert _counts(at) == {
         "Threads": 10, "Checkpoints": 10, "Broken before": 9, "Fixed": 7, "Still broken": 2,
     }  # fmt: skip
-    assert _frame(at, "path", "action", "changed") == [
+    assert table_rows(at, "path", "action", "changed") == [
         ("status", "map", 3, 3),
         ("status", "map", 5, 5),
     ]
@@ -157,14 +124,14 @@ def test_a_map_of_amount_fixes_the_thread_it_maps_and_editing_it_changes_the_cou
     assert _counts(at) == {
         "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 1, "Still broken": 2,
     }  # fmt: skip
-    assert _frame(at, "path", "action", "changed") == [("amount", "map", 1, 1)]
+    assert table_rows(at, "path", "action", "changed") == [("amount", "map", 1, 1)]
     assert _broken(at) == [STATUS_LAST, NEGATIVE]
     # 600 is still over the candidate's 500: the step changes the state, and fixes nothing
     _edit(at, added=[AMOUNT_MAP | {"to": "600"}])
     assert _counts(at) == {
         "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 0, "Still broken": 3,
     }  # fmt: skip
-    assert _frame(at, "path", "action", "changed") == [("amount", "map", 1, 0)]
+    assert table_rows(at, "path", "action", "changed") == [("amount", "map", 1, 0)]
     assert _broken(at)[2] == ("model-change", "amount", "less_than_equal",
                               "Input should be less than or equal to 500", 1)  # fmt: skip
 
@@ -222,7 +189,7 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
 
 def test_the_downloads_hold_the_edited_plan_as_toml_and_as_a_module(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
-    with _downloads() as stored:
+    with downloads() as stored:
         _edit(at, edited={0: {"to": '"cancelled"'}})  # the asked step, chosen
     plan = Plan(steps=[
         Step(path="status", action="map", **{"from": "validated", "to": "cancelled"}),
@@ -254,7 +221,7 @@ def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_fiel
     assert {k: v for k, v in migrated.items() if k != "amount"} == {
         k: v for k, v in stored.items() if k != "amount"
     }
-    assert _frame(at, "field", "step", "action") == [("amount", 1, "map")]
+    assert table_rows(at, "field", "step", "action") == [("amount", 1, "map")]
     assert [
         c.value for c in at.caption if c.value.startswith(("Stored (", "After the plan ("))
     ] == [
@@ -263,14 +230,14 @@ def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_fiel
     ]
     # a still-broken state: no step changes it, and the candidate's error is said
     picker.set_value(("fault-bad_status_last", _checkpoint(at, 0))).run()
-    assert _frame(at, "field", "step", "action") == []
+    assert table_rows(at, "field", "step", "action") == []
     assert at.code[-1].value == (
         "status: Input should be 'pending', 'validated' or 'confirmed' [literal_error]"
     )
 
 
 def _checkpoint(at: AppTest, row: int) -> str:
-    return _frame(at, "thread", "field", "type")[row][5]
+    return table_rows(at, "thread", "field", "type")[row][5]
 
 
 def test_without_writes_there_is_no_apply_button(at):
@@ -285,18 +252,18 @@ def test_without_writes_there_is_no_apply_button(at):
 def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(monkeypatch):
     at = _open(monkeypatch, writes=True)
     _edit(at, added=[AMOUNT_MAP])
-    before = {row[0]: row[2] for row in _frame(at, "thread_id", "status")}
+    before = {row[0]: row[2] for row in table_rows(at, "thread_id", "status")}
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     # the diff names the thread's latest checkpoint: the one its fork is written from
     shown = [c.value for c in at.code if c.value.startswith("model-change · ")]
     forked_from = shown[0].removeprefix("model-change · ")
-    with _downloads() as stored:
+    with downloads() as stored:
         at.button(key="threads_migrate_apply").click().run()
     assert not at.exception
     assert [s.value for s in at.success][-1] == (
         "Written: 1 new checkpoint, one per thread migrated (the thread list above reads them)."
     )
-    written = _frame(at, "thread", "from checkpoint", "new checkpoint")
+    written = table_rows(at, "thread", "from checkpoint", "new checkpoint")
     assert [row[:2] for row in written] == [("model-change", forked_from)]
     assert written[0][2] != written[0][1]
     fork = {"thread_id": "model-change", "from_checkpoint_id": forked_from,
@@ -305,7 +272,7 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     assert stored["migration-written.csv"] == (
         "thread_id,from_checkpoint_id,new_checkpoint_id\n" + ",".join(fork.values()) + "\n"
     )
-    after = {row[0]: row[2] for row in _frame(at, "thread_id", "status")}
+    after = {row[0]: row[2] for row in table_rows(at, "thread_id", "status")}
     assert {t: (before[t], after[t]) for t in before if before[t] != after[t]} == {
         "model-change": (before["model-change"], before["model-change"] + 1)
     }
@@ -314,8 +281,8 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     }  # fmt: skip
     at.button(key="threads_migrate_apply").click().run()
     assert [info.value for info in at.info][-1].startswith("Nothing was written: no thread's")
-    assert _frame(at, "thread", "from checkpoint", "new checkpoint") == []
-    assert {row[0]: row[2] for row in _frame(at, "thread_id", "status")} == after
+    assert table_rows(at, "thread", "from checkpoint", "new checkpoint") == []
+    assert {row[0]: row[2] for row in table_rows(at, "thread_id", "status")} == after
 
 
 def test_a_page_without_a_candidate_says_how_to_configure_one(monkeypatch):
@@ -368,16 +335,8 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
     at.button(key="threads_migrate_apply").click().run()
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     _edit(at, added=[AMOUNT_MAP | {"from": "500", "to": "499"}])  # the fork's 500: a change
-    drawn = {}
-    for table in at.dataframe:
-        order = list(table.proto.column_order)
-        key = next((k for k, f in MIGRATE_PHONE_COLUMNS.items() if order[: len(f)] == f), None)
-        if key is not None:
-            config = json.loads(table.proto.columns)
-            drawn[key] = (
-                order,
-                {name: config[name]["width"] for name in MIGRATE_PHONE_COLUMNS[key]},
-            )
+    layouts = phone_layouts(at, MIGRATE_PHONE_COLUMNS)
+    drawn = {key: (order, widths) for key, (order, widths, _) in layouts.items()}
     assert drawn == {
         "threads_migrate_steps": (
             ["path", "action", "value", "from", "to", "asked", "note"],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,25 +15,15 @@ from core.stores.demo import DEMO_THREADS
 from core.stores.open import STORE_ENV, store_label
 from core.stores.unbrick import WRITES_ENV
 from tests.app._editor import editor
+from tests.app.conftest import SESSION_ID, phone_layouts, table_rows
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
 from ui.threads.audit import SLICES
 from ui.threads.columns import PHONE_COLUMNS
 from ui.threads.source import MAX_UPLOAD_BYTES
 
+pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "threads.py")
-SESSION_ID = "test session id"  # AppTest's, for every instance
-
-
-@pytest.fixture(autouse=True)
-def _session_ends() -> Iterator[None]:
-    """End the session after each test as a disconnect does: its session caches released.
-
-    AppTest gives every instance the same session id, so without this one test's demo
-    store (unbricked, say) would be the next test's.
-    """
-    yield
-    clear_session_resource_cache(SESSION_ID)
 
 
 @pytest.fixture
@@ -42,12 +31,6 @@ def at(monkeypatch) -> AppTest:
     monkeypatch.delenv(STORE_ENV, raising=False)
     monkeypatch.delenv(WRITES_ENV, raising=False)
     return AppTest.from_file(PAGE, default_timeout=60).run()
-
-
-def _frame(at: AppTest, *columns: str) -> list[tuple]:
-    """The rows of the table whose first columns are `columns`."""
-    frame = next(d.value for d in at.dataframe if tuple(d.value.columns[: len(columns)]) == columns)
-    return list(frame.itertuples(index=False, name=None))
 
 
 def _all_text(at: AppTest) -> str:
@@ -66,7 +49,7 @@ def _all_text(at: AppTest) -> str:
 
 def test_the_demo_store_lists_every_thread_with_the_status_the_demo_defines(at):
     assert not at.exception
-    rows = _frame(at, "thread_id")
+    rows = table_rows(at, "thread_id")
     assert [(row[0], row[1], row[5]) for row in rows] == [
         ("clean-1", "valid", ""),
         ("clean-2", "valid", ""),
@@ -89,18 +72,18 @@ def test_the_demo_store_lists_every_thread_with_the_status_the_demo_defines(at):
         for row in rows
     ), [row[4] for row in rows]
     at.radio(key="threads_current").set_value("candidate").run()
-    assert dict((row[0], row[1]) for row in _frame(at, "thread_id"))["model-change"] == (
+    assert dict((row[0], row[1]) for row in table_rows(at, "thread_id"))["model-change"] == (
         "would not resume"
     )
     at.selectbox(key="threads_status").set_value("interrupted").run()
-    assert [row[0] for row in _frame(at, "thread_id")] == [
+    assert [row[0] for row in table_rows(at, "thread_id")] == [
         "fault-node_exception", "fault-parallel_status", "interrupted",
     ]  # fmt: skip
 
 
 def test_one_page_holds_the_ten_demo_threads_and_there_is_no_next_page(at):
     at.selectbox(key="threads_page_size").set_value(25).run()
-    assert len(_frame(at, "thread_id")) == 10
+    assert len(table_rows(at, "thread_id")) == 10
     assert at.button(key="threads_next").disabled and at.button(key="threads_prev").disabled
 
 
@@ -114,12 +97,12 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
         "checkpoint 2 of 3 · step 0 · loop",
         "checkpoint 3 of 3 · step 1 · loop · invalid",
     ]
-    assert [row[:5] for row in _frame(at, "step")] == [
+    assert [row[:5] for row in table_rows(at, "step")] == [
         ("-1", "input", "", "user_id, amount, items, messages, logs", 0),
         ("0", "loop", "__start__", "", 0),  # the input as written at step -1
         ("1", "loop", "validate_order", "amount, status, logs, messages", 1),
     ]
-    errors = _frame(at, "path")
+    errors = table_rows(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
     # shown as Trace shows a state's errors: path and the wrapped message, no line:col
     (table,) = [d for d in at.dataframe if "ctx" in d.value.columns]
@@ -132,7 +115,7 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     # background thread while add_messages gives the message its id in place, so the stored
     # update holds the id or null depending on which came first (the merged state always
     # holds it). The page shows the stored value either way.
-    merges = _frame(at, "node", "field")
+    merges = table_rows(at, "node", "field")
     update = merges[2][3]
     no_id = '{"type": "ai", "content": "订单已校验", "id": null}'
     assert update in (f"[{ai}]", f"[{no_id}]")
@@ -145,7 +128,7 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
         ("validate_order", "amount", "99", "-1", "last value", "-1"),
     ]  # fmt: skip
     # the writes, as stored, in the merge view's form (a message as type, content and id)
-    assert [(row[0], row[1], row[2]) for row in _frame(at, "node")] == [
+    assert [(row[0], row[1], row[2]) for row in table_rows(at, "node")] == [
         ("validate_order", "status", '"validated"'),
         ("validate_order", "logs", '["amount=99.0 items=1"]'),
         ("validate_order", "messages", update),
@@ -171,7 +154,7 @@ def _line_of(text: str, needle: str) -> int:
 
 def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
     try:
-        return _frame(at, *columns)
+        return table_rows(at, *columns)
     except StopIteration:
         return None
 
@@ -180,11 +163,11 @@ def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
     at.button(key="threads_audit_run").click().run()
     assert not at.exception
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads"
-    assert _frame(at, "type") == [
+    assert table_rows(at, "type") == [
         ("greater_than_equal", "amount", 1, 1),
         ("literal_error", "status", 1, 1),
     ]
-    assert [(row[0], row[2], row[3], row[4]) for row in _frame(at, "thread_id", "checkpoint_id")] == [
+    assert [(row[0], row[2], row[3], row[4]) for row in table_rows(at, "thread_id", "checkpoint_id")] == [
         ("fault-bad_status_last", "2", "confirm", "literal_error"),
         ("fault-negative_amount", "1", "validate_order", "greater_than_equal"),
     ]  # fmt: skip
@@ -192,7 +175,7 @@ def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
     at.radio(key="threads_audit_model").set_value("candidate").run()
     at.button(key="threads_audit_run").click().run()
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 3 invalid states in 3 threads"
-    assert ("less_than_equal", "amount", 1, 1) in _frame(at, "type")
+    assert ("less_than_equal", "amount", 1, 1) in table_rows(at, "type")
     downloads = [b.key for b in at.get("download_button") if b.key.startswith("threads_audit")]
     assert downloads == ["threads_audit_csv", "threads_audit_json"]  # the Migrate ones follow
     assert len(at.session_state["threads_audit_job"]["parts"]) == SLICES
@@ -202,14 +185,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
     # A phone draws a table 356 px wide: the first columns, fixed widths summing to at most
     # 320 px, fit in it; rows over 64 px wrap what is longer than its column.
     at.button(key="threads_audit_run").click().run()
-    drawn = {}
-    for table in at.dataframe:
-        order = list(table.proto.column_order)
-        key = next((k for k, first in PHONE_COLUMNS.items() if order[: len(first)] == first), None)
-        if key is not None:
-            config = json.loads(table.proto.columns)
-            widths = {name: config[name]["width"] for name in PHONE_COLUMNS[key]}
-            drawn[key] = (order, widths, table.proto.row_height)
+    drawn = phone_layouts(at, PHONE_COLUMNS)
     assert drawn == {
         "threads_table": (
             ["thread_id", "status", "checkpoints", "last step", "last time", "detail"],
@@ -249,7 +225,7 @@ def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
     shown = _all_text(at)
     assert "notes.db" in shown and "playground-threads-" not in shown  # not the private copy
     at.radio(key="threads_source").set_value("demo").run()
-    assert len(_frame(at, "thread_id")) == 10
+    assert len(table_rows(at, "thread_id")) == 10
 
 
 def test_a_store_over_the_upload_limit_reaches_the_page_and_gets_its_coded_message(at):
@@ -320,7 +296,7 @@ def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
     assert not page.exception
     assert page.success[-1].value.startswith("Written.")
     assert (
-        dict((row[0], row[1]) for row in _frame(page, "thread_id"))["fault-bad_status_last"]
+        dict((row[0], row[1]) for row in table_rows(page, "thread_id"))["fault-bad_status_last"]
         == "valid"
     )
 
@@ -339,11 +315,13 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
     (written,) = [json.loads(j.value) for j in at.json if "configurable" in json.loads(j.value)]
     head = written["configurable"]["checkpoint_id"]
     # the timeline was read again: the fork's new head is its last row, and the stepper is on it
-    assert [(row[0], row[1], row[2], row[8]) for row in _frame(at, "step")][-1] == (
+    assert [(row[0], row[1], row[2], row[8]) for row in table_rows(at, "step")][-1] == (
         "2", "update", "confirm", head
     )  # fmt: skip
     # the headline speaks of the run the thread stands on now, and names the abandoned one
-    assert "The latest state of this thread is valid under AgentState." in [a.value for a in at.success]
+    assert "The latest state of this thread is valid under AgentState." in [
+        a.value for a in at.success
+    ]
     assert (
         "Every stored state of the latest run of checkpoints is valid under the model. Older "
         "checkpoints off that run are not (step 2)."
@@ -382,7 +360,7 @@ def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):
     assert at.text[0].value == (
         "3 threads, 3 checkpoints audited; 1 invalid states in 1 threads (so far)"
     )
-    assert _frame(at, "type") == [("literal_error", "status", 1, 1)]
+    assert table_rows(at, "type") == [("literal_error", "status", 1, 1)]
     assert not [b for b in at.button if b.key == "threads_audit_cancel"]
     assert len(at.session_state["threads_audit_job"]["parts"]) == 2  # nothing more ran
 
@@ -429,7 +407,7 @@ def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, pos
     label = at.code[0].value
     assert label == store_label(postgres_demo) and label.endswith("/demo")
     assert label.startswith("postgresql://postgres@127.0.0.1:")
-    assert [row[:2] for row in _frame(at, "thread_id")][2:4] == [
+    assert [row[:2] for row in table_rows(at, "thread_id")][2:4] == [
         ("fault-bad_status_last", "broken at step 2"),
         ("fault-negative_amount", "broken at step 1"),
     ]
@@ -468,7 +446,7 @@ def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monke
         "environment to the key the application writes with",
     ]
     at.radio(key="threads_source").set_value("demo").run()  # the page keeps working
-    assert not at.exception and sorted(r[0] for r in _frame(at, "thread_id")) == sorted(
+    assert not at.exception and sorted(r[0] for r in table_rows(at, "thread_id")) == sorted(
         DEMO_THREADS
     )
 
@@ -476,7 +454,7 @@ def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monke
     clear_session_resource_cache(SESSION_ID)
     keyed = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not keyed.exception
-    assert sorted(r[0] for r in _frame(keyed, "thread_id")) == sorted(DEMO_THREADS)
+    assert sorted(r[0] for r in table_rows(keyed, "thread_id")) == sorted(DEMO_THREADS)
     assert key not in _all_text(keyed) and key not in _all_text(at)
 
 
@@ -495,7 +473,7 @@ def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(mo
     ]
     assert at.radio(key="threads_audit_model").options == ["AgentState", "OrderV2"]
     at.radio(key="threads_current").set_value("candidate").run()
-    statuses = {row[0]: row[1] for row in _frame(at, "thread_id")}
+    statuses = {row[0]: row[1] for row in table_rows(at, "thread_id")}
     assert {t: s for t, s in statuses.items() if s == "would not resume"} == {
         "clean-2": "would not resume",
         "model-change": "would not resume",
@@ -503,7 +481,7 @@ def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(mo
     at.radio(key="threads_audit_model").set_value("candidate").run()
     at.button(key="threads_audit_run").click().run()
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 4 invalid states in 4 threads"
-    assert _frame(at, "type") == [
+    assert table_rows(at, "type") == [
         ("less_than_equal", "amount", 2, 2),
         ("greater_than_equal", "amount", 1, 1),
         ("literal_error", "status", 1, 1),
@@ -552,7 +530,7 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
     message = (
         "[row_undecodable] the checkpoint is not valid msgpack (ValueError: invalid type Reserved)."
     )
-    assert [(r[0], r[1], r[5]) for r in _frame(at, "thread_id")][:2] == [
+    assert [(r[0], r[1], r[5]) for r in table_rows(at, "thread_id")][:2] == [
         ("clean-1", "valid", ""),
         ("clean-2", "unreadable", message),
     ]
@@ -571,8 +549,8 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
         "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads, 1 checkpoints "
         "unreadable"
     ) in [t.value for t in at.text]
-    (latest,) = [r[-2] for r in _frame(at, "step") if r[-2]][-1:]  # its checkpoint_id column
-    assert _frame(at, "thread_id", "checkpoint_id", "step", "code") == [
+    (latest,) = [r[-2] for r in table_rows(at, "step") if r[-2]][-1:]  # its checkpoint_id column
+    assert table_rows(at, "thread_id", "checkpoint_id", "step", "code") == [
         ("clean-2", latest, "6", "row_undecodable", message[len("[row_undecodable] ") :])
     ]
 

@@ -17,6 +17,7 @@ from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests._langgraph_server import LangGraphServer
 from tests.app._editor import editor
+from tests.app.conftest import SESSION_ID, table_rows
 from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
 
 pytestmark = pytest.mark.server
@@ -43,7 +44,7 @@ def open_page(monkeypatch) -> Iterator[Callable[[str], AppTest]]:
     monkeypatch.chdir(SERVER_GRAPH.parent)  # where the model's package is
     monkeypatch.setattr(sys, "argv", ["streamlit"])
     yield run
-    clear_session_resource_cache("test session id")
+    clear_session_resource_cache(SESSION_ID)
 
 
 @pytest.fixture
@@ -52,15 +53,10 @@ def at(served, open_page) -> AppTest:
     return open_page(served.url)
 
 
-def _frame(at: AppTest, *columns: str) -> list[tuple]:
-    frame = next(d.value for d in at.dataframe if tuple(d.value.columns[: len(columns)]) == columns)
-    return list(frame.itertuples(index=False, name=None))
-
-
 def test_the_servers_threads_are_listed_with_their_status_and_no_count(at, served):
     assert not at.exception
     assert at.code[0].value == served.url  # under "Reading:": the URL, never a key
-    rows = [(r[0], r[1], r[2]) for r in _frame(at, "thread_id")]
+    rows = [(r[0], r[1], r[2]) for r in table_rows(at, "thread_id")]
     assert [(thread, status) for thread, status, _ in rows] == [
         (VALID, "valid"), (ROLE, "valid"), (STOPPED, "interrupted"), (BROKEN, "broken"),
     ]  # fmt: skip
@@ -77,7 +73,7 @@ def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_ser
     assert any(
         c.startswith("The server's get_state answered 400: 1 validation error") for c in codes
     )
-    assert [(r[0], r[3]) for r in _frame(at, "path")] == [
+    assert [(r[0], r[3]) for r in table_rows(at, "path")] == [
         ("lines[0].sku", "string_pattern_mismatch")
     ]
 
@@ -88,12 +84,13 @@ def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_his
     said = [t.value for t in at.text]
     assert "4 threads, 4 checkpoints audited; 1 invalid states in 1 threads" in said
     assert [
-        (r[0], r[2], r[4], r[5]) for r in _frame(at, "thread_id", "checkpoint_id", "step", "node")
+        (r[0], r[2], r[4], r[5])
+        for r in table_rows(at, "thread_id", "checkpoint_id", "step", "node")
     ] == [(BROKEN, "", "string_pattern_mismatch", "lines.0.sku")]
     at.checkbox(key="threads_audit_history").check().run()
     at.button(key="threads_audit_run").click().run()
     assert not at.exception
-    assert [r[:4] for r in _frame(at, "thread_id", "checkpoint_id", "step", "code")] == [
+    assert [r[:4] for r in table_rows(at, "thread_id", "checkpoint_id", "step", "code")] == [
         (BROKEN, "", "", "server_history_refused")
     ]
 

@@ -9,10 +9,11 @@ import pytest
 from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
-from core.share import decode_share, encode_share
+from core.share import encode_share
 from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
+from tests.app.conftest import shared, token
 from ui.text import plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,15 +39,10 @@ def _open(token: str | None = None) -> AppTest:
     return at.run()
 
 
-def _token(at: AppTest) -> str:
-    token = at.query_params["s"]
-    return token[0] if isinstance(token, list) else token
-
-
 def _link(at: AppTest) -> dict:
     """Press Share link; what the link it made carries."""
     at.button(key="threads_share").click().run()
-    return decode_share(_token(at))
+    return shared(at)
 
 
 def _shown(at: AppTest) -> dict:
@@ -86,7 +82,7 @@ def test_a_link_reopens_the_filters_the_thread_and_the_checkpoint_shown():
         "step": 0,
     }
 
-    fresh = _open(_token(at))  # another session: its own demo store, same threads
+    fresh = _open(token(at))  # another session: its own demo store, same threads
     assert not fresh.exception and not fresh.warning
     assert _shown(fresh) == shown
     assert _link(fresh) == link
@@ -150,7 +146,7 @@ def test_a_link_to_the_servers_store_names_it_only_as_the_servers(tmp_path, monk
         "step": at.select_slider(key="threads_step").value,
     }
     assert str(tmp_path) not in str(link)  # the file's path never goes into a link
-    fresh = _open(_token(at))
+    fresh = _open(token(at))
     assert not fresh.warning
     assert _shown(fresh) == _shown(at)
 

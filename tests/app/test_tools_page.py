@@ -19,21 +19,10 @@ from core.tools.loose_strict import LooseTool
 from core.tools.provider_schema import REWRITE_MEANINGS
 from core.validate.report import validate_text
 from tests.app._editor import editor
+from tests.app.conftest import SHARE_FIELD, open_page, opened, token
 
 PAGE = str(Path(__file__).parents[2] / "views" / "tools.py")
 TABS = ["Pydantic", "OpenAI (strict)", "Google Gemini", "Google Live (OpenAPI subset)"]
-
-
-SHARE_FIELD = (  # the one message every page shows for a link's refused fields
-    "[share_field] These fields of the share link have the wrong type or value and were "
-    "ignored; their defaults are used. Make a fresh link with Share link."
-)
-
-
-def _page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception
-    return at
 
 
 def _errors(at: AppTest) -> list[tuple[str, str]]:
@@ -69,7 +58,7 @@ def _lint(at: AppTest) -> list[tuple[str, str]]:
 
 
 def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
-    at = _page()
+    at = open_page(PAGE)
     scenario = SCENARIOS["loose_strict"]
     assert at.selectbox(key="scenario").value == "loose_strict"
     assert at.selectbox(key="tool_preset").options == [
@@ -93,7 +82,7 @@ def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
 
 
 def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="tool_preset").set_value("words for numbers").run()
     assert editor(at, "tool_payload").value == to_text(
         SCENARIOS["loose_strict"].invalid["words for numbers"]
@@ -116,7 +105,7 @@ def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
 
 
 def test_switching_scenario_resets_preset_payload_and_schema_model():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="schema_model").set_value("LooseTool").run()
     at.selectbox(key="scenario").set_value("unions").run()
     assert not at.exception
@@ -128,7 +117,7 @@ def test_switching_scenario_resets_preset_payload_and_schema_model():
 
 
 def test_editing_the_payload_revalidates_without_touching_the_order_payload():
-    at = _page()
+    at = open_page(PAGE)
     config = '{"mode": "fast", "iterations": 1, "verbose": true}'
     text = f'{{"name": "x", "params": {{"threshold": NaN, "extra_config": {config}}}}}'
     editor(at, "tool_payload").set_value(text).run()
@@ -146,7 +135,7 @@ def test_editing_the_payload_revalidates_without_touching_the_order_payload():
 
 
 def test_schema_views_show_pydantic_and_the_transformers_real_output():
-    at = _page()
+    at = open_page(PAGE)
     assert at.button_group(key="schema_tab").value == TABS[0]
     assert [option.content for option in at.button_group(key="schema_tab").proto.options] == TABS
     schema = SCENARIOS["loose_strict"].model.model_json_schema()
@@ -165,7 +154,7 @@ def test_schema_views_show_pydantic_and_the_transformers_real_output():
 
 
 def test_contrast_model_shows_its_own_schema_rewrites_and_lint():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="schema_model").set_value("LooseTool").run()
     assert json.loads(_tab(at, "Pydantic").json[0].value) == LooseTool.model_json_schema()
     rewrites = _tab(at, "OpenAI (strict)").dataframe[1].value
@@ -182,7 +171,7 @@ def test_contrast_model_shows_its_own_schema_rewrites_and_lint():
 
 
 def test_recursive_model_is_refused_by_google_live_on_the_page():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="scenario").set_value("recursive").run()
     live = _tab(at, "Google Live (OpenAPI subset)")
     assert [e.value for e in live.error] == [
@@ -195,7 +184,7 @@ def test_recursive_model_is_refused_by_google_live_on_the_page():
 
 
 def test_a_model_without_json_schema_says_so_in_every_view():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="scenario").set_value("custom_type").run()
     at.selectbox(key="schema_model").set_value("DrawingToolNoHook (no hooks)").run()
     assert not at.exception
@@ -209,7 +198,7 @@ def test_a_model_without_json_schema_says_so_in_every_view():
 
 
 def test_v1_scenario_lists_every_spelling_with_its_replacement():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="scenario").set_value("v1_v2").run()
     observed = next(d.value for d in at.dataframe if "instead" in d.value.columns)
     assert len(observed) == 19
@@ -217,7 +206,7 @@ def test_v1_scenario_lists_every_spelling_with_its_replacement():
 
 
 def test_rewrite_meanings_come_from_core_for_every_kind_shown():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="schema_model").set_value("LooseTool").run()
     summary = _tab(at, "OpenAI (strict)").dataframe[0].value
 
@@ -238,14 +227,8 @@ def _view(at: AppTest) -> dict:
     }
 
 
-def _opened(token: str) -> AppTest:
-    fresh = AppTest.from_file(PAGE, default_timeout=60)
-    fresh.query_params["s"] = token
-    return fresh.run()
-
-
 def test_share_link_reopens_scenario_preset_edited_payload_schema_model_and_tab():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="scenario").set_value("unions").run()
     at.selectbox(key="tool_preset").set_value("unknown kind").run()
     edited = editor(at, "tool_payload").value.replace("{", '{"extra": 1, ', 1)
@@ -253,8 +236,7 @@ def test_share_link_reopens_scenario_preset_edited_payload_schema_model_and_tab(
     at.selectbox(key="schema_model").set_value("MixedInputTool (no discriminator)").run()
     at.button_group(key="schema_tab").set_value("Google Gemini").run()
     at.button(key="share").click().run()
-    token = at.query_params["s"]
-    fresh = _opened(token[0] if isinstance(token, list) else token)
+    fresh = opened(PAGE, token(at))
 
     assert not fresh.exception
     assert _view(fresh) == _view(at)
@@ -282,7 +264,7 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
         "schema_model": 7,
         "schema_tab": "<img src=x onerror=alert(1)>",
     }
-    at = _opened(_raw_token(state))
+    at = opened(PAGE, _raw_token(state))
 
     assert not at.exception
     assert [w.value for w in at.warning] == [SHARE_FIELD]
@@ -295,7 +277,7 @@ def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_default
         "schema_tab: Value error, not one of the schema views\n"
         "payload: Input should be a valid string"
     ) in codes
-    assert _view(at) | {"warnings": []} == _view(_page())
+    assert _view(at) | {"warnings": []} == _view(open_page(PAGE))
 
 
 def test_an_edited_payload_says_it_no_longer_is_the_preset():
@@ -307,7 +289,7 @@ def test_an_edited_payload_says_it_no_longer_is_the_preset():
 
 
 def test_the_tool_editor_marks_each_error_and_a_selected_row_moves_its_caret():
-    at = _page()
+    at = open_page(PAGE)
     at.selectbox(key="tool_preset").set_value("words for numbers").run()
     text = editor(at, "tool_payload").value
     report = validate_text(text, model=SCENARIOS["loose_strict"].model)

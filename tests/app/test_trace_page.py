@@ -11,9 +11,10 @@ from streamlit.testing.v1 import AppTest
 
 from core.order.presets import PRESETS, SEED_TEXT
 from core.order.schema_options import SchemaOptions
-from core.share import decode_share, encode_share
+from core.share import encode_share
 from core.trace.diagram import CURRENT_FILL
 from core.trace.reducers import dump_json
+from tests.app.conftest import SHARE_FIELD, shared
 from ui.text import plain
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")
@@ -144,7 +145,11 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
         "LangGraph rebuilt the state model before calling confirm and it failed: its note names "
         "confirm, the reader." in captions
     )
-    assert not [text for text in captions + [e.value for e in at.error] if "validate\\_order" in text and "wrote" in text]
+    assert not [
+        text
+        for text in captions + [e.value for e in at.error]
+        if "validate\\_order" in text and "wrote" in text
+    ]
 
 
 def test_checked_mode_blames_the_writer_as_well(at):
@@ -346,10 +351,6 @@ SEED_SETTINGS = {
     "mode": "checked",
     "options": SchemaOptions().to_dict(),  # the Validate page's, shaping the seed state model
 }
-SHARE_FIELD = (
-    "[share_field] These fields of the share link have the wrong type or value and were "
-    "ignored; their defaults are used. Make a fresh link with Share link."
-)
 
 
 def _open_shared(state: dict) -> AppTest:
@@ -360,7 +361,7 @@ def _open_shared(state: dict) -> AppTest:
 
 def _shared_link(at: AppTest) -> dict:
     at.button(key="share").click().run()
-    return decode_share(at.query_params["s"])
+    return shared(at)
 
 
 @pytest.mark.parametrize(
@@ -675,7 +676,7 @@ def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_cli
     assert failed == ["The fork did not run; your edit is kept. Fix it as described:"]
     assert "trace_fork" not in at.session_state
     assert "**Forked branch**" not in " ".join(m.value for m in at.markdown)
-    link = decode_share(at.query_params["s"])
+    link = shared(at)
     assert link["fork"] == {"row": 1, "state": '{"amount": '} and "edit" not in link
 
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
@@ -873,7 +874,9 @@ def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_besi
     assert table.key == "trace__table_2"  # drawn with the stepper's row selected
     assert "**Step 2 · confirm**" in [m.value for m in at.markdown]
     assert [w.value for w in at.warning][:2] == [
-        plain('LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'),
+        plain(
+            'LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'
+        ),
         plain("The merged state breaks the model (blamed on confirm)."),
     ]
     assert (
@@ -905,11 +908,14 @@ def test_the_merge_view_explains_a_super_step_and_a_default_never_written(at):
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()  # validate_order
     captions = [c.value for c in at.caption]
-    assert plain(
-        "Never written to the state before this step: status. LangGraph's channel holds no "
-        "value; the input model filled in its default, so the node sees it, and Merge shows "
-        "it as (unset)."
-    ) in captions
+    assert (
+        plain(
+            "Never written to the state before this step: status. LangGraph's channel holds no "
+            "value; the input model filled in its default, so the node sees it, and Merge shows "
+            "it as (unset)."
+        )
+        in captions
+    )
     assert [row[0::5] for row in _frame(at, "field")] == [
         ["status", "never written to the channel before; the node's input showed the model's "
          'default "pending"'],
@@ -934,7 +940,9 @@ def test_the_merge_view_explains_a_super_step_and_a_default_never_written(at):
 def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at):
     _fork_step_1_with_edited_logs(at)
 
-    assert _frame(at, "path", "original", "edited") == [["logs[0]", '"amount=99.0 items=1"', '"edited"']]
+    assert _frame(at, "path", "original", "edited") == [
+        ["logs[0]", '"amount=99.0 items=1"', '"edited"']
+    ]
     assert at.session_state["fork_step_slider"] == 0
     assert "**Step 2 · update\\_state**" in [m.value for m in at.markdown]
     assert at.button(key="fork_prev").disabled
@@ -948,7 +956,7 @@ def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at)
 
 
 def _editor(at: AppTest) -> dict:
-    """What the fork's code editor (ui/json_editor.py) is sent: its text and marks."""
+    """What the fork's code editor (ui/editor/json_editor.py) is sent: its text and marks."""
     (element,) = at.get("component_instance")
     args = json.loads(element.proto.json_args)
     return {name: args[name] for name in ("text", "marks", "label", "key")}
@@ -958,7 +966,12 @@ def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(a
     _run(at)
     at.select_slider(key="step_slider").set_value(1).run()
     state = at.session_state["fork_text"]
-    assert _editor(at) == {"text": state, "marks": [], "label": "State (JSON)", "key": "fork_text_editor"}
+    assert _editor(at) == {
+        "text": state,
+        "marks": [],
+        "label": "State (JSON)",
+        "key": "fork_text_editor",
+    }
 
     edited = state.replace('"amount": 99,', '"amount": -1,').replace('"validated"', '"shipped"')
     at.session_state["fork_text"] = edited

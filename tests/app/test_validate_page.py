@@ -12,16 +12,12 @@ from core.jsontext.payload import MAX_PAYLOAD_BYTES
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
-from core.share import decode_share, encode_share
+from core.share import encode_share
 from core.validate.report import validate_text
 from tests.app._editor import editor
+from tests.app.conftest import SHARE_FIELD, shared
 
 PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")
-
-SHARE_FIELD = (  # the one message every page shows for a link's refused fields
-    "[share_field] These fields of the share link have the wrong type or value and were "
-    "ignored; their defaults are used. Make a fresh link with Share link."
-)
 
 
 @pytest.fixture
@@ -553,18 +549,13 @@ def test_the_download_buttons_are_sent_only_while_their_popover_is_open(at):
     assert len(at.get("download_button")) == 3  # still open while the user edits
 
 
-def _link(at):
-    token = at.query_params["s"]
-    return decode_share(token[0] if isinstance(token, list) else token)
-
-
 def test_share_link_reopens_the_selected_error_row_its_details_and_the_caret(at):
     text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE"})  # two errors
     editor(at, "payload").input(text).run()
     at.session_state["errors__table"] = {"selection": {"rows": [1], "columns": [], "cells": []}}
     at.run()
     at.button(key="share").click().run()
-    assert _link(at)["error"] == {"table": "errors", "row": 1}
+    assert shared(at)["error"] == {"table": "errors", "row": 1}
 
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = at.query_params["s"]
@@ -574,7 +565,7 @@ def test_share_link_reopens_the_selected_error_row_its_details_and_the_caret(at)
     assert "Selected error at 17:3" in [c.value for c in fresh.caption]
     assert editor(fresh, "payload").args()["goto"] == {"line": 17, "col": 3, "nonce": 1}
     fresh.button(key="share").click().run()
-    assert _link(fresh) == _link(at)  # the reopened page shares what it shows, the same
+    assert shared(fresh) == shared(at)  # the reopened page shares what it shows, the same
 
 
 def _selected(at):

@@ -123,7 +123,7 @@ def rerun(page: Any, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[None]:
 
 
 def editor_frame(page: Any, key: str = "payload") -> Any:
-    """The code editor (ui.json_editor) a page draws for the text it keeps under `key`,
+    """The code editor (ui.editor.json_editor) a page draws for the text it keeps under `key`,
     scrolled into view first (below a long form, its iframe would not have loaded)."""
     page.locator(f".st-key-{key}_editor").scroll_into_view_if_needed()
     return page.frame_locator(f".st-key-{key}_editor iframe")

@@ -1,4 +1,4 @@
-"""Test page for ui/json_editor.py only: a JSON text, marks found in it, Reset and a go-to button."""
+"""Test page for ui/editor/json_editor.py only: a JSON text, marks found in it, Reset and a go-to button."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import streamlit as st  # noqa: E402
 
-from ui.json_editor import Mark, json_editor, pending_text  # noqa: E402
+from ui.editor.json_editor import Mark, json_editor, pending_text  # noqa: E402
 
 TEXT = '{\n  "order_id": "A-1",\n  "qty": "three",\n  "items": []\n}\n'
 QTY_MESSAGE = "Input should be a valid integer, unable to parse string as an integer"

@@ -23,7 +23,7 @@ from tests.e2e._browser import (
     run_trace,
 )
 from tests.e2e._server import Server, streamlit_server
-from ui.errors import MESSAGE_ROW_HEIGHT
+from ui.errors.view import MESSAGE_ROW_HEIGHT
 from ui.threads.columns import PHONE_COLUMNS
 from ui.trace.stepping import STEP_ROW_HEIGHT
 

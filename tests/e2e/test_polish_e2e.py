@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from core.jsontext.payload import MAX_PAYLOAD_BYTES
 from core.order.presets import SEED_TEXT
-from core.payload import MAX_PAYLOAD_BYTES
 from tests.e2e._browser import editor_frame, new_context, open_app, rerun
-from ui.errors import MESSAGE_ROW_HEIGHT
-from ui.payload import human_size
+from ui.editor.payload import human_size
+from ui.errors.view import MESSAGE_ROW_HEIGHT
 from ui.versions import PACKAGES, installed_versions
 
 pytestmark = pytest.mark.e2e

@@ -11,7 +11,7 @@ from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS, SEED_TEXT
 from tests.e2e._browser import editor_frame, rerun, submit_payload
-from ui.errors import MESSAGE_ROW_HEIGHT
+from ui.errors.view import MESSAGE_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 

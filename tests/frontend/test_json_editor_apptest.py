@@ -1,4 +1,4 @@
-"""What ui.json_editor sends its frontend, run by AppTest on the demo page (no browser)."""
+"""What ui.editor.json_editor sends its frontend, run by AppTest on the demo page (no browser)."""
 
 from __future__ import annotations
 

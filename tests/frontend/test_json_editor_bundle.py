@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from ui.json_editor import BUILD_DIR
+from ui.editor.json_editor import BUILD_DIR
 
 SOURCE_DIR = BUILD_DIR.parent
 REBUILD = "cd frontend/json_editor && npm ci && npm run build, then commit build/"

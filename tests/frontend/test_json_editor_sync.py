@@ -1,8 +1,8 @@
-"""ui.json_editor's run-to-run rules: whose text wins, which text marks are in, when go-to fires."""
+"""ui.editor.json_editor's run-to-run rules: whose text wins, which text marks are in, when go-to fires."""
 
 from __future__ import annotations
 
-from ui.json_editor import _Sync, _Value
+from ui.editor.json_editor import _Sync, _Value
 
 SEED = '{"qty": 1}'
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pandas as pd
 import streamlit as st
 
@@ -18,8 +20,17 @@ MEANINGS = {
     "inconclusive": "What this means for you: the timing fell inside its noise; run it again "
     "on a quieter machine before relying on either answer.",
 }
+# st.badge's colours, named for mypy (a plain str is not one of them).
+BadgeColor = Literal[
+    "red", "orange", "yellow", "blue", "green", "violet", "gray", "grey", "primary"
+]
 # Badge colours that read on light and dark themes alike (Streamlit's own palette).
-_COLOURS = {"holds": "green", "differs": "red", "partly": "orange", "inconclusive": "gray"}
+_COLOURS: dict[str, BadgeColor] = {
+    "holds": "green",
+    "differs": "red",
+    "partly": "orange",
+    "inconclusive": "gray",
+}
 
 
 def results_frame(results: list[ProbeResult]) -> pd.DataFrame:

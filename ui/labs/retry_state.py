@@ -10,8 +10,8 @@ from core.jsontext.write import dumps
 from core.links.retry import RetryInputs, RetryLink
 from core.retry import PRESETS, AnswerConstraints
 from ui import keys
-from ui.payload import set_payload_text
-from ui.share import name_dropped, shared_state
+from ui.editor.payload import set_payload_text
+from ui.share import apply_link, shown_link
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -76,10 +76,10 @@ def init_state() -> None:
 
 def restore_share() -> None:
     """Apply a Retry `?s=` token (`RetryLink`): each well-typed field; the bad ones named."""
-    state = shared_state("retry")
-    if state is None:
-        return
-    link, dropped = RetryLink.parse(state)
+    apply_link("retry", RetryLink, _apply)
+
+
+def _apply(link: RetryLink) -> None:
     ss = st.session_state
     if link.preset is not None:
         ss[keys.RETRY_PRESET] = link.preset
@@ -92,7 +92,6 @@ def restore_share() -> None:
             ss[_WIDGETS[name]] = value
     # The run shown is the last one submitted, which may predate unsubmitted edits.
     ss[keys.RETRY_SUBMITTED] = inputs() | (_given(link.submitted) if link.submitted else {})
-    name_dropped(dropped)
 
 
 def _given(inputs: RetryInputs) -> dict[str, Any]:
@@ -100,8 +99,12 @@ def _given(inputs: RetryInputs) -> dict[str, Any]:
     return {name: getattr(inputs, name) for name in _WIDGETS if name in inputs.model_fields_set}
 
 
-def share_state() -> dict[str, Any]:
+def share_state() -> RetryLink:
     """What a share link carries: the preset and inputs, plus the last run's if they differ."""
     current, submitted = inputs(), st.session_state[keys.RETRY_SUBMITTED]
-    state = {"preset": st.session_state[keys.RETRY_PRESET], **current}
-    return state if submitted == current else state | {"submitted": submitted}
+    return shown_link(
+        RetryLink,
+        preset=st.session_state[keys.RETRY_PRESET],
+        **current,
+        submitted=None if submitted == current else submitted,
+    )

@@ -9,8 +9,8 @@ from core.links.tools import ToolsLink
 from core.tools import SCENARIOS, Scenario
 from core.tools.provider_schema import PROVIDERS
 from ui import keys
-from ui.payload import set_payload_text
-from ui.share import name_dropped, shared_state
+from ui.editor.payload import set_payload_text
+from ui.share import apply_link
 
 __all__ = [
     "EDITOR_KEY",
@@ -45,12 +45,13 @@ def switch_scenario() -> None:
 
 def restore_share() -> None:
     """Scenario, preset, payload text, schema model and tab from a `?s=` link (`ToolsLink`)."""
-    state = shared_state("tools")
-    if state is None:
-        return
+    kept = st.session_state.get(keys.SCENARIO) or next(iter(SCENARIOS))
+    context = {"scenario": kept, "tabs": TABS}
+    apply_link("tools", ToolsLink, lambda link: _apply(link, kept), context)
+
+
+def _apply(link: ToolsLink, kept: str) -> None:
     ss = st.session_state
-    kept = ss.get(keys.SCENARIO) or next(iter(SCENARIOS))
-    link, dropped = ToolsLink.parse(state, {"scenario": kept, "tabs": TABS})
     ss[keys.SCENARIO] = link.scenario or kept
     scenario = current_scenario()
     presets = scenario.presets
@@ -61,4 +62,3 @@ def restore_share() -> None:
     set_payload_text(
         to_text(presets[ss[keys.TOOL_PRESET]]) if text is None else text, key=EDITOR_KEY
     )
-    name_dropped(dropped)

@@ -21,6 +21,7 @@ from core.stores.audit_summary import (
 from core.stores.errors import coded
 from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
+from ui import keys
 from ui.text import plain
 from ui.threads.columns import AUDIT_INVALID_LAYOUT
 from ui.threads.source import StoreChoice
@@ -58,7 +59,7 @@ def _results(result: AuditResult, finished: bool) -> None:
         )
         st.caption("States that fail the model (one row per error), with the node that wrote them")
         rows = pd.DataFrame(invalid_rows(result))
-        st.dataframe(rows, key="threads_audit_invalid", **AUDIT_INVALID_LAYOUT)
+        st.dataframe(rows, key=keys.THREADS_AUDIT_INVALID, **AUDIT_INVALID_LAYOUT)
     if result.unreadable:
         st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
         st.dataframe(

@@ -16,6 +16,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import keys
+
 __all__ = [
     "AUDIT_INVALID_LAYOUT",
     "MIGRATE_BROKEN_LAYOUT",
@@ -35,75 +37,63 @@ __all__ = [
 WRAP_ROW_HEIGHT = 66
 _Text = st.column_config.TextColumn
 
+
+def _texts(widths: dict[str, int]) -> dict[str, Any]:
+    """Text columns headed by their names, each of its width in px, in this order."""
+    return {name: _Text(name, width=width) for name, width in widths.items()}
+
+
+def _numbers(widths: dict[str, int]) -> dict[str, Any]:
+    """Number columns headed by their names, each of its width in px, in this order."""
+    return {
+        name: st.column_config.NumberColumn(name, width=width) for name, width in widths.items()
+    }
+
+
 # A thread: its id, then its status ("broken at step 2", "would not resume"). A long id (a
 # uuid is 250 px) is cut at 190 px, its start in view; the Thread picker below holds it whole.
-_THREAD_LIST = {
-    "thread_id": _Text("thread_id", width=190),
-    "status": _Text("status", width=126),
-}
+_THREAD_LIST = _texts({"thread_id": 190, "status": 126})
 # A checkpoint: its step and source ("loop", "input"), then who wrote it and how many errors
 # its state has. What changed, the time and the ids are in the stepped checkpoint below.
 _TIMELINE = {
-    "step": _Text("step", width=40),
-    "source": _Text("source", width=58),
-    "written by": _Text("written by", width=110),
+    **_texts({"step": 40, "source": 58, "written by": 110}),
     "errors": st.column_config.NumberColumn(
         "errors", width=56, help="How many errors the stored state has under the model."
     ),
 }
 # A write: the node and the channel it wrote, then the value (its start: the stored channel
 # values beside hold it whole; rows stay one line, as at 1400 px). The task id follows.
-_WRITES = {
-    "node": _Text("node", width=100),
-    "channel": _Text("channel", width=72),
-    "value": _Text("value", width=148),
-}
+_WRITES = _texts({"node": 100, "channel": 72, "value": 148})
 # An invalid state's error: the thread and step it is in, then the field and the error type.
 # The node that wrote it, the message, the input and the checkpoint id follow.
-_AUDIT_INVALID = {
-    "thread_id": _Text("thread_id", width=108),
-    "step": _Text("step", width=36),
-    "field": _Text("field", width=68),
-    "type": _Text("type", width=108),
-}
+_AUDIT_INVALID = _texts({"thread_id": 108, "step": 36, "field": 68, "type": 108})
 
 # A migration step being edited: its path and action, then its value and `from` (the start of
 # longer JSON; a tap opens the cell whole). The editor draws a row-marker column before them
 # (to pick rows to delete), so these sum to 280, not 320. `to`, asked and the note follow.
 _MIGRATE_PLAN = {
-    "path": _Text("path", width=104),
+    **_texts({"path": 104}),
     "action": st.column_config.SelectboxColumn("action", width=76),
-    "value": _Text("value", width=50),
-    "from": _Text("from", width=50),
+    **_texts({"value": 50, "from": 50}),
 }
 # What one step did over the store: its path and action, the states it changed and fixed.
 _MIGRATE_STEPS = {
-    "path": _Text("path", width=160),
-    "action": _Text("action", width=72),
-    "changed": st.column_config.NumberColumn("changed", width=44),
-    "fixed": st.column_config.NumberColumn("fixed", width=44),
+    **_texts({"path": 160, "action": 72}),
+    **_numbers({"changed": 44, "fixed": 44}),
 }
 # A state the plan leaves broken: its thread, then its first error's field and type. The
 # message, the count of its errors and the checkpoint id follow. ("thread", not "thread_id":
 # the thread list is the one table headed thread_id whenever the audit has not run.)
-_MIGRATE_BROKEN = {
-    "thread": _Text("thread", width=108),
-    "field": _Text("field", width=68),
-    "type": _Text("type", width=144),
-}
+_MIGRATE_BROKEN = _texts({"thread": 108, "field": 68, "type": 144})
 # A field the plan changed in the thread shown: the field, then the step and its action.
 _MIGRATE_CHANGES = {
-    "field": _Text("field", width=200),
-    "step": st.column_config.NumberColumn("step", width=40),
-    "action": _Text("action", width=80),
+    **_texts({"field": 200}),
+    **_numbers({"step": 40}),
+    **_texts({"action": 80}),
 }
 # A thread the plan was written to: its id, the checkpoint forked from and the new one; a
 # uuid wraps over three lines of its column (rows over 64 px).
-_MIGRATE_WRITTEN = {
-    "thread": _Text("thread", width=110),
-    "from checkpoint": _Text("from checkpoint", width=105),
-    "new checkpoint": _Text("new checkpoint", width=105),
-}
+_MIGRATE_WRITTEN = _texts({"thread": 110, "from checkpoint": 105, "new checkpoint": 105})
 
 
 def _layout(
@@ -138,17 +128,17 @@ MIGRATE_WRITTEN_LAYOUT = _layout(_MIGRATE_WRITTEN, [], row_height=WRAP_ROW_HEIGH
 
 # Per table (by its widget key): the columns drawn whole on a phone.
 PHONE_COLUMNS = {
-    "threads_table": list(_THREAD_LIST),
-    "threads_timeline": list(_TIMELINE),
-    "threads_writes": list(_WRITES),
-    "threads_audit_invalid": list(_AUDIT_INVALID),
+    keys.THREADS_TABLE: list(_THREAD_LIST),
+    keys.THREADS_TIMELINE: list(_TIMELINE),
+    keys.THREADS_WRITES: list(_WRITES),
+    keys.THREADS_AUDIT_INVALID: list(_AUDIT_INVALID),
 }
 # The Migrate section's tables, kept apart because most are drawn only after an edit, a
 # pick or a write (tests/app/test_threads_migrate.py draws them all).
 MIGRATE_PHONE_COLUMNS = {
-    "threads_migrate_steps": list(_MIGRATE_PLAN),
-    "threads_migrate_step_counts": list(_MIGRATE_STEPS),
-    "threads_migrate_broken": list(_MIGRATE_BROKEN),
-    "threads_migrate_changes": list(_MIGRATE_CHANGES),
-    "threads_migrate_written": list(_MIGRATE_WRITTEN),
+    keys.THREADS_MIGRATE_STEPS: list(_MIGRATE_PLAN),
+    keys.THREADS_MIGRATE_STEP_COUNTS: list(_MIGRATE_STEPS),
+    keys.THREADS_MIGRATE_BROKEN: list(_MIGRATE_BROKEN),
+    keys.THREADS_MIGRATE_CHANGES: list(_MIGRATE_CHANGES),
+    keys.THREADS_MIGRATE_WRITTEN_TABLE: list(_MIGRATE_WRITTEN),
 }

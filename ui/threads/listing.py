@@ -137,7 +137,7 @@ def thread_list(
         )
     else:
         _fit_note(page, model)
-        st.dataframe(_frame(page), key="threads_table", **THREAD_LIST_LAYOUT)
+        st.dataframe(_frame(page), key=keys.THREADS_TABLE, **THREAD_LIST_LAYOUT)
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)

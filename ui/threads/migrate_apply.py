@@ -16,11 +16,12 @@ from core.order import build_order_graph
 from core.order.graph import CompiledGraph
 from core.stores.demo import DEMO_THREADS
 from core.stores.serde import strict_serde
-from core.stores.unbrick import WRITES_ENV, UnbrickError, writes_enabled
+from core.stores.unbrick import WRITES_ENV, writes_enabled
 from core.validate.entry_run import entry_graph
 from ui import keys
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.source import StoreChoice
+from ui.threads.store_write import store_write
 
 __all__ = ["apply_section"]
 
@@ -56,7 +57,7 @@ def _written(choice: StoreChoice) -> None:
     # the downloads name the fields as `python -m core migrate --json` does
     frame = pd.DataFrame(rows, columns=["thread_id", "from_checkpoint_id", "new_checkpoint_id"])
     shown = frame.set_axis(["thread", "from checkpoint", "new checkpoint"], axis="columns")
-    st.dataframe(shown, key="threads_migrate_written", **MIGRATE_WRITTEN_LAYOUT)
+    st.dataframe(shown, key=keys.THREADS_MIGRATE_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
     with st.container(horizontal=True, gap="small"):
         st.download_button(
             "Download CSV", frame.to_csv(index=False), "migration-written.csv", "text/csv",
@@ -95,19 +96,13 @@ def apply_section(
         "update_state over the candidate. Existing rows never change."
     )
     if st.button("Apply the plan", key="threads_migrate_apply", type="primary"):
-        try:
-            written = write_migration(choice.spec, model, candidate, plan, graph_for,
-                                      strict_serde([model, candidate]),
-                                      assistant=choice.assistant)  # fmt: skip
-        except UnbrickError as error:
-            st.error("Not written:")
-            st.code(str(error), language=None, wrap_lines=True)
-            return
-        except Exception as error:  # noqa: BLE001 - the driver's text may quote the DSN
-            st.error(
-                f"[store_write_failed] The store refused the write ({type(error).__name__}); "
-                "check that the server may write to it."
-            )
+        written = store_write(
+            lambda: write_migration(choice.spec, model, candidate, plan, graph_for,
+                                    strict_serde([model, candidate]),
+                                    assistant=choice.assistant),
+            after="check that the server may write to it.",
+        )  # fmt: skip
+        if written is None:
             return
         st.session_state[keys.THREADS_MIGRATE_WRITTEN] = {
             "store": [choice.source, choice.label], "rows": [asdict(w) for w in written],

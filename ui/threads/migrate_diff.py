@@ -107,7 +107,7 @@ def diff_section(
         st.caption("No step changes this state.")
     else:
         st.caption("The fields the plan changed")
-        st.dataframe(changes, key="threads_migrate_changes", **MIGRATE_CHANGES_LAYOUT)
+        st.dataframe(changes, key=keys.THREADS_MIGRATE_CHANGES, **MIGRATE_CHANGES_LAYOUT)
     if errors:
         st.caption(f"What {plain(candidate.__name__)} still rejects after the plan")
         st.code("\n".join(f"{'.'.join(map(str, e.get('loc', []))) or '(the state)'}: "

@@ -56,7 +56,7 @@ def steps_key() -> str:
     """The plan table's widget key: `threads_migrate_steps`, then `-1`, `-2`... after each
     new start (an upload, the proposal again), so the browser drops the old edits."""
     generation = st.session_state.get(keys.THREADS_MIGRATE_BASE, {}).get("generation", 0)
-    return keys.THREADS_MIGRATE_STEPS + (f"-{generation}" if generation else "")
+    return keys.generation(keys.THREADS_MIGRATE_STEPS, generation)
 
 
 def _start(rows: list[dict[str, Any]], origin: str, of: tuple[str, ...]) -> None:

@@ -87,7 +87,7 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
                 "fixed": pd.Series([c.fixed for c in preview.steps], dtype="int64"),
             }
         )
-        st.dataframe(frame, key="threads_migrate_step_counts", **MIGRATE_STEPS_LAYOUT)
+        st.dataframe(frame, key=keys.THREADS_MIGRATE_STEP_COUNTS, **MIGRATE_STEPS_LAYOUT)
     if preview.still_broken:
         more = len(preview.still_broken) - _SHOWN_BROKEN
         st.caption(
@@ -95,7 +95,7 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
             + (f" (the first {_SHOWN_BROKEN:,}; the JSON has all)" if more > 0 else "")
         )
         frame = _broken_frame(preview)
-        st.dataframe(frame, key="threads_migrate_broken", **MIGRATE_BROKEN_LAYOUT)
+        st.dataframe(frame, key=keys.THREADS_MIGRATE_BROKEN, **MIGRATE_BROKEN_LAYOUT)
     elif finished:
         st.success(f"After the plan, {plain(candidate.__name__)} accepts every state previewed.")
     if preview.unreadable:
@@ -181,5 +181,4 @@ def _sliced(
     try:
         st.rerun(scope="fragment")  # the next slice, redrawing only this section
     except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all
-        st.rerun()
-    return merged  # not reached: st.rerun raises
+        st.rerun()  # raises: nothing after it runs

@@ -160,7 +160,7 @@ def read_rows(edited: pd.DataFrame, base: list[dict[str, Any]]) -> TablePlan:
             ErrorCode.PLAN_STEP, f"the plan has {len(steps)} steps, over {MAX_STEPS}; split it."
         ))  # fmt: skip
     if not found.refusals:
-        found.plan = Plan(steps=steps)
+        found.plan = Plan(step=steps)  # the field's alias, as in TOML
     return found
 
 

@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.links.threads import ThreadsLink
 from ui import keys
-from ui.share import name_dropped, share_button, shared_state
+from ui.share import apply_link, share_button
 from ui.text import plain
 from ui.threads.source import StoreChoice
 
@@ -21,15 +21,23 @@ __all__ = [
     "threads_share",
 ]
 
+# The list's filters and pages: link field -> the widget (or list) it is kept in.
+_LISTED = {
+    "current": keys.THREADS_CURRENT,
+    "contains": keys.THREADS_CONTAINS,
+    "status": keys.THREADS_STATUS,
+    "page_size": keys.THREADS_PAGE_SIZE,
+    "cursors": keys.THREADS_CURSORS,
+}
 _WANTED = "threads_link_wanted"  # the link opened (a ThreadsLink), until its notes are said
 
 
 def restore_threads_link() -> None:
     """Copy an opened link's state into the page's widgets, before they are drawn."""
-    state = shared_state("threads")
-    if state is None:
-        return
-    link, dropped = ThreadsLink.parse(state)
+    apply_link("threads", ThreadsLink, _apply)
+
+
+def _apply(link: ThreadsLink) -> None:
     ss = st.session_state
     ss[keys.THREADS_SOURCE] = link.source
     ss[keys.THREADS_CURRENT] = link.current
@@ -44,7 +52,6 @@ def restore_threads_link() -> None:
             ss[keys.THREADS_STEP] = link.step
             ss[keys.THREADS_STEP_OF] = link.thread
     ss[_WANTED] = link
-    name_dropped(dropped)
 
 
 def store_note(choice: StoreChoice | None) -> None:
@@ -98,19 +105,14 @@ def threads_share(choice: StoreChoice, thread: str | None) -> None:
         )
         return
     ss = st.session_state
-    state: dict[str, Any] = {
-        "source": choice.source,
-        "current": ss.get(keys.THREADS_CURRENT, "same"),
-        "contains": ss.get(keys.THREADS_CONTAINS, ""),
-        "status": ss.get(keys.THREADS_STATUS, "all"),
-        "page_size": ss.get(keys.THREADS_PAGE_SIZE, 25),
-        "cursors": list(ss.get(keys.THREADS_CURSORS, [""])),
-    }
+    # The list's widgets, where the page has drawn them (the link's defaults otherwise).
+    state: dict[str, Any] = {name: ss[key] for name, key in _LISTED.items() if key in ss}
+    state["source"] = choice.source
     if thread is not None:
         state["thread"] = thread
         if ss.get(keys.THREADS_STEP_OF) == thread and isinstance(ss.get(keys.THREADS_STEP), int):
             state["step"] = ss[keys.THREADS_STEP]
-    refused = ThreadsLink.parse(state)[1]
+    link, refused = ThreadsLink.parse(state)
     if refused:  # a link the page would refuse when opened: none, and why
         st.caption(
             "No share link for this view: a link cannot carry its "
@@ -118,4 +120,4 @@ def threads_share(choice: StoreChoice, thread: str | None) -> None:
             + "."
         )
         return
-    share_button("threads", state, key="threads_share")
+    share_button("threads", link, key="threads_share")

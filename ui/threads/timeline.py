@@ -18,7 +18,7 @@ from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_f
 from core.validate.field_errors import value_errors
 from core.validate.report import Report
 from ui import keys
-from ui.errors import Verdicts, verdict
+from ui.errors.view import Verdicts, verdict
 from ui.text import plain
 from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls
@@ -118,7 +118,7 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
                     "message": [e["msg"] for e in checkpoint.errors],
                 }
             ),
-            key=f"{key}_refused",
+            key=keys.each(key, "refused"),
             hide_index=True,
         )
         return
@@ -131,7 +131,7 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
     # Trace's table for a state's errors: the path and the whole message fit a phone, and
     # no line:col (a stored state has no text: error_table showed it empty, the message cut).
     if report.errors:
-        st.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__table", **STATE_ERROR_TABLE)
+        st.dataframe(pd.DataFrame(report.to_rows()), key=keys.table(key), **STATE_ERROR_TABLE)
 
 
 def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:
@@ -169,7 +169,7 @@ def thread_view(
     if timeline.namespaces:
         st.caption("Subgraph namespaces stored for this thread:")
         st.code("\n".join(timeline.namespaces), language=None)
-    st.dataframe(_timeline_frame(timeline), key="threads_timeline", **TIMELINE_LAYOUT)
+    st.dataframe(_timeline_frame(timeline), key=keys.THREADS_TIMELINE, **TIMELINE_LAYOUT)
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
     ids = [c.checkpoint_id for c in timeline.checkpoints]
@@ -203,7 +203,7 @@ def thread_view(
         _errors(checkpoint, model, key="threads_errors")
         st.caption("The writes that produced it, with the node that made each")
         if checkpoint.writes:
-            st.dataframe(_writes_frame(checkpoint), key="threads_writes", **WRITES_LAYOUT)
+            st.dataframe(_writes_frame(checkpoint), key=keys.THREADS_WRITES, **WRITES_LAYOUT)
         else:
             st.text(_no_writes(checkpoint))
     if checkpoint.unreadable is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
@@ -16,10 +17,11 @@ from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick
 from core.trace.fork import edit_errors
 from core.validate.report import validate_value
 from ui import keys
-from ui.errors import error_table
-from ui.json_editor import Mark
-from ui.payload import editor_text, payload_editor, set_payload_text
+from ui.editor.json_editor import Mark
+from ui.editor.payload import editor_text, payload_editor, set_payload_text
+from ui.errors.view import error_table
 from ui.threads.source import StoreChoice
+from ui.threads.store_write import store_write
 from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
@@ -38,7 +40,7 @@ def unbrick_section(
     choice: StoreChoice,
     timeline: Timeline,
     model: type[BaseModel],
-    graph: CompiledStateGraph | None,
+    graph: CompiledStateGraph[Any, Any, Any, Any] | None,
 ) -> None:
     """Only shown when the server enables writes; the page checks `writes_enabled()`."""
     if graph is None:
@@ -81,17 +83,11 @@ def unbrick_section(
     st.success("Valid. This is exactly what will be written (a new checkpoint; no row changes):")
     st.json(as_json(plan.dry_run()))
     if st.button("Write", key="threads_unbrick_write", type="primary"):
-        try:
-            written = write_fork(choice.spec, plan, graph, strict_serde([model]))
-        except UnbrickError as error:
-            st.error("Not written:")
-            st.code(str(error), language=None, wrap_lines=True)
-            return
-        except Exception as error:  # noqa: BLE001 - the driver's text may quote the DSN
-            st.error(
-                f"[store_write_failed] The store refused the write ({type(error).__name__}); "
-                "nothing was changed. Check that the server may write to it."
-            )
+        written = store_write(
+            lambda: write_fork(choice.spec, plan, graph, strict_serde([model])),
+            after="nothing was changed. Check that the server may write to it.",
+        )
+        if written is None:
             return
         st.session_state.pop(_PLAN, None)
         st.session_state.pop("threads_unbrick_of", None)

@@ -1,1 +1,3 @@
-"""The Trace page's own pieces: forks and the share link of a trace."""
+"""The trace building blocks, for any page that records a LangGraph run: the table and panels
+(view.py), the stepper (stepping.py), the headline (verdict.py); the Trace page's forks and
+share link."""

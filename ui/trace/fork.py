@@ -13,15 +13,15 @@ from core.trace.focus import first_failure
 from core.trace.fork import ForkError, edit_errors, fork_diff, fork_trace
 from core.trace.reducers import dump_json
 from ui import keys
-from ui.json_editor import Mark
-from ui.payload import editor_text, payload_editor, set_payload_text
+from ui.editor.json_editor import Mark
+from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
 from ui.trace.view import step_panels, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
-TEXT = "fork_text"  # the edited state's text; its code editor is editor_key(TEXT)
+TEXT = "fork_text"  # the edited state's text; its code editor is keys.editor(TEXT)
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
     "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
@@ -88,7 +88,7 @@ def _branch(trace: Trace, fork: Trace) -> None:
     if diff:
         st.caption("Edited fields — the state after that step, and your edit:")
         with st.container(key="fork_diff"):
-            st.dataframe(pd.DataFrame(diff), key="fork_diff__table", hide_index=True)
+            st.dataframe(pd.DataFrame(diff), key=keys.table("fork_diff"), hide_index=True)
     else:
         st.caption("Nothing edited: the branch re-runs the same state from that step.")
     original, branch = st.columns(2)
@@ -172,7 +172,7 @@ def forget_forks() -> None:
 
 def _forkable(trace: Trace, index: int) -> bool:
     step = trace.steps[index]
-    return step.committed and step.node in trace.graph.nodes
+    return step.committed and trace.graph is not None and step.node in trace.graph.nodes
 
 
 def _fork(trace: Trace, index: int, text: str) -> None:

@@ -8,8 +8,8 @@ import streamlit as st
 
 from core.links.trace import Fork, TraceLink
 from ui import keys
-from ui.payload import set_payload_text
-from ui.share import name_dropped, share_button, shared_state
+from ui.editor.payload import set_payload_text
+from ui.share import name_dropped, share_button, shared_state, shown_link
 from ui.trace.fork import fork_share
 
 __all__ = ["restore_trace_share", "select_shared_step", "share_section"]
@@ -112,4 +112,4 @@ def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> No
             step = st.session_state.get(keys.STEP_SLIDER, 0)
             state = state | {"step": step} | fork_share(trace, step)
     with share_col:
-        share_button("trace", state, key="share")
+        share_button("trace", shown_link(TraceLink, **state), key="share")

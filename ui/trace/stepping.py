@@ -42,7 +42,7 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
     frame.insert(0, "flag", [flag if i == failing else "" for i in range(len(frame))])
     # The key names the selected row: selecting another step draws the table with that row
     # selected (a selection's default applies only to a table drawn for the first time).
-    table_key = f"{key}__table_{selected}"
+    table_key = keys.step_table(key, selected)
     styled = frame.style.apply(
         lambda row: [_FLAG_STYLE if row.name == failing else ""] * len(row), axis=1
     )
@@ -141,7 +141,7 @@ def step_controls(
         with st.container(horizontal=True, width="content", gap="small"):
             st.button(
                 "◀ Prev",
-                key=f"{prefix}prev",
+                key=keys.step_button(prefix, "prev"),
                 on_click=move_step,
                 args=(-1, last, slider),
                 disabled=current <= 0,
@@ -149,7 +149,7 @@ def step_controls(
             )
             st.button(
                 "Next ▶",
-                key=f"{prefix}next",
+                key=keys.step_button(prefix, "next"),
                 on_click=move_step,
                 args=(1, last, slider),
                 disabled=current >= last,

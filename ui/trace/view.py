@@ -1,12 +1,13 @@
 """Trace building blocks: the trace table, the diagram and the per-step panels.
 
 The stepper and a row's detail are in ui/trace/stepping.py, the headline in verdict.py; pages
-import all of them from ui.trace_view.
+import each from its own module.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any, TypedDict
 
 import pandas as pd
 import streamlit as st
@@ -18,7 +19,8 @@ from core.trace.merge import merge_view, super_step, unwritten_defaults
 from core.trace.reducers import dump_json
 from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
-from ui.errors import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
+from ui import keys
+from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.text import plain
 from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
 from ui.trace.verdict import run_headline, stopped_panel
@@ -57,7 +59,7 @@ def trace_table(
             )
         st.dataframe(
             pd.DataFrame([error.to_row() for error in trace.gate_errors]),
-            key=f"{key}__gate",
+            key=keys.part(key, "gate"),
             hide_index=True,
             column_config=ERROR_COLUMNS,
             column_order=COLUMN_ORDER,
@@ -69,7 +71,7 @@ def trace_table(
         first = [c for c in STEP_COLUMNS_FIRST if c in frame.columns]  # native: no blame
         st.dataframe(
             frame,
-            key=f"{key}__table",
+            key=keys.table(key),
             hide_index=True,
             # The step table's order and widths: what happened first, within a phone's width
             # (check and blame were past the edge, at 1400 px too, in the fork's half column).
@@ -100,7 +102,18 @@ MERGE_COLUMNS = {
 # message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
 # tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
 # has no text, so no line:col.
-STATE_ERROR_TABLE = {
+
+
+class _TableOptions(TypedDict):
+    """st.dataframe's keywords for a state's errors (typed, so mypy checks them there)."""
+
+    hide_index: bool
+    column_order: list[str]
+    column_config: dict[str, Any]
+    row_height: int
+
+
+STATE_ERROR_TABLE: _TableOptions = {
     "hide_index": True,
     "column_order": ["path", "message"]
     + [c for c in COLUMN_ORDER if c not in ("path", "message", "line:col")],
@@ -160,7 +173,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     if merges:
         st.dataframe(
             pd.DataFrame(merges),
-            key=f"{key}__merge",
+            key=keys.part(key, "merge"),
             hide_index=True,
             # Widths that fit the page at 1400 px: with the why column at "large" after four
             # auto-sized JSON columns, the grid scrolled it out of view (issue 22, finding 3).
@@ -172,7 +185,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         blame = plain(step.blame or "earlier")
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
-        st.dataframe(pd.DataFrame(rows), key=f"{key}__violations", **STATE_ERROR_TABLE)
+        st.dataframe(pd.DataFrame(rows), key=keys.part(key, "violations"), **STATE_ERROR_TABLE)
     with st.expander("Whole state at this step"):
         st.code(dump_json(step.state, indent=2), language="json")
 
@@ -199,12 +212,14 @@ def output_panel(trace: Trace, *, key: str) -> None:
         report = validate_value(trace.output, schema)
         # A warning, as the headline: LangGraph finished; only the model refuses the value.
         right.warning(_invalid_output(trace, report, which))
-        right.dataframe(pd.DataFrame(report.to_rows()), key=f"{key}__invalid", **STATE_ERROR_TABLE)
+        right.dataframe(
+            pd.DataFrame(report.to_rows()), key=keys.part(key, "invalid"), **STATE_ERROR_TABLE
+        )
         return
     right.code(dump_json(trace.output_model, indent=2), language="json")
     rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
     st.markdown("**Differences** — raw value vs the validated model, leaf by leaf")
-    st.dataframe(pd.DataFrame(rows), key=f"{key}__diff", hide_index=True)
+    st.dataframe(pd.DataFrame(rows), key=keys.part(key, "diff"), hide_index=True)
 
 
 def _invalid_output(trace: Trace, report: Report, which: str) -> str:

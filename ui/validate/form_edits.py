@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.jsontext.payload import json_writable
 from core.jsontext.write import dumps
 
-__all__ = ["TableEdit", "apply_table", "field_key", "shown", "typed"]
+__all__ = ["TableEdit", "apply_table", "shown", "typed"]
 
 Path = tuple[str, ...]
-_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
 
 def shown(value: Any) -> str:
@@ -36,27 +34,6 @@ def typed(text: Any, kind: str) -> Any:
         return json.loads(text)
     except ValueError:
         return text  # kept as typed: the field's errors say what is wrong with it
-
-
-def _percent(match: re.Match[str]) -> str:
-    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8", "surrogatepass"))
-
-
-def field_key(path: Path, kind: str = "field") -> str:
-    """A stable widget key per field path, distinct for every path and every `kind`.
-
-    Each segment keeps letters, digits and `_`; any other character (the `-` separator
-    included) becomes its UTF-8 bytes as `%XX`, so `("a__b",)`, `("a", "b")` and
-    `("a-b",)` never share a key. A field's own widget (an input, a picker or a table) is
-    `form_<path>`; anything else about it is `form-<kind>-<path>`, which no field key can
-    spell (a field key has `_` where these have `-`). Tests and Playwright spell keys from paths.
-
-    Example:
-        >>> field_key(("items",)), field_key(("a", "b-c")), field_key(("a",), "errors")
-        ('form_items', 'form_a-b%2Dc', 'form-errors-a')
-    """
-    escaped = "-".join(_KEY_UNSAFE.sub(_percent, segment) for segment in path)
-    return f"form_{escaped}" if kind == "field" else f"form-{kind}-{escaped}"
 
 
 @dataclass(frozen=True)

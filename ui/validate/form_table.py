@@ -9,8 +9,9 @@ import streamlit as st
 
 from core.jsontext.write import dumps
 from core.validate.json_schema import field_kind
+from ui import keys
 from ui.text import plain
-from ui.validate.form_edits import Path, apply_table, field_key, shown
+from ui.validate.form_edits import Path, apply_table, shown
 from ui.validate.form_write import edit_payload, value_at
 
 __all__ = ["columns_of", "table_editor"]
@@ -59,10 +60,10 @@ def _frame(columns: dict[str, str], rows: list[Any]) -> pd.DataFrame:
 def _base(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path) -> str:
     """The rows the editor keeps (stored per table) and its key, refreshed when the JSON text
     holds something other than those rows with the editor's edits applied."""
-    key, ss = field_key(path), st.session_state
+    key, ss = keys.field_key(path), st.session_state
     tables = ss.setdefault(_TABLES, {})
     base, generation = tables.get(key, (None, 0))
-    editor_key = key if generation == 0 else f"{key}-{generation}"
+    editor_key = keys.generation(key, generation)
     edits = ss.get(editor_key) or {}
     if base is not None:
         columns = columns_of(item, root, base)
@@ -75,7 +76,7 @@ def _base(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Pat
         before, after = (_frame(columns_of(item, root, r), r) for r in (base, rows))
         if before.equals(after):
             generation += 1
-            editor_key = f"{key}-{generation}"
+            editor_key = keys.generation(key, generation)
     tables[key] = (rows, generation)
     return editor_key
 
@@ -89,7 +90,7 @@ def table_editor(
     text; a cell JSON cannot write stays in the table as typed and is named under it.
     """
     editor_key = _base(item, root, rows, path)
-    base = st.session_state[_TABLES][field_key(path)][0]
+    base = st.session_state[_TABLES][keys.field_key(path)][0]
     columns = columns_of(item, root, base)
     title = str(item.get("title", "objects"))
     st.caption(f"{label}: a list of {plain(title)} (one row each)")

@@ -9,7 +9,7 @@ import streamlit as st
 from core.jsontext.payload import parse
 from core.jsontext.write import to_text
 from ui import keys
-from ui.payload import set_payload_text
+from ui.editor.payload import set_payload_text
 from ui.validate.form_edits import Path
 
 __all__ = ["edit_payload", "value_at"]

@@ -13,9 +13,10 @@ from core.jsontext.write import to_text
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import field_kind, json_schema
 from core.validate.report import validate_text
-from ui.payload import NOT_A_FLOAT, form_payload, show_refusal
+from ui import keys
+from ui.editor.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
-from ui.validate.form_edits import Path, field_key, shown, typed
+from ui.validate.form_edits import Path, shown, typed
 from ui.validate.form_table import table_editor
 from ui.validate.form_write import edit_payload
 
@@ -32,14 +33,14 @@ _ERROR_STYLE = """<style>
 
 
 def _apply(path: Path, kind: str, required: bool, options: list[Any] | None) -> None:
-    raw = st.session_state[field_key(path)]
+    raw = st.session_state[keys.field_key(path)]
     if raw == _UNSET or (raw == "" and not required):
         edit_payload(path, None, drop=True)  # an optional field left empty is left out
         return
     value = next((o for o in options if shown(o) == raw), raw) if options else typed(raw, kind)
     if not json_writable(value):
         where = ".".join(path)
-        st.session_state[field_key(path, "notice")] = f"{where} = {raw}"
+        st.session_state[keys.field_key(path, "notice")] = f"{where} = {raw}"
         return
     edit_payload(path, value)
 
@@ -64,13 +65,13 @@ class _Form:
         if not mine:
             return
         self.claimed.update(n for n, _ in mine)
-        with st.container(key=field_key(path, "errors")):
+        with st.container(key=keys.field_key(path, "errors")):
             st.text("\n".join(_line(e, path) for _, e in mine))
 
     def leftovers(self) -> None:
         rest = [e for n, e in enumerate(self.errors) if n not in self.claimed]
         if rest:
-            with st.container(key=field_key((), "errors")):
+            with st.container(key=keys.field_key((), "errors")):
                 st.caption("Errors about the payload as a whole, not one field:")
                 st.text("\n".join(_line(e, ()) for e in rest))
 
@@ -93,14 +94,14 @@ class _Form:
         unknown: bool = False,
     ) -> None:
         kind, node = field_kind(sub, self.root)
-        name, key = path[-1], field_key(path)
+        name, key = path[-1], keys.field_key(path)
         label = plain(name) + (
             " (not in the model)" if unknown else "" if required else " (optional)"
         )
         present = name in parent
         current = parent.get(name)
         if kind == "object" and (isinstance(current, dict) or not present):
-            with st.container(border=True, key=field_key(path, "box")):
+            with st.container(border=True, key=keys.field_key(path, "box")):
                 st.caption(f"{label}: nested model {plain(str(node.get('title', '')))}")
                 self.show_errors(path, exact=True)
                 self.fields(node, current or {}, path)
@@ -134,7 +135,7 @@ class _Form:
             st.text_area(label, key=key, on_change=_apply, args=args, help=hint)
         else:
             st.text_input(label, key=key, on_change=_apply, args=args, help=hint)
-        show_refusal(field_key(path, "notice"), NOT_A_FLOAT)
+        show_refusal(keys.field_key(path, "notice"), NOT_A_FLOAT)
         self.show_errors(path)
 
 

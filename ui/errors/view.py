@@ -14,7 +14,8 @@ from core.validate.annotated import text_lines
 from core.validate.entry import Headline
 from core.validate.field_errors import FieldError
 from core.validate.report import Report
-from ui.error_focus import error_details, report_marks, selected_spot
+from ui import keys
+from ui.errors.focus import error_details
 
 __all__ = [
     "COLUMN_ORDER",
@@ -28,11 +29,10 @@ __all__ = [
     "Verdicts",
     "duplicates_view",
     "entry_banner",
-    "error_details",
     "error_table",
     "exports",
-    "report_marks",
-    "selected_spot",
+    "forget_selection",
+    "select_row",
     "syntax_error_view",
     "verdict",
 ]
@@ -184,7 +184,7 @@ def error_table(
     if not selectable:
         st.dataframe(
             rows,
-            key=f"{key}__table",
+            key=keys.table(key),
             hide_index=True,
             column_config=ERROR_COLUMNS,
             column_order=COLUMN_ORDER,
@@ -194,7 +194,7 @@ def error_table(
     with table:
         event = st.dataframe(
             rows,
-            key=f"{key}__table",
+            key=keys.table(key),
             hide_index=True,
             column_config=SELECTABLE_COLUMNS,
             column_order=SELECTABLE_ORDER,
@@ -207,9 +207,20 @@ def error_table(
         )
     picked = event.selection.rows
     chosen = report.errors[picked[0]] if picked and picked[0] < len(report.errors) else None
-    with beside, st.container(key=f"{key}__details"):
+    with beside, st.container(key=keys.part(key, "details")):
         error_details(report.errors[0] if chosen is None else chosen, chosen=chosen is not None)
     return chosen
+
+
+def select_row(key: str, row: int) -> None:
+    """Select `row` in the selectable error table under `key` the next time it is drawn (the
+    row a share link names; a row past the table's end selects nothing)."""
+    st.session_state[keys.table(key)] = {"selection": {"rows": [row], "columns": []}}
+
+
+def forget_selection(key: str) -> None:
+    """Drop the row selected in the error table under `key` (it belonged to another text)."""
+    st.session_state.pop(keys.table(key), None)
 
 
 def exports(report: Report, *, key: str, basename: str = "errors") -> None:
@@ -223,7 +234,7 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     if report.ok or report.syntax_error is not None:
         return  # unreadable text has no field errors to export; the message above says why
     row = st.popover(
-        "Download errors", icon=":material/download:", key=f"{key}__menu", on_change="rerun"
+        "Download errors", icon=":material/download:", key=keys.part(key, "menu"), on_change="rerun"
     )
     if not row.open:
         return
@@ -232,7 +243,7 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
         lambda: json.dumps(report.to_errors(), indent=2),
         file_name=f"{basename}.json",
         mime="application/json",
-        key=f"{key}__json",
+        key=keys.part(key, "json"),
         disabled=not report.errors,
     )
     row.download_button(
@@ -242,13 +253,13 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
         help="The 422 body a FastAPI endpoint taking this model sends back; when FastAPI "
         "would fail with 500 instead, the file says so and why.",
         mime="application/json",
-        key=f"{key}__fastapi",
+        key=keys.part(key, "fastapi"),
     )
     row.download_button(
         "Errors (CSV)",
         report.to_csv,
         file_name=f"{basename}.csv",
         mime="text/csv",
-        key=f"{key}__csv",
+        key=keys.part(key, "csv"),
         disabled=not report.errors,
     )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import streamlit as st
 
 from core.order.schema_options import SchemaOptions
 from ui import keys
 
 __all__ = ["current_options", "schema_options_form"]
+
+Extra = Literal["forbid", "ignore", "allow"]  # SchemaOptions.extra
 
 
 def schema_options_form() -> SchemaOptions:
@@ -19,40 +23,40 @@ def schema_options_form() -> SchemaOptions:
     restored = st.session_state.pop(keys.SCHEMA_OPTIONS, None)
     defaults = SchemaOptions()
     for name, value in {**defaults.to_dict(), **(restored or {})}.items():
-        if restored is not None or f"opt_{name}" not in st.session_state:
-            st.session_state[f"opt_{name}"] = value
+        if restored is not None or keys.option(name) not in st.session_state:
+            st.session_state[keys.option(name)] = value
     changed = any(
-        st.session_state[f"opt_{name}"] != value for name, value in defaults.to_dict().items()
+        st.session_state[keys.option(name)] != value for name, value in defaults.to_dict().items()
     )
     # A popover, not an expander: a closed expander still draws its seven widgets in the
     # browser on every rerun of the page (they are in the DOM), a closed popover draws none.
     label = "Schema options" + (" (changed)" if changed else "")
     with st.popover(label, icon=":material/tune:"):
         # Two a row: four to a row cut both "strip whitespace (…)" labels to the same text.
-        row = st.columns(2)
-        strict = row[0].toggle(
+        first = st.columns(2)
+        strict = first[0].toggle(
             "strict mode",
-            key="opt_strict",
+            key=keys.option("strict"),
             persist_state="session",
             help='`ConfigDict(strict=True)`: no coercion, so "2" is not accepted as 2.',
         )
-        extra = row[1].selectbox(
-            "extra", ["forbid", "ignore", "allow"], key="opt_extra", persist_state="session"
+        extra: Extra = first[1].selectbox(
+            "extra", get_args(Extra), key=keys.option("extra"), persist_state="session"
         )
-        row = st.columns(2)
-        strip_state = row[0].toggle(
-            "strip whitespace (AgentState)", key="opt_strip_state", persist_state="session"
+        second = st.columns(2)
+        strip_state = second[0].toggle(
+            "strip whitespace (AgentState)", key=keys.option("strip_state"), persist_state="session"
         )
-        strip_item = row[1].toggle(
-            "strip whitespace (LineItem)", key="opt_strip_item", persist_state="session"
+        strip_item = second[1].toggle(
+            "strip whitespace (LineItem)", key=keys.option("strip_item"), persist_state="session"
         )
-        row = st.columns(3)
-        items_max = row[0].number_input(
+        third = st.columns(3)
+        items_max = third[0].number_input(
             "items max_length",
             0,
             100_000,
             step=1,
-            key="opt_items_max",
+            key=keys.option("items_max"),
             persist_state="session",
             help="`Field(max_length=…)` on items: the most line items an order may have.",
         )
@@ -61,13 +65,13 @@ def schema_options_form() -> SchemaOptions:
             column.number_input(
                 f"amount {bound}",
                 format="%g",
-                key=f"opt_amount_{bound}",
+                key=keys.option(f"amount_{bound}"),
                 persist_state="session",
                 help=f"`Field({bound}=…)` on amount: the {what} amount accepted.",
             )
             for column, bound, what in (
-                (row[1], "ge", "smallest"),
-                (row[2], "le", "largest"),
+                (third[1], "ge", "smallest"),
+                (third[2], "le", "largest"),
             )
         )
     try:
@@ -94,7 +98,7 @@ def current_options() -> SchemaOptions:
     """
     pending = st.session_state.get(keys.SCHEMA_OPTIONS) or {}
     values = {
-        name: pending.get(name, st.session_state.get(f"opt_{name}", value))
+        name: pending.get(name, st.session_state.get(keys.option(name), value))
         for name, value in SchemaOptions().to_dict().items()
     }
     try:

@@ -7,7 +7,8 @@ import streamlit as st
 from core.jsontext.write import truncate
 from core.validate.field_errors import FieldError
 from core.validate.report import Report
-from ui.json_editor import Mark
+from ui import keys
+from ui.editor.json_editor import Mark
 
 __all__ = ["details_text", "error_details", "report_marks", "selected_spot"]
 
@@ -56,9 +57,9 @@ def selected_spot(error: FieldError | None, *, key: str) -> tuple[int, int] | No
     once per new selection (a selection kept while the user types or clicks elsewhere does
     not pull the caret back)."""
     spot = None if error is None or error.line is None else (error.line, error.col or 1)
-    if spot == st.session_state.get(f"{key}__spot"):
+    if spot == st.session_state.get(keys.part(key, "spot")):
         return None
-    st.session_state[f"{key}__spot"] = spot
+    st.session_state[keys.part(key, "spot")] = spot
     return spot
 
 

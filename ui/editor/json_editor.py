@@ -10,9 +10,11 @@ from typing import Any, Literal
 import streamlit as st
 import streamlit.components.v1 as components
 
+from ui import keys
+
 __all__ = ["BUILD_DIR", "Mark", "fresh_text", "json_editor", "pending_text"]
 
-BUILD_DIR = Path(__file__).resolve().parents[1] / "frontend" / "json_editor" / "build"
+BUILD_DIR = Path(__file__).resolve().parents[2] / "frontend" / "json_editor" / "build"
 _component = components.declare_component("json_editor", path=str(BUILD_DIR))
 
 
@@ -87,10 +89,6 @@ class _Sync:
         return self.returned
 
 
-def _sync_key(key: str) -> str:
-    return f"_json_editor_sync:{key}"
-
-
 def pending_text(key: str) -> str | None:
     """What the editor `key` holds, readable before it is drawn in this run.
 
@@ -106,7 +104,7 @@ def pending_text(key: str) -> str | None:
         ... )
     """
     value = _Value.parse(st.session_state.get(key))
-    sync = st.session_state.get(_sync_key(key))
+    sync = st.session_state.get(keys.editor_sync(key))
     if value is None or not isinstance(sync, _Sync) or value.rev != sync.rev:
         return None
     return value.text
@@ -120,7 +118,7 @@ def fresh_text(key: str) -> str | None:
     from a rerun caused by another widget, and let its own new text (a preset) win.
     """
     value = _Value.parse(st.session_state.get(key))
-    sync = st.session_state.get(_sync_key(key))
+    sync = st.session_state.get(keys.editor_sync(key))
     if value is None or not isinstance(sync, _Sync) or value.rev != sync.rev:
         return None
     return value.text if value.id != sync.seen else None
@@ -163,7 +161,7 @@ def json_editor(
         ...     marks=[Mark(1, 9, "Input should be a valid integer")],
         ... )
     """
-    sync: _Sync = st.session_state.setdefault(_sync_key(key), _Sync(0, text, text, "rev:0"))
+    sync: _Sync = st.session_state.setdefault(keys.editor_sync(key), _Sync(0, text, text, "rev:0"))
     marks_at, request = sync.begin(text, _Value.parse(st.session_state.get(key)), goto)
     raw = _component(
         text=text,

@@ -13,12 +13,11 @@ from core.jsontext.json_format import reindent
 from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
 from core.order.presets import SEED_TEXT
 from ui import keys
-from ui.json_editor import Mark, fresh_text, json_editor
+from ui.editor.json_editor import Mark, fresh_text, json_editor
 
 __all__ = [
     "NOT_A_FLOAT",
     "current_payload_text",
-    "editor_key",
     "editor_text",
     "human_size",
     "form_payload",
@@ -50,10 +49,11 @@ def show_refusal(notice_key: str, why: str) -> None:
 
 def current_payload_text() -> str:
     """The payload text shared by the pages of this session (the seed order by default)."""
-    return st.session_state.get(keys.PAYLOAD_TEXT, SEED_TEXT)
+    text: str = st.session_state.get(keys.PAYLOAD_TEXT, SEED_TEXT)
+    return text
 
 
-def form_payload(text: str) -> dict | None:
+def form_payload(text: str) -> dict[str, Any] | None:
     """The payload as a JSON object for a form view, or None after saying why there is none."""
     try:
         payload = parse(text)
@@ -87,13 +87,8 @@ def _literals_as_zero(text: str) -> Any:
     return json.loads(text, parse_constant=lambda _: 0.0)
 
 
-def editor_key(key: str) -> str:
-    """The code editor's own widget key for the text kept under `key` (`.st-key-<this>`)."""
-    return f"{key}_editor"
-
-
 def _replaced(key: str) -> str:
-    return f"{key}__replaced"
+    return keys.part(key, "replaced")
 
 
 def set_payload_text(text: str, *, key: str = keys.PAYLOAD) -> None:
@@ -109,12 +104,12 @@ def set_payload_text(text: str, *, key: str = keys.PAYLOAD) -> None:
 
 
 def _format(key: str) -> None:
-    text = fresh_text(editor_key(key))  # typed and sent in the same run as the click
+    text = fresh_text(keys.editor(key))  # typed and sent in the same run as the click
     text = st.session_state.get(key, "") if text is None else text
     try:
         parse(text)
     except PayloadError as exc:
-        st.session_state[f"{key}__notice"] = f"Format JSON needs valid JSON first: {exc}"
+        st.session_state[keys.part(key, "notice")] = f"Format JSON needs valid JSON first: {exc}"
         return
     set_payload_text(reindent(text), key=key)  # only the layout changes, never a value
 
@@ -133,7 +128,7 @@ def editor_text(key: str, default_text: str) -> str:
     ss = st.session_state
     if key not in ss:
         ss[key] = current_payload_text() if key == keys.PAYLOAD else default_text
-    typed = fresh_text(editor_key(key))
+    typed = fresh_text(keys.editor(key))
     if typed is not None and not ss.get(_replaced(key)):
         ss[key] = typed
         if key == keys.PAYLOAD:
@@ -169,16 +164,18 @@ def payload_editor(
     text = editor_text(key, default_text)
     st.session_state.pop(_replaced(key), None)
     shown = json_editor(
-        text, key=editor_key(key), marks=marks, goto=goto, height=height, label=label
+        text, key=keys.editor(key), marks=marks, goto=goto, height=height, label=label
     )
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.button("Format JSON", key=f"{key}__format", on_click=_format, args=(key,))
-        st.button("Reset", key=f"{key}__reset", on_click=_reset, args=(key, default_text))
+        st.button("Format JSON", key=keys.part(key, "format"), on_click=_format, args=(key,))
+        st.button("Reset", key=keys.part(key, "reset"), on_click=_reset, args=(key, default_text))
         st.caption(
             f"{human_size(len(text.encode('utf-8', 'surrogatepass')))} of "
             f"{human_size(MAX_PAYLOAD_BYTES)} · checked as you type · F8: next error",
             help="Ctrl+Enter checks at once; Ctrl+Shift+M lists the marked errors and F8 "
             "moves to the next; Ctrl+Z undoes, also across checks; Tab leaves the editor.",
         )
-    show_refusal(f"{key}__notice", "Format JSON left the text as it is: it is not valid JSON yet.")
+    show_refusal(
+        keys.part(key, "notice"), "Format JSON left the text as it is: it is not valid JSON yet."
+    )
     return shown

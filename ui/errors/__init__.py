@@ -1,0 +1,1 @@
+"""A Report on screen: its verdict, error table and exports, and where an error sits in the text."""
