@@ -18,7 +18,9 @@ __all__ = [
     "MAX_SCRIPT_BYTES",
     "MAX_TURNS",
     "PRESETS",
+    "QUESTION",
     "SEARCH_RESULT",
+    "SYSTEM_PROMPT",
     "Preset",
     "RetryInputError",
     "check_script",
@@ -35,6 +37,9 @@ MAX_SCRIPT_BYTES = 20_000
 # check_limits codes -> this lab's (too_deep stays a shape error, as before).
 _LIMIT_CODES = {"lone_surrogate": "surrogate", "number_too_long": "number"}
 SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
+# The article's conversation, the same on both engines: its system prompt and the question.
+SYSTEM_PROMPT = "先检索再回答，回答必须带可回溯引用。"
+QUESTION = "用的哪个 Postgres？"
 
 
 class RetryInputError(CodedError, ValueError):
