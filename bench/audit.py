@@ -343,8 +343,10 @@ def store_bench_parser(doc: str, rounds: int, measured: str) -> argparse.Argumen
     return parser
 
 
-def store_sizes(quick: bool) -> list[tuple[int, int]]:
-    """(threads, checkpoints) of the small and the full store; 1/10 of each with --quick."""
+def start_store_bench(quick: bool) -> list[tuple[int, int]]:
+    """Print the machine's cores and load (what every number after depends on); return the
+    (threads, checkpoints) of the small and the full store, 1/10 of each with --quick."""
+    print(f"{os.cpu_count()} cores; {load_average()} at start")
     scale = 10 if quick else 1
     return [(1_000 // scale, 10_000 // scale), (10_000 // scale, 100_000 // scale)]
 
@@ -357,8 +359,7 @@ def main() -> None:
     if args.child:
         _child(*args.child)
         return
-    sizes = store_sizes(args.quick)
-    print(f"{os.cpu_count()} cores; {load_average()} at start")
+    sizes = start_store_bench(args.quick)
     _balance()
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
         for kind in [args.only] if args.only else ["sqlite", "postgres"]:

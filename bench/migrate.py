@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -38,7 +37,7 @@ from typing import Literal
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.audit import build_store, load_average, store_bench_parser, store_sizes  # noqa: E402
+from bench.audit import build_store, load_average, start_store_bench, store_bench_parser  # noqa: E402
 from core.order import AgentState  # noqa: E402
 
 PLAN = """
@@ -160,8 +159,7 @@ def main() -> None:
     if args.child:
         _child(*args.child)
         return
-    sizes = store_sizes(args.quick)
-    print(f"{os.cpu_count()} cores; {load_average()} at start")
+    sizes = start_store_bench(args.quick)
     with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
         for kind in [args.only] if args.only else ["sqlite", "postgres"]:
             if kind == "sqlite":
