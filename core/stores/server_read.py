@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -31,6 +32,7 @@ __all__ = [
     "history",
     "list_server_threads",
     "readable_history",
+    "shard_threads",
     "source_of",
     "state_errors_of",
     "step_at",
@@ -119,34 +121,42 @@ def audit_server(
     invalid state blamed on the node whose task wrote it (its parent checkpoint's tasks). A
     thread whose history the server refuses is audited from its values, with an
     `unreadable` row saying why."""
+    result = AuditResult()
+    for thread_id, thread in shard_threads(store, shard):
+        result.threads += 1
+        try:
+            errors = json_state_errors(thread.get("values"), model)
+        except RowProblem as problem:
+            result.checkpoints += 1
+            result.unreadable.append(Unreadable(thread_id, "", None, problem.code, problem.message))
+            continue
+        if history_too:
+            _audit_history(store, thread_id, model, errors, result)
+            continue
+        # the latest values alone, as the thread list gave them: asking each invalid
+        # thread's history for its writer would cost a request each (blame: --history)
+        result.checkpoints += 1
+        if errors:
+            result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+    return result
+
+
+def shard_threads(
+    store: RemoteStore, shard: tuple[int, int] = (0, 1)
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A server's threads as its search returns them, a page at a time, each with its id;
+    with `shard=(i, N)` only those of shard i (the audit's and the migration's shards)."""
     index, shards = shard
-    result, offset = AuditResult(), 0
+    offset = 0
     while True:
         batch = store.search(offset, PAGE_LIMIT)
         offset += len(batch)
         for thread in batch:
             thread_id = str(thread.get("thread_id", ""))
-            if shards > 1 and shard_of(thread_id, shards) != index:
-                continue
-            result.threads += 1
-            try:
-                errors = json_state_errors(thread.get("values"), model)
-            except RowProblem as problem:
-                result.checkpoints += 1
-                result.unreadable.append(
-                    Unreadable(thread_id, "", None, problem.code, problem.message)
-                )
-                continue
-            if history_too:
-                _audit_history(store, thread_id, model, errors, result)
-                continue
-            # the latest values alone, as the thread list gave them: asking each invalid
-            # thread's history for its writer would cost a request each (blame: --history)
-            result.checkpoints += 1
-            if errors:
-                result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+            if shards <= 1 or shard_of(thread_id, shards) == index:
+                yield thread_id, thread
         if len(batch) < PAGE_LIMIT:
-            return result
+            return
 
 
 def _audit_history(
