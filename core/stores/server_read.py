@@ -22,8 +22,9 @@ from core.stores.server_history import (  # re-exported: where they were first
     when,
     writes_of,
 )
+from core.stores.shards import Shard
 from core.stores.state import json_state_errors
-from core.stores.threads import ThreadPage, ThreadRow, ThreadStatus
+from core.stores.threads import SCAN_LIMIT, ThreadPage, ThreadRow, ThreadStatus
 
 __all__ = [
     "audit_server",
@@ -39,8 +40,6 @@ __all__ = [
     "when",
     "writes_of",
 ]
-
-_SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
 
 
 def _row(
@@ -79,15 +78,16 @@ def list_server_threads(
     store: RemoteStore,
     model: type[BaseModel],
     *,
-    current: type[BaseModel] | None = None,
-    contains: str = "",
-    status: ThreadStatus | None = None,
     after: str | None = None,
     limit: int = 50,
+    contains: str = "",
+    status: ThreadStatus | None = None,
+    current: type[BaseModel] | None = None,
 ) -> ThreadPage:
-    """`core.stores.threads.list_threads` on a server: threads in id order, each with a
-    status from its values (JSON mode), the server's status and the error its last run
-    left. `after` is the offset to continue from, as text (None: the first page)."""
+    """`core.stores.threads.list_threads` on a server, with the same keywords: threads in
+    id order, each with a status from its values (JSON mode), the server's status and the
+    error its last run left. `after` is the offset to continue from, as text (None: the
+    first page), not a thread id: the server's search pages by offset."""
     offset = int(after) if after and after.isdigit() else 0
     rows: list[ThreadRow] = []
     scanned, size = 0, max(1, limit)
@@ -101,7 +101,7 @@ def list_server_threads(
             row = _row(thread, model, current)
             if status is None or row.status is status:
                 rows.append(row)
-            if len(rows) >= limit or scanned >= _SCAN_LIMIT:
+            if len(rows) >= limit or scanned >= SCAN_LIMIT:
                 later = thread is not batch[-1] or more
                 return ThreadPage(rows, str(offset) if later else None, scanned)
         if not more:
@@ -109,11 +109,7 @@ def list_server_threads(
 
 
 def audit_server(
-    store: RemoteStore,
-    model: type[BaseModel],
-    *,
-    history_too: bool = False,
-    shard: tuple[int, int] = (0, 1),
+    store: RemoteStore, model: type[BaseModel], *, history_too: bool = False, shard: Shard = (0, 1)
 ) -> AuditResult:
     """`audit_store` on a server: each thread's values from search pages, validated in JSON
     mode (an invalid one is listed without its checkpoint, step or writer: those would cost
@@ -142,7 +138,7 @@ def audit_server(
 
 
 def shard_threads(
-    store: RemoteStore, shard: tuple[int, int] = (0, 1)
+    store: RemoteStore, shard: Shard = (0, 1)
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """A server's threads as its search returns them, a page at a time, each with its id;
     with `shard=(i, N)` only those of shard i (the audit's and the migration's shards)."""

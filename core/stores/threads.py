@@ -18,6 +18,7 @@ from core.stores.state import checkpoint_errors
 from core.stores.writers import blame, parent_writes
 
 __all__ = [
+    "SCAN_LIMIT",
     "ThreadPage",
     "ThreadRow",
     "ThreadStatus",
@@ -47,7 +48,7 @@ def short_time(stamp: str) -> str:
 
 
 _BRANCH = "branch:to:"  # LangGraph 1.x's trigger channel of each node
-_SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
+SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
 
 
 class ThreadStatus(StrEnum):
@@ -321,7 +322,7 @@ def list_threads(
                            model, current)  # fmt: skip
                 if status is None or row.status is status:
                     rows.append(row)
-            if len(rows) >= limit or scanned >= _SCAN_LIMIT:
+            if len(rows) >= limit or scanned >= SCAN_LIMIT:
                 later = thread_id != ids[-1] or more
                 return ThreadPage(rows, thread_id if later else None, scanned)
         if not more:
