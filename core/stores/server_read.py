@@ -11,17 +11,17 @@ from core.errors import ErrorCode
 from core.stores.audit import AuditResult, InvalidState, shard_of
 from core.stores.rows import RowProblem, Unreadable
 from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal, one_line
-from core.stores.server_history import (  # re-exported: where they were first
-    blamed_node,
-    checkpoint_id_at,
-    history,
-    readable_history,
-    source_of,
-    state_errors_of,
-    step_at,
-    when,
-    writes_of,
-)
+
+# Re-exported (X as X): this module is where they were first.
+from core.stores.server_history import blamed_node as blamed_node
+from core.stores.server_history import checkpoint_id_at as checkpoint_id_at
+from core.stores.server_history import history as history
+from core.stores.server_history import readable_history as readable_history
+from core.stores.server_history import source_of as source_of
+from core.stores.server_history import state_errors_of as state_errors_of
+from core.stores.server_history import step_at as step_at
+from core.stores.server_history import when as when
+from core.stores.server_history import writes_of as writes_of
 from core.stores.shards import Shard
 from core.stores.state import json_state_errors
 from core.stores.threads import SCAN_LIMIT, ThreadPage, ThreadRow, ThreadStatus
