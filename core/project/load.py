@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from core.errors import ErrorCode
 from core.project.checks import ProjectError, graph_caveats, is_model, load_graph, load_model
 
 if TYPE_CHECKING:  # importing the seed order loads langgraph.graph: not for `audit --model`
@@ -129,7 +130,7 @@ def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectS
         value, source = found[name]
         if value is not None and not _SPEC.match(value):
             raise ProjectError(
-                "bad_spec",
+                ErrorCode.BAD_SPEC,
                 f"{name} {value!r} (from {source}) is not of the form 'package.module:Attribute'; "
                 "write the module path, a colon, then the name, e.g. 'shop.state:OrderState'.",
             )
@@ -144,12 +145,14 @@ def _config_file(path: Path) -> dict[str, str]:
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8")).get("playground", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ProjectError("bad_config_file", f"{path} cannot be read: {exc}. Fix it.") from exc
+        raise ProjectError(
+            ErrorCode.BAD_CONFIG_FILE, f"{path} cannot be read: {exc}. Fix it."
+        ) from exc
     if not isinstance(table, dict) or any(
         not isinstance(table.get(k, ""), str) for k in ("model", "graph", "candidate")
     ):
         raise ProjectError(
-            "bad_config_file",
+            ErrorCode.BAD_CONFIG_FILE,
             f'{path}: write a [playground] table with string entries model = "pkg.mod:Model" '
             'and graph = "pkg.mod:builder" (and optionally candidate = "pkg.mod:NewModel").',
         )
