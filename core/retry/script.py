@@ -192,7 +192,8 @@ def load_script(text: str) -> list[dict[str, Any]]:
 
 
 def check_script(value: Any) -> list[dict[str, Any]]:
-    """Check that `value` is a list of turns in the format DESIGN.md fixes; return it.
+    """Check that `value` is a list of turns in the format docs/architecture.md fixes ("The
+    Retry lab's script format"); return it.
 
     Raises:
         RetryInputError: `retry.script.shape` naming the turn and how to fix it.
