@@ -247,7 +247,7 @@ def _balance() -> None:
                   f"{max(spread) * shards / len(ids):.3f}/N (test: <= 1.25/N)")  # fmt: skip
 
 
-def _load() -> str:
+def load_average() -> str:
     return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
@@ -264,7 +264,7 @@ def _report(kind: str, small: str, big: str, rounds: int, server=None) -> None:
           f"{runs['bare']['checkpoints']:,}/{runs['bare']['invalid']:,}): audit {ours:.1f} s, "
           f"bare loop {bare:.1f} s -> ratio {ours / bare:.2f}x (target <= 1.5x; best of "
           f"{rounds}, rounds {', '.join(f'{t:.1f}' for t in times['ours'])} / "
-          f"{', '.join(f'{t:.1f}' for t in times['bare'])} s; {_load()})")  # fmt: skip
+          f"{', '.join(f'{t:.1f}' for t in times['bare'])} s; {load_average()})")  # fmt: skip
     few = _measure("ours", small)[0]
     grow = [(r["peak_kb"] - r["opened_kb"]) / 1024 for r in (few, runs["ours"])]
     print(f"[{kind}] (b) peak RSS {few['checkpoints']:,} checkpoints {few['peak_kb'] / 1024:.0f}"
@@ -274,7 +274,7 @@ def _report(kind: str, small: str, big: str, rounds: int, server=None) -> None:
     walls: dict[str, list[tuple[float, float, float]]] = {"one": [], "two": []}
     loops: dict[str, list[list[dict]]] = {"one": [], "two": []}
     spins: dict[int, list[float]] = {1: [], 2: []}
-    before = _load()
+    before = load_average()
     for _ in range(rounds):
         walls["one"].append(_wall(None, spec=big, server=server))
         walls["two"].append(_wall(0, 1, spec=big, server=server))
@@ -291,7 +291,7 @@ def _report(kind: str, small: str, big: str, rounds: int, server=None) -> None:
           f"as two Indexed Job pods at once {two:.1f} s -> speed-up {speedup:.2f}x; the "
           f"machine's own ceiling (a CPU loop alone vs twice at once, same rounds) "
           f"{ceiling:.2f}x -> {speedup / ceiling:.2f} of it (target >= 0.9; best of {rounds}; "
-          f"{before} before, {_load()} after)")  # fmt: skip
+          f"{before} before, {load_average()} after)")  # fmt: skip
     startup = (cpu_two - sum(r["cpu"] for r in loop_two)) / 2
     print(f"[{kind}]     shard balance: threads {loop_two[0]['threads']:,} / "
           f"{loop_two[1]['threads']:,}, checkpoints {loop_two[0]['checkpoints']:,} / "
@@ -331,20 +331,35 @@ def _stores(kind: str, root: Path, sizes: list[tuple[int, int]]):
         yield specs, cluster
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def store_bench_parser(doc: str, rounds: int, measured: str) -> argparse.ArgumentParser:
+    """The options of a bench on this module's stores (this one and bench/migrate.py): --quick,
+    --rounds (`rounds` of the measurements named by `measured`) and --only one backend."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/10 the size, for a smoke run")
-    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds for (a) and (c)")
+    parser.add_argument(
+        "--rounds", type=int, default=rounds, help=f"interleaved rounds for {measured}"
+    )
     parser.add_argument("--only", choices=["sqlite", "postgres"], help="one backend")
+    return parser
+
+
+def start_store_bench(quick: bool) -> list[tuple[int, int]]:
+    """Print the machine's cores and load (what every number after depends on); return the
+    (threads, checkpoints) of the small and the full store, 1/10 of each with --quick."""
+    print(f"{os.cpu_count()} cores; {load_average()} at start")
+    scale = 10 if quick else 1
+    return [(1_000 // scale, 10_000 // scale), (10_000 // scale, 100_000 // scale)]
+
+
+def main() -> None:
+    parser = store_bench_parser(__doc__, 2, "(a) and (c)")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "SPEC", "SHARD"),
                         help=argparse.SUPPRESS)  # fmt: skip
     args = parser.parse_args()
     if args.child:
         _child(*args.child)
         return
-    scale = 10 if args.quick else 1
-    sizes = [(1_000 // scale, 10_000 // scale), (10_000 // scale, 100_000 // scale)]
-    print(f"{os.cpu_count()} cores; {_load()} at start")
+    sizes = start_store_bench(args.quick)
     _balance()
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
         for kind in [args.only] if args.only else ["sqlite", "postgres"]:

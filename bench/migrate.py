@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -38,20 +37,14 @@ from typing import Literal
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.audit import build_store  # noqa: E402
+from bench.audit import build_store, load_average, start_store_bench, store_bench_parser  # noqa: E402
 from core.order import AgentState  # noqa: E402
 
 PLAN = """
-[[step]]
-path = "status"
-action = "map"
-from = "validated"
-to = "checked"
-
-[[step]]
-path = "priority"
-action = "default"
-value = "normal"
+step = [
+  { path = "status", action = "map", from = "validated", to = "checked" },
+  { path = "priority", action = "default", value = "normal" },
+]
 """
 
 
@@ -99,10 +92,6 @@ def _measure(mode: str, spec: str, profile: str = "") -> dict:
                                      check=True).stdout)  # fmt: skip
 
 
-def _load() -> str:
-    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def _profile(kind: str, spec: str, root: Path) -> None:
     """Where the preview's time goes: its 12 largest cumulative entries of our own code and
     Pydantic's, from one profiled run."""
@@ -137,7 +126,7 @@ def _report(kind: str, small: str, big: str, rounds: int, root: Path, profile: b
           f"invalid under the model): preview {ours:.1f} s, audit_store {audit:.1f} s -> ratio "
           f"{ours / audit:.2f}x (target <= 1.5x; best of {rounds}, rounds "
           f"{', '.join(f'{t:.1f}' for t in times['preview'])} / "
-          f"{', '.join(f'{t:.1f}' for t in times['audit'])} s; {_load()})")  # fmt: skip
+          f"{', '.join(f'{t:.1f}' for t in times['audit'])} s; {load_average()})")  # fmt: skip
     few = _measure("preview", small)
     grow = [(r["peak_kb"] - r["opened_kb"]) / 1024 for r in (few, done)]
     print(f"[{kind}] (b) peak RSS {few['checkpoints']:,} checkpoints {few['peak_kb'] / 1024:.0f}"
@@ -163,19 +152,14 @@ def _stores(kind: str, root: Path, sizes: list[tuple[int, int]], cluster) -> lis
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1/10 the size, for a smoke run")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds for (a)")
-    parser.add_argument("--only", choices=["sqlite", "postgres"], help="one backend")
+    parser = store_bench_parser(__doc__, 3, "(a)")
     parser.add_argument("--profile", action="store_true", help="where the preview's time goes")
     parser.add_argument("--child", nargs="+", metavar="ARG", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(*args.child)
         return
-    scale = 10 if args.quick else 1
-    sizes = [(1_000 // scale, 10_000 // scale), (10_000 // scale, 100_000 // scale)]
-    print(f"{os.cpu_count()} cores; {_load()} at start")
+    sizes = start_store_bench(args.quick)
     with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
         for kind in [args.only] if args.only else ["sqlite", "postgres"]:
             if kind == "sqlite":

@@ -128,19 +128,21 @@ class CodedError(Exception):
     """An error with a registered `code` and a `message` that says what to do.
 
     The one way to make one: `SomeError(code, message)` (or a subclass that fixes its code).
-    `str()` is `[code] message`.
+    `code` is typed `ErrorCode`, so mypy refuses a code the registry does not hold; a caller
+    mypy does not check gets a ValueError for one at run time. `str()` is `[code] message`.
 
     Example:
-        >>> str(CodedError("too_deep", "Flatten it."))
+        >>> str(CodedError(ErrorCode.TOO_DEEP, "Flatten it."))
         '[too_deep] Flatten it.'
-        >>> CodedError("made_up", "x")
+        >>> CodedError("made_up", "x")  # what an unchecked caller gets
         Traceback (most recent call last):
         ...
         ValueError: 'made_up' is not a valid ErrorCode
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         ErrorCode(code)  # raises ValueError for a code the registry does not hold
-        self.code = code  # as given: a plain str, or a family's enum member (StoreCode)
+        # The code as given; a family's error (StoreError) sets its own enum's member here.
+        self.code: str = code
         self.message = message
         super().__init__(f"[{code}] {message}")

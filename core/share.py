@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any
 
-from core.errors import CodedError
+from core.errors import CodedError, ErrorCode
 from core.jsontext.write import dumps
 
 __all__ = ["MAX_SHARE_JSON_BYTES", "MAX_TOKEN_CHARS", "ShareError", "decode_share", "encode_share"]
@@ -38,12 +38,13 @@ def encode_share(state: dict[str, Any]) -> str:
         packed = zlib.compress(raw.encode("utf-8"), 9)
     except UnicodeEncodeError:
         raise ShareError(
-            "share_encoding", "The state holds a lone surrogate character; remove it to share."
+            ErrorCode.SHARE_ENCODING,
+            "The state holds a lone surrogate character; remove it to share.",
         ) from None
     token = PREFIX + base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(
-            "share_too_large",
+            ErrorCode.SHARE_TOO_LARGE,
             f"What is on this page makes a {len(token):,}-character link (limit "
             f"{MAX_TOKEN_CHARS:,}): shorten the payload, script or forked state, or share the "
             "text instead.",
@@ -64,50 +65,52 @@ def decode_share(token: str) -> dict[str, Any]:
     """
     if not isinstance(token, str) or not token.startswith(PREFIX):
         raise ShareError(
-            "share_version",
+            ErrorCode.SHARE_VERSION,
             "This link is not a playground share link (no v1. prefix). " + _NOT_OURS,
         )
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(
-            "share_too_large", "This share link is too long to be one of ours. " + _NOT_OURS
+            ErrorCode.SHARE_TOO_LARGE, "This share link is too long to be one of ours. " + _NOT_OURS
         )
     body = token[len(PREFIX) :]
     try:
         packed = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
         raise ShareError(
-            "share_encoding", "This share link is damaged (bad characters). " + _AGAIN
+            ErrorCode.SHARE_ENCODING, "This share link is damaged (bad characters). " + _AGAIN
         ) from None
     inflater = zlib.decompressobj()
     try:
         raw = inflater.decompress(packed, MAX_SHARE_JSON_BYTES + 1)
     except zlib.error:
         raise ShareError(
-            "share_corrupt", "This share link is damaged or truncated. " + _AGAIN
+            ErrorCode.SHARE_CORRUPT, "This share link is damaged or truncated. " + _AGAIN
         ) from None
     if len(raw) > MAX_SHARE_JSON_BYTES or inflater.unconsumed_tail:
         raise ShareError(
-            "share_too_large", "This share link expands beyond the size limit. " + _NOT_OURS
+            ErrorCode.SHARE_TOO_LARGE, "This share link expands beyond the size limit. " + _NOT_OURS
         )
     if not inflater.eof:
-        raise ShareError("share_corrupt", "This share link is truncated. " + _AGAIN)
+        raise ShareError(ErrorCode.SHARE_CORRUPT, "This share link is truncated. " + _AGAIN)
     if inflater.unused_data:  # bytes after the compressed state: not as we made it
         raise ShareError(
-            "share_corrupt", "This share link has extra data after its state. " + _AGAIN
+            ErrorCode.SHARE_CORRUPT, "This share link has extra data after its state. " + _AGAIN
         )
     try:
         state = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: digit limit too
         raise ShareError(
-            "share_corrupt", "This share link does not hold valid state. " + _AGAIN
+            ErrorCode.SHARE_CORRUPT, "This share link does not hold valid state. " + _AGAIN
         ) from None
     if not isinstance(state, dict):
-        raise ShareError("share_corrupt", "This share link does not hold valid state. " + _AGAIN)
+        raise ShareError(
+            ErrorCode.SHARE_CORRUPT, "This share link does not hold valid state. " + _AGAIN
+        )
     try:  # a \ud800 escape decodes to a lone surrogate, which no browser can be sent
         dumps(state).encode("utf-8")
     except UnicodeEncodeError:
         raise ShareError(
-            "share_encoding",
+            ErrorCode.SHARE_ENCODING,
             "This share link holds a lone surrogate character, which no link made here holds. "
             + _NOT_OURS,
         ) from None

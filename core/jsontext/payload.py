@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from core.errors import CodedError
+from core.errors import CodedError, ErrorCode
 from core.jsontext.scan import VALUE, tokens
 from core.jsontext.source_map import SourceMap
 
@@ -49,7 +49,9 @@ class PayloadError(CodedError, ValueError):
     lone_surrogate.
     """
 
-    def __init__(self, message: str, line: int = 1, col: int = 1, *, code: str = "json_syntax"):
+    def __init__(
+        self, message: str, line: int = 1, col: int = 1, *, code: ErrorCode = ErrorCode.JSON_SYNTAX
+    ):
         super().__init__(code, message)
         self.line = line
         self.col = col
@@ -78,7 +80,7 @@ def check_shape(text: str) -> None:
     if not text.strip():
         raise PayloadError(
             "The payload is empty: paste a JSON object, or press Reset for the example.",
-            code="empty",
+            code=ErrorCode.EMPTY,
         )
     size = (
         len(text)
@@ -89,7 +91,7 @@ def check_shape(text: str) -> None:
         raise PayloadError(
             f"The payload is {size:,} bytes; the limit is {MAX_PAYLOAD_BYTES:,}. "
             "Remove items or shorten long strings.",
-            code="too_large",
+            code=ErrorCode.TOO_LARGE,
         )
 
 
@@ -113,7 +115,7 @@ def check_limits(text: str) -> None:
             f"{'An integer' if whole else 'The integer part of a number'} has {digits:,} "
             f"digits; the limit is {MAX_NUMBER_DIGITS:,}. Shorten it or send it as a string.",
             *line_col(text, long_number.start()),
-            code="number_too_long",
+            code=ErrorCode.NUMBER_TOO_LONG,
         )
     lone_at = _lone_surrogate(text)
     if lone_at is not None:
@@ -121,7 +123,7 @@ def check_limits(text: str) -> None:
             "A lone UTF-16 surrogate (\\ud800-\\udfff without its pair) is not a "
             "character; remove it or complete the surrogate pair.",
             *line_col(text, lone_at),
-            code="lone_surrogate",
+            code=ErrorCode.LONE_SURROGATE,
         )
 
 
@@ -144,7 +146,7 @@ def parse(text: str) -> Any:
             raise PayloadError(_TRAILING[exc.doc[exc.pos]], *line_col(text, comma)) from None
         raise PayloadError(_explain(exc), exc.lineno, exc.colno) from None
     except RecursionError:  # pragma: no cover - depth is checked first
-        raise PayloadError("The payload nests too deeply.", code="too_deep") from None
+        raise PayloadError("The payload nests too deeply.", code=ErrorCode.TOO_DEEP) from None
 
 
 _TRAILING = {
@@ -246,7 +248,7 @@ def check_depth(text: str) -> None:
                     raise PayloadError(
                         f"The payload nests deeper than {MAX_DEPTH} levels; flatten it.",
                         *line_col(text, token.start()),
-                        code="too_deep",
+                        code=ErrorCode.TOO_DEEP,
                     )
             elif char != ",":
                 depth -= 1

@@ -21,9 +21,11 @@ __all__ = ["EXIT_BROKEN", "EXIT_OK", "EXIT_UNUSABLE", "add_migrate_parser", "run
 EXIT_OK, EXIT_BROKEN, EXIT_UNUSABLE = 0, 1, 2
 
 
-def add_migrate_parser(subparsers: Any) -> argparse.ArgumentParser:
+def add_migrate_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Add the `migrate` command to `python -m core`'s subparsers."""
-    migrate: argparse.ArgumentParser = subparsers.add_parser(
+    migrate = subparsers.add_parser(
         "migrate",
         help="propose, preview, export or apply a migration of the stored threads",
         description="Without --plan: the proposed plan (TOML) and its preview. Exit 0: no "

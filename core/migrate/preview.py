@@ -117,9 +117,9 @@ def merge_previews(plan: Plan, parts: list[Preview]) -> Preview:
 
     Example:
         >>> from core.order import AgentState
-        >>> from core.migrate.plan import Step
+        >>> from core.migrate.plan import parse_plan
         >>> from core.stores.demo import CandidateState, open_demo_store
-        >>> plan = Plan(steps=[Step(path="amount", action="map", **{"from": 750, "to": 500})])
+        >>> plan = parse_plan('step = [{path = "amount", action = "map", from = 750, to = 500}]')
         >>> with open_demo_store() as store:
         ...     whole = preview_migration(store, AgentState, CandidateState, plan)
         ...     parts = [preview_migration(store, AgentState, CandidateState, plan,

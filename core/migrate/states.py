@@ -15,9 +15,8 @@ from core.stores.audit import iter_thread_ids
 from core.stores.pages import read_checkpoints
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem, Unreadable, step_of
-from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal
-from core.stores.server_read import history, source_of, state_errors_of, step_at
-from core.stores.shards import shard_of
+from core.stores.server import RemoteStore, ServerRefusal
+from core.stores.server_read import history, shard_threads, source_of, state_errors_of, step_at
 from core.stores.state import stored_state
 
 __all__ = ["TOO_DEEP", "StoredState", "stored_states"]
@@ -91,18 +90,8 @@ def _from_tuple(
 def _server_states(
     store: RemoteStore, model: type[BaseModel], every: bool, shard: tuple[int, int]
 ) -> Iterator[StoredState | Unreadable]:
-    index, shards = shard
-    offset = 0
-    while True:
-        batch = store.search(offset, PAGE_LIMIT)
-        offset += len(batch)
-        for thread in batch:
-            thread_id = str(thread.get("thread_id", ""))
-            if shards > 1 and shard_of(thread_id, shards) != index:
-                continue
-            yield from _server_thread(store, thread_id, thread, model, every)
-        if len(batch) < PAGE_LIMIT:
-            return
+    for thread_id, thread in shard_threads(store, shard):
+        yield from _server_thread(store, thread_id, thread, model, every)
 
 
 def _server_thread(

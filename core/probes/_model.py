@@ -19,6 +19,7 @@ __all__ = [
     "Probe",
     "ProbeResult",
     "Verdict",
+    "article_probe",
     "describe",
     "evidence_of",
     "outcome",
@@ -62,6 +63,24 @@ class Probe:
     snippet: str | None = None
     on_demand: bool = False
     packages: tuple[str, ...] = STATE_PACKAGES
+
+
+def article_probe(
+    article: str, packages: tuple[str, ...] = STATE_PACKAGES
+) -> Callable[[str, str, str, Callable[[], list[Check]]], Probe]:
+    """A maker of the probes of one article, run on `packages`: `make(id, claim, section,
+    run)` is the Probe whose source is that section of `article`.
+
+    Example:
+        >>> make = article_probe(ARTICLE_TOOLS, TOOL_PACKAGES)
+        >>> make("p", "a claim", "Trap 1", list).source
+        'Serialization traps of LLM tool parameters (sources/001) § Trap 1'
+    """
+
+    def make(probe_id: str, claim: str, section: str, run: Callable[[], list[Check]]) -> Probe:
+        return Probe(probe_id, claim, f"{article} § {section}", run, packages=packages)
+
+    return make
 
 
 @dataclasses.dataclass(frozen=True)

@@ -50,7 +50,8 @@ print("nSchema with extra examples:")
 print(SimpleParams.model_json_schema(indent=2))
 """
 
-VALIDATOR_INFO = r"""from pydantic import BaseModel, Field, ValidationError, ConfigDict, field_validator
+# The two validator examples open with the same imports and ResizeOperation fields.
+_RESIZE_OPERATION = r"""from pydantic import BaseModel, Field, ValidationError, ConfigDict, field_validator
 from pydantic_core import PydanticCustomError, CoreSchema, core_schema
 from typing import List, Optional, Literal, Union, Any, Self
 
@@ -60,7 +61,11 @@ class ResizeOperation(BaseModel):
     width: Optional[int] = Field(None, gt=0, description="Target width in pixels.")
     height: Optional[int] = Field(None, gt=0, description="Target height in pixels.")
     scale_factor: Optional[float] = Field(None, gt=0, description="Scale factor (e.g., 0.5 for half size, 2.0 for double).")
+"""
 
+VALIDATOR_INFO = (
+    _RESIZE_OPERATION
+    + r"""
     @field_validator('width', 'height', 'scale_factor')
     @classmethod
     def check_resize_params(cls, v: Optional[Union[int, float]], info: field_validator.ValidatorInfo) -> Optional[Union[int, float]]:
@@ -68,18 +73,11 @@ class ResizeOperation(BaseModel):
         # We need a model_validator to check their combined presence.
         return v
 """
+)
 
-MODEL_VALIDATOR = r"""from pydantic import BaseModel, Field, ValidationError, ConfigDict, field_validator
-from pydantic_core import PydanticCustomError, CoreSchema, core_schema
-from typing import List, Optional, Literal, Union, Any, Self
-
-# Resize 操作
-class ResizeOperation(BaseModel):
-    type: Literal["resize"] = Field("resize", description="Type of image operation: resize.")
-    width: Optional[int] = Field(None, gt=0, description="Target width in pixels.")
-    height: Optional[int] = Field(None, gt=0, description="Target height in pixels.")
-    scale_factor: Optional[float] = Field(None, gt=0, description="Scale factor (e.g., 0.5 for half size, 2.0 for double).")
-
+MODEL_VALIDATOR = (
+    _RESIZE_OPERATION
+    + r"""
     @model_validator(mode='after')
     def validate_resize_combination(self) -> Self:
         if not (self.width or self.height or self.scale_factor):
@@ -88,6 +86,7 @@ class ResizeOperation(BaseModel):
             raise ValueError("Cannot specify 'scale_factor' alongside 'width' or 'height'. Choose one method.")
         return self
 """
+)
 
 LIST_DISCRIMINATOR = r"""from pydantic import BaseModel, Field
 from typing import List, Optional, Literal, Union

@@ -28,16 +28,13 @@ def probe_model_config_applies_to_nested() -> list[Check]:
         lambda: AgentState.model_validate({**SEED_PAYLOAD, "status": " pending "})
     )
     top_level = Note(note=" x ").note
+    sku = describe(exc) if exc else f"sku={nested.items[0].sku!r}"
+    status = type(status_exc).__name__ if status_exc else "accepted"
     return [
         Check(
             expected="str_strip_whitespace on AgentState strips LineItem.sku ' SKU-01 '",
-            observed=(
-                (describe(exc) if exc else f"sku={nested.items[0].sku!r}")
-                + f"\n(same config, top-level str field: ' x ' -> {top_level!r}; "
-                + "Literal status ' pending ' -> "
-                + (type(status_exc).__name__ if status_exc else "accepted")
-                + ")"
-            ),
+            observed=f"{sku}\n(same config, top-level str field: ' x ' -> {top_level!r}; "
+            f"Literal status ' pending ' -> {status})",
             matches=nested is not None and nested.items[0].sku == "SKU-01",
         ),
     ]
@@ -55,15 +52,15 @@ def probe_v1_config_class_errors() -> list[Check]:
     instance, exc = outcome(lambda: V1Style())
     _, extra_exc = outcome(lambda: V1Style(other=1))
     messages = [f"{w.category.__name__}: {w.message}" for w in caught]
+    observed = [
+        describe(exc) if exc else f"no error: {instance!r}",
+        f"warnings: {messages}",
+        f"Config.extra='forbid' still applied: {type(extra_exc).__name__ if extra_exc else 'no'}",
+    ]
     return [
         Check(
             expected="a v1 `class Config` inside a v2 model raises (should be ConfigDict)",
-            observed=(
-                (describe(exc) if exc else f"no error: {instance!r}")
-                + f"\nwarnings: {messages}"
-                + "\nConfig.extra='forbid' still applied: "
-                + (type(extra_exc).__name__ if extra_exc else "no")
-            ),
+            observed="\n".join(observed),
             matches=exc is not None,
         ),
     ]

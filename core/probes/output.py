@@ -1,7 +1,7 @@
 """Probe of what `invoke` returns: a dict or the state model, nested models or dicts."""
 
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
-from core.probes._model import ARTICLE_STATE, Check, Probe, describe, outcome
+from core.probes._model import ARTICLE_STATE, Check, article_probe, describe, outcome
 
 __all__ = ["PROBES"]
 
@@ -38,11 +38,13 @@ def probe_invoke_returns_dict() -> list[Check]:
     ]
 
 
+_probe = article_probe(ARTICLE_STATE)
+
 PROBES = (
-    Probe(
-        id="invoke_returns_dict",
-        claim="invoke returns a dict, not the model; nested models come back as dicts.",
-        source=f"{ARTICLE_STATE} § 3 invoke lifecycle, step 6; § 4.1 data path, step 6",
-        run=probe_invoke_returns_dict,
+    _probe(
+        "invoke_returns_dict",
+        "invoke returns a dict, not the model; nested models come back as dicts.",
+        "3 invoke lifecycle, step 6; § 4.1 data path, step 6",
+        probe_invoke_returns_dict,
     ),
 )

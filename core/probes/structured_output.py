@@ -15,7 +15,7 @@ from pydantic_ai.exceptions import AgentRunError
 from pydantic_ai.messages import ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from core.probes._model import ARTICLE_OUTPUT, OUTPUT_PACKAGES, Check, Probe, describe
+from core.probes._model import ARTICLE_OUTPUT, OUTPUT_PACKAGES, Check, article_probe, describe
 
 __all__ = ["PROBES"]
 
@@ -68,16 +68,17 @@ def _run(answers: list[dict[str, Any]], **run_options: Any) -> dict[str, Any]:
 
 def probe_output_is_a_hidden_tool() -> list[Check]:
     seen = _run([{"answer": "PostgreSQL 17", "citations": [{"source": "pg"}]}])
+    output_tools, function_tools = seen["output_tools"], seen["function_tools"]
     return [
         Check(
             expected="the model is offered one output tool, final_result",
-            observed=f"output tools {seen['output_tools']}",
-            matches=seen["output_tools"] == ["final_result"],
+            observed=f"output tools {output_tools}",
+            matches=output_tools == ["final_result"],
         ),
         Check(
             expected="our own tools stay separate from it (function tools: search)",
-            observed=f"function tools {seen['function_tools']}",
-            matches=seen["function_tools"] == ["search"],
+            observed=f"function tools {function_tools}",
+            matches=function_tools == ["search"],
         ),
     ]
 
@@ -141,8 +142,7 @@ def probe_feedback_part() -> list[Check]:
     ]
 
 
-def _probe(probe_id: str, claim: str, section: str, run: Any) -> Probe:
-    return Probe(probe_id, claim, f"{ARTICLE_OUTPUT} § {section}", run, packages=OUTPUT_PACKAGES)
+_probe = article_probe(ARTICLE_OUTPUT, OUTPUT_PACKAGES)
 
 
 PROBES = (

@@ -4,7 +4,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.probes._model import ARTICLE_TOOLS, TOOL_PACKAGES, Check, Probe, describe, outcome
+from core.probes._model import ARTICLE_TOOLS, TOOL_PACKAGES, Check, article_probe, describe, outcome
 
 __all__ = ["PROBES"]
 
@@ -143,8 +143,7 @@ def probe_discriminator_error_as_printed() -> list[Check]:
     ]
 
 
-def _probe(probe_id: str, claim: str, section: str, run: Any) -> Probe:
-    return Probe(probe_id, claim, f"{ARTICLE_TOOLS} § {section}", run, packages=TOOL_PACKAGES)
+_probe = article_probe(ARTICLE_TOOLS, TOOL_PACKAGES)
 
 
 PROBES = (

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, is_typeddict
 
 from pydantic import BaseModel
 
-from core.errors import CodedError
+from core.errors import CodedError, ErrorCode
 from core.lg_compat import accepted_keywords, builder_of, context_schema, nodes_of, state_schema
 
 if TYPE_CHECKING:  # langgraph.graph costs half a second: only --graph needs it
@@ -47,7 +47,7 @@ def load_model(spec: str, kind: str = "model") -> type[BaseModel]:
         return model
     what = "a TypedDict" if is_typeddict(target) else f"{_kind(target)}"
     raise ProjectError(
-        "not_a_model",
+        ErrorCode.NOT_A_MODEL,
         f"{kind} {spec!r} is {what}, not a Pydantic BaseModel subclass; point --{kind} at a "
         "class that subclasses pydantic.BaseModel.",
     )
@@ -69,7 +69,7 @@ def load_graph(spec: str) -> CompiledGraph:
             target = target()
         except Exception as exc:  # noqa: BLE001 - the user's factory may raise anything
             raise ProjectError(
-                "graph_factory_failed",
+                ErrorCode.GRAPH_FACTORY_FAILED,
                 f"graph factory {spec!r} raised {type(exc).__name__}: {exc}. A factory must "
                 "take no arguments and return a StateGraph or a compiled graph.",
             ) from exc
@@ -78,12 +78,12 @@ def load_graph(spec: str) -> CompiledGraph:
             target = target.compile()
         except Exception as exc:  # noqa: BLE001 - e.g. a builder with no entry point
             raise ProjectError(
-                "graph_compile_failed",
+                ErrorCode.GRAPH_COMPILE_FAILED,
                 f"graph {spec!r} did not compile: {type(exc).__name__}: {exc}. Fix the builder.",
             ) from exc
     if not isinstance(target, CompiledStateGraph):
         raise ProjectError(
-            "not_a_graph",
+            ErrorCode.NOT_A_GRAPH,
             f"graph {spec!r} is {_kind(target)}; point --graph at a StateGraph builder, a "
             "compiled graph, or a zero-argument function returning one.",
         )
@@ -101,7 +101,7 @@ def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[P
         >>> class Counter(TypedDict):
         ...     n: int
         >>> builder = StateGraph(Counter).add_node("inc", lambda s: s).set_entry_point("inc")
-        >>> [note.code for note in graph_caveats(builder.compile(), None)]
+        >>> [str(note.code) for note in graph_caveats(builder.compile(), None)]
         ['state_not_pydantic']
     """
     builder = builder_of(graph)
@@ -115,16 +115,16 @@ def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[P
     ]
     stops = ", ".join(map(str, [*graph.interrupt_before_nodes, *graph.interrupt_after_nodes]))
     checks = [
-        (graph.checkpointer not in (None, False), "graph_checkpointer_replaced",
+        (graph.checkpointer not in (None, False), ErrorCode.GRAPH_CHECKPOINTER_REPLACED,
          "the graph was compiled with a checkpointer; every run here uses its own fresh "
          "in-memory checkpointer instead, so your store is never read or written."),
-        (context is not None, "graph_needs_context",
+        (context is not None, ErrorCode.GRAPH_NEEDS_CONTEXT,
          f"the graph declares context_schema {context}; runs here pass no context, so nodes "
          "reading runtime.context get None."),
-        (bool(readers), "graph_reads_config",
+        (bool(readers), ErrorCode.GRAPH_READS_CONFIG,
          f"node(s) {', '.join(readers)} take config or runtime; runs here pass only a "
          "thread_id and no context, so keys your nodes expect there are missing."),
-        (bool(stops), "graph_interrupts",
+        (bool(stops), ErrorCode.GRAPH_INTERRUPTS,
          f"the graph interrupts at {stops}; a run here stops there and is not resumed. "
          "Compile a variant without interrupt_before/after."),
     ]  # fmt: skip
@@ -141,7 +141,7 @@ def _state_note(state: Any, model: type[BaseModel] | None) -> ProjectError:
     if dataclasses.is_dataclass(state):
         kind = "a dataclass"
     return ProjectError(
-        "state_not_pydantic",
+        ErrorCode.STATE_NOT_PYDANTIC,
         f"the graph's state {state.__name__} is {kind}: LangGraph validates nothing "
         f"between nodes. {checked}",
     )
@@ -154,7 +154,7 @@ def _import(spec: str, kind: str) -> Any:
     except ModuleNotFoundError as exc:
         if exc.name and f"{module_name}.".startswith(f"{exc.name}."):
             raise ProjectError(
-                "module_not_found",
+                ErrorCode.MODULE_NOT_FOUND,
                 f"{kind} module {module_name!r} was not found. Run the playground from the "
                 "directory that holds it (or install it), and check the spelling.",
             ) from exc
@@ -164,7 +164,7 @@ def _import(spec: str, kind: str) -> Any:
     for part in attr.split("."):
         if not hasattr(target, part):
             raise ProjectError(
-                "attribute_missing",
+                ErrorCode.ATTRIBUTE_MISSING,
                 f"{kind} module {module_name!r} has no attribute {part!r}; "
                 "check the name after the colon.",
             )
@@ -174,7 +174,7 @@ def _import(spec: str, kind: str) -> Any:
 
 def _import_failed(module_name: str, kind: str, exc: BaseException) -> ProjectError:
     return ProjectError(
-        "module_import_failed",
+        ErrorCode.MODULE_IMPORT_FAILED,
         f"{kind} module {module_name!r} raised {type(exc).__name__} on import: {exc}. "
         "Fix the module so that importing it succeeds.",
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from core.errors import ErrorCode
 from core.lg_compat import builder_of, input_schema, state_schema
 from core.project.checks import ProjectError, graph_caveats, is_model, load_graph, load_model
 
@@ -116,7 +117,7 @@ def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectS
         value, source = found[name]
         if value is not None and not _SPEC.match(value):
             raise ProjectError(
-                "bad_spec",
+                ErrorCode.BAD_SPEC,
                 f"{name} {value!r} (from {source}) is not of the form 'package.module:Attribute'; "
                 "write the module path, a colon, then the name, e.g. 'shop.state:OrderState'.",
             )
@@ -131,12 +132,14 @@ def _config_file(path: Path) -> dict[str, str]:
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8")).get("playground", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ProjectError("bad_config_file", f"{path} cannot be read: {exc}. Fix it.") from exc
+        raise ProjectError(
+            ErrorCode.BAD_CONFIG_FILE, f"{path} cannot be read: {exc}. Fix it."
+        ) from exc
     if not isinstance(table, dict) or any(
         not isinstance(table.get(k, ""), str) for k in ("model", "graph", "candidate")
     ):
         raise ProjectError(
-            "bad_config_file",
+            ErrorCode.BAD_CONFIG_FILE,
             f'{path}: write a [playground] table with string entries model = "pkg.mod:Model" '
             'and graph = "pkg.mod:builder" (and optionally candidate = "pkg.mod:NewModel").',
         )

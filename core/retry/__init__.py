@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.errors import ErrorCode
 from core.retry.answer import Answer, AnswerConstraints, Citation, answer_model, answer_source
 from core.retry.script import (
     MAX_CALLS,
@@ -69,11 +70,11 @@ def run_script(
     """
     if engine not in ENGINES:
         raise RetryInputError(
-            "retry.engine", f"unknown engine {engine!r}; use one of {sorted(ENGINES)}"
+            ErrorCode.RETRY_ENGINE, f"unknown engine {engine!r}; use one of {sorted(ENGINES)}"
         )
     if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= MAX_RETRIES:
         raise RetryInputError(
-            "retry.budget", f"retries must be a whole number from 0 to {MAX_RETRIES}"
+            ErrorCode.RETRY_BUDGET, f"retries must be a whole number from 0 to {MAX_RETRIES}"
         )
     check_constraints(constraints or AnswerConstraints())
     model = answer_model(constraints)
@@ -98,8 +99,10 @@ def check_constraints(c: AnswerConstraints) -> None:
         core.retry.script.RetryInputError: confidence ge must not be above le; lower ge or raise le
     """
     if not 0 <= c.min_citations <= 5:
-        raise RetryInputError("retry.constraints", "citations min_length must be from 0 to 5")
+        raise RetryInputError(
+            ErrorCode.RETRY_CONSTRAINTS, "citations min_length must be from 0 to 5"
+        )
     if not c.confidence_min <= c.confidence_max:
         raise RetryInputError(
-            "retry.constraints", "confidence ge must not be above le; lower ge or raise le"
+            ErrorCode.RETRY_CONSTRAINTS, "confidence ge must not be above le; lower ge or raise le"
         )

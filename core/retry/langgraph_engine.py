@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from core.jsontext.write import dumps
 from core.order.graph import CompiledGraph
+from core.retry import timeline
 from core.retry.answer import full_errors
 from core.retry.lg_messages import (
     feedback_message,
@@ -22,17 +23,8 @@ from core.retry.lg_messages import (
     raw_output,
     returned,
 )
-from core.retry.script import MAX_CALLS, search, turn_at
-from core.retry.timeline import (
-    VERDICT_EXHAUSTED,
-    VERDICT_RETRY,
-    VERDICT_TOOL,
-    VERDICT_VALID,
-    Attempt,
-    RetryRun,
-    RunError,
-    left_out,
-)
+from core.retry.script import MAX_CALLS, QUESTION, SYSTEM_PROMPT, search, turn_at
+from core.retry.timeline import Attempt, RetryRun, RunError, left_out
 from core.trace import run_trace
 
 __all__ = [
@@ -97,7 +89,7 @@ def build_retry_graph(
         row = Attempt(
             state.calls,
             returned(last_turn(state.messages)),
-            VERDICT_TOOL,
+            timeline.VERDICT_TOOL,
             sent_back=content,
             part=part,
             retries_left=state.retries_left,
@@ -113,7 +105,7 @@ def build_retry_graph(
         row = Attempt(
             state.calls,
             returned(last_turn(state.messages)),
-            VERDICT_VALID,
+            timeline.VERDICT_VALID,
             retries_left=state.retries_left,
         )
         return {
@@ -135,14 +127,14 @@ def build_retry_graph(
         row = Attempt(
             state.calls,
             returned(last),
-            VERDICT_RETRY,
+            timeline.VERDICT_RETRY,
             dumps(sent, default=str),
             left_out=left_out(sent, state.errors),
             retries_left=max(left, 0),
         )
         if left < 0:
             message = f"Exceeded maximum output retries ({retries})"
-            row = replace(row, verdict=VERDICT_EXHAUSTED)
+            row = replace(row, verdict=timeline.VERDICT_EXHAUSTED)
             return {
                 **used,
                 "retries_left": 0,
@@ -180,18 +172,20 @@ def build_retry_graph(
 def run_with_langgraph(
     script: list[dict[str, Any]], *, retries: int, model: type[BaseModel]
 ) -> RetryRun:
-    """Run `script` through the LangGraph loop; the timeline is what its nodes wrote.
+    """Run `script` through the LangGraph loop; the timeline is what its nodes wrote, and
+    `trace` the run as the Trace page records it.
 
     Example:
         >>> from core.retry.answer import Answer
-        >>> run_with_langgraph([{"answer": {"answer": "x"}}], retries=1, model=Answer).calls
-        2
+        >>> run = run_with_langgraph([{"answer": {"answer": "x"}}], retries=1, model=Answer)
+        >>> run.calls, len(run.trace.steps) > 0
+        (2, True)
     """
     graph = build_retry_graph(script, retries=retries, model=model)
     start = {
         "messages": [
-            SystemMessage("先检索再回答，回答必须带可回溯引用。", id="system"),
-            HumanMessage("用的哪个 Postgres？", id="user"),
+            SystemMessage(SYSTEM_PROMPT, id="system"),
+            HumanMessage(QUESTION, id="user"),
         ],
         "retries_left": retries,
     }

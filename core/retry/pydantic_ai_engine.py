@@ -9,7 +9,7 @@ from pydantic import BaseModel, ValidationError
 
 from core.jsontext.write import dumps
 from core.retry.answer import full_errors
-from core.retry.script import MAX_CALLS, search, turn_at
+from core.retry.script import MAX_CALLS, QUESTION, SYSTEM_PROMPT, search, turn_at
 from core.retry.timeline import (
     VERDICT_EXHAUSTED,
     VERDICT_RETRY,
@@ -23,7 +23,6 @@ from core.retry.timeline import (
 
 __all__ = ["ARTICLE_FEEDBACK_PART", "SYSTEM_PROMPT", "run_with_pydantic_ai"]
 
-SYSTEM_PROMPT = "先检索再回答，回答必须带可回溯引用。"
 # What the article (pydantic-ai 2.55.0) reads the validation feedback from.
 ARTICLE_FEEDBACK_PART = "retry-prompt"
 
@@ -63,7 +62,7 @@ def run_with_pydantic_ai(
     with capture_run_messages() as messages:
         try:
             result = agent.run_sync(
-                "用的哪个 Postgres？",
+                QUESTION,
                 model=FunctionModel(play),
                 usage_limits=UsageLimits(request_limit=MAX_CALLS),
             )

@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from core.errors import CodedError
+from core.errors import CodedError, ErrorCode
 from core.jsontext.payload import PayloadError, check_limits, line_col
 from core.jsontext.scan import NUMBER, VALUE, tokens
 from core.order.presets import Preset
@@ -18,7 +18,9 @@ __all__ = [
     "MAX_SCRIPT_BYTES",
     "MAX_TURNS",
     "PRESETS",
+    "QUESTION",
     "SEARCH_RESULT",
+    "SYSTEM_PROMPT",
     "Preset",
     "RetryInputError",
     "check_script",
@@ -33,15 +35,23 @@ MAX_RETRIES = 5
 MAX_CALLS = 10
 MAX_SCRIPT_BYTES = 20_000
 # check_limits codes -> this lab's (too_deep stays a shape error, as before).
-_LIMIT_CODES = {"lone_surrogate": "surrogate", "number_too_long": "number"}
+_LIMIT_CODES = {
+    ErrorCode.LONE_SURROGATE: ErrorCode.RETRY_SCRIPT_SURROGATE,
+    ErrorCode.NUMBER_TOO_LONG: ErrorCode.RETRY_SCRIPT_NUMBER,
+}
 SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
+# The article's conversation, the same on both engines: its system prompt and the question.
+SYSTEM_PROMPT = "先检索再回答，回答必须带可回溯引用。"
+QUESTION = "用的哪个 Postgres？"
 
 
 class RetryInputError(CodedError, ValueError):
     """Input the lab cannot run (script, budget, constraints); `code` is stable, line/col point
     into the script's JSON text. `str()` is the message alone: the page shows it as is."""
 
-    def __init__(self, code: str, message: str, line: int | None = None, col: int | None = None):
+    def __init__(
+        self, code: ErrorCode, message: str, line: int | None = None, col: int | None = None
+    ):
         super().__init__(code, message)
         self.line, self.col = line, col
 
@@ -132,25 +142,26 @@ def load_script(text: str) -> list[dict[str, Any]]:
     """
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SCRIPT_BYTES:
         raise RetryInputError(
-            "retry.script.size", f"the script is over {MAX_SCRIPT_BYTES} bytes; shorten it"
+            ErrorCode.RETRY_SCRIPT_SIZE, f"the script is over {MAX_SCRIPT_BYTES} bytes; shorten it"
         )
     if not text.strip():
         raise RetryInputError(
-            "retry.script.json", "the script is empty; write a JSON list of turns or pick a preset"
+            ErrorCode.RETRY_SCRIPT_JSON,
+            "the script is empty; write a JSON list of turns or pick a preset",
         )
     try:
         # First: depth, overlong integers and lone surrogates, each with its position, before
         # json.loads or the checks below walk the value (a deep one would exhaust the stack).
         check_limits(text)
     except PayloadError as exc:
-        kind = _LIMIT_CODES.get(exc.code, "shape")
+        code = _LIMIT_CODES.get(ErrorCode(exc.code), ErrorCode.RETRY_SCRIPT_SHAPE)
         message = exc.message.replace("The payload", "The script", 1)  # the limit's words
-        raise RetryInputError(f"retry.script.{kind}", message, exc.line, exc.col) from exc
+        raise RetryInputError(code, message, exc.line, exc.col) from exc
     overflow = _overflow_at(text)
     if overflow is not None:
         line, col = line_col(text, overflow)
         raise RetryInputError(
-            "retry.script.number",
+            ErrorCode.RETRY_SCRIPT_NUMBER,
             f"a number at line {line}, column {col} is too large for a float and would become "
             "Infinity; write a smaller one",
             line,
@@ -163,7 +174,7 @@ def load_script(text: str) -> list[dict[str, Any]]:
         if why.startswith("Unexpected UTF-8 BOM"):  # Python's advice; the user sees nothing
             why = "the text starts with an invisible byte-order mark (U+FEFF); delete it"
         raise RetryInputError(
-            "retry.script.json",
+            ErrorCode.RETRY_SCRIPT_JSON,
             f"invalid JSON at line {exc.lineno}, column {exc.colno}: {why}",
             exc.lineno,
             exc.colno,
@@ -171,7 +182,7 @@ def load_script(text: str) -> list[dict[str, Any]]:
     except _Constant as exc:
         line, col = line_col(text, _constant_at(text, exc.name))
         raise RetryInputError(
-            "retry.script.json",
+            ErrorCode.RETRY_SCRIPT_JSON,
             f"invalid JSON at line {line}, column {col}: {exc.name} is not JSON; write a "
             "number such as 0.5",
             line,
@@ -181,7 +192,8 @@ def load_script(text: str) -> list[dict[str, Any]]:
 
 
 def check_script(value: Any) -> list[dict[str, Any]]:
-    """Check that `value` is a list of turns in the format DESIGN.md fixes; return it.
+    """Check that `value` is a list of turns in the format docs/architecture.md fixes ("The
+    Retry lab's script format"); return it.
 
     Raises:
         RetryInputError: `retry.script.shape` naming the turn and how to fix it.
@@ -192,13 +204,13 @@ def check_script(value: Any) -> list[dict[str, Any]]:
     """
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_TURNS:
         raise RetryInputError(
-            "retry.script.shape",
+            ErrorCode.RETRY_SCRIPT_SHAPE,
             f"the script must be a JSON list of 1 to {MAX_TURNS} turns",
         )
     for number, turn in enumerate(value, start=1):
         problem = _turn_problem(turn)
         if problem:
-            raise RetryInputError("retry.script.shape", f"turn {number}: {problem}")
+            raise RetryInputError(ErrorCode.RETRY_SCRIPT_SHAPE, f"turn {number}: {problem}")
     return value
 
 

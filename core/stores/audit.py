@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
-from core.stores.shards import shard_condition, shard_of
+from core.stores.shards import Shard, shard_condition, shard_of
 from core.stores.state import checkpoint_errors, state_errors, stored_state
 from core.stores.writers import blame, parent_writes
 
@@ -126,11 +126,7 @@ def _unreadable(saved: CheckpointTuple, problem: RowProblem) -> Unreadable:
 
 
 def audit_store(
-    store: Store,
-    model: type[BaseModel],
-    *,
-    history: bool = False,
-    shard: tuple[int, int] = (0, 1),
+    store: Store, model: type[BaseModel], *, history: bool = False, shard: Shard = (0, 1)
 ) -> AuditResult:
     """Validate each thread's latest stored state (every checkpoint with `history`).
 

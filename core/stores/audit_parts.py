@@ -134,20 +134,21 @@ def merge_parts(paths: list[str]) -> AuditResult:
     for path in paths:
         key = Path(path).resolve()
         if key in seen:
-            raise AuditPartError(
-                ErrorCode.AUDIT_PARTS_OVERLAP,
-                f"{path} is given twice{'' if seen[key] == path else f' (also as {seen[key]})'}"
-                "; give each part once.",
-            )
+            also = "" if seen[key] == path else f" (also as {seen[key]})"
+            raise _overlap(f"{path} is given twice{also}; give each part once.")
         seen[key] = path
         part = read_part(path)
         listed = {row.thread_id for row in part.invalid} | {r.thread_id for r in part.unreadable}
         for thread_id in sorted(listed):
             if (other := owner.setdefault(thread_id, path)) != path:
-                raise AuditPartError(
-                    ErrorCode.AUDIT_PARTS_OVERLAP,
+                raise _overlap(
                     f"{other} and {path} both list thread {thread_id[:80]!r}: parts must be the "
-                    "shards of one audit, each index of one --shards N once.",
+                    "shards of one audit, each index of one --shards N once."
                 )
         parts.append(part)
     return merge_audits(parts)
+
+
+def _overlap(message: str) -> AuditPartError:
+    """The parts are not the disjoint shards of one audit."""
+    return AuditPartError(ErrorCode.AUDIT_PARTS_OVERLAP, message)

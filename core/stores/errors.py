@@ -43,7 +43,8 @@ class StoreError(CodedError):
     """
 
     def __init__(self, code: StoreCode, message: str) -> None:
-        super().__init__(code, message)
+        super().__init__(ErrorCode(code), message)
+        self.code = code  # the stores' own member (StoreCode.MISSING), of the same value
 
     def __repr__(self) -> str:
         return f"StoreError({str(self.code)!r}, {self.message!r})"

@@ -18,6 +18,7 @@ from core.stores.server import RemoteStore, open_server
 from core.stores.server_read import audit_server, list_server_threads
 from core.stores.server_timeline import server_get_state, server_timeline
 from core.stores.server_unbrick import write_unbrick_server
+from core.stores.shards import Shard
 from core.stores.spec import parse_store_spec
 from core.stores.threads import ThreadPage, list_threads
 from core.stores.timeline import Timeline, langgraph_get_state, thread_timeline
@@ -50,13 +51,11 @@ def open_any(
 
     Example:
         >>> from core.stores.serde import strict_serde
-        >>> from core.stores.errors import StoreError
-        >>> try:
-        ...     with open_any("http://127.0.0.1:9/", strict_serde([])):
-        ...         pass
-        ... except StoreError as error:
-        ...     print(error.code)
-        store_unreachable
+        >>> with open_any("http://127.0.0.1:9/", strict_serde([])):  # doctest: +ELLIPSIS
+        ...     pass
+        Traceback (most recent call last):
+        ...
+        core.stores.errors.StoreError: [store_unreachable] cannot connect to http://127.0.0.1:9 ...
     """
     parsed = parse_store_spec(spec)
     if parsed.kind == "server":
@@ -103,11 +102,7 @@ def timeline_of(store: AnyStore, thread_id: str, model: type[BaseModel]) -> Time
 
 
 def audit_any(
-    store: AnyStore,
-    model: type[BaseModel],
-    *,
-    history: bool = False,
-    shard: tuple[int, int] = (0, 1),
+    store: AnyStore, model: type[BaseModel], *, history: bool = False, shard: Shard = (0, 1)
 ) -> AuditResult:
     """The audit (`audit_store` / `audit_server`) of every thread, or of shard `(i, N)`."""
     if isinstance(store, RemoteStore):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -10,19 +11,20 @@ from core.errors import ErrorCode
 from core.stores.audit import AuditResult, InvalidState, shard_of
 from core.stores.rows import RowProblem, Unreadable
 from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal, one_line
-from core.stores.server_history import (  # re-exported: where they were first
-    blamed_node,
-    checkpoint_id_at,
-    history,
-    readable_history,
-    source_of,
-    state_errors_of,
-    step_at,
-    when,
-    writes_of,
-)
+
+# Re-exported (X as X): this module is where they were first.
+from core.stores.server_history import blamed_node as blamed_node
+from core.stores.server_history import checkpoint_id_at as checkpoint_id_at
+from core.stores.server_history import history as history
+from core.stores.server_history import readable_history as readable_history
+from core.stores.server_history import source_of as source_of
+from core.stores.server_history import state_errors_of as state_errors_of
+from core.stores.server_history import step_at as step_at
+from core.stores.server_history import when as when
+from core.stores.server_history import writes_of as writes_of
+from core.stores.shards import Shard
 from core.stores.state import json_state_errors
-from core.stores.threads import ThreadPage, ThreadRow, ThreadStatus
+from core.stores.threads import SCAN_LIMIT, ThreadPage, ThreadRow, ThreadStatus
 
 __all__ = [
     "audit_server",
@@ -31,14 +33,13 @@ __all__ = [
     "history",
     "list_server_threads",
     "readable_history",
+    "shard_threads",
     "source_of",
     "state_errors_of",
     "step_at",
     "when",
     "writes_of",
 ]
-
-_SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
 
 
 def _row(
@@ -77,15 +78,16 @@ def list_server_threads(
     store: RemoteStore,
     model: type[BaseModel],
     *,
-    current: type[BaseModel] | None = None,
-    contains: str = "",
-    status: ThreadStatus | None = None,
     after: str | None = None,
     limit: int = 50,
+    contains: str = "",
+    status: ThreadStatus | None = None,
+    current: type[BaseModel] | None = None,
 ) -> ThreadPage:
-    """`core.stores.threads.list_threads` on a server: threads in id order, each with a
-    status from its values (JSON mode), the server's status and the error its last run
-    left. `after` is the offset to continue from, as text (None: the first page)."""
+    """`core.stores.threads.list_threads` on a server, with the same keywords: threads in
+    id order, each with a status from its values (JSON mode), the server's status and the
+    error its last run left. `after` is the offset to continue from, as text (None: the
+    first page), not a thread id: the server's search pages by offset."""
     offset = int(after) if after and after.isdigit() else 0
     rows: list[ThreadRow] = []
     scanned, size = 0, max(1, limit)
@@ -99,7 +101,7 @@ def list_server_threads(
             row = _row(thread, model, current)
             if status is None or row.status is status:
                 rows.append(row)
-            if len(rows) >= limit or scanned >= _SCAN_LIMIT:
+            if len(rows) >= limit or scanned >= SCAN_LIMIT:
                 later = thread is not batch[-1] or more
                 return ThreadPage(rows, str(offset) if later else None, scanned)
         if not more:
@@ -107,11 +109,7 @@ def list_server_threads(
 
 
 def audit_server(
-    store: RemoteStore,
-    model: type[BaseModel],
-    *,
-    history_too: bool = False,
-    shard: tuple[int, int] = (0, 1),
+    store: RemoteStore, model: type[BaseModel], *, history_too: bool = False, shard: Shard = (0, 1)
 ) -> AuditResult:
     """`audit_store` on a server: each thread's values from search pages, validated in JSON
     mode (an invalid one is listed without its checkpoint, step or writer: those would cost
@@ -119,34 +117,42 @@ def audit_server(
     invalid state blamed on the node whose task wrote it (its parent checkpoint's tasks). A
     thread whose history the server refuses is audited from its values, with an
     `unreadable` row saying why."""
+    result = AuditResult()
+    for thread_id, thread in shard_threads(store, shard):
+        result.threads += 1
+        try:
+            errors = json_state_errors(thread.get("values"), model)
+        except RowProblem as problem:
+            result.checkpoints += 1
+            result.unreadable.append(Unreadable(thread_id, "", None, problem.code, problem.message))
+            continue
+        if history_too:
+            _audit_history(store, thread_id, model, errors, result)
+            continue
+        # the latest values alone, as the thread list gave them: asking each invalid
+        # thread's history for its writer would cost a request each (blame: --history)
+        result.checkpoints += 1
+        if errors:
+            result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+    return result
+
+
+def shard_threads(
+    store: RemoteStore, shard: Shard = (0, 1)
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A server's threads as its search returns them, a page at a time, each with its id;
+    with `shard=(i, N)` only those of shard i (the audit's and the migration's shards)."""
     index, shards = shard
-    result, offset = AuditResult(), 0
+    offset = 0
     while True:
         batch = store.search(offset, PAGE_LIMIT)
         offset += len(batch)
         for thread in batch:
             thread_id = str(thread.get("thread_id", ""))
-            if shards > 1 and shard_of(thread_id, shards) != index:
-                continue
-            result.threads += 1
-            try:
-                errors = json_state_errors(thread.get("values"), model)
-            except RowProblem as problem:
-                result.checkpoints += 1
-                result.unreadable.append(
-                    Unreadable(thread_id, "", None, problem.code, problem.message)
-                )
-                continue
-            if history_too:
-                _audit_history(store, thread_id, model, errors, result)
-                continue
-            # the latest values alone, as the thread list gave them: asking each invalid
-            # thread's history for its writer would cost a request each (blame: --history)
-            result.checkpoints += 1
-            if errors:
-                result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+            if shards <= 1 or shard_of(thread_id, shards) == index:
+                yield thread_id, thread
         if len(batch) < PAGE_LIMIT:
-            return result
+            return
 
 
 def _audit_history(

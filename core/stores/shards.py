@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["SHARD_WEIGHTS", "shard_condition", "shard_hash", "shard_of"]
+__all__ = ["SHARD_WEIGHTS", "Shard", "shard_condition", "shard_hash", "shard_of"]
+
+# Shard i of N as (i, N): (0, 1) is the whole store.
+Shard = tuple[int, int]
 
 # The hash: the id's length plus the code points of its last eight characters, each times
 # its own prime (the last character times 31, the one before it times 37, ...); a missing

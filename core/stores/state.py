@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
@@ -54,9 +55,7 @@ def checkpoint_errors(
     try:
         state, raised = _with_input(saved, model)
     except RecursionError:
-        raise RowProblem(
-            ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
-        ) from None
+        raise _too_deep() from None
     errors = [_safe(row) for row in raised]
     return state, errors + state_errors(state, model, may_hold_refusals=may_hold_refusals)
 
@@ -108,18 +107,11 @@ def state_errors(
                 for at, hit in refused
             ]
         plain = plain_fields(state, model)
-        try:
-            model.model_validate(plain)
-        except ValidationError as exc:
-            return _json_errors(exc)
-        except Exception:  # noqa: BLE001 - a validator (a model's, LangChain's) raised: each
-            # raising part is pinned, as the Validate page pins it, and the rest validated
-            return [_safe(_row(error)) for error in validate_value(plain, model).errors]
+        return _errors_of(
+            lambda: model.model_validate(plain), lambda: validate_value(plain, model).errors
+        )
     except RecursionError:
-        raise RowProblem(
-            ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
-        ) from None
-    return []
+        raise _too_deep() from None
 
 
 def json_state_errors(state: Any, model: type[BaseModel]) -> list[dict[str, Any]]:
@@ -138,17 +130,32 @@ def json_state_errors(state: Any, model: type[BaseModel]) -> list[dict[str, Any]
             text = dumps(state)  # a server's values are JSON data already
         except (TypeError, ValueError):
             text = dumps(jsonable(state))
-        try:
-            model.model_validate_json(text)
-        except ValidationError as exc:
-            return _json_errors(exc)
-        except Exception:  # noqa: BLE001 - a validator raised: pinned, as on the Validate page
-            return [_safe(_row(error)) for error in validate_text(text, model).errors]
+        return _errors_of(
+            lambda: model.model_validate_json(text), lambda: validate_text(text, model).errors
+        )
     except RecursionError:
-        raise RowProblem(
-            ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
-        ) from None
+        raise _too_deep() from None
+
+
+def _errors_of(
+    validate: Callable[[], object], pinned: Callable[[], list[FieldError]]
+) -> list[dict[str, Any]]:
+    """The errors `validate()` raises, as Pydantic's JSON gives them; when a validator (a
+    model's, LangChain's) raises something else, each raising part is pinned (`pinned()`,
+    as the Validate page pins it) and the rest validated."""
+    try:
+        validate()
+    except ValidationError as exc:
+        return _json_errors(exc)
+    except Exception:  # noqa: BLE001 - a validator raised: pinned, as on the Validate page
+        return [_safe(_row(error)) for error in pinned()]
     return []
+
+
+def _too_deep() -> RowProblem:
+    return RowProblem(
+        ErrorCode.ROW_TOO_DEEP, "the stored state is nested deeper than can be checked."
+    )
 
 
 def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:

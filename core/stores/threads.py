@@ -20,6 +20,7 @@ from core.stores.state import checkpoint_errors
 from core.stores.writers import blame, parent_writes
 
 __all__ = [
+    "SCAN_LIMIT",
     "ThreadPage",
     "ThreadRow",
     "ThreadStatus",
@@ -48,7 +49,7 @@ def short_time(stamp: str) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-_SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
+SCAN_LIMIT = 2_000  # threads a filtered page may look at before it returns what it found
 
 
 class ThreadStatus(StrEnum):
@@ -322,7 +323,7 @@ def list_threads(
                            model, current)  # fmt: skip
                 if status is None or row.status is status:
                     rows.append(row)
-            if len(rows) >= limit or scanned >= _SCAN_LIMIT:
+            if len(rows) >= limit or scanned >= SCAN_LIMIT:
                 later = thread_id != ids[-1] or more
                 return ThreadPage(rows, thread_id if later else None, scanned)
         if not more:

@@ -56,7 +56,8 @@ class UnbrickError(CodedError):
     """An unbrick refused; `code` is stable, `message` says what to do."""
 
     def __init__(self, code: UnbrickCode, message: str) -> None:
-        super().__init__(code, message)
+        super().__init__(ErrorCode(code), message)
+        self.code = code  # the unbrick's own member (UnbrickCode.INVALID_EDIT), same value
 
 
 def writes_enabled() -> bool:

@@ -16,14 +16,7 @@ from core.warnings_capture import recorded_warnings
 __all__ = ["SCENARIOS", "Observation", "Scenario", "attempt", "models_source", "validate_with"]
 
 # The order the page lists them in; each module defines `SCENARIO`.
-_SCENARIO_MODULES = (
-    "loose_strict",
-    "custom_type",
-    "unions",
-    "recursive",
-    "image_tool",
-    "v1_v2",
-)
+_SCENARIO_MODULES = ("loose_strict", "custom_type", "unions", "recursive", "image_tool", "v1_v2")
 # A scenario module's shown source stops at this line (its presets follow it).
 _PRESETS_MARKER = "# Presets"
 

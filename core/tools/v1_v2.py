@@ -128,6 +128,14 @@ def _sample() -> MyModelV2:
     return MyModelV2.model_validate(_DATA)
 
 
+def _parse_obj() -> str:
+    return repr(MyModelV2.parse_obj(_DATA))
+
+
+def _parse_raw() -> str:
+    return repr(MyModelV2.parse_raw(json.dumps(_DATA)))
+
+
 def _base_settings() -> str:
     from pydantic import BaseSettings  # noqa: F401
 
@@ -140,16 +148,8 @@ _SPELLINGS = (
     ("@validator('value')", "@field_validator('value') + @classmethod", _validator),
     ("@root_validator", "@model_validator(mode='after')", _root_validator),
     ("Config.json_encoders = {int: ...}", "@field_serializer / PlainSerializer", _json_encoders),
-    (
-        "MyModel.parse_obj(data)",
-        "MyModel.model_validate(data)",
-        lambda: repr(MyModelV2.parse_obj(_DATA)),
-    ),
-    (
-        "MyModel.parse_raw(text)",
-        "MyModel.model_validate_json(text)",
-        lambda: repr(MyModelV2.parse_raw(json.dumps(_DATA))),
-    ),
+    ("MyModel.parse_obj(data)", "MyModel.model_validate(data)", _parse_obj),
+    ("MyModel.parse_raw(text)", "MyModel.model_validate_json(text)", _parse_raw),
     ("m.dict()", "m.model_dump()", lambda: repr(_sample().dict())),
     ("m.json()", "m.model_dump_json()", lambda: _sample().json()),
     (

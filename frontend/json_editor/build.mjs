@@ -37,8 +37,11 @@ const result = await build({
   write: false,
 });
 const script = result.outputFiles[0].text.replaceAll("</script", "<\\/script");
+// The page around the bundle is minified too: one line, as the script is, not a copy of
+// src/index.html's lines.
 const template = readFileSync(join(HERE, "src/index.html"), "utf8");
-const html = template.replace("/*BUNDLE*/", () => script);
+const page = template.split("\n").map((line) => line.trim()).join("");
+const html = `${page.replace("/*BUNDLE*/", () => script)}\n`;
 mkdirSync(join(HERE, "build"), { recursive: true });
 writeFileSync(join(HERE, "build/index.html"), html);
 const manifest = {

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.e2e
 # (url path, page title): each page's heading is its name in the navigation. An unknown path
 # falls back to the default page (Validate), so the title proves which page rendered.
 PAGES = [(page.url_path, page.title) for page in ui.pages.PAGES]
-# The reference trace of DESIGN.md, as the trace table's first columns show it: what
-# happened (step, node, check, flag, blame, error) first, the state's summary after.
+# The reference trace (docs/architecture.md, "The reference trace"), as the trace table's
+# first columns show it: what happened (step, node, check, flag, blame, error) first, the
+# state's summary after.
 SEED_TRACE = [
     ["0", "__start__", "✓", "", "", ""],
     ["1", "validate_order", "✓", "", "", ""],

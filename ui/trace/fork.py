@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.jsontext.payload import PayloadError, parse
 from core.trace import Trace
 from core.trace.focus import first_failure
@@ -193,6 +194,6 @@ def _fork(trace: Trace, index: int, text: str) -> None:
 
 
 def _state_error(exc: PayloadError | ForkError) -> str:
-    if isinstance(exc, PayloadError) and exc.code == "empty":  # its own fix names Validate's Reset
-        exc = PayloadError(_EMPTY_STATE, exc.line, exc.col, code=exc.code)
+    if isinstance(exc, PayloadError) and exc.code == ErrorCode.EMPTY:  # its fix names Reset
+        exc = PayloadError(_EMPTY_STATE, exc.line, exc.col, code=ErrorCode.EMPTY)
     return str(exc)

@@ -4,21 +4,25 @@ import { EditorView } from "@codemirror/view";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { tags } from "@lezer/highlight";
 
+/** The JSON token styles in one palette: property names, strings, numbers, true/false/null
+ * (bold) and what does not parse (underlined). */
+function tokenStyle({ property, string, number, literal, invalid }) {
+  return HighlightStyle.define([
+    { tag: tags.propertyName, color: property },
+    { tag: tags.string, color: string },
+    { tag: tags.number, color: number },
+    { tag: [tags.bool, tags.null], color: literal, fontWeight: "bold" },
+    { tag: tags.invalid, color: invalid, textDecoration: "underline" },
+  ]);
+}
+
 // Token colours with at least 4.5:1 contrast on Streamlit's default backgrounds.
-const LIGHT = HighlightStyle.define([
-  { tag: tags.propertyName, color: "#0b5394" },
-  { tag: tags.string, color: "#a31515" },
-  { tag: tags.number, color: "#116644" },
-  { tag: [tags.bool, tags.null], color: "#7a3e9d", fontWeight: "bold" },
-  { tag: tags.invalid, color: "#c00000", textDecoration: "underline" },
-]);
-const DARK = HighlightStyle.define([
-  { tag: tags.propertyName, color: "#9cdcfe" },
-  { tag: tags.string, color: "#ce9178" },
-  { tag: tags.number, color: "#b5cea8" },
-  { tag: [tags.bool, tags.null], color: "#d7a2ff", fontWeight: "bold" },
-  { tag: tags.invalid, color: "#ff7b72", textDecoration: "underline" },
-]);
+const LIGHT = tokenStyle({
+  property: "#0b5394", string: "#a31515", number: "#116644", literal: "#7a3e9d", invalid: "#c00000",
+});
+const DARK = tokenStyle({
+  property: "#9cdcfe", string: "#ce9178", number: "#b5cea8", literal: "#d7a2ff", invalid: "#ff7b72",
+});
 
 /** `color` at the given alpha ("40" hex) when it is #rrggbb; else unchanged. */
 function faded(color, alpha) {

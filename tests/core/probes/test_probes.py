@@ -39,7 +39,8 @@ FAST_IDS = [p.id for p in registry().values() if not p.on_demand]
 
 # What the probes observe today on pydantic 2.14.4 / pydantic-core 2.50.5 / langgraph 1.2.24 /
 # langchain-core 1.8.3 / pydantic-ai-slim 2.68.0. An upgrade that changes one of these behaviours fails the test named
-# after the probe: re-read its evidence, then update the pin (and DESIGN.md's Observed list).
+# after the probe: re-read its evidence, then update the pin (docs/architecture.md, "The
+# Behaviour lab's pins").
 PINNED_VERDICTS = {
     "gate_blocks_invalid_input": "partly",
     "extra_forbid_rejects_unknown_keys": "partly",
