@@ -69,16 +69,9 @@ def trace_text(
     except PayloadError as exc:
         return TextRun(syntax=str(exc), syntax_error=exc)
     chosen, model, gate_model = _pick(graph, faults, options, project)
-    trace = run_trace(
-        chosen,
-        payload,
-        check_each_step=checked,
-        message_ids=_message_id,
-        model=model,
-        input_model=gate_model,
-        run_anyway=run_anyway,
-        text=text,
-    )
+    trace = run_trace(chosen, payload, check_each_step=checked, message_ids=_message_id,
+                      model=model, input_model=gate_model, run_anyway=run_anyway,
+                      text=text)  # fmt: skip
     run = TextRun(trace=trace)
     gate = trace.options.input_model
     if trace.gate_errors and gate is not None:  # a real JSON-mode run of the same text
