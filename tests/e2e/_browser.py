@@ -194,11 +194,10 @@ NOTE_DRAWN = """() => {
 }"""
 
 
-def grid_with(page: Any, header: str) -> Any:
-    """The data grid that has a column headed `header`."""
-    return page.locator(
-        f"[data-testid='stDataFrame']:has([role='columnheader']:text-is('{header}'))"
-    )
+def grid_with(page: Any, header: str, *more: str) -> Any:
+    """The data grid that has a column headed `header` (and one headed each of `more`)."""
+    has = "".join(f":has([role='columnheader']:text-is('{name}'))" for name in (header, *more))
+    return page.locator(f"[data-testid='stDataFrame']{has}")
 
 
 def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:

@@ -181,7 +181,7 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
             assert box is not None and box["x"] + box["width"] <= PHONE["width"], (key, box)
         # The stored state's errors: the field and the whole message (Trace's table for a
         # state's errors; error_table put an empty line:col between them, the message cut).
-        errors = grid_with(page, "path")
+        errors = grid_with(page, "path", "message")  # not the Migrate section's steps (path)
         errors.scroll_into_view_if_needed()
         page.wait_for_timeout(500)
         problems["threads_errors"] = column_cut(errors, ["path", "message"])
