@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.order import FAULTS, AgentState
 from core.order.schema_options import SchemaOptions
-from core.trace.focus import first_failure
+from core.trace.focus import opened_row
 from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
 from ui.editor.payload import current_payload_text
@@ -73,9 +73,10 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
             result["json_accepts"] = outcome.json_accepts
         result["trace"] = outcome.trace
     st.session_state["trace_result"] = result
-    # Open the run where it went wrong: the first failing (or blamed) row, else the first.
-    failing = first_failure(outcome.trace) if outcome.trace is not None else None
-    st.session_state[keys.STEP_SLIDER] = failing or 0
+    # Open the run where it went wrong: the first failing (or blamed) row, else the first row
+    # that lost data silently, else the first.
+    opened = opened_row(outcome.trace) if outcome.trace is not None else None
+    st.session_state[keys.STEP_SLIDER] = opened or 0
     return result
 
 
@@ -141,11 +142,11 @@ def _notes(result: dict[str, Any]) -> None:
 @st.fragment  # stepping (slider, Prev / Next, a table row, the fork) reruns only the results
 def _results() -> None:
     result = st.session_state.get("trace_result")
-    if result is None:
+    if result is None:  # nothing to export or share yet: no control before it can act
         st.info("Pick a graph and faults, then press Run.")
-    else:
-        _show(result)
-    share_section(result, _settings())
+        return
+    _show(result)
+    share_section(result)
 
 
 st.title("Trace")

@@ -38,7 +38,7 @@ class TraceLink(ShareLink):
     faults: list[StrictStr] = Field(default_factory=list, max_length=1_000)
     options: SchemaOptions | None = None
     step: _Row = 0
-    ran: StrictBool = True
+    ran: StrictBool = True  # false: made before any run (earlier versions): settings only
     run_anyway: StrictBool = False
     fork: Fork | None = None
     edit: Fork | None = None

@@ -10,14 +10,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from core.trace.loss import Loss, losses
 from core.trace.reducers import dump_json
 from core.trace.run import Step, Trace
 from core.validate.report import FieldError, validate_value
 
-__all__ = ["Headline", "failure_flag", "first_failure", "headline", "output_errors"]
+__all__ = [
+    "LOSS_FLAG",
+    "Headline",
+    "failure_flag",
+    "first_failure",
+    "headline",
+    "loss_notes",
+    "opened_row",
+    "output_errors",
+    "row_flags",
+]
 
 _VALUE_CHARS = 80  # a value quoted in the headline is cut here: it may be the user's payload
 _WHERE = {"input_invalid": "before", "node_error": "in"}
+LOSS_FLAG = "data lost"  # the flag of a row where LangGraph lost a write silently (core.trace.loss)
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,48 @@ def failure_flag(trace: Trace) -> str:
     return "state at the error" if trace.error is not None else "final state"
 
 
+def opened_row(trace: Trace) -> int | None:
+    """The row a run opens on: its `first_failure`, else the first row that lost data silently.
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> from core.trace import run_trace
+        >>> trace = run_trace(build_order_graph(["undeclared_key"]), SEED_PAYLOAD)
+        >>> index = opened_row(trace)
+        >>> (trace.steps[index].step, trace.steps[index].node)
+        (1, 'validate_order')
+    """
+    failing = first_failure(trace)
+    if failing is not None:
+        return failing
+    return next((loss.index for loss in losses(trace)), None)
+
+
+def row_flags(trace: Trace) -> list[str]:
+    """The trace table's flag column: `failure_flag` on the `first_failure` row, `LOSS_FLAG` on
+    every other row that lost data silently, "" elsewhere.
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> from core.trace import run_trace
+        >>> row_flags(run_trace(build_order_graph(["overwrite_logs"]), SEED_PAYLOAD))
+        ['', '', 'data lost']
+    """
+    failing, lossy = first_failure(trace), {loss.index for loss in losses(trace)}
+    flag = failure_flag(trace)
+    return [
+        flag if index == failing else LOSS_FLAG if index in lossy else ""
+        for index in range(len(trace.steps))
+    ]
+
+
+def loss_notes(trace: Trace) -> list[str]:
+    """One sentence per silent loss the `headline` does not already name (plain text)."""
+    found = losses(trace)
+    unnamed = found if _failure_headline(trace) is not None else found[1:]
+    return [f"Step {loss.step}: {_end(loss.summary(_VALUE_CHARS))}" for loss in unnamed]
+
+
 def output_errors(trace: Trace) -> list[FieldError]:
     """Why `invoke`'s output does not build the output model ([] when it does, or no output)."""
     if trace.output_schema is None or trace.output_model is not None or trace.output is None:
@@ -96,12 +150,26 @@ def output_errors(trace: Trace) -> list[FieldError]:
 def headline(trace: Trace) -> Headline:
     """One verdict for the run, consistent with the table and the panels.
 
+    What LangGraph raised first, then a state or output the model refuses; a run that finished
+    with nothing refused but lost data silently (`core.trace.loss`) names its first loss.
+
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
         >>> from core.trace import run_trace
         >>> headline(run_trace(build_order_graph(["bad_status_last"]), SEED_PAYLOAD)).text
         'LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'
     """
+    verdict = _failure_headline(trace)
+    if verdict is not None:
+        return verdict
+    found = losses(trace)
+    if found:
+        return Headline("warning", _lost(found))
+    return Headline("success", "LangGraph finished the run without raising.")
+
+
+def _failure_headline(trace: Trace) -> Headline | None:
+    """The headline of a run that raised or whose state or output the model refuses."""
     checked = trace.options.check_each_step
     error = trace.error
     index = first_failure(trace)
@@ -135,7 +203,17 @@ def headline(trace: Trace) -> Headline:
             "warning",
             f"LangGraph finished, but its output does not validate with {name}: {_values(errors)}.",
         )
-    return Headline("success", "LangGraph finished the run without raising.")
+    return None
+
+
+def _lost(found: list[Loss]) -> str:
+    """`...but step 2 lost data silently: confirm's Overwrite replaced logs, ...`."""
+    first, more = found[0], len(found) - 1
+    tail = f" (and {more} more loss{'es' if more > 1 else ''})" if more else ""
+    return _end(
+        f"LangGraph finished without raising, but step {first.step} lost data silently: "
+        f"{first.summary(_VALUE_CHARS)}{tail}"
+    )
 
 
 def _wrote(step: Step) -> str:

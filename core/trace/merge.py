@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.trace.loss import row_losses
 from core.trace.reducers import DROPPED, dump_json
 from core.trace.run import Trace
 from core.trace.steps import Step
@@ -66,9 +67,10 @@ def unwritten_defaults(trace: Trace, index: int) -> dict[str, Any]:
 def merge_view(trace: Trace, index: int) -> list[dict[str, str]]:
     """Row `index`'s merge rows (field, before, update, reducer, after) with a `why` note.
 
-    `why` says when `after` holds other nodes' writes of the same super-step, and when
-    `before` is unset although the node's input showed a default (never written to the
-    channel).
+    `why` says what a silent loss took (`core.trace.loss`: an `Overwrite` that bypassed the
+    reducer, a key the state does not declare): what was there and what remains; when `after`
+    holds other nodes' writes of the same super-step; and when `before` is unset although the
+    node's input showed a default (never written to the channel).
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_fanout_graph
@@ -81,9 +83,11 @@ def merge_view(trace: Trace, index: int) -> list[dict[str, str]]:
     # the other nodes LangGraph merged with it (a step that never merged has none)
     peers = [s for s in _super_step_rows(trace, index) if s is not step] if step.committed else []
     defaults = unwritten_defaults(trace, index)
+    lost = {loss.field: loss.why() for loss in row_losses(trace, index)}
     rows = []
     for row in step.merges():
-        name, notes = row["field"], []
+        name = row["field"]
+        notes = [lost[name]] if name in lost else []
         others = [p.node for p in peers if name in p.changed]
         if others and row["reducer"] != DROPPED:
             notes.append(f"merged in super-step {step.step} with the write of {', '.join(others)}")

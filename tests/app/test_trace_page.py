@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -253,14 +254,88 @@ def test_the_input_panel_says_why_a_row_has_no_node_input(at):
     }
 
 
-def test_a_write_to_an_undeclared_key_is_named_in_the_run_summary(at):
-    at.multiselect(key="trace_faults").set_value(["undeclared_key"])
+def _tinted(table) -> list[int]:
+    """The rows of a styled step table drawn with a background tint."""
+    styles = table.proto.arrow_data.styler.styles
+    return sorted({int(row) for row in re.findall(r"_row(\d+)_col\d+", styles)})
+
+
+# fault -> the loss's step row, its headline, its merge row (field, before, after, why).
+LOSSES = {
+    "overwrite_logs": (
+        2,
+        "confirm",
+        "LangGraph finished without raising, but step 2 lost data silently: confirm's Overwrite "
+        'replaced logs, bypassing operator.add (it held ["amount=99.0 items=1"], now '
+        '["confirmed"]).',
+        [
+            "logs",
+            '["amount=99.0 items=1"]',
+            '["confirmed"]',
+            'Overwrite bypassed operator.add. Was there: ["amount=99.0 items=1"]. Remains: '
+            '["confirmed"]. Lost: "amount=99.0 items=1".',
+        ],
+    ),
+    "undeclared_key": (
+        1,
+        "validate_order",
+        "LangGraph finished without raising, but step 1 lost data silently: validate_order "
+        "returned totl=1, a key the state does not declare, and LangGraph discarded it.",
+        [
+            "totl",
+            "(unset)",
+            "(not a state field: discarded)",
+            "not a state field: LangGraph discarded the write. Was there: 1, in the node's "
+            "update. Remains: nothing (the state has no totl).",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", list(LOSSES))
+def test_a_silent_loss_is_headlined_opened_flagged_tinted_and_its_why_filled(at, fault):
+    at.multiselect(key="trace_faults").set_value([fault])
+    _run(at)
+    step, node, said, merge = LOSSES[fault]
+
+    assert [s.value for s in at.success] == []
+    assert [w.value for w in at.warning] == [
+        plain(said),
+        "LangGraph lost data at this step without raising:",  # the opened row's detail
+    ]
+    assert at.session_state["step_slider"] == step
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    assert table.key == f"trace__table_{step}"  # drawn with the loss's row selected
+    assert list(table.value["flag"]) == ["data lost" if i == step else "" for i in range(3)]
+    assert _tinted(table) == [step]
+    assert f"**Step {step} · {plain(node)}**" in [m.value for m in at.markdown]
+    assert f"{merge[0]}: {merge[3]}" in [c.value for c in at.code]
+    assert [[row[0], row[1], row[4], row[5]] for row in _frame(at, "field")][-1:] == [
+        merge[:1] + merge[1:]
+    ]
+    assert _highlighted(at) == [f'"{node}"']
+
+
+def test_a_loss_beside_a_failure_is_a_note_under_the_failures_headline(at):
+    at.multiselect(key="trace_faults").set_value(["undeclared_key", "bad_status_last"])
     _run(at)
 
-    assert [s.value for s in at.success] == ["LangGraph finished the run without raising."]
+    assert at.session_state["step_slider"] == 2  # the failure is opened first
+    (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
+    assert list(table.value["flag"]) == ["", "data lost", "first failure"]
+    assert _tinted(table) == [1, 2]
     assert [w.value for w in at.warning] == [
-        "Step 1: validate\\_order wrote totl, which the state does not declare; LangGraph "
-        "dropped the write silently."
+        plain(
+            'LangGraph finished, but the final state is invalid: confirm wrote status="shipped".'
+        ),
+        plain(
+            "Step 1: validate_order returned totl=1, a key the state does not declare, and "
+            "LangGraph discarded it."
+        ),
+        plain("The merged state breaks the model (blamed on confirm)."),
+        "LangGraph finished without raising, yet the raw output does not validate with the "
+        "state model: the last write to the failing field(s) came from confirm (step 2), and "
+        "no node ran after it, so LangGraph never rebuilt the model.",  # the output panel's
     ]
 
 
@@ -456,13 +531,18 @@ def test_shared_step_beyond_the_run_says_so_and_shows_the_first_row():
     assert at.select_slider(key="step_slider").value == 0
 
 
-def test_share_is_offered_before_any_run_with_the_settings_and_reopens_without_a_run(at):
+def test_nothing_to_export_or_share_is_offered_before_a_run(at):
     at.radio(key="trace_mode").set_value("native").run()
 
-    link = _shared_link(at)
-    assert link == {"page": "trace", **SEED_SETTINGS, "mode": "native", "ran": False}
-    assert "trace_result" not in at.session_state
-    reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
+    assert [b.key for b in at.button] == ["run"]
+    assert [b.proto.label for b in at.get("download_button")] == []
+    assert [h.value for h in at.subheader] == []
+    assert [i.value for i in at.info] == ["Pick a graph and faults, then press Run."]
+
+
+def test_a_link_made_before_any_run_still_opens_its_settings_without_a_run():
+    # Earlier versions offered Share link before a run: such links carry `ran: false`.
+    reopened = _open_shared(SEED_SETTINGS | {"mode": "native", "ran": False})
     assert not reopened.exception and not reopened.warning
     assert reopened.radio(key="trace_mode").value == "native"
     assert "trace_result" not in reopened.session_state

@@ -10,7 +10,7 @@ import streamlit as st
 from core.errors import ErrorCode
 from core.jsontext.payload import PayloadError, parse
 from core.trace import Trace
-from core.trace.focus import first_failure
+from core.trace.focus import opened_row
 from core.trace.fork import ForkError, edit_errors, fork_diff, fork_trace
 from core.trace.reducers import dump_json
 from ui import keys
@@ -190,7 +190,7 @@ def _fork(trace: Trace, index: int, text: str) -> None:
     st.session_state["trace_fork"] = fork
     st.session_state.pop("trace_fork_error", None)
     # The branch opens where it went wrong, as a run does.
-    st.session_state[keys.FORK_STEP_SLIDER] = first_failure(fork) or 0
+    st.session_state[keys.FORK_STEP_SLIDER] = opened_row(fork) or 0
 
 
 def _state_error(exc: PayloadError | ForkError) -> str:

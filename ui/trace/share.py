@@ -89,16 +89,17 @@ def select_shared_step(result: dict[str, Any], step: int) -> None:
     )
 
 
-def share_section(result: dict[str, Any] | None, settings: dict[str, Any]) -> None:
+def share_section(result: dict[str, Any]) -> None:
     """Exports of the shown run, and a share link reopening exactly what is on screen.
 
-    Before any run the link carries the settings and `ran: false`, so it runs nothing; after
-    a run that did not parse, the run's settings alone.
+    Only after a run (before it there is nothing to export or share); after a run that did not
+    parse, the link carries the run's settings alone. Links made before any run by earlier
+    versions (`ran: false`) still open: `restore_trace_share` applies their settings.
     """
     st.subheader("Export and share")
     json_col, csv_col, share_col = st.columns(3)
-    trace = result.get("trace") if result else None
-    state = result["settings"] if result else settings | {"ran": False}
+    trace = result.get("trace")
+    state = result["settings"]
     if trace is not None and trace.gate_errors and trace.ran:
         state = state | {"run_anyway": True}
     if trace is not None:

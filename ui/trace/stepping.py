@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from core.trace import Trace
-from core.trace.focus import failure_flag, first_failure
+from core.trace.focus import row_flags
+from core.trace.loss import row_losses
 from core.trace.merge import super_step
 from core.trace.reducers import dump_json
 from ui import keys
@@ -34,17 +35,16 @@ _FLAG_STYLE = "background-color: rgba(255, 75, 75, 0.22)"
 
 
 def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
-    """The rows, the first failing one flagged and tinted, the stepper `slider`'s row selected;
-    clicking a row selects it in the stepper."""
-    failing = first_failure(trace)
+    """The rows, the first failing one and each that lost data flagged and tinted, the stepper
+    `slider`'s row selected; clicking a row selects it in the stepper."""
+    flags = row_flags(trace)
     frame = pd.DataFrame(trace.rows())
-    flag = failure_flag(trace)
-    frame.insert(0, "flag", [flag if i == failing else "" for i in range(len(frame))])
+    frame.insert(0, "flag", flags)
     # The key names the selected row: selecting another step draws the table with that row
     # selected (a selection's default applies only to a table drawn for the first time).
     table_key = keys.step_table(key, selected)
     styled = frame.style.apply(
-        lambda row: [_FLAG_STYLE if row.name == failing else ""] * len(row), axis=1
+        lambda row: [_FLAG_STYLE if flags[row.name] else ""] * len(row), axis=1
     )
     st.dataframe(
         styled,
@@ -82,8 +82,9 @@ STEP_COLUMNS = {
     "flag": st.column_config.TextColumn(
         "flag",
         width=82,
-        help="The row opened first: where the run went wrong (natively: where "
-        "LangGraph raised, or the state it stopped at or finished with).",
+        help="Where the run went wrong, opened first (natively: where LangGraph raised, or "
+        "the state it stopped at or finished with); data lost: a step where LangGraph "
+        "dropped a write or an Overwrite bypassed a reducer, without raising.",
     ),
     "check": st.column_config.TextColumn("check", width=72),
 }
@@ -179,6 +180,14 @@ def step_detail(trace: Trace, index: int) -> None:
                 "together and merged all their writes, so each of their rows shows the same "
                 "merged state."
             )
+        )
+    lost = row_losses(trace, index)
+    if lost:  # LangGraph raised nothing: the detail says what was there and what remains
+        st.warning("LangGraph lost data at this step without raising:")
+        st.code(
+            "\n".join(f"{loss.field}: {loss.why()}" for loss in lost),
+            language=None,
+            wrap_lines=True,
         )
     if not step.committed:
         st.error("LangGraph never merged this step: it raised.")

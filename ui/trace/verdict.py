@@ -5,26 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 from core.trace import Trace, TraceError
-from core.trace.focus import headline
-from core.trace.reducers import DROPPED
+from core.trace.focus import headline, loss_notes
 from ui.text import plain
 
 __all__ = ["run_headline", "stopped_panel", "why_stopped"]
 
 
 def run_headline(trace: Trace) -> None:
-    """The run's one headline (plain text), and the writes LangGraph dropped without a word."""
+    """The run's one headline (plain text), then each data loss it does not name (LangGraph
+    raises on none: an Overwrite that bypassed a reducer, a key the state does not declare)."""
     verdict = headline(trace)
     show = {"success": st.success, "warning": st.warning, "error": st.error}[verdict.level]
     # Only the success headline is a fixed sentence; the others quote names and values.
     show(verdict.text if verdict.level == "success" else plain(verdict.text))
-    for step in trace.steps:  # LangGraph discards these writes without a word
-        dropped = [name for name, reducer in step.reducers.items() if reducer == DROPPED]
-        if dropped:
-            st.warning(
-                f"Step {step.step}: {plain(step.node)} wrote {plain(', '.join(dropped))}, which "
-                "the state does not declare; LangGraph dropped the write silently."
-            )
+    for note in loss_notes(trace):
+        st.warning(plain(note))
 
 
 def stopped_panel(trace: Trace) -> None:

@@ -9,8 +9,18 @@ import pytest
 
 from core.order import FAULTS, SEED_PAYLOAD, build_order_graph
 from core.trace import run_trace
-from core.trace.focus import Headline, failure_flag, first_failure, headline
+from core.trace.focus import Headline, failure_flag, headline, opened_row
 
+_DROPPED = Headline(
+    "warning",
+    "LangGraph finished without raising, but step 1 lost data silently: validate_order "
+    "returned totl=1, a key the state does not declare, and LangGraph discarded it.",
+)
+_OVERWRITTEN = Headline(
+    "warning",
+    "LangGraph finished without raising, but step 2 lost data silently: confirm's Overwrite "
+    'replaced logs, bypassing operator.add (it held ["amount=99.0 items=1"], now ["confirmed"]).',
+)
 _CONCURRENT = (
     "InvalidUpdateError: At key 'status': Can receive only one value per step. Use an "
     "Annotated key to handle multiple values."
@@ -56,10 +66,8 @@ EXPECTED = {
             ),
         ),
     ),
-    "undeclared_key": (
-        (None, Headline("success", "LangGraph finished the run without raising.")),
-        (None, Headline("success", "LangGraph finished the run without raising.")),
-    ),
+    # A silent loss is LangGraph's own doing (read off its checkpoints): said in both modes.
+    "undeclared_key": (((1, "validate_order"), _DROPPED), ((1, "validate_order"), _DROPPED)),
     "parallel_status": (
         (
             (1, "audit"),
@@ -74,10 +82,7 @@ EXPECTED = {
             Headline("error", f"LangGraph stopped at step 1 [concurrent_update]: {_CONCURRENT}"),
         ),
     ),
-    "overwrite_logs": (
-        (None, Headline("success", "LangGraph finished the run without raising.")),
-        (None, Headline("success", "LangGraph finished the run without raising.")),
-    ),
+    "overwrite_logs": (((2, "confirm"), _OVERWRITTEN), ((2, "confirm"), _OVERWRITTEN)),
     "node_exception": (
         (
             (2, "confirm"),
@@ -105,11 +110,11 @@ def test_every_fault_is_covered():
 
 @pytest.mark.parametrize("fault", list(EXPECTED))
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "native"])
-def test_a_run_opens_on_its_first_failure_under_one_headline(fault, checked):
+def test_a_run_opens_on_its_first_failure_or_loss_under_one_headline(fault, checked):
     trace = run_trace(
         build_order_graph([fault] if fault else []), SEED_PAYLOAD, check_each_step=checked
     )
-    index = first_failure(trace)
+    index = opened_row(trace)
     opened = None if index is None else (trace.steps[index].step, trace.steps[index].node)
     assert (opened, headline(trace)) == EXPECTED[fault][0 if checked else 1]
 
