@@ -84,7 +84,7 @@ def test_a_click_on_a_row_opens_its_thread_and_page_numbers_jump_through_the_lis
         # the audit says what it checked in plain words: threads, not slices
         with rerun(page):
             page.locator(".st-key-threads_audit_run").get_by_role("button").click()
-        expect(page.locator("[data-testid='stProgress']")).to_have_text(
+        expect(page.locator("[data-testid='stProgress']:has-text('checked')")).to_have_text(
             f"All {THREADS} threads checked"
         )
         assert not page.get_by_text(re.compile("slice", re.IGNORECASE)).count()
