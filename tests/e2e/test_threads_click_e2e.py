@@ -19,6 +19,7 @@ from tests.e2e._server import Server, streamlit_server
 pytestmark = pytest.mark.e2e
 
 WIDE = {"width": 1400, "height": 900}  # the desktop window
+PHONE = {"width": 390, "height": 844}  # and its phone
 THREADS = 60  # t00000 ... t00059: three pages of 25, the last of 10
 HEADER_PX = 35  # a Streamlit data grid's header row and each of its rows, in CSS px
 ROW_PX = 35
@@ -91,3 +92,25 @@ def test_a_click_on_a_row_opens_its_thread_and_page_numbers_jump_through_the_lis
         assert page.locator("[data-testid='stException']").count() == 0
     finally:
         page.context.close()
+
+
+def test_on_a_phone_a_tap_on_a_row_opens_its_thread_and_the_page_numbers_fit(
+    browser: Any, sixty_threads_server: Server
+) -> None:
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = open_app(context, f"{sixty_threads_server.url}/threads")
+    try:
+        grid = grid_with(page, "thread_id").first
+        grid.scroll_into_view_if_needed()
+        box = grid.locator("canvas").first.bounding_box()
+        assert box is not None
+        with rerun(page):
+            page.touchscreen.tap(box["x"] + 90, box["y"] + HEADER_PX + ROW_PX * 2 + ROW_PX / 2)
+        expect(page.locator(".st-key-threads_thread input")).to_have_value("t00002")
+        numbers = page.locator(".st-key-threads_page")
+        expect(numbers.locator("input")).to_have_value("Page 1 of 3")
+        drawn = numbers.bounding_box()
+        assert drawn is not None and drawn["x"] + drawn["width"] <= PHONE["width"], drawn
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        context.close()
