@@ -112,12 +112,14 @@ def page_starts(store: AnyStore, contains: str, size: int, pages: int) -> list[s
         return [""] + [str(size * index) for index in range(1, pages)]
     if "\x00" in contains or pages < 2:  # no PostgreSQL text holds a NUL: one empty page
         return [""]
-    find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
+    sqlite = store.kind == "sqlite"
+    find = "instr(thread_id, ?)" if sqlite else "strpos(thread_id, ?)"
+    last = "n % ?" if sqlite else "MOD(n, ?)"  # psycopg reads a % as a placeholder's start
     # the last thread of each whole page before page `pages`, in the list's id order
     rows = store.query(
         "SELECT thread_id FROM (SELECT thread_id, ROW_NUMBER() OVER (ORDER BY thread_id) AS n "
         f"FROM (SELECT DISTINCT thread_id FROM checkpoints WHERE {find} > 0) AS ids) AS numbered "
-        "WHERE n % ? = 0 AND n < ? ORDER BY n",
+        f"WHERE {last} = 0 AND n < ? ORDER BY n",
         (contains, size, size * pages),
     )
     return [""] + [row[0] for row in rows]
