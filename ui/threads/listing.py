@@ -18,7 +18,7 @@ from ui import keys
 from ui.text import plain
 from ui.threads.columns import THREAD_LIST_LAYOUT
 
-__all__ = ["choose_models", "offered_candidate", "thread_list"]
+__all__ = ["choose_models", "offered_candidate", "page_numbers", "thread_list"]
 
 _ALL = "all"
 
@@ -73,6 +73,27 @@ def _next(after: str) -> None:
 def _previous() -> None:
     if len(st.session_state[keys.THREADS_CURSORS]) > 1:
         st.session_state[keys.THREADS_CURSORS].pop()
+
+
+_ALL_PAGES = 200  # up to this many pages, the page box offers every one
+
+
+def page_numbers(current: int, last: int) -> list[int]:
+    """The pages the page box offers: every one of a list up to _ALL_PAGES long; of a longer
+    one the first pages, those around `current`, every hundredth of the list and the last
+    (a box of a few hundred options, whatever the store's size).
+
+    Example:
+        >>> page_numbers(2, 5), len(page_numbers(1, 40_000))
+        ([1, 2, 3, 4, 5], 111)
+        >>> page_numbers(5_000, 40_000)[:8], page_numbers(5_000, 40_000)[-2:]
+        ([1, 2, 3, 4, 5, 400, 800, 1200], [39600, 40000])
+    """
+    if last <= _ALL_PAGES:
+        return list(range(1, last + 1))
+    step = math.ceil(last / 100)
+    near = range(max(1, current - 10), min(last, current + 10) + 1)
+    return sorted({*range(1, 6), *near, *range(step, last, step), last})
 
 
 def _jump() -> None:
@@ -205,7 +226,7 @@ def thread_list(
             st.session_state[keys.THREADS_PAGE] = len(cursors)
             st.selectbox(
                 "Page",
-                range(1, last + 1),
+                page_numbers(len(cursors), last),
                 format_func=lambda number: f"Page {number} of {last:,}",
                 key=keys.THREADS_PAGE,
                 on_change=_jump,
