@@ -237,4 +237,10 @@ def thread_list(
             st.caption(shown)
     if not ids:
         return None
-    return st.selectbox("Thread", ids, key=keys.THREADS_THREAD)
+    return st.selectbox(
+        "Thread",
+        ids,
+        key=keys.THREADS_THREAD,
+        help="The thread shown below. Click its row in the list, or pick it here from the "
+        "threads of the page shown (with the keyboard: type part of its id).",
+    )
