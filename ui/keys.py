@@ -44,6 +44,8 @@ __all__ = [
     "THREADS_MIGRATE_STEPS",
     "THREADS_MIGRATE_WRITTEN",
     "THREADS_OPEN_AT",
+    "THREADS_PAGE",
+    "THREADS_PAGE_JUMP",
     "THREADS_PAGE_SIZE",
     "THREADS_SOURCE",
     "THREADS_STATUS",
@@ -120,6 +122,10 @@ THREADS_CONTAINS = "threads_contains"
 THREADS_STATUS = "threads_status"
 THREADS_PAGE_SIZE = "threads_page_size"
 THREADS_CURSORS = "threads_cursors"
+# The page-number picker (it follows the cursors: set before it is drawn) and the page it was
+# set to by the user, until the next run pages there.
+THREADS_PAGE = "threads_page"
+THREADS_PAGE_JUMP = "threads_page_jump"
 THREADS_THREAD = "threads_thread"
 THREADS_STEP = "threads_step"
 THREADS_STEP_OF = "threads_step_of"

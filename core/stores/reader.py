@@ -29,6 +29,7 @@ __all__ = [
     "audit_any",
     "get_state_said",
     "open_any",
+    "page_starts",
     "thread_page",
     "thread_total",
     "timeline_of",
@@ -92,6 +93,36 @@ def thread_total(store: AnyStore, contains: str = "") -> int | None:
     rows = store.query(f"SELECT COUNT(DISTINCT thread_id) FROM checkpoints WHERE {find} > 0",
                        (contains,))  # fmt: skip
     return int(rows[0][0])
+
+
+def page_starts(store: AnyStore, contains: str, size: int, pages: int) -> list[str]:
+    """Where each of the list's first `pages` pages of `size` threads starts, unfiltered by
+    status: the cursors `thread_page` pages from ("" for the first page, then the id of the
+    thread each page continues after; a server's, the offset as text). The page's jump to a
+    page number. Threads whose id holds `contains`; on a server, all (its total is known
+    only then).
+
+    Example:
+        >>> from core.stores.demo import open_demo_store
+        >>> with open_demo_store() as store:
+        ...     page_starts(store, "", 4, 3), page_starts(store, "fault-", 4, 9)
+        (['', 'fault-negative_amount', 'fault-undeclared_key'], ['', 'fault-overwrite_logs'])
+    """
+    if isinstance(store, RemoteStore):
+        return [""] + [str(size * index) for index in range(1, pages)]
+    if "\x00" in contains or pages < 2:  # no PostgreSQL text holds a NUL: one empty page
+        return [""]
+    sqlite = store.kind == "sqlite"
+    find = "instr(thread_id, ?)" if sqlite else "strpos(thread_id, ?)"
+    last = "n % ?" if sqlite else "MOD(n, ?)"  # psycopg reads a % as a placeholder's start
+    # the last thread of each whole page before page `pages`, in the list's id order
+    rows = store.query(
+        "SELECT thread_id FROM (SELECT thread_id, ROW_NUMBER() OVER (ORDER BY thread_id) AS n "
+        f"FROM (SELECT DISTINCT thread_id FROM checkpoints WHERE {find} > 0) AS ids) AS numbered "
+        f"WHERE {last} = 0 AND n < ? ORDER BY n",
+        (contains, size, size * pages),
+    )
+    return [""] + [row[0] for row in rows]
 
 
 def timeline_of(store: AnyStore, thread_id: str, model: type[BaseModel]) -> Timeline | None:

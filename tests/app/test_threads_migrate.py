@@ -298,7 +298,7 @@ def test_a_page_without_a_candidate_says_how_to_configure_one(monkeypatch):
     assert keys.THREADS_MIGRATE_BASE not in at.session_state
 
 
-def test_a_large_store_is_previewed_in_slices_to_the_same_counts(at, monkeypatch):
+def test_a_large_store_is_previewed_part_by_part_to_the_same_counts(at, monkeypatch):
     monkeypatch.setattr(migrate_preview, "ONE_GO_THREADS", 0)
     _edit(at, added=[AMOUNT_MAP])
     job = at.session_state[keys.THREADS_MIGRATE_JOB]
@@ -307,12 +307,13 @@ def test_a_large_store_is_previewed_in_slices_to_the_same_counts(at, monkeypatch
         "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 1, "Still broken": 2,
     }  # fmt: skip
     assert _broken(at) == [STATUS_LAST, NEGATIVE]  # in thread order, as one whole preview
+    assert [bar.proto.text for bar in at.get("progress")] == ["All 10 threads previewed"]
     assert [b.key for b in at.button if b.key.startswith("threads_migrate_")][-2:] == [
         "threads_migrate_propose", "threads_migrate_again",
     ]  # fmt: skip
 
 
-def test_a_cancelled_preview_keeps_the_slices_it_finished_and_says_so(at, monkeypatch):
+def test_a_cancelled_preview_keeps_the_threads_it_previewed_and_says_so(at, monkeypatch):
     monkeypatch.setattr(migrate_preview, "ONE_GO_THREADS", 0)
     _edit(at, added=[AMOUNT_MAP])
     job = at.session_state[keys.THREADS_MIGRATE_JOB]
@@ -320,9 +321,11 @@ def test_a_cancelled_preview_keeps_the_slices_it_finished_and_says_so(at, monkey
     at.run()
     shown = sum(part.checkpoints for part in job["parts"])
     assert _counts(at)["Checkpoints"] == shown < 10
+    threads = sum(part.threads for part in job["parts"])
     assert [w.value for w in at.warning][-1] == (
-        "Preview cancelled: the counts cover the slices previewed before Cancel."
+        f"Preview cancelled: the counts cover the {threads} threads previewed before Cancel."
     )
+    assert [bar.proto.text for bar in at.get("progress")] == [f"{threads} threads previewed so far"]
     assert "threads_migrate_cancel" not in [b.key for b in at.button]
     assert len(at.session_state[keys.THREADS_MIGRATE_JOB]["parts"]) == 3  # nothing more ran
 

@@ -11,12 +11,14 @@ import pytest
 from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
+from bench.audit import build_store
 from core.stores.demo import DEMO_THREADS
 from core.stores.open import STORE_ENV, store_label
 from core.stores.unbrick import WRITES_ENV
 from tests.app._editor import editor
-from tests.app.conftest import SESSION_ID, phone_layouts, table_rows
+from tests.app.conftest import SESSION_ID, phone_layouts, shared, table_rows, token
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
+from ui import keys
 from ui.threads.audit import SLICES
 from ui.threads.columns import PHONE_COLUMNS
 from ui.threads.source import MAX_UPLOAD_BYTES
@@ -179,6 +181,7 @@ def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
     downloads = [b.key for b in at.get("download_button") if b.key.startswith("threads_audit")]
     assert downloads == ["threads_audit_csv", "threads_audit_json"]  # the Migrate ones follow
     assert len(at.session_state["threads_audit_job"]["parts"]) == SLICES
+    assert [bar.proto.text for bar in at.get("progress")] == ["All 10 threads checked"]
 
 
 def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_width(at):
@@ -189,7 +192,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
     assert drawn == {
         "threads_table": (
             ["thread_id", "status", "checkpoints", "last step", "last time", "detail"],
-            {"thread_id": 190, "status": 126},
+            {"thread_id": 154, "status": 126},
             0,
         ),
         "threads_timeline": (
@@ -344,7 +347,7 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
     assert not _frame_or_none(at, "path")  # and no error table
 
 
-def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):
+def test_a_cancelled_audit_keeps_the_threads_it_checked_and_says_so(at):
     from core.stores.audit import AuditResult, InvalidState
 
     error = {"type": "literal_error", "loc": ["status"], "msg": "Input should be …"}
@@ -356,7 +359,10 @@ def test_a_cancelled_audit_keeps_the_slices_it_finished_and_says_so(at):
     }
     at.run()
     assert not at.exception
-    assert at.warning[0].value.startswith("Audit cancelled: the counts below cover the slices")
+    assert at.warning[0].value == (
+        "Audit cancelled: the counts below cover the 3 threads checked before Cancel."
+    )
+    assert [bar.proto.text for bar in at.get("progress")] == ["3 threads checked so far"]
     assert at.text[0].value == (
         "3 threads, 3 checkpoints audited; 1 invalid states in 1 threads (so far)"
     )
@@ -583,7 +589,114 @@ def test_what_langgraphs_get_state_does_is_said_only_as_it_was_run(at):
     }
 
 
+def _counter(at: AppTest) -> tuple[tuple[str, list[str]] | None, str]:
+    """The list's counter as drawn: the page-number box (the page shown, every page it
+    offers; None: none drawn), and the caption beside the paging buttons."""
+    numbers = at.selectbox(key=keys.THREADS_PAGE) if _has(at, keys.THREADS_PAGE) else None
+    beside = [c.value for c in at.caption if " threads shown" in c.value]
+    assert len(beside) == 1, beside
+    return (
+        None if numbers is None else (numbers.format_func(numbers.value), numbers.options),
+        beside[0],
+    )
+
+
+def _has(at: AppTest, key: str) -> bool:
+    return any(box.key == key for box in at.selectbox)
+
+
 def test_the_list_says_how_many_threads_the_store_holds_and_how_many_match(at):
-    assert "Page 1 · 10 threads shown of 10" in [c.value for c in at.caption]
+    assert _counter(at) == (("Page 1 of 1", ["Page 1 of 1"]), "10 threads shown of 10")
     at.text_input(key="threads_contains").input("fault-").run()
-    assert "Page 1 · 6 threads shown of 6 matching" in [c.value for c in at.caption]
+    assert _counter(at) == (("Page 1 of 1", ["Page 1 of 1"]), "6 threads shown of 6 matching")
+    # a status is known thread by thread, as read: no count of pages to jump through
+    at.selectbox(key="threads_status").set_value("broken").run()
+    assert _counter(at) == (None, "Page 1 · 2 threads shown of 6 matching")
+
+
+@pytest.fixture(scope="module")
+def sixty_threads(tmp_path_factory) -> str:
+    """A store of 60 threads, t00000 to t00059 (real seed-graph runs, rows copied)."""
+    spec = str(tmp_path_factory.mktemp("sixty") / "store.sqlite")
+    assert build_store("sqlite", spec, 60, 120)[0] == 60
+    return spec
+
+
+@pytest.fixture
+def sixty(monkeypatch, sixty_threads) -> AppTest:
+    """The page on the server's store of 60 threads: three pages of 25, the last of 10."""
+    monkeypatch.setenv(STORE_ENV, sixty_threads)
+    monkeypatch.delenv(WRITES_ENV, raising=False)
+    return AppTest.from_file(PAGE, default_timeout=60).run()
+
+
+def _ids(first: int, last: int) -> list[str]:
+    return [f"t{n:05d}" for n in range(first, last + 1)]
+
+
+def test_page_numbers_jump_to_any_page_and_previous_pages_back_from_it(sixty):
+    at = sixty
+    pages = ["Page 1 of 3", "Page 2 of 3", "Page 3 of 3"]
+    assert _counter(at) == (("Page 1 of 3", pages), "25 threads shown of 60")
+    at.selectbox(key=keys.THREADS_PAGE).set_value(3).run()
+    assert not at.exception
+    assert _counter(at) == (("Page 3 of 3", pages), "10 threads shown of 60")
+    assert [row[0] for row in table_rows(at, "thread_id")] == _ids(50, 59)
+    assert at.selectbox(key=keys.THREADS_THREAD).options == _ids(50, 59)
+    # the pages before it are there to go back to, as if paged with Next
+    assert at.session_state[keys.THREADS_CURSORS] == ["", "t00024", "t00049"]
+    assert at.button(key="threads_next").disabled
+    at.button(key="threads_prev").click().run()
+    assert _counter(at) == (("Page 2 of 3", pages), "25 threads shown of 60")
+    assert at.selectbox(key=keys.THREADS_THREAD).value == "t00025"
+    at.button(key="threads_next").click().run()
+    assert _counter(at) == (("Page 3 of 3", pages), "10 threads shown of 60")
+    at.selectbox(key=keys.THREADS_PAGE_SIZE).set_value(50).run()  # a new size: page 1 again
+    assert _counter(at) == (("Page 1 of 2", ["Page 1 of 2", "Page 2 of 2"]),
+                            "50 threads shown of 60")  # fmt: skip
+    at.selectbox(key=keys.THREADS_PAGE).set_value(2).run()
+    assert [row[0] for row in table_rows(at, "thread_id")] == _ids(50, 59)
+
+
+def test_a_link_reopens_the_page_jumped_to_and_the_thread_opened_there(sixty):
+    at = sixty
+    at.selectbox(key=keys.THREADS_PAGE).set_value(3).run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value("t00057").run()
+    at.button(key="threads_share").click().run()
+    step = at.select_slider(key="threads_step").value
+    assert shared(at) == {
+        "page": "threads",
+        "source": "server",
+        "current": "same",
+        "contains": "",
+        "status": "all",
+        "page_size": 25,
+        "cursors": ["", "t00024", "t00049"],
+        "thread": "t00057",
+        "step": step,
+    }
+    fresh = AppTest.from_file(PAGE, default_timeout=60)
+    fresh.query_params["s"] = token(at)
+    fresh.run()
+    assert not fresh.exception and not fresh.warning
+    assert _counter(fresh) == _counter(at)
+    assert (
+        fresh.selectbox(key=keys.THREADS_THREAD).value,
+        fresh.select_slider(key="threads_step").value,
+        fresh.session_state[keys.THREADS_TABLE]["selection"]["rows"],
+    ) == ("t00057", step, [7])
+
+
+def test_the_table_marks_the_row_of_the_thread_shown(at):
+    """A click on a row opens its thread (tests/e2e/test_threads_click_e2e.py clicks one);
+    the row marked is the thread shown however it was picked."""
+    assert at.session_state[keys.THREADS_TABLE]["selection"] == {
+        "rows": [0], "columns": [], "cells": [],
+    }  # fmt: skip
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-negative_amount").run()
+    assert at.session_state[keys.THREADS_TABLE]["selection"] == {
+        "rows": [3], "columns": [], "cells": [],
+    }  # fmt: skip
+    assert [c.value for c in at.caption if c.value.startswith("Click")] == [
+        "Click a row to open its thread."
+    ]

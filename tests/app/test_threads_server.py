@@ -61,7 +61,9 @@ def test_the_servers_threads_are_listed_with_their_status_and_no_count(at, serve
         (VALID, "valid"), (ROLE, "valid"), (STOPPED, "interrupted"), (BROKEN, "broken"),
     ]  # fmt: skip
     assert all(str(count) == "<NA>" for _, _, count in rows)  # the server does not count them
-    assert "Page 1 · 4 threads shown of 4" in [c.value for c in at.caption]  # threads.count
+    assert "4 threads shown of 4" in [c.value for c in at.caption]  # threads.count
+    page = at.selectbox(key="threads_page")
+    assert (page.format_func(page.value), page.options) == ("Page 1 of 1", ["Page 1 of 1"])
 
 
 def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_servers_answer(at):

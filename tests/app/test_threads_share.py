@@ -14,6 +14,7 @@ from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import shared, token
+from ui import keys
 from ui.text import plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +104,8 @@ def test_a_link_to_the_servers_store_on_a_server_without_one_says_so_and_shows_t
 def test_a_link_naming_a_thread_the_store_lacks_says_so_and_shows_the_first():
     at = _open(encode_share({"page": "threads", "thread": "gone-42", "step": 3}))
     assert [w.value for w in at.warning] == [
-        "[share_thread] The thread this link names is not in this store's list as filtered "
-        "(another store, or the thread is gone): the first thread listed is shown. Its id:"
+        "[share_thread] The thread this link names is not listed on this page with these "
+        "filters: the first thread listed is shown. Its id:"
     ]
     assert "gone-42" in [c.value for c in at.code]
     assert _shown(at)["thread"] == "clean-1"
@@ -168,7 +169,13 @@ def test_a_link_reopens_a_later_page_of_the_list_its_size_and_the_changed_model(
         at.selectbox(key="threads_page_size").value,
         at.selectbox(key="threads_thread").options,
     ) == ("candidate", 50, sorted(DEMO_THREADS)[2:])
-    assert "Page 2 · 8 threads shown of 10" in [c.value for c in at.caption]
+    # the page the link names, past the count's one page of 50: numbered on from it
+    page = at.selectbox(key=keys.THREADS_PAGE)
+    assert (page.format_func(page.value), page.options) == (
+        "Page 2 of 2",
+        ["Page 1 of 2", "Page 2 of 2"],
+    )
+    assert "8 threads shown of 10" in [c.value for c in at.caption]
     step = at.select_slider(key="threads_step").value  # the blamed checkpoint, as opened
     assert _link(at) == link | {"thread": "fault-bad_status_last", "step": step}
 

@@ -1,4 +1,4 @@
-"""The audit section: every thread against a model, in slices, with progress and Cancel."""
+"""The audit section: every thread against a model, part by part, with progress and Cancel."""
 
 from __future__ import annotations
 
@@ -78,6 +78,11 @@ def _results(result: AuditResult, finished: bool) -> None:
     )
 
 
+def _checked(threads: int, finished: bool) -> str:
+    """The progress bar's words: the threads checked so far, or all of them."""
+    return f"All {threads:,} threads checked" if finished else f"{threads:,} threads checked so far"
+
+
 def _models(model: type[BaseModel], candidate: type[BaseModel] | None) -> dict[str, Any]:
     models: dict[str, Any] = {"model": model}
     if candidate is not None:
@@ -89,7 +94,7 @@ def _models(model: type[BaseModel], candidate: type[BaseModel] | None) -> dict[s
 def audit_section(
     choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel] | None
 ) -> None:
-    """Pick a model, run the audit slice by slice (a fragment rerun each), show the counts."""
+    """Pick a model, run the audit part by part (a fragment rerun each), show the counts."""
     models = _models(model, candidate)
     names = {key: plain(m.__name__) for key, m in models.items()}
     if st.session_state.get("threads_audit_model") not in models:
@@ -109,12 +114,16 @@ def audit_section(
         return
     parts: list[AuditResult] = job["parts"]
     running = len(parts) < SLICES and not job["cancelled"]
-    st.progress(len(parts) / SLICES, text=f"{len(parts)} of {SLICES} slices audited")
+    merged = merge_audits(parts)
+    st.progress(len(parts) / SLICES, text=_checked(merged.threads, len(parts) == SLICES))
     if job["cancelled"] and len(parts) < SLICES:
-        st.warning("Audit cancelled: the counts below cover the slices audited before Cancel.")
+        st.warning(
+            f"Audit cancelled: the counts below cover the {merged.threads:,} threads checked "
+            "before Cancel."
+        )
     if running:
         st.button("Cancel", key="threads_audit_cancel", on_click=_cancel)
-    _results(merge_audits(parts), finished=len(parts) == SLICES)
+    _results(merged, finished=len(parts) == SLICES)
     if not running:
         return
     try:
@@ -128,6 +137,6 @@ def audit_section(
         st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
         return
     try:
-        st.rerun(scope="fragment")  # the next slice, redrawing only this section
+        st.rerun(scope="fragment")  # the next part, redrawing only this section
     except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all
         st.rerun()

@@ -51,8 +51,10 @@ def _numbers(widths: dict[str, int]) -> dict[str, Any]:
 
 
 # A thread: its id, then its status ("broken at step 2", "would not resume"). A long id (a
-# uuid is 250 px) is cut at 190 px, its start in view; the Thread picker below holds it whole.
-_THREAD_LIST = _texts({"thread_id": 190, "status": 126})
+# uuid is 250 px) is cut at 154 px, its start in view; the Thread picker below holds it whole.
+# A click on a row opens its thread, so the table draws a row-mark column before them (as the
+# plan editor below does): these sum to 280, not 320.
+_THREAD_LIST = _texts({"thread_id": 154, "status": 126})
 # A checkpoint: its step and source ("loop", "input"), then who wrote it and how many errors
 # its state has. What changed, the time and the ids are in the stepped checkpoint below.
 _TIMELINE = {

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
@@ -9,13 +12,13 @@ from pydantic import BaseModel
 from core.links.threads import PAGE_SIZES, STATUSES
 from core.order import AgentState
 from core.stores.demo import CandidateState
-from core.stores.reader import AnyStore, thread_page, thread_total
+from core.stores.reader import AnyStore, page_starts, thread_page, thread_total
 from core.stores.threads import ThreadPage, ThreadStatus, short_time
 from ui import keys
 from ui.text import plain
 from ui.threads.columns import THREAD_LIST_LAYOUT
 
-__all__ = ["choose_models", "offered_candidate", "thread_list"]
+__all__ = ["choose_models", "offered_candidate", "page_numbers", "thread_list"]
 
 _ALL = "all"
 
@@ -72,6 +75,54 @@ def _previous() -> None:
         st.session_state[keys.THREADS_CURSORS].pop()
 
 
+_ALL_PAGES = 200  # up to this many pages, the page box offers every one
+
+
+def page_numbers(current: int, last: int) -> list[int]:
+    """The pages the page box offers: every one of a list up to _ALL_PAGES long; of a longer
+    one the first pages, those around `current`, every hundredth of the list and the last
+    (a box of a few hundred options, whatever the store's size).
+
+    Example:
+        >>> page_numbers(2, 5), len(page_numbers(1, 40_000))
+        ([1, 2, 3, 4, 5], 111)
+        >>> page_numbers(5_000, 40_000)[:8], page_numbers(5_000, 40_000)[-2:]
+        ([1, 2, 3, 4, 5, 400, 800, 1200], [39600, 40000])
+    """
+    if last <= _ALL_PAGES:
+        return list(range(1, last + 1))
+    step = math.ceil(last / 100)
+    near = range(max(1, current - 10), min(last, current + 10) + 1)
+    return sorted({*range(1, 6), *near, *range(step, last, step), last})
+
+
+def _jump() -> None:
+    st.session_state[keys.THREADS_PAGE_JUMP] = st.session_state[keys.THREADS_PAGE]
+
+
+def _open_row(ids: list[str]) -> None:
+    """A click on a row of the table (`ids`, its threads in order), on any of its cells or on
+    its mark, opens that thread. The row shown is kept marked (`_select`), so a cell clicked
+    comes beside that mark, and a mark clicked replaces it; the shown row's own mark, cleared,
+    leaves it shown (and marked again)."""
+    selection = st.session_state[keys.THREADS_TABLE]["selection"]
+    if not selection["rows"]:
+        return
+    row = selection["cells"][0][0] if selection["cells"] else selection["rows"][0]
+    if 0 <= row < len(ids):
+        st.session_state[keys.THREADS_THREAD] = ids[row]
+
+
+def _select(row: int) -> None:
+    """The table's selected row follows the thread shown (picked in the Thread box, by a link
+    or first listed): only a row the user clicked would leave the two apart."""
+    selected = st.session_state.get(keys.THREADS_TABLE)
+    if selected is None or list(selected["selection"]["rows"]) != [row]:
+        st.session_state[keys.THREADS_TABLE] = {
+            "selection": {"rows": [row], "columns": [], "cells": []}
+        }
+
+
 def _frame(page: ThreadPage) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -114,6 +165,13 @@ def thread_list(
     size = size_col.selectbox(
         "Per page", PAGE_SIZES, key=keys.THREADS_PAGE_SIZE, on_change=_reset_pages
     )
+    total = thread_total(store, contains)
+    # Page numbers to jump to when the list's length is known: every thread, or every one
+    # whose id holds the text (a status filter is known only thread by thread, as read)
+    pages = None if total is None or status != _ALL else max(1, math.ceil(total / size))
+    jump = st.session_state.pop(keys.THREADS_PAGE_JUMP, None)
+    if pages is not None and isinstance(jump, int) and 1 <= jump <= pages:
+        st.session_state[keys.THREADS_CURSORS] = page_starts(store, contains, size, jump)
     cursors = st.session_state.setdefault(keys.THREADS_CURSORS, [""])
     page = thread_page(
         store,
@@ -124,6 +182,9 @@ def thread_list(
         after=cursors[-1] if len(cursors) > 1 else None,  # the first page's is a placeholder
         limit=size,
     )
+    ids = [row.thread_id for row in page.rows]
+    if ids and st.session_state.get(keys.THREADS_THREAD) not in ids:
+        st.session_state[keys.THREADS_THREAD] = ids[0]
     if not page.rows and page.next_after is not None:
         st.info(
             f"None of the {page.scanned:,} threads looked at matches; press Next to look "
@@ -137,7 +198,15 @@ def thread_list(
         )
     else:
         _fit_note(page, model)
-        st.dataframe(_frame(page), key=keys.THREADS_TABLE, **THREAD_LIST_LAYOUT)
+        st.caption("Click a row to open its thread.")
+        _select(ids.index(st.session_state[keys.THREADS_THREAD]))
+        st.dataframe(
+            _frame(page),
+            key=keys.THREADS_TABLE,
+            on_select=partial(_open_row, ids),
+            selection_mode=["single-row", "single-cell"],
+            **THREAD_LIST_LAYOUT,
+        )
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)
@@ -148,12 +217,30 @@ def thread_list(
             args=(page.next_after,),
             disabled=page.next_after is None,
         )
-        total = thread_total(store, contains)
         counted = "" if total is None else f" of {total:,}" + (" matching" if contains else "")
-        st.caption(f"Page {len(cursors)} · {len(page.rows)} threads shown{counted}")
-    ids = [row.thread_id for row in page.rows]
+        shown = f"{len(page.rows)} threads shown{counted}"
+        if pages is None:
+            st.caption(f"Page {len(cursors)} · {shown}")
+        else:
+            last = max(pages, len(cursors))  # a link may open a page past the count's last
+            st.session_state[keys.THREADS_PAGE] = len(cursors)
+            st.selectbox(
+                "Page",
+                page_numbers(len(cursors), last),
+                format_func=lambda number: f"Page {number} of {last:,}",
+                key=keys.THREADS_PAGE,
+                on_change=_jump,
+                label_visibility="collapsed",
+                width=170,
+                help="Go to a page of the list",
+            )
+            st.caption(shown)
     if not ids:
         return None
-    if st.session_state.get(keys.THREADS_THREAD) not in ids:
-        st.session_state[keys.THREADS_THREAD] = ids[0]
-    return st.selectbox("Thread", ids, key=keys.THREADS_THREAD)
+    return st.selectbox(
+        "Thread",
+        ids,
+        key=keys.THREADS_THREAD,
+        help="The thread shown below. Click its row in the list, or pick it here from the "
+        "threads of the page shown (with the keyboard: type part of its id).",
+    )

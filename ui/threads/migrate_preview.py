@@ -73,7 +73,7 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
         st.metric("Still broken", len(preview.still_broken),
                   help="States the candidate rejects after the plan")  # fmt: skip
     if not finished:
-        st.caption("So far: the counts grow as the slices are previewed.")
+        st.caption("So far: the counts grow as more threads are previewed.")
     if not preview.checkpoints:
         st.info("No stored state was previewed: the store holds no threads yet.")
         return
@@ -125,7 +125,7 @@ def preview_section(
     history: bool,
 ) -> Preview | None:
     """The plan's preview over the page's store (None: the store cannot be read); in a large
-    store, the slices previewed so far."""
+    store, the threads previewed so far."""
     signature = (choice.source, choice.label, str(choice.assistant), model.__qualname__,
                  candidate.__qualname__, plan_toml(plan), str(history))  # fmt: skip
     try:
@@ -157,14 +157,16 @@ def _sliced(
         st.session_state[keys.THREADS_MIGRATE_JOB] = job
     parts: list[Preview] = job["parts"]
     running = len(parts) < SLICES and not job["cancelled"]
-    st.progress(len(parts) / SLICES, text=f"{len(parts)} of {SLICES} slices previewed")
+    merged = merge_previews(plan, parts)
+    done = len(parts) == SLICES
+    previewed = f"{merged.threads:,} threads previewed"
+    st.progress(len(parts) / SLICES, text=f"All {previewed}" if done else f"{previewed} so far")
     if running:
         st.button("Cancel", key="threads_migrate_cancel", on_click=_cancel)
-    elif len(parts) < SLICES:
-        st.warning("Preview cancelled: the counts cover the slices previewed before Cancel.")
+    elif not done:
+        st.warning(f"Preview cancelled: the counts cover the {previewed} before Cancel.")
     if not running:
         st.button("Preview again", key="threads_migrate_again", on_click=_again)
-    merged = merge_previews(plan, parts)
     _results(merged, candidate, finished=len(parts) == SLICES)
     if not running:
         return merged
@@ -179,6 +181,6 @@ def _sliced(
         _failed(error, choice)
         return merged
     try:
-        st.rerun(scope="fragment")  # the next slice, redrawing only this section
+        st.rerun(scope="fragment")  # the next part, redrawing only this section
     except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all
         st.rerun()  # raises: nothing after it runs

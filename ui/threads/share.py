@@ -85,8 +85,8 @@ def thread_note(thread: str | None) -> None:
         return
     where = "the first thread listed is shown" if thread is not None else "no thread is listed"
     st.warning(
-        "[share_thread] The thread this link names is not in this store's list as filtered "
-        f"(another store, or the thread is gone): {where}. Its id:"
+        "[share_thread] The thread this link names is not listed on this page with these "
+        f"filters: {where}. Its id:"
     )
     st.code(wanted.thread, language=None, wrap_lines=True)
 

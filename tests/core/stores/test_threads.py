@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from core.order import AgentState, build_order_graph
 from core.stores import Refused, open_store, strict_serde
 from core.stores.demo import DEMO_THREADS, CandidateState, run_demo_threads
+from core.stores.reader import page_starts
 from core.stores.threads import ThreadStatus, list_threads
 from core.stores.timeline import thread_timeline
 
@@ -85,6 +86,21 @@ def test_pages_follow_each_other_and_filters_keep_what_they_name(demo_store):
     assert [r.thread_id for r in rest.rows] == ["fault-negative_amount"]
     assert (nothing.rows, nothing.next_after) == ([], None)
     assert (nul.rows, nul.next_after, nul.scanned) == ([], None, 0)
+
+
+@pytest.mark.parametrize(("contains", "size"), [("", 3), ("", 1), ("fault-", 4), ("-", 10)])
+def test_page_numbers_start_where_next_pages_to(demo_store, contains, size):
+    """`page_starts`, the page-number jump, gives each page's cursor as paging with Next
+    reaches it: the cursors up to any page are the chain of `next_after`."""
+    with open_store(demo_store[1], strict_serde([AgentState])) as store:
+        chain, after = [""], None
+        while (after := list_threads(store, AgentState, contains=contains, after=after,
+                                     limit=size).next_after) is not None:  # fmt: skip
+            chain.append(after)
+        starts = [page_starts(store, contains, size, pages) for pages in range(1, len(chain) + 1)]
+        nul = page_starts(store, "fault\x00", size, 3)
+    assert starts == [chain[:pages] for pages in range(1, len(chain) + 1)]
+    assert nul == [""]
 
 
 @pytest.mark.parametrize("thread", sorted(DEMO_THREADS))
