@@ -3,15 +3,24 @@ Chromium: "Last preset loaded" on Validate, and the labels of the Behaviour lab'
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from core.order.presets import PRESETS
-from tests.e2e._browser import editor_frame, editor_value, rerun
+from core.probes import registry
+from tests.e2e._browser import editor_frame, editor_value, grid_with, rerun
 
 pytestmark = pytest.mark.e2e
+
+# The Behaviour lab's source articles by the titles a reader knows them by.
+ARTICLES = (
+    "Pydantic v2 state in LangGraph",
+    "Serialization traps of LLM tool parameters",
+    "Structured output with PydanticAI",
+)
 
 
 def _loaded_lines(page: Any) -> Any:
@@ -64,3 +73,24 @@ def test_the_last_preset_line_names_the_last_load_and_goes_once_the_text_is_your
     expect(editor_frame(page).locator(".cm-editor")).to_contain_class("cm-focused")
     expect(editor_frame(page).locator(".cm-line").last).to_have_text("}  x")
     assert editor_value(page) == PRESETS["bad_uuid"].value + "  x"
+
+
+def test_the_behaviour_labs_rows_and_filter_name_each_article_by_its_title(new_page) -> None:
+    # #32 item 8: every row's source, and each chip of the Source article filter, read
+    # "… (sources/000)": a folder index, not a name a reader knows the article by.
+    page = new_page("behaviour")
+    chips = page.locator(".st-key-source_filter [data-tag] > span[title]")
+    expect(chips).to_have_text(list(ARTICLES))
+    grid = grid_with(page, "source")
+    expect(grid.locator("[role='columnheader']").first).to_have_text("id")
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    # Each row the grid draws: its id, and its source as the article's title and a section.
+    rows = grid.locator("[role='row']:has([role='gridcell'])").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('[role=gridcell]')].map(c => c.textContent))"
+    )
+    sources = {row[0]: row[headers.index("source")] for row in rows}
+    assert len(sources) >= 5, rows
+    assert sources == {probe: registry()[probe].source for probe in sources}
+    readable = re.compile(rf"^({'|'.join(map(re.escape, ARTICLES))}) § [^/]+$")
+    assert [s for s in sources.values() if not readable.match(s)] == []
+    assert "sources/" not in page.locator("[data-testid='stMain']").inner_text()
