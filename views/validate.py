@@ -44,6 +44,7 @@ from ui.errors.view import (
 )
 from ui.project import active_project, gallery, init_payload, load_preset, preset_picker, say_loaded
 from ui.share import name_dropped, opened_link, share_button, shown_link
+from ui.tables import room_for_table_toolbars
 from ui.text import plain
 from ui.validate.model_form import model_form
 from ui.validate.schema_options import schema_options_form
@@ -105,6 +106,7 @@ def _restore_share() -> None:
 
 
 st.title("Validate")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "Paste a payload (or pick a preset). The first line says what LangGraph does with it "
     "(a real run up to the first node); below, every field your model rejects, with its path, "
