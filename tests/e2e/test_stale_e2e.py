@@ -4,9 +4,11 @@ on Validate, the labels of the Behaviour lab's rows, and tables' toolbars on a p
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from core.order.presets import PRESETS
@@ -152,6 +154,13 @@ def test_on_a_phone_no_tables_toolbar_covers_text_or_a_control_above_it(
             grid.hover()
             toolbar = grid.locator("[data-testid='stElementToolbar']")
             expect(toolbar.get_by_role("button").first).to_be_visible()
+            # Measured once the page has settled (a caption or style drawn late moves things).
+            with suppress(PlaywrightTimeoutError):
+                page.wait_for_function(
+                    f"g => ({COVERED_BY_TOOLBAR})(g).length === 0",
+                    arg=grid.element_handle(),
+                    timeout=5_000,
+                )
             covered[number] = grid.evaluate(COVERED_BY_TOOLBAR)
         assert covered == dict.fromkeys(range(grids.count()), []), covered
     finally:
