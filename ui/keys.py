@@ -77,8 +77,9 @@ __all__ = [
 # every page shares (PAYLOAD_TEXT). Neither is a widget key: both survive page switches.
 PAYLOAD = "payload"
 PAYLOAD_TEXT = "payload_text"
-# The label of the last preset loaded into the shared payload, said under the preset pickers
-# (ui.project.preset_picker, on Validate and Trace).
+# The label and the text of the last preset loaded into the shared payload: the label is said
+# under the preset pickers (ui.project.preset_picker, on Validate and Trace) while the payload
+# is still that text.
 PRESET_LOADED = "preset_loaded"
 # Schema options a share link carries, applied by the options form on its next render.
 SCHEMA_OPTIONS = "schema_options"

@@ -9,6 +9,7 @@ from typing import Any
 
 import streamlit as st
 from pydantic import BaseModel
+from streamlit.delta_generator import DeltaGenerator
 
 from core.jsontext.write import to_text
 from core.order import AgentState
@@ -17,10 +18,18 @@ from core.project import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Proje
 from core.validate.entry import project_entry
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
-from ui.editor.payload import set_payload_text
+from ui.editor.payload import current_payload_text, set_payload_text
 from ui.text import plain
 
-__all__ = ["active_project", "gallery", "init_payload", "preset_picker", "project_sidebar"]
+__all__ = [
+    "active_project",
+    "gallery",
+    "init_payload",
+    "load_preset",
+    "preset_picker",
+    "project_sidebar",
+    "say_loaded",
+]
 
 
 @st.cache_resource(show_spinner="Loading the configured model and graph…")
@@ -73,16 +82,18 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
     return {k: (f"{e.title} — {e.summary}", to_text(e.value)) for k, e in examples.items()}
 
 
-def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder: str) -> None:
+def preset_picker(
+    presets: dict[str, tuple[str, str]], *, key: str, placeholder: str, say: bool = True
+) -> DeltaGenerator:
     """A select box over `presets` (from `gallery`); picking one replaces the shared payload.
 
     It works as a menu: after loading, it returns to its placeholder, so it never names a
     preset the text no longer holds, and the same preset can be loaded again after an edit.
-    Under the box, from the first load on, a status line names the last preset loaded: in
-    the page's flow, so it covers nothing (a toast covered the top of the screen, on a phone
-    the caption being read); a live region, so a screen reader reads each load out; and kept,
-    so nothing below it moves or is redrawn on the next interaction (a line that vanished
-    closed the open Schema options popover and shifted the editor under the caret).
+    Under the box, a status line names the last preset loaded while the payload is still that
+    preset's text (`say_loaded`): in the page's flow, so it covers nothing (a toast covered
+    the top of the screen, on a phone the caption being read); a live region, so a screen
+    reader reads each load out. Returns the line's slot; with `say=False` the caller fills it
+    on every run with `say_loaded` (the Validate page, from the fragment its editor is in).
     """
     st.selectbox(
         "Preset",
@@ -94,20 +105,37 @@ def preset_picker(presets: dict[str, tuple[str, str]], *, key: str, placeholder:
         on_change=_load_preset,
         args=(presets, key),
     )
-    # Drawn empty before any load: every element below keeps its place in the page, so the
-    # first load redraws none of them (a code editor redrawn loses its undo history).
+    # Drawn empty before any load, and emptied again after an edit: every element below keeps
+    # its place in the page, so no load or edit redraws them (a code editor redrawn loses its
+    # undo history, an open Schema options popover closed).
     line = st.empty()
+    if say:
+        say_loaded(line, current_payload_text())
+    return line
+
+
+def say_loaded(line: DeltaGenerator, text: str) -> None:
+    """In `line` (from `preset_picker`), "Last preset loaded: …" while `text` is that
+    preset's text; empty before any load, and once the text was edited, pasted or replaced."""
     loaded = st.session_state.get(keys.PRESET_LOADED)
-    if loaded is not None:
-        line.success(f"Last preset loaded: {plain(loaded)}", icon=":material/download_done:")
+    if loaded is not None and loaded[1] == text:
+        line.success(f"Last preset loaded: {plain(loaded[0])}", icon=":material/download_done:")
+    else:
+        line.empty()
+
+
+def load_preset(label: str, text: str) -> None:
+    """Replace the shared payload with a preset's `text` (a widget callback); `label` is
+    said under the preset pickers while the payload is that text."""
+    set_payload_text(text)
+    st.session_state[keys.PRESET_LOADED] = (label, text)
 
 
 def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
     name = st.session_state.get(key)
     if name in presets:
-        set_payload_text(presets[name][1])
+        load_preset(*presets[name])
         st.session_state[key] = None
-        st.session_state[keys.PRESET_LOADED] = presets[name][0]
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

@@ -18,6 +18,7 @@ from core.probes import (
 )
 from ui.labs.probe_view import probe_detail, results_frame, verdict_counts
 from ui.share import name_dropped, share_button, shared_state, shown_link
+from ui.tables import room_for_table_toolbars
 
 _TIMING_ID = "basemodel_state_is_slower"
 
@@ -67,6 +68,7 @@ if link.timing or link.probe == _TIMING_ID:
     )
 
 st.title("Behaviour lab")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "Each row is a claim from the source articles, checked live against the installed "
     "versions. The verdict is computed from what the probe observed."

@@ -31,6 +31,7 @@ from ui.labs.retry_state import (
     submit,
 )
 from ui.share import share_button
+from ui.tables import room_for_table_toolbars
 from ui.trace.view import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
@@ -104,6 +105,7 @@ def _render_run(run: RetryRun) -> None:
 init_state()
 restore_share()
 st.title("Retry lab")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "An agent's answer as a Pydantic model (Answer with, by default, at least one Citation and "
     "a confidence in [0, 1]); invalid answers are fed back to the model until valid or the "

@@ -27,6 +27,7 @@ from ui.labs.tools_state import (
     switch_scenario,
 )
 from ui.share import share_button, shown_link
+from ui.tables import room_for_table_toolbars
 from ui.text import plain
 
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
@@ -184,6 +185,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
 
 restore_share()
 st.title("Tool-parameter lab")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "Pydantic models as LLM tool parameters: validate a payload, round-trip it, and see the "
     "JSON Schema each provider really receives after PydanticAI rewrites it. Offline."

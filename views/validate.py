@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
+from streamlit.delta_generator import DeltaGenerator
 
 from core.jsontext.write import plural
 from core.links.validate import EDITORS, TABLES, VIEWS, ValidateLink
@@ -41,8 +42,9 @@ from ui.errors.view import (
     select_row,
     verdict,
 )
-from ui.project import active_project, gallery, init_payload, preset_picker
+from ui.project import active_project, gallery, init_payload, load_preset, preset_picker, say_loaded
 from ui.share import name_dropped, opened_link, share_button, shown_link
+from ui.tables import room_for_table_toolbars
 from ui.text import plain
 from ui.validate.model_form import model_form
 from ui.validate.schema_options import schema_options_form
@@ -104,6 +106,7 @@ def _restore_share() -> None:
 
 
 st.title("Validate")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "Paste a payload (or pick a preset). The first line says what LangGraph does with it "
     "(a real run up to the first node); below, every field your model rejects, with its path, "
@@ -128,7 +131,8 @@ for note in project.notes if chosen is own else ():
 presets = gallery(chosen)
 if chosen is not AgentState and not presets:
     st.warning("No example payload could be built for this model; add json_schema_extra examples.")
-preset_picker(presets, key="preset", placeholder="Load a preset payload…")
+# Said under the picker by the workbench below: it has the text as typed this run.
+loaded_line = preset_picker(presets, key="preset", placeholder="Load a preset payload…", say=False)
 if chosen is AgentState:
     options = schema_options_form()
     model = build_model(options)
@@ -145,6 +149,8 @@ def _workbench(
     model: type[BaseModel],
     graph: CompiledGraph,
     default_text: str,
+    presets: dict[str, tuple[str, str]],
+    loaded_line: DeltaGenerator,
 ) -> None:
     # Segmented controls, not st.tabs: only the chosen view is computed, and the browser
     # renders a Validate rerun with about 115 ms less CPU than with two stateful tab sets.
@@ -154,6 +160,8 @@ def _workbench(
     # the browser ahead of the editor's widgets (the editor shows this same text).
     reset_text = SEED_TEXT if chosen is AgentState else default_text
     text = editor_text(keys.PAYLOAD, reset_text)
+    # On every run, the fragment's own reruns too: an edit or a paste clears the line at once.
+    say_loaded(loaded_line, text)
     report = validate_text(text, model)
     comparison = _comparison(report, graph)
     entry = (
@@ -198,7 +206,7 @@ def _workbench(
     with edit:
         _heading("Payload")
         if chosen is AgentState:
-            _first_contact()
+            _first_contact(presets)
         editor = st.segmented_control(
             "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
         )
@@ -304,7 +312,7 @@ def _selectable(report: Report, table: str) -> tuple[FieldError | None, dict[str
     return chosen, None if row is None else {"table": table, "row": row}
 
 
-def _first_contact() -> None:
+def _first_contact(presets: dict[str, tuple[str, str]]) -> None:
     """One click to a payload the gate rejects, next to the editor (the seed order is valid)."""
     # The button alone: the editor's own caption says the text is checked as you type (a
     # caption and a row beside it here cost each round trip's redraw about 20 components).
@@ -312,8 +320,8 @@ def _first_contact() -> None:
         "Try a broken order",
         key="broken_example",
         icon=":material/bug_report:",
-        on_click=set_payload_text,
-        args=(PRESETS[BROKEN_EXAMPLE].value,),
+        on_click=load_preset,  # named under the picker, as a preset picked there is
+        args=presets[BROKEN_EXAMPLE],
         help=f"Loads the preset {PRESETS[BROKEN_EXAMPLE].title!r}: "
         f"{PRESETS[BROKEN_EXAMPLE].summary} Errors are marked in the editor and listed "
         "in the table; select a row to jump to it.",
@@ -355,4 +363,4 @@ def _json_schema(model: type[BaseModel]) -> None:
         st.json(schema_text, expanded=2)
 
 
-_workbench(chosen, options, model, graph, default_text)
+_workbench(chosen, options, model, graph, default_text, presets, loaded_line)

@@ -8,9 +8,16 @@ from pydantic import Field, StrictBool, ValidationInfo, field_validator
 
 from core.links.base import Name, ShareLink, one_of
 from core.probes import VERDICTS
-from core.probes._model import Verdict
+from core.probes._model import ARTICLE_OUTPUT, ARTICLE_STATE, ARTICLE_TOOLS, Verdict
 
 __all__ = ["BehaviourLink"]
+
+# The articles' names in links shared while they carried their place in the sources folder.
+_RENAMED = {
+    f"{ARTICLE_STATE} (sources/000)": ARTICLE_STATE,
+    f"{ARTICLE_TOOLS} (sources/001)": ARTICLE_TOOLS,
+    f"{ARTICLE_OUTPUT} (sources/004)": ARTICLE_OUTPUT,
+}
 
 
 class BehaviourLink(ShareLink):
@@ -26,6 +33,8 @@ class BehaviourLink(ShareLink):
     @classmethod
     def _sources(cls, sources: list[str] | None, info: ValidationInfo) -> list[str] | None:
         articles = (info.context or {}).get("articles")
+        if sources is not None:  # a link shared before the articles lost their index path
+            sources = [_RENAMED.get(source, source) for source in sources]
         if sources is not None and articles is not None:
             for source in sources:
                 one_of(source, articles, "a source article of this lab")

@@ -31,9 +31,10 @@ Verdict = Literal["holds", "differs", "partly", "inconclusive"]
 VERDICTS: tuple[Verdict, ...] = ("holds", "differs", "partly", "inconclusive")
 
 # The source articles; a probe's `source` starts with one of these, then " § " and a section.
-ARTICLE_STATE = "Pydantic v2 state in LangGraph (sources/000)"
-ARTICLE_TOOLS = "Serialization traps of LLM tool parameters (sources/001)"
-ARTICLE_OUTPUT = "Structured output with PydanticAI (sources/004)"
+# Titles a reader knows them by: the lab's rows, filter and exports show them as written.
+ARTICLE_STATE = "Pydantic v2 state in LangGraph"
+ARTICLE_TOOLS = "Serialization traps of LLM tool parameters"
+ARTICLE_OUTPUT = "Structured output with PydanticAI"
 
 STATE_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-core", "langgraph", "langchain-core")
 TOOL_PACKAGES: tuple[str, ...] = ("pydantic", "pydantic-core")
@@ -74,7 +75,7 @@ def article_probe(
     Example:
         >>> make = article_probe(ARTICLE_TOOLS, TOOL_PACKAGES)
         >>> make("p", "a claim", "Trap 1", list).source
-        'Serialization traps of LLM tool parameters (sources/001) § Trap 1'
+        'Serialization traps of LLM tool parameters § Trap 1'
     """
 
     def make(probe_id: str, claim: str, section: str, run: Callable[[], list[Check]]) -> Probe:

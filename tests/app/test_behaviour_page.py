@@ -163,6 +163,17 @@ def test_share_link_reopens_a_narrowed_source_filter_and_probe(page):
     assert "probe_timing" not in fresh.session_state
 
 
+def test_a_link_shared_when_the_articles_had_index_paths_opens_them_by_their_titles(page):
+    # Before #32 item 8 the articles were named "… (sources/001)"; such links still open.
+    state = {"page": "behaviour", "sources": [f"{ARTICLE_TOOLS} (sources/001)"]}
+    fresh = opened(PAGE, encode_share(state), timeout=TIMEOUT)
+
+    assert not fresh.exception
+    page.multiselect(key="source_filter").set_value([ARTICLE_TOOLS]).run()
+    assert _view(fresh) == _view(page)
+    assert _view(fresh)["sources"] == ["Serialization traps of LLM tool parameters"]
+
+
 def test_a_hostile_share_link_drops_each_bad_field_by_name_and_opens_the_defaults(page):
     state = {
         "page": "behaviour",

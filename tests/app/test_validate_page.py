@@ -354,17 +354,32 @@ def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(a
     at.selectbox(key="preset").select("bad_uuid").run()
     assert at.selectbox(key="preset").value is None  # back to "Load a preset payload…"
     # Said under the box, in the page's flow (a toast covered the caption on a phone), and
-    # kept, so the next interaction moves nothing below it.
+    # kept while the text is the preset's: a rerun that leaves the text alone keeps it.
     assert [(s.value, s.icon) for s in at.success] == [(loaded, ":material/download_done:")]
     assert list(at.toast) == []
-    editor(at, "payload").input("{}").run()
+    at.run()
     assert [s.value for s in at.success] == [loaded]
+    editor(at, "payload").input("{}").run()  # #32 item 8: the text is the user's now
+    assert [s.value for s in at.success if "preset" in s.value] == []
     at.selectbox(key="preset").select("bad_uuid").run()
     assert editor(at, "payload").value == PRESETS["bad_uuid"].value
+    assert [s.value for s in at.success] == [loaded]
     at.selectbox(key="preset").select("bad_sku").run()
     assert [s.value for s in at.success] == [
         "Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."
     ]
+
+
+def test_try_a_broken_order_is_said_as_the_last_preset_loaded(at):
+    # #32 item 8: the button loads a preset, and the line named the one picked before it.
+    at.selectbox(key="preset").select("bad_uuid").run()
+    at.button(key="broken_example").click().run()
+    assert editor(at, "payload").value == PRESETS["bad_sku"].value
+    assert [s.value for s in at.success] == [
+        "Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."
+    ]
+    at.button(key="payload__reset").click().run()  # the seed order again: no preset's text
+    assert [s.value for s in at.success if "preset" in s.value] == []
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,167 @@
+"""Stale and stray text (#32 item 8), measured as a new user in Chromium: "Last preset loaded"
+on Validate, the labels of the Behaviour lab's rows, and tables' toolbars on a phone."""
+
+from __future__ import annotations
+
+import re
+from contextlib import suppress
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
+
+from core.order.presets import PRESETS
+from core.probes import registry
+from tests.e2e._browser import (
+    editor_frame,
+    editor_value,
+    grid_with,
+    new_context,
+    open_app,
+    rerun,
+)
+
+pytestmark = pytest.mark.e2e
+
+# The Behaviour lab's source articles by the titles a reader knows them by.
+ARTICLES = (
+    "Pydantic v2 state in LangGraph",
+    "Serialization traps of LLM tool parameters",
+    "Structured output with PydanticAI",
+)
+PHONE = {"width": 390, "height": 844}
+
+
+def _loaded_lines(page: Any) -> Any:
+    """The text of the "Last preset loaded: …" lines on the page, found as a screen reader
+    finds them (a live region; its icon's ligature name is not part of the text)."""
+    lines = page.get_by_role("status").filter(has_text="Last preset loaded")
+    return lines.locator("[data-testid='stMarkdownContainer']")
+
+
+def _pick(page: Any, title: str) -> None:
+    page.locator(".st-key-preset input").click()
+    with rerun(page):
+        page.get_by_role("option").filter(has_text=title).click()
+
+
+def test_the_last_preset_line_names_the_last_load_and_goes_once_the_text_is_yours(
+    new_page,
+) -> None:
+    # #32 item 8: after "Try a broken order" the line still named the preset picked before
+    # it, and it stayed after the user pasted a payload of their own.
+    page = new_page()
+    said = _loaded_lines(page)
+    expect(said).to_have_count(0)  # nothing loaded yet
+    _pick(page, "Bad UUID")
+    expect(said).to_have_text(["Last preset loaded: Bad UUID — user_id is not a UUID."])
+
+    with rerun(page):
+        page.get_by_role("button", name="Try a broken order").click()
+    expect(editor_frame(page).locator(".cm-content")).to_contain_text('"sku": "bad sku"')
+    expect(said).to_have_text(["Last preset loaded: Bad SKU — A space breaks the SKU pattern."])
+
+    own = '{"user_id": "mine"}'
+    content = editor_frame(page).locator(".cm-content")
+    content.click()
+    page.keyboard.press("Control+a")
+    with rerun(page):  # the editor sends the text 400 ms after the paste
+        page.keyboard.insert_text(own)  # what a paste inserts
+    expect(said).to_have_count(0)
+
+    # One keystroke into a preset's text is enough: the text is no longer the preset's. The
+    # keystrokes typed while the line goes all land, in order, where the caret was.
+    _pick(page, "Bad UUID")
+    expect(said).to_have_count(1)
+    content.click()
+    page.keyboard.press("Control+End")
+    with rerun(page):
+        page.keyboard.type("  ", delay=50)
+    page.keyboard.type("x", delay=50)
+    expect(said).to_have_count(0)
+    expect(editor_frame(page).locator(".cm-editor")).to_contain_class("cm-focused")
+    expect(editor_frame(page).locator(".cm-line").last).to_have_text("}  x")
+    assert editor_value(page) == PRESETS["bad_uuid"].value + "  x"
+
+
+def test_the_behaviour_labs_rows_and_filter_name_each_article_by_its_title(new_page) -> None:
+    # #32 item 8: every row's source, and each chip of the Source article filter, read
+    # "… (sources/000)": a folder index, not a name a reader knows the article by.
+    page = new_page("behaviour")
+    chips = page.locator(".st-key-source_filter [data-tag] > span[title]")
+    expect(chips).to_have_text(list(ARTICLES))
+    grid = grid_with(page, "source")
+    expect(grid.locator("[role='columnheader']").first).to_have_text("id")
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    # Each row the grid draws: its id, and its source as the article's title and a section.
+    rows = grid.locator("[role='row']:has([role='gridcell'])").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('[role=gridcell]')].map(c => c.textContent))"
+    )
+    sources = {row[0]: row[headers.index("source")] for row in rows}
+    assert len(sources) >= 5, rows
+    assert sources == {probe: registry()[probe].source for probe in sources}
+    readable = re.compile(rf"^({'|'.join(map(re.escape, ARTICLES))}) § [^/]+$")
+    assert [s for s in sources.values() if not readable.match(s)] == []
+    assert "sources/" not in page.locator("[data-testid='stMain']").inner_text()
+
+
+# What a table's toolbar, shown, covers outside its table: controls, and text drawn on the
+# page (each text's own line boxes, so the empty end of a wide caption's box is not counted).
+COVERED_BY_TOOLBAR = """grid => {
+  const toolbar = grid.querySelector("[data-testid='stElementToolbar']");
+  if (toolbar === null) return null;
+  const t = toolbar.getBoundingClientRect();
+  const over = r => r.width > 0 && r.height > 0 && r.left < t.right && t.left < r.right
+    && r.top < t.bottom && t.top < r.bottom;
+  const shown = e => e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+  const inside = n => toolbar.contains(n) || grid.contains(n);
+  const covered = [];
+  for (const e of document.querySelectorAll("button, input, a, svg, [role='button']")) {
+    if (!inside(e) && shown(e) && over(e.getBoundingClientRect()))
+      covered.push(e.getAttribute("aria-label") || e.textContent || e.tagName);
+  }
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = texts.nextNode(); n; n = texts.nextNode()) {
+    if (!n.textContent.trim() || inside(n) || !shown(n.parentElement)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    if ([...range.getClientRects()].some(over)) covered.push(n.textContent.trim());
+  }
+  return covered;
+}"""
+
+
+@pytest.mark.parametrize("path", ["", "behaviour", "tools", "retry"])
+def test_on_a_phone_no_tables_toolbar_covers_text_or_a_control_above_it(
+    browser: Any, app_server: Any, path: str
+) -> None:
+    # #32 item 8: on a phone a table's toolbar, shown on a tap, covered what was drawn above
+    # the table: the end of the Behaviour lab's "… 0 inconclusive", the Tool lab's heading
+    # "What the real run shows" (and, on Threads, the "Per page" chevron).
+    context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = open_app(context, f"{app_server.url}/{path}")
+        if path == "":  # the Validate page's error table: shown for a broken order
+            with rerun(page):
+                page.get_by_role("button", name="Try a broken order").click()
+        grids = page.locator("[data-testid='stMain'] [data-testid='stDataFrame']:visible")
+        expect(grids.first).to_be_visible()
+        covered = {}
+        for number in range(grids.count()):
+            grid = grids.nth(number)
+            grid.scroll_into_view_if_needed()
+            grid.hover()
+            toolbar = grid.locator("[data-testid='stElementToolbar']")
+            expect(toolbar.get_by_role("button").first).to_be_visible()
+            # Measured once the page has settled (a caption or style drawn late moves things).
+            with suppress(PlaywrightTimeoutError):
+                page.wait_for_function(
+                    f"g => ({COVERED_BY_TOOLBAR})(g).length === 0",
+                    arg=grid.element_handle(),
+                    timeout=5_000,
+                )
+            covered[number] = grid.evaluate(COVERED_BY_TOOLBAR)
+        assert covered == dict.fromkeys(range(grids.count()), []), covered
+    finally:
+        context.close()
