@@ -104,14 +104,25 @@ SELECTABLE_COLUMNS = ERROR_COLUMNS | {
         help="Where it is in your text: an unknown key at the key, a missing one at its object.",
     ),
     "message": st.column_config.TextColumn("message", width=136),
+}
+# The Validate page's one table (both verdicts' errors) says who rejects each row. Its four
+# columns and the selection box fit a phone's 356 px and, with the table at two thirds of
+# the result column, 1400 px: no sideways scrolling (test_editor_errors_e2e.py).
+REJECTED_COLUMNS = SELECTABLE_COLUMNS | {
+    "path": st.column_config.TextColumn("path", width=84, help="The field, as Python spells it."),
+    "line:col": st.column_config.TextColumn(
+        "line:col",
+        width=48,
+        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
+    ),
+    "message": st.column_config.TextColumn("message", width=112),
     "rejected by": st.column_config.TextColumn(
         "rejected by",
-        width=88,
+        width=76,
         help="Who rejects it: LangGraph's entry (a real run up to the first node), your "
         "model alone (Pydantic), or both.",
     ),
 }
-# The Validate page's one table (both verdicts' errors) says who rejects each row.
 REJECTED_ORDER = (*SELECTABLE_ORDER, "rejected by")
 
 
@@ -205,13 +216,14 @@ def error_table(
             column_order=COLUMN_ORDER if by is None else (*COLUMN_ORDER, "rejected by"),
         )
         return None
-    table, beside = st.columns([3, 2], gap="small")  # stacked on a phone: details below
+    # Side by side, stacked on a phone (details below); "rejected by" takes a wider table.
+    table, beside = st.columns([3, 2] if by is None else [2, 1], gap="small")
     with table:
         event = st.dataframe(
             rows,
             key=keys.table(key),
             hide_index=True,
-            column_config=SELECTABLE_COLUMNS,
+            column_config=SELECTABLE_COLUMNS if by is None else REJECTED_COLUMNS,
             column_order=SELECTABLE_ORDER if by is None else REJECTED_ORDER,
             on_select="rerun",
             selection_mode="single-row",
