@@ -10,7 +10,6 @@ import streamlit as st
 from pydantic import BaseModel
 from streamlit.delta_generator import DeltaGenerator
 
-from core.jsontext.write import plural
 from core.links.validate import EDITORS, TABLES, VIEWS, ValidateLink
 from core.order import AgentState
 from core.order.graph import CompiledGraph
@@ -20,10 +19,12 @@ from core.validate.annotated import annotated_text
 from core.validate.coercion import coercion_rows
 from core.validate.entry import (
     EntryComparison,
+    Rejecter,
     compare_entry,
     headline,
     pick_entry,
     project_entry,
+    rejected_errors,
 )
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import json_schema_text
@@ -34,7 +35,6 @@ from ui.errors.focus import report_marks, selected_spot
 from ui.errors.view import (
     GATE,
     PYTHON_MODE_NOTE,
-    duplicates_view,
     entry_banner,
     error_table,
     exports,
@@ -169,7 +169,14 @@ def _workbench(
         if comparison is None
         else Report(model=model, text=text, errors=comparison.verdict.errors)
     )
-    shown = report if report.errors or not entry else entry  # what the exports hold
+    # One table for both verdicts: each located error once, with who rejects it.
+    rejected = None if comparison is None else rejected_errors(report, comparison)
+    by = None if rejected is None else [row.by for row in rejected]
+    shown = (  # what the table and the exports hold
+        report
+        if rejected is None
+        else Report(model=model, text=text, errors=[row.error for row in rejected])
+    )
     # The verdict spans the page above the editor: on a phone, where the columns stack, it
     # is the first thing under the options rather than a screen below the top.
     if comparison is None:  # not JSON we can give LangGraph: the text's own problem
@@ -183,11 +190,10 @@ def _workbench(
         _heading("Errors")
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
-        if comparison is None or entry is None:
-            chosen_error, pick = _selectable(report, "errors")
-        else:
-            chosen_error, pick = _verdicts(report, comparison, entry)
-        exports(shown, key="export")
+        chosen_error, pick = _selectable(shown, "errors", by)
+        if entry and report.ok and any(e.type == "is_instance_of" for e in entry.errors):
+            st.info(PYTHON_MODE_NOTE)
+        exports(shown, key="export", by=by)
         view = st.session_state["validate_view"]
         shared = shown_link(
             ValidateLink,
@@ -277,37 +283,16 @@ def _comparison(report: Report, graph: CompiledGraph) -> EntryComparison | None:
     return comparison
 
 
-def _verdicts(
-    report: Report, comparison: EntryComparison, entry: Report
+def _selectable(
+    report: Report, table: str, by: list[Rejecter] | None = None
 ) -> tuple[FieldError | None, dict[str, Any] | None]:
-    """The errors under LangGraph's verdict (drawn above): the model alone's, and LangGraph's
-    own where they differ (a discriminator's TypeError vs add_messages' ValueError, Python
-    mode). Returns the error row the user selected, if any, and where it is (for the link)."""
-    chosen, pick = None, None
-    if not report.errors:  # else the table below names them
-        duplicates_view(report)
-    else:
-        st.caption(f"Your model alone (Pydantic): {plural(len(report.errors), 'error')}.")
-        chosen, pick = _selectable(report, "errors")
-    same = [(e.path, e.type) for e in entry.errors] == [(e.path, e.type) for e in report.errors]
-    if entry.errors and not same:
-        st.caption(f"LangGraph's entry: {plural(len(entry.errors), 'error')}.")
-        entry_chosen, entry_pick = _selectable(entry, "entry_errors")
-        if entry_chosen is not None:
-            chosen, pick = entry_chosen, entry_pick
-        if report.ok and any(e.type == "is_instance_of" for e in entry.errors):
-            st.info(PYTHON_MODE_NOTE)
-    return chosen, pick
-
-
-def _selectable(report: Report, table: str) -> tuple[FieldError | None, dict[str, Any] | None]:
-    """`report`'s error table `table`, rows selectable: the error selected, and where it is
-    as a link names it (its table and position). The row an opened link names in this table
-    is selected before the table is drawn."""
+    """`report`'s error table `table`, rows selectable, with who rejects each row (`by`):
+    the error selected, and where it is as a link names it (its table and position). The
+    row an opened link names in this table is selected before the table is drawn."""
     wanted = st.session_state.get(keys.LINK_ERROR)
     if wanted is not None and wanted[0] == table:
         select_row(table, wanted[1])
-    chosen = error_table(report, key=table, texts=None, selectable=True)
+    chosen = error_table(report, key=table, texts=None, selectable=True, by=by)
     row = next((n for n, error in enumerate(report.errors) if error is chosen), None)
     return chosen, None if row is None else {"table": table, "row": row}
 

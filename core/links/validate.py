@@ -20,7 +20,9 @@ _View = Literal[
     "JSON Schema",
 ]
 _Editor = Literal["JSON", "Form"]
-_Table = Literal["errors", "entry_errors"]  # your model alone's table, LangGraph's entry's
+# The page's one error table (both verdicts'); "entry_errors", LangGraph's own table in
+# links made before it, is still read but selects nothing.
+_Table = Literal["errors", "entry_errors"]
 VIEWS: list[str] = list(get_args(_View))
 EDITORS: list[str] = list(get_args(_Editor))
 TABLES: list[str] = list(get_args(_Table))

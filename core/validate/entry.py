@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -15,6 +16,7 @@ from core.order import AgentState, build_order_graph
 from core.order.graph import CompiledGraph
 from core.project import Project
 from core.validate.entry_run import EntryVerdict, entry_graph, langgraph_entry
+from core.validate.field_errors import FieldError
 from core.validate.report import Report
 
 __all__ = [
@@ -25,11 +27,19 @@ __all__ = [
     "project_entry",
     "EntryVerdict",
     "Headline",
+    "REJECTERS",
+    "Rejected",
+    "Rejecter",
     "compare_entry",
     "entry_graph",
     "headline",
     "langgraph_entry",
+    "rejected_errors",
 ]
+
+# Who rejects an error: the page's one error table says it in its "rejected by" column.
+Rejecter = Literal["both", "LangGraph", "your model"]
+REJECTERS: tuple[Rejecter, ...] = ("both", "LangGraph", "your model")
 
 
 @dataclass
@@ -56,6 +66,14 @@ class Headline:
     level: Literal["success", "warning", "error"]
     text: str
     details: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """One located error and who rejects it: LangGraph's entry, your model alone, or both."""
+
+    error: FieldError  # your model's own row when both reject it (its input as sent)
+    by: Rejecter
 
 
 @dataclass(frozen=True)
@@ -167,6 +185,59 @@ def compare_entry(report: Report, graph: CompiledGraph | None = None) -> EntryCo
     return result
 
 
+def _same(error: FieldError) -> tuple[Any, ...]:
+    """What makes two verdicts' errors one: where (loc, line:col) and what (type, message)."""
+    return (error.loc, error.line, error.col, error.type, error.msg)
+
+
+def rejected_errors(report: Report, comparison: EntryComparison) -> list[Rejected]:
+    """Your model's errors (Pydantic's, `report`) and LangGraph's entry's (`comparison`), one
+    row per located error: an error both give at the same place, with the same type and
+    message, is one row "both"; the rest say which of the two rejects them.
+
+    Your model's rows keep Pydantic's order; a row only LangGraph gives follows the last row
+    at the same loc (its own version of that part's error), else goes before the first row
+    after it in the text, else at the end.
+
+    Example:
+        >>> from core.order.presets import PRESETS
+        >>> from core.validate.report import validate_text
+        >>> r = validate_text(PRESETS["typeless_message"].value)
+        >>> [(row.error.path, row.error.type, row.by) for row in
+        ...  rejected_errors(r, compare_entry(r))][-3:]  # doctest: +NORMALIZE_WHITESPACE
+        [('items[0].qty', 'greater_than_equal', 'both'),
+         ('messages[0]', 'validator_exception', 'your model'),
+         ('messages[0]', 'langgraph_exception', 'LangGraph')]
+    """
+    theirs = Counter(_same(error) for error in comparison.verdict.errors)
+    rows: list[Rejected] = []
+    for error in report.errors:
+        both = theirs[_same(error)] > 0
+        theirs[_same(error)] -= both
+        rows.append(Rejected(error, "both" if both else "your model"))
+    mine = Counter(_same(error) for error in report.errors)
+    for error in comparison.verdict.errors:
+        if mine[_same(error)] > 0:
+            mine[_same(error)] -= 1
+            continue
+        rows.insert(_place(rows, error), Rejected(error, "LangGraph"))
+    return rows
+
+
+def _place(rows: list[Rejected], error: FieldError) -> int:
+    """Where a row only LangGraph gives goes: after the last row at its loc, else before the
+    first row after it in the text, else at the end."""
+    same = [n for n, row in enumerate(rows) if row.error.loc == error.loc]
+    if same:
+        return same[-1] + 1
+    if error.line is not None:
+        spot = (error.line, error.col or 0)
+        for n, row in enumerate(rows):
+            if row.error.line is not None and (row.error.line, row.error.col or 0) > spot:
+                return n
+    return len(rows)
+
+
 def headline(report: Report, comparison: EntryComparison) -> Headline:
     """LangGraph's verdict first, then the model alone's where it differs. The level is
     LangGraph's: success (runs, and the model agrees), warning (runs a payload the model
@@ -184,7 +255,8 @@ starts. Your model alone rejects it: 1 error, listed below.')
         ['first node: entry', 'dropped by LangGraph (no input channel): coupon']
     """
     verdict = comparison.verdict
-    alone = plural(len(report.errors), "error")
+    rows = rejected_errors(report, comparison)  # the page's one table: the count is its rows
+    listed = plural(len(rows), "error")
     details = []
     if verdict.runs:
         changes = []
@@ -204,21 +276,24 @@ starts. Your model alone rejects it: 1 error, listed below.')
             details.append("dropped by LangGraph (no input channel): " + ", ".join(verdict.dropped))
         if rewritten:
             details.append("rewritten by a reducer before validation: " + ", ".join(rewritten))
-        if report.ok:
+        if not rows:
             return Headline("success", f"{said} Your model alone accepts it too.", details)
         return Headline(
-            "warning", f"{said} Your model alone rejects it: {alone}, listed below.", details
+            "warning", f"{said} Your model alone rejects it: {listed}, listed below.", details
         )
-    said = (
-        f"LangGraph raises before the first node runs ({plural(len(verdict.errors), 'error')}): "
-        "the graph would not run."
-    )
-    model = (
-        "Your model alone accepts it: only LangGraph's entry refuses it."
-        if report.ok
-        else f"Your model alone rejects it too: {alone}."
-    )
-    return Headline("error", f"{said} {model}", [f"LangGraph raised {verdict.error}"])
+    said = "LangGraph raises before the first node runs: the graph would not run."
+    counts = Counter(row.by for row in rows)
+    who = ", ".join(f"{counts[by]} {_BY[by]}" for by in REJECTERS if counts[by])
+    found = f" {listed}, listed below: {who}." if rows else ""
+    alone = " Your model alone accepts it." if report.ok else ""
+    return Headline("error", f"{said}{found}{alone}", [f"LangGraph raised {verdict.error}"])
+
+
+_BY: dict[str, str] = {
+    "both": "rejected by both",
+    "LangGraph": "by LangGraph only",
+    "your model": "by your model only",
+}
 
 
 def _differences(report: Report, entry: EntryComparison) -> list[dict[str, str]]:

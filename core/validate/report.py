@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -68,33 +69,41 @@ class Report:
         """Table rows, one per error."""
         return [error.to_row() for error in self.errors]
 
-    def to_errors(self) -> list[dict[str, Any]]:
-        """The errors in Pydantic's `errors()` shape, JSON-safe.
+    def to_errors(self, by: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The errors in Pydantic's `errors()` shape, JSON-safe; with `by` (one entry per
+        error: who rejects it), each also has a `rejected_by` key.
 
         Strictly so: a NaN or infinite input becomes the string "NaN", "Infinity" or
         "-Infinity" (Pydantic's own `.json()` writes bare NaN tokens, which JSON parsers refuse).
         """
         out = []
-        for error in self.errors:
+        for n, error in enumerate(self.errors):
             item: dict[str, Any] = {"type": error.type, "loc": list(error.loc), "msg": error.msg}
             item["input"] = error.input
             if error.ctx:
                 item["ctx"] = error.ctx
             if error.url:
                 item["url"] = error.url
+            if by is not None:
+                item["rejected_by"] = by[n]
             out.append(item)
         rows: list[dict[str, Any]] = json.loads(dumps(out, default=str), parse_constant=str)
         return rows
 
-    def to_csv(self) -> str:
-        """The table rows as CSV text."""
+    def to_csv(self, by: Sequence[str] | None = None) -> str:
+        """The table rows as CSV text; with `by` (one entry per error: who rejects it), a
+        `rejected_by` column first."""
         buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(FieldError.__dataclass_fields__)[1:])
+        fields = list(FieldError.__dataclass_fields__)[1:]
+        writer = csv.DictWriter(
+            buffer, fieldnames=fields if by is None else ["rejected_by", *fields]
+        )
         writer.writeheader()
-        for error in self.errors:
+        for n, error in enumerate(self.errors):
             row = error.to_row()
             writer.writerow(
-                {
+                ({} if by is None else {"rejected_by": by[n]})
+                | {
                     "path": row["path"],
                     "pointer": row["pointer"],
                     "type": row["type"],

@@ -138,8 +138,8 @@ def test_trace_runs_the_model_the_validate_pages_schema_options_make():
     editor(at, "payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
     at.number_input(key="opt_amount_le").set_value(100.0).run()
     assert [e.value for e in at.error] == [
-        "LangGraph raises before the first node runs (1 error): the graph would not run. "
-        "Your model alone rejects it too: 1 error."
+        "LangGraph raises before the first node runs: the graph would not run. "
+        "1 error, listed below: 1 rejected by both."
     ]
 
     at.switch_page("views/trace.py").run()
@@ -196,13 +196,12 @@ def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed(
     at.toggle(key="opt_strict").set_value(True).run()
     row = [["user_id", "2:14", "is_instance_of"]]
     assert [e.value for e in at.error] == [
-        "LangGraph raises before the first node runs (1 error): the graph would not run. "
-        "Your model alone accepts it: only LangGraph's entry refuses it."
+        "LangGraph raises before the first node runs: the graph would not run. "
+        "1 error, listed below: 1 by LangGraph only. Your model alone accepts it."
     ]
-    assert [c.value for c in at.caption if c.value.startswith("LangGraph's entry")] == [
-        "LangGraph's entry: 1 error."
+    assert at.dataframe[0].value[["path", "line:col", "type", "rejected by"]].values.tolist() == [
+        [*row[0], "LangGraph"]
     ]
-    assert at.dataframe[0].value[["path", "line:col", "type"]].values.tolist() == row
     assert [i.value for i in at.info] == [PYTHON_MODE_NOTE]
     assert not at.success
 

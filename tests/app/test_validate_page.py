@@ -27,8 +27,8 @@ def at():
 
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
 RAISES = (
-    "LangGraph raises before the first node runs (1 error): the graph would not run. "
-    "Your model alone rejects it too: 1 error."
+    "LangGraph raises before the first node runs: the graph would not run. "
+    "1 error, listed below: 1 rejected by both."
 )
 
 
@@ -40,8 +40,10 @@ def _banners(at):
 
 
 def _error_rows(at):
+    """The one error table's rows (both verdicts'): where, what, and who rejects it."""
     frames = [d.value for d in at.dataframe if "pointer" in d.value.columns]
-    return frames[0][["path", "line:col", "type"]].values.tolist()
+    assert len(frames) == 1
+    return frames[0][["path", "line:col", "type", "rejected by"]].values.tolist()
 
 
 def test_opens_with_the_seed_order_and_an_open_gate(at):
@@ -54,7 +56,7 @@ def test_preset_loads_and_its_error_row_shows_path_and_position(at):
     at.selectbox(key="preset").select("bad_sku").run()
     assert editor(at, "payload").value == PRESETS["bad_sku"].value
     assert _banners(at) == [RAISES]
-    assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
+    assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch", "both"]]
 
 
 def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
@@ -120,7 +122,7 @@ def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
     ]
     at.text_input(key="form_amount").input("-5").run()
     assert json.loads(editor(at, "payload").value)["amount"] == -5
-    assert _error_rows(at) == [["amount", "3:13", "greater_than_equal"]]
+    assert _error_rows(at) == [["amount", "3:13", "greater_than_equal", "both"]]
     at.selectbox(key="preset").select("wrong_status").run()
     assert at.selectbox(key="form_status").value == "shipped"
     items = at.data_editor(key="form_items").value
@@ -141,7 +143,7 @@ def test_hostile_strings_are_shown_as_text_only(at):
     at.selectbox(key="preset").select("hostile_text").run()
     rendered = [m.value for m in at.markdown] + [c.value for c in at.caption]
     assert not any("<script>" in text or "onerror" in text for text in rendered)
-    assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch"]]
+    assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch", "both"]]
 
 
 def test_share_link_reopens_the_same_payload_options_and_views(at):
@@ -158,7 +160,11 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     fresh.run()
     assert editor(fresh, "payload").value == PRESETS["negative_amount"].value
     assert fresh.toggle(key="opt_strict").value is True
-    assert _error_rows(fresh) == [["amount", "3:13", "greater_than_equal"]]
+    # Strict: LangGraph validates the parsed dict (Python mode), where a UUID must be one.
+    assert _error_rows(fresh) == [
+        ["user_id", "2:14", "is_instance_of", "LangGraph"],
+        ["amount", "3:13", "greater_than_equal", "both"],
+    ]
     assert fresh.button_group(key="validate_view").value == "Model source"
     assert fresh.button_group(key="editor_view").value == "Form"
     assert fresh.text_input(key="form_amount").value == "-1"
@@ -335,7 +341,7 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
         "and kept; the earlier ones are silently dropped. Remove or rename them."
     ]
     assert "amount  at 3:3, 4:3" in [c.value for c in at.code]
-    assert _error_rows(at) == [["amount", "4:13", "greater_than_equal"]]
+    assert _error_rows(at) == [["amount", "4:13", "greater_than_equal", "both"]]
 
 
 def test_format_json_changes_the_layout_only(at):
@@ -427,33 +433,32 @@ def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
     assert excerpt.value == line[34:] + "\n" + " " * 29 + "^"  # the caret in column 30
 
 
-def test_a_typeless_message_shows_langgraphs_verdict_and_every_error_in_both_tables(at):
+def test_a_typeless_message_is_one_table_of_both_verdicts_saying_who_rejects_each_row(at):
+    # add_messages raises ValueError for the message, Pydantic alone TypeError: two rows at
+    # 12:5; the four field errors both give are one row each, "both".
     at.selectbox(key="preset").select("typeless_message").run()
     assert not at.exception
     assert _banners(at) == [
-        "LangGraph raises before the first node runs (5 errors): the graph would not run. "
-        "Your model alone rejects it too: 5 errors."
+        "LangGraph raises before the first node runs: the graph would not run. 6 errors, "
+        "listed below: 4 rejected by both, 1 by LangGraph only, 1 by your model only."
     ]
     assert at.code[0].value == (
         "LangGraph raised ValueError: Message dict must contain 'role' and 'content' keys, got "
         "{'content': 'a message with neither type nor role'}"
     )
-    tables = [d.value for d in at.dataframe if "pointer" in d.value.columns]
-    rows = [t[["path", "line:col", "type"]].values.tolist() for t in tables]
-    fields = [
-        ["user_id", "2:14", "uuid_parsing"],
-        ["amount", "3:13", "greater_than_equal"],
-        ["items[0].sku", "6:14", "string_pattern_mismatch"],
-        ["items[0].qty", "7:14", "greater_than_equal"],
+    assert _error_rows(at) == [
+        ["user_id", "2:14", "uuid_parsing", "both"],
+        ["amount", "3:13", "greater_than_equal", "both"],
+        ["items[0].sku", "6:14", "string_pattern_mismatch", "both"],
+        ["items[0].qty", "7:14", "greater_than_equal", "both"],
+        ["messages[0]", "12:5", "validator_exception", "your model"],
+        ["messages[0]", "12:5", "langgraph_exception", "LangGraph"],
     ]
-    assert rows == [
-        [*fields, ["messages[0]", "12:5", "validator_exception"]],  # your model alone
-        [*fields, ["messages[0]", "12:5", "langgraph_exception"]],  # LangGraph's entry
+    # One detail pane: the first row's, until a row is selected.
+    assert [c.value for c in at.caption if " error" in c.value and " at " in c.value] == [
+        "First error (select a row for another) at 2:14"
     ]
-    assert [c.value for c in at.caption if c.value.startswith(("Your model", "LangGraph's"))] == [
-        "Your model alone (Pydantic): 5 errors.",
-        "LangGraph's entry: 5 errors.",
-    ]
+    assert not [c.value for c in at.caption if c.value.startswith(("Your model", "LangGraph's"))]
 
 
 def test_the_editor_gets_every_error_as_a_mark_at_its_line_col(at):
@@ -525,7 +530,7 @@ def test_selecting_an_error_row_moves_the_caret_once_and_shows_its_details(at):
     at.run()  # the selection kept: the caret is not pulled back on every rerun
     assert editor(at, "payload").args()["goto"] is None
     table = next(d for d in at.dataframe if "pointer" in d.value.columns)
-    assert list(table.proto.column_order) == ["path", "line:col", "message"]
+    assert list(table.proto.column_order) == ["path", "line:col", "message", "rejected by"]
 
 
 def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
@@ -597,17 +602,19 @@ def _selected(at):
     [
         (
             {"table": "errors", "row": 5},  # past the table's end: nothing selected
-            {"errors": [5], "entry_errors": []},
-            ["First error (select a row for another) at 3:13"] * 2,
+            {"errors": [5]},
+            ["First error (select a row for another) at 3:13"],
         ),
+        ({"table": "errors", "row": 1}, {"errors": [1]}, ["Selected error at 17:3"]),
         (
+            # LangGraph's own table, in a link made before the one table: nothing selected
             {"table": "entry_errors", "row": 0},
-            {"errors": [], "entry_errors": [0]},
-            ["First error (select a row for another) at 3:13", "Selected error at 3:13"],
+            {"errors": []},
+            ["First error (select a row for another) at 3:13"],
         ),
     ],
 )
-def test_a_link_selects_its_row_in_the_table_it_names_only(error, selected, captions):
+def test_a_link_selects_its_row_in_the_one_table(error, selected, captions):
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE"})
     fresh.query_params["s"] = encode_share({"page": "validate", "payload": text, "error": error})
@@ -617,8 +624,7 @@ def test_a_link_selects_its_row_in_the_table_it_names_only(error, selected, capt
     assert [c.value for c in fresh.caption if "error" in c.value and " at " in c.value] == captions
 
 
-def test_a_links_row_in_a_table_not_drawn_is_not_selected_later_when_it_appears():
-    # The model alone and LangGraph agree on this payload: LangGraph's own table is not drawn.
+def test_a_links_row_in_langgraphs_old_table_is_not_selected_later_either():
     text = to_text({**SEED_PAYLOAD, "amount": -7.25})
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = encode_share(
@@ -627,8 +633,8 @@ def test_a_links_row_in_a_table_not_drawn_is_not_selected_later_when_it_appears(
     fresh.run()
     assert _selected(fresh) == {"errors": []}
     editor(fresh, "payload").input(to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "X"}))
-    fresh.run()  # now the tables differ and LangGraph's is drawn: nothing selected in it
-    assert _selected(fresh) == {"errors": [], "entry_errors": []}
+    fresh.run()  # the verdicts now differ: still one table, nothing selected in it
+    assert _selected(fresh) == {"errors": []}
     assert "Selected error at 3:13" not in [c.value for c in fresh.caption]
     assert editor(fresh, "payload").args()["goto"] is None
 

@@ -22,8 +22,8 @@ WIDTH = 1400  # the issue's desktop width
 SKU_MESSAGE = "items[0].sku: String should match pattern '^[A-Z0-9-]+$' [string_pattern_mismatch]"
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
 BAD_SKU = (
-    "LangGraph raises before the first node runs (1 error): the graph would not run. "
-    "Your model alone rejects it too: 1 error."
+    "LangGraph raises before the first node runs: the graph would not run. "
+    "1 error, listed below: 1 rejected by both."
 )
 
 
@@ -191,7 +191,7 @@ def test_undo_in_the_editor_walks_back_across_validations(page: Any) -> None:
 
 def test_the_download_popover_offers_the_errors_once_opened(page: Any) -> None:
     """Its buttons are sent only while it is open (issue #22's round trip): opening it reruns,
-    and the JSON it then downloads is the report's own errors()."""
+    and the JSON it then downloads is the report's own errors(), each saying who rejects it."""
     _broken_order(page)
     with rerun(page):
         page.get_by_role("button", name="Download errors").click()
@@ -202,7 +202,8 @@ def test_the_download_popover_offers_the_errors_once_opened(page: Any) -> None:
     with page.expect_download() as download:
         menu.get_by_role("button", name="Errors (JSON)").click()
     saved = Path(download.value.path()).read_text(encoding="utf-8")
-    assert json.loads(saved) == validate_text(PRESETS["bad_sku"].value, AgentState).to_errors()
+    report = validate_text(PRESETS["bad_sku"].value, AgentState)
+    assert json.loads(saved) == report.to_errors(["both"])
 
 
 def test_a_long_line_wraps_in_the_editors_column_instead_of_being_cut(page: Any) -> None:

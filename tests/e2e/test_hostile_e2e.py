@@ -114,8 +114,8 @@ def test_hostile_json_text_is_shown_as_text_on_validate_and_trace(guarded: Guard
     }
     submit_payload(page, to_text(payload))
     expect(page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")).to_have_text(
-        "LangGraph raises before the first node runs (2 errors): the graph would not run. "
-        "Your model alone rejects it too: 3 errors."
+        "LangGraph raises before the first node runs: the graph would not run. 3 errors, "
+        "listed below: 2 rejected by both, 1 by your model only."
     )
     assert all(json.dumps(text) in _annotated(page) for text in HOSTILE)
     guarded.assert_inert()

@@ -1,4 +1,5 @@
-"""Validate page in Chromium: error rows with line:col, and share links across browser contexts."""
+"""Validate page in Chromium: error rows with line:col and who rejects them, and share links
+across browser contexts."""
 
 from __future__ import annotations
 
@@ -20,23 +21,23 @@ pytestmark = pytest.mark.e2e
 # included (the table's default order puts it third).
 ERROR_GRID = "[data-testid='stDataFrame']:has([role='columnheader']:text-is('line:col'))"
 NEGATIVE_AMOUNT_ROW = [
-    "amount", "3:13", "Input should be greater than or equal to 0", "greater_than_equal",
+    "amount", "3:13", "Input should be greater than or equal to 0", "greater_than_equal", "both",
 ]  # fmt: skip
 
 
-def _expect_error_rows(
-    page: Any, rows: list[list[str]], table: int = 0, *, detailed: int = 0
-) -> None:
-    """The rows of the page's first error table (your model alone's), or of `table`: path,
-    line:col and message in the table; the type of row `detailed` (the selected row, the
-    first when none is) in the details beside it."""
-    grid = page.locator(ERROR_GRID).nth(table)
-    expect(grid.locator("[role='columnheader']")).to_have_text(["path", "line:col", "message"])
-    cells = grid.locator("[role='gridcell']")
-    expect(cells).to_have_text([cell for row in rows for cell in row[:3]])
-    details = page.locator(
-        ".st-key-errors__details" if table == 0 else ".st-key-entry_errors__details"
+def _expect_error_rows(page: Any, rows: list[list[str]], *, detailed: int = 0) -> None:
+    """The rows of the page's one error table (both verdicts'): path, line:col, message and
+    who rejects it in the table; the type of row `detailed` (the selected row, the first
+    when none is) in the one detail pane beside it."""
+    expect(page.locator(ERROR_GRID)).to_have_count(1)
+    grid = page.locator(ERROR_GRID)
+    expect(grid.locator("[role='columnheader']")).to_have_text(
+        ["path", "line:col", "message", "rejected by"]
     )
+    cells = grid.locator("[role='gridcell']")
+    expect(cells).to_have_text([cell for row in rows for cell in (*row[:3], row[4])])
+    details = page.locator("[class*='st-key-'][class*='__details']")
+    expect(details).to_have_count(1)
     expect(details.locator("[data-testid='stText']")).to_contain_text(
         f"type\n  {rows[detailed][3]}\n"
     )
@@ -44,8 +45,8 @@ def _expect_error_rows(
 
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
 RAISES = (
-    "LangGraph raises before the first node runs (1 error): the graph would not run. "
-    "Your model alone rejects it too: 1 error."
+    "LangGraph raises before the first node runs: the graph would not run. "
+    "1 error, listed below: 1 rejected by both."
 )
 
 
@@ -100,18 +101,19 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
     _expect_editor(restored, text)
     _expect_verdict(
         restored,
-        "LangGraph raises before the first node runs (1 error): the graph would not run. "
-        "Your model alone rejects it too: 2 errors.",
+        "LangGraph raises before the first node runs: the graph would not run. "
+        "2 errors, listed below: 1 rejected by both, 1 by your model only.",
     )
     _expect_error_rows(
         restored,
         [
             NEGATIVE_AMOUNT_ROW,
-            ["coupon", "17:3", "Extra inputs are not permitted", "extra_forbidden"],
+            # LangGraph drops the unknown key: only your model rejects it
+            ["coupon", "17:3", "Extra inputs are not permitted", "extra_forbidden",
+             "your model"],
         ],
         detailed=1,  # the row the sender had selected
-    )
-    _expect_error_rows(restored, [NEGATIVE_AMOUNT_ROW], table=1)  # LangGraph dropped coupon
+    )  # fmt: skip
     # The row the sender selected: its details beside the table, the caret at its line:col.
     expect(restored.locator(".st-key-errors__details")).to_contain_text("Selected error at 17:3")
     expect(editor_frame(restored).locator(".cm-editor")).to_have_attribute("data-caret", "17:3")
@@ -145,40 +147,35 @@ def test_schema_options_keep_their_values_after_a_preset_reruns_the_page(new_pag
 
 def test_a_typeless_message_shows_langgraphs_verdict_and_every_error(new_page) -> None:
     # add_messages raises ValueError for the message; Pydantic alone, TypeError. Each is
-    # pinned to the message, and the four field errors around it are all listed.
+    # pinned to the message, and the four field errors around it are all listed, once each.
     page = new_page()
     submit_payload(page, PRESETS["typeless_message"].value)
     _expect_verdict(
         page,
-        "LangGraph raises before the first node runs (5 errors): the graph would not run. "
-        "Your model alone rejects it too: 5 errors.",
+        "LangGraph raises before the first node runs: the graph would not run. 6 errors, "
+        "listed below: 4 rejected by both, 1 by LangGraph only, 1 by your model only.",
     )
     raised = page.locator("[data-testid='stCode']").filter(has_text="LangGraph raised")
     expect(raised).to_have_text(
         "LangGraph raised ValueError: Message dict must contain 'role' and 'content' keys, got "
         "{'content': 'a message with neither type nor role'}"
     )
-    fields = [
-        ["user_id", "2:14", "Input should be a valid UUID, invalid character: found `n` at 0",
-         "uuid_parsing"],
-        NEGATIVE_AMOUNT_ROW,
-        ["items[0].sku", "6:14", "String should match pattern '^[A-Z0-9-]+$'",
-         "string_pattern_mismatch"],
-        ["items[0].qty", "7:14", "Input should be greater than or equal to 1",
-         "greater_than_equal"],
-    ]  # fmt: skip
     _expect_error_rows(
         page,
-        [*fields, ["messages[0]", "12:5", "Validation itself raised TypeError: Expected either a "
-                   "dictionary with a 'type' key or an object with a 'type' attribute. Instead "
-                   "got type <class 'dict'>.", "validator_exception"]],
-    )  # fmt: skip
-    _expect_error_rows(
-        page,
-        [*fields, ["messages[0]", "12:5", "LangGraph's entry raised ValueError: Message dict "
-                   "must contain 'role' and 'content' keys, got {'content': 'a message with "
-                   "neither type nor role'} For troubleshooting, visit: https://docs.langchain"
-                   ".com/oss/python/langchain/errors/MESSAGE_COERCION_FAILURE",
-                   "langgraph_exception"]],
-        table=1,
+        [
+            ["user_id", "2:14", "Input should be a valid UUID, invalid character: found `n` "
+             "at 0", "uuid_parsing", "both"],
+            NEGATIVE_AMOUNT_ROW,
+            ["items[0].sku", "6:14", "String should match pattern '^[A-Z0-9-]+$'",
+             "string_pattern_mismatch", "both"],
+            ["items[0].qty", "7:14", "Input should be greater than or equal to 1",
+             "greater_than_equal", "both"],
+            ["messages[0]", "12:5", "Validation itself raised TypeError: Expected either a "
+             "dictionary with a 'type' key or an object with a 'type' attribute. Instead got "
+             "type <class 'dict'>.", "validator_exception", "your model"],
+            ["messages[0]", "12:5", "LangGraph's entry raised ValueError: Message dict must "
+             "contain 'role' and 'content' keys, got {'content': 'a message with neither type "
+             "nor role'} For troubleshooting, visit: https://docs.langchain.com/oss/python/"
+             "langchain/errors/MESSAGE_COERCION_FAILURE", "langgraph_exception", "LangGraph"],
+        ],
     )  # fmt: skip

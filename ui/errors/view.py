@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import pyarrow as pa
@@ -24,6 +25,7 @@ __all__ = [
     "PYTHON_GATE",
     "MESSAGE_ROW_HEIGHT",
     "PYTHON_MODE_NOTE",
+    "REJECTED_ORDER",
     "SELECTABLE_ORDER",
     "TOOL_CALL",
     "Verdicts",
@@ -103,6 +105,25 @@ SELECTABLE_COLUMNS = ERROR_COLUMNS | {
     ),
     "message": st.column_config.TextColumn("message", width=136),
 }
+# The Validate page's one table (both verdicts' errors) says who rejects each row. Its four
+# columns and the selection box fit a phone's 356 px and, with the table at two thirds of
+# the result column, 1400 px: no sideways scrolling (test_editor_errors_e2e.py).
+REJECTED_COLUMNS = SELECTABLE_COLUMNS | {
+    "path": st.column_config.TextColumn("path", width=84, help="The field, as Python spells it."),
+    "line:col": st.column_config.TextColumn(
+        "line:col",
+        width=48,
+        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
+    ),
+    "message": st.column_config.TextColumn("message", width=112),
+    "rejected by": st.column_config.TextColumn(
+        "rejected by",
+        width=76,
+        help="Who rejects it: LangGraph's entry (a real run up to the first node), your "
+        "model alone (Pydantic), or both.",
+    ),
+}
+REJECTED_ORDER = (*SELECTABLE_ORDER, "rejected by")
 
 
 def verdict(report: Report, *, texts: Verdicts = GATE) -> None:
@@ -164,6 +185,7 @@ def error_table(
     key: str,
     texts: Verdicts | None = GATE,
     selectable: bool = False,
+    by: Sequence[str] | None = None,
 ) -> FieldError | None:
     """Verdict (unless `texts` is None), repeated keys, then one row per error.
 
@@ -171,6 +193,7 @@ def error_table(
     error selected (the first until one is) has its type, input, rule parameters, docs and
     pointer beside it (`error_details`); the selected error is returned, for the editor to
     move its caret there. Otherwise every column is shown (COLUMN_ORDER) and None returned.
+    `by` (one entry per error: who rejects it) adds a "rejected by" column after the message.
     """
     if texts is not None:
         verdict(report, texts=texts)
@@ -180,24 +203,28 @@ def error_table(
         return None
     # An Arrow table, not a pandas frame: Streamlit sends Arrow, and building it directly
     # takes about 0.1 ms against about 2 ms through pandas for the same rows.
-    rows = pa.Table.from_pylist(report.to_rows())
+    listed = report.to_rows()
+    if by is not None:
+        listed = [row | {"rejected by": who} for row, who in zip(listed, by, strict=True)]
+    rows = pa.Table.from_pylist(listed)
     if not selectable:
         st.dataframe(
             rows,
             key=keys.table(key),
             hide_index=True,
             column_config=ERROR_COLUMNS,
-            column_order=COLUMN_ORDER,
+            column_order=COLUMN_ORDER if by is None else (*COLUMN_ORDER, "rejected by"),
         )
         return None
-    table, beside = st.columns([3, 2], gap="small")  # stacked on a phone: details below
+    # Side by side, stacked on a phone (details below); "rejected by" takes a wider table.
+    table, beside = st.columns([3, 2] if by is None else [2, 1], gap="small")
     with table:
         event = st.dataframe(
             rows,
             key=keys.table(key),
             hide_index=True,
-            column_config=SELECTABLE_COLUMNS,
-            column_order=SELECTABLE_ORDER,
+            column_config=SELECTABLE_COLUMNS if by is None else REJECTED_COLUMNS,
+            column_order=SELECTABLE_ORDER if by is None else REJECTED_ORDER,
             on_select="rerun",
             selection_mode="single-row",
             row_height=MESSAGE_ROW_HEIGHT,
@@ -223,8 +250,11 @@ def forget_selection(key: str) -> None:
     st.session_state.pop(keys.table(key), None)
 
 
-def exports(report: Report, *, key: str, basename: str = "errors") -> None:
+def exports(
+    report: Report, *, key: str, basename: str = "errors", by: Sequence[str] | None = None
+) -> None:
     """Download buttons: errors() JSON, FastAPI's answer, CSV, behind one "Download" button.
+    With `by` (one entry per error: who rejects it), the JSON and CSV say it for each error.
 
     The files are built when a button is pressed, not on every rerun (the FastAPI body
     re-validates the whole payload in Python mode). The three buttons are sent only while
@@ -240,7 +270,7 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
         return
     row.download_button(
         "Errors (JSON)",
-        lambda: json.dumps(report.to_errors(), indent=2),
+        lambda: json.dumps(report.to_errors(by), indent=2),
         file_name=f"{basename}.json",
         mime="application/json",
         key=keys.part(key, "json"),
@@ -257,7 +287,7 @@ def exports(report: Report, *, key: str, basename: str = "errors") -> None:
     )
     row.download_button(
         "Errors (CSV)",
-        report.to_csv,
+        lambda: report.to_csv(by),
         file_name=f"{basename}.csv",
         mime="text/csv",
         key=keys.part(key, "csv"),
