@@ -22,7 +22,7 @@ __all__ = ["Migrated", "migrated"]
 _Locations = list[tuple[Any, ...]]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # one per state: slots, no frozen setattr
 class Migrated:
     """A state after the plan: what each step changed, which steps fixed it, and the
     candidate's verdict before the plan (broken or not) and after it (its errors)."""
@@ -92,7 +92,7 @@ def migrated(
     return Migrated(state, changed_by, fixed_by, bool(first), rows)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Check:
     """The candidate's verdict on a state, as `state_errors` (or `json_state_errors`) gives
     it; `refused`: the state holds a `Refused` marker (each is an error of its own)."""
@@ -138,6 +138,11 @@ def _paths(path: str, renamed_to: str | None) -> tuple[list[str], ...]:
 
 
 def _under(loc: tuple[Any, ...], path: list[str]) -> bool:
+    if not loc:
+        return False
+    first = loc[0]  # most errors sit under another field: told apart by the first part
+    if first != path[0] and path[0] != "[*]" and not (isinstance(first, str) and first[-1:] == "]"):
+        return False
     located = [part for part in loc if not (isinstance(part, str) and part.endswith("]"))]
     if len(located) < len(path):
         return False

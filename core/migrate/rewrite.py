@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -53,15 +54,20 @@ def rewrite(
         'done'
     """
     changed: list[str] = []
-    parts = [
+    parts = _parts(path)
+    return _Step(action, value, from_, to, fields, changed).walk(state, parts, ""), changed
+
+
+@functools.lru_cache(maxsize=256)  # a plan's few paths, split once, not once per state
+def _parts(path: str) -> list[str]:
+    return [
         part
         for name in path.split(".")
         for part in ([name[: -len(EVERY)], EVERY] if name.endswith(EVERY) else [name])
     ]
-    return _Step(action, value, from_, to, fields, changed).walk(state, parts, ""), changed
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # made once per step and state: plain slots, no frozen setattr
 class _Step:
     """One step under way: what it does, and the paths it has changed so far."""
 

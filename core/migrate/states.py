@@ -25,7 +25,7 @@ _THREADS_PER_QUERY = 200
 TOO_DEEP = "the stored state is nested deeper than can be checked."  # row_too_deep
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # one per stored state read: slots, no frozen setattr
 class StoredState:
     """One stored state: where it is, what it holds, whether it is its thread's latest."""
 
