@@ -290,8 +290,9 @@ def test_sidebar_says_what_is_loaded_and_from_where(project, way):
     assert [e.value for e in at.sidebar.error] == []
 
 
-def test_sidebar_names_the_candidate_model_and_a_candidate_that_fails_is_a_caveat(project,
-                                                                                monkeypatch):
+def test_sidebar_names_the_candidate_model_and_a_candidate_that_fails_is_a_caveat(
+    project, monkeypatch
+):
     project("shop", "env")
     monkeypatch.setenv("PLAYGROUND_CANDIDATE", "candidates.order_v2:OrderV2")
     at = _open(APP)

@@ -149,9 +149,9 @@ def test_on_a_phone_prev_and_next_sit_side_by_side_with_the_slider(new_page) -> 
     # The buttons side by side, the slider not between them (beside them, or under both).
     assert abs(middles["prev"] - middles["next"]) < 2, middles
     assert boxes["prev"]["x"] < boxes["next"]["x"], boxes
-    assert (
-        boxes["slider"]["x"] > boxes["next"]["x"] or boxes["slider"]["y"] > boxes["next"]["y"]
-    ), boxes
+    assert boxes["slider"]["x"] > boxes["next"]["x"] or boxes["slider"]["y"] > boxes["next"]["y"], (
+        boxes
+    )
     # The table's first columns say what happened, within the phone's width.
     table = page.locator(".st-key-trace__table_2")  # the run's table, row 2 selected
     expect(table.locator("[role='columnheader']").first).to_be_attached()
@@ -169,7 +169,9 @@ def test_clicking_a_rows_checkbox_opens_that_step(new_page) -> None:
     header, row = 35, STEP_ROW_HEIGHT  # Streamlit's default row height is the header's
     with rerun(page):
         page.mouse.click(box["x"] + 18, box["y"] + header + row + row / 2)  # validate_order's box
-    expect(page.locator(".st-key-trace_detail").get_by_text("Step 1 · validate_order")).to_be_visible()
+    expect(
+        page.locator(".st-key-trace_detail").get_by_text("Step 1 · validate_order")
+    ).to_be_visible()
     spoken = page.locator(".st-key-step_slider input[type='range']")
     expect(spoken).to_have_attribute("aria-valuetext", "row 2 of 3 · step 1")
 
@@ -203,4 +205,3 @@ def test_the_merge_view_says_why_a_row_holds_another_nodes_write(new_page) -> No
             has_text="merged in super-step 2 with the write of notify_sms"
         )
     ).to_have_count(2)
-

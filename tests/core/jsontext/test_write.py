@@ -4,7 +4,10 @@ from core.jsontext.write import dumps, number_literal, plural, to_text, truncate
 
 
 def test_dumps_keeps_unicode_and_uses_default_only_for_what_json_cannot_hold():
-    assert dumps({"msg": "订单已校验", "loc": ("items", 0)}) == '{"msg": "订单已校验", "loc": ["items", 0]}'
+    assert (
+        dumps({"msg": "订单已校验", "loc": ("items", 0)})
+        == '{"msg": "订单已校验", "loc": ["items", 0]}'
+    )
     assert dumps({"n": 1}, indent=2) == '{\n  "n": 1\n}'
     assert dumps({"at": {1, 2}}, default=sorted) == '{"at": [1, 2]}'
 

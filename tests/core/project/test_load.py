@@ -87,7 +87,10 @@ def test_a_candidate_that_does_not_load_is_a_note_and_the_rest_of_the_project_lo
         project = load_project(["--candidate", spec, "--graph", SHOP[1]], {}, FIXTURES)
 
         assert (project.model.__qualname__, project.candidate, project.errors) == (
-            "ShopState", None, ())
+            "ShopState",
+            None,
+            (),
+        )
         assert [(n.code, n.message) for n in project.notes] == [(code, message)]
 
 

@@ -1,6 +1,5 @@
 """core.tools: one contract test over every scenario preset, plus round trips and observations."""
 
-
 import pytest
 from pydantic import BaseModel
 from pydantic_core import core_schema

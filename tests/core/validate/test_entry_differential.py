@@ -11,14 +11,20 @@ from core.validate.entry_run import langgraph_entry
 from tests.core.validate.test_entry_run import chat_graph
 
 MESSAGES = st.one_of(
-    st.fixed_dictionaries({"type": st.sampled_from(["human", "ai", "bogus"]), "content": st.text(max_size=3)}),
-    st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "x"]), "content": st.text(max_size=3)}),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["human", "ai", "bogus"]), "content": st.text(max_size=3)}
+    ),
+    st.fixed_dictionaries(
+        {"role": st.sampled_from(["user", "assistant", "x"]), "content": st.text(max_size=3)}
+    ),
     st.fixed_dictionaries({"content": st.one_of(st.text(max_size=3), st.integers())}),
     st.text(max_size=3),
     st.integers(),
     st.none(),
 )
-ANY = st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=4), st.lists(st.integers(), max_size=2))
+ANY = st.one_of(
+    st.none(), st.integers(-3, 3), st.text(max_size=4), st.lists(st.integers(), max_size=2)
+)
 ITEM = st.fixed_dictionaries(
     {},
     optional={

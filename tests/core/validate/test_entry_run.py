@@ -127,7 +127,10 @@ def test_the_input_schema_takes_the_payload_and_drops_what_it_does_not_declare()
 def test_the_first_nodes_model_rejects_what_the_input_schema_let_through():
     text = '{\n  "question": 3\n}'
     verdict = langgraph_entry(qa_graph(), json.loads(text), text)
-    assert (verdict.runs, verdict.error) == (False, "ValidationError: 1 error: question (string_type)")
+    assert (verdict.runs, verdict.error) == (
+        False,
+        "ValidationError: 1 error: question (string_type)",
+    )
     assert [(e.path, e.type, e.line, e.col) for e in verdict.errors] == [
         ("question", "string_type", 2, 15)
     ]

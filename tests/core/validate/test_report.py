@@ -225,7 +225,11 @@ def test_a_raising_message_hides_no_other_field_error():
         ("messages[2].content", "list_type", 20, 15),
     ]
     assert [e.loc for e in validate_text(text).errors][-1] == (
-        "messages", 2, "human", "content", "list[union[str,dict[any,any]]]"
+        "messages",
+        2,
+        "human",
+        "content",
+        "list[union[str,dict[any,any]]]",
     )
     python = validate_value(payload).errors
     assert [(e.path, e.type, e.line) for e in python] == [(p, t, None) for p, t, _, _ in rows]
