@@ -102,11 +102,10 @@ def opened_row(trace: Trace) -> int | None:
     """The row a run opens on: its `first_failure`, else the first row that lost data silently.
 
     Example:
-        >>> from core.order import SEED_PAYLOAD, build_order_graph
-        >>> from core.trace import run_trace
-        >>> trace = run_trace(build_order_graph(["undeclared_key"]), SEED_PAYLOAD)
-        >>> index = opened_row(trace)
-        >>> (trace.steps[index].step, trace.steps[index].node)
+        >>> from core import order, trace as tracing
+        >>> run = tracing.run_trace(order.build_order_graph(["undeclared_key"]), order.SEED_PAYLOAD)
+        >>> row = run.steps[opened_row(run)]
+        >>> (row.step, row.node)
         (1, 'validate_order')
     """
     failing = first_failure(trace)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 import streamlit as st
@@ -95,34 +95,41 @@ ERROR_COLUMNS = {
 SELECTABLE_ORDER = ("path", "line:col", "message")
 # Streamlit wraps cell text only in rows taller than 4rem (64 px): 86 px holds four lines.
 MESSAGE_ROW_HEIGHT = 100
-# Fixed widths for where, so the message takes the rest of the width and wraps in it.
-SELECTABLE_COLUMNS = ERROR_COLUMNS | {
-    "path": st.column_config.TextColumn("path", width=96, help="The field, as Python spells it."),
-    "line:col": st.column_config.TextColumn(
-        "line:col",
-        width=56,
-        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
-    ),
-    "message": st.column_config.TextColumn("message", width=136),
-}
+
+
+def _where_columns(path: int, line_col: int, message: int) -> dict[str, Any]:
+    """Where an error is (its field, its line:col) and its message, at these widths: fixed,
+    so the message takes the rest of the width and wraps in it."""
+    return {
+        "path": st.column_config.TextColumn(
+            "path", width=path, help="The field, as Python spells it."
+        ),
+        "line:col": st.column_config.TextColumn(
+            "line:col",
+            width=line_col,
+            help="Where it is in your text: an unknown key at the key, a missing one at its "
+            "object.",
+        ),
+        "message": st.column_config.TextColumn("message", width=message),
+    }
+
+
+SELECTABLE_COLUMNS = ERROR_COLUMNS | _where_columns(96, 56, 136)
 # The Validate page's one table (both verdicts' errors) says who rejects each row. Its four
 # columns and the selection box fit a phone's 356 px and, with the table at two thirds of
 # the result column, 1400 px: no sideways scrolling (test_editor_errors_e2e.py).
-REJECTED_COLUMNS = SELECTABLE_COLUMNS | {
-    "path": st.column_config.TextColumn("path", width=84, help="The field, as Python spells it."),
-    "line:col": st.column_config.TextColumn(
-        "line:col",
-        width=48,
-        help="Where it is in your text: an unknown key at the key, a missing one at its object.",
-    ),
-    "message": st.column_config.TextColumn("message", width=112),
-    "rejected by": st.column_config.TextColumn(
-        "rejected by",
-        width=76,
-        help="Who rejects it: LangGraph's entry (a real run up to the first node), your "
-        "model alone (Pydantic), or both.",
-    ),
-}
+REJECTED_COLUMNS = (
+    SELECTABLE_COLUMNS
+    | _where_columns(84, 48, 112)
+    | {
+        "rejected by": st.column_config.TextColumn(
+            "rejected by",
+            width=76,
+            help="Who rejects it: LangGraph's entry (a real run up to the first node), your "
+            "model alone (Pydantic), or both.",
+        ),
+    }
+)
 REJECTED_ORDER = (*SELECTABLE_ORDER, "rejected by")
 
 
