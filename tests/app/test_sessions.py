@@ -23,10 +23,10 @@ def _session(page: str) -> AppTest:
     return at
 
 
-def _error_rows(at: AppTest) -> list[list[tuple[str, str, str]]]:
-    """Each error table's rows: your model alone's, then LangGraph's own where they differ."""
+def _error_rows(at: AppTest) -> list[list[tuple[str, str, str, str]]]:
+    """Each error table's rows (the page draws one: both verdicts, who rejects each row)."""
     tables = [d.value for d in at.dataframe if "line:col" in d.value.columns]
-    cells = [table[["path", "line:col", "type"]] for table in tables]
+    cells = [table[["path", "line:col", "type", "rejected by"]] for table in tables]
     return [list(rows.itertuples(index=False, name=None)) for rows in cells]
 
 
@@ -44,12 +44,12 @@ def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
     assert (editor(b, "payload").value, b.session_state["payload_text"]) == (TEXT_B, TEXT_B)
     assert _error_rows(a) == [
         [
-            ("amount", "3:13", "greater_than_equal"),
-            ("only_in_a", "17:3", "extra_forbidden"),  # the key itself
+            ("amount", "3:13", "greater_than_equal", "both"),
+            ("only_in_a", "17:3", "extra_forbidden", "your model"),  # LangGraph dropped it
         ],
-        [("amount", "3:13", "greater_than_equal")],  # LangGraph dropped only_in_a
     ]
-    assert _error_rows(b) == [[("only_in_b", "17:3", "extra_forbidden")]]  # LangGraph runs it
+    # LangGraph runs b: the one row is your model's alone
+    assert _error_rows(b) == [[("only_in_b", "17:3", "extra_forbidden", "your model")]]
     assert "only_in_b" not in _codes(a) and "only_in_a" not in _codes(b)
 
     fresh = _session("validate.py")

@@ -55,8 +55,10 @@ def writable() -> Iterator[tuple[LangGraphServer, Server]]:
 
 
 def _pick(page: Any, thread: str) -> None:
-    """Choose `thread` in the Thread selectbox as a user does."""
+    """Choose `thread` in the Thread selectbox as a user does: focus it, type, pick (a click
+    in the thread list before keeps the first click on the box)."""
     page.locator(".st-key-threads_thread input").click()
+    page.keyboard.type(thread)
     with rerun(page):
         page.get_by_role("option").filter(has_text=thread).click()
 
