@@ -3,9 +3,12 @@ by brute force: the candidate validates the state before and after every step.""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 import tomllib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -130,3 +133,18 @@ def brute_preview(
         "written": [],
         "unreadable": [],
     }
+
+
+def import_written(source: str, folder: Path, name: str) -> Any:
+    """A written module, imported from its file as a user would (then forgotten)."""
+    path = folder / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import does: dataclasses look the module up there
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module

@@ -3,7 +3,6 @@ the standard library, passes ruff, keeps every value as data, and works as a bef
 
 import ast
 import copy
-import importlib.util
 import itertools
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from core.migrate.export import export_module
 from core.migrate.plan import Plan, Step, parse_plan, plan_toml
 from tests.fixtures.candidates.order_v2 import OrderV2
 
+from .oracle import import_written
 from .strategies import exact, plans_and_states
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -75,17 +75,7 @@ HOSTILE = (
 
 def _load(source: str, directory: Path):
     """The written module, imported from a file as a user would (and then forgotten)."""
-    name = f"migrate_state_{next(_numbers)}"
-    path = directory / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # as an import does: dataclasses look the module up there
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
+    return import_written(source, directory, f"migrate_state_{next(_numbers)}")
 
 
 @pytest.fixture(scope="module")

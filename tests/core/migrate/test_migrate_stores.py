@@ -3,9 +3,7 @@ own, written by real runs through LangGraph's SqliteSaver and PostgresSaver."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,7 @@ from core.stores.serde import strict_serde
 
 from .cases import CASES, Case
 from .conftest import KINDS, Stored, saver_on, write_store
-from .oracle import brute_preview, candidate_errors, saved_states
+from .oracle import brute_preview, candidate_errors, import_written, saved_states
 
 
 def _serde(case: Case):
@@ -106,25 +104,10 @@ def test_a_preview_writes_nothing(stored):
     assert store_contents(stored) == before
 
 
-def _import_file(source: str, folder: Path, name: str) -> Any:
-    """The written module, imported from its file as a user would (then forgotten)."""
-    path = folder / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # as an import does: dataclasses look the module up there
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
-
-
 def test_the_exported_module_migrates_every_stored_state_as_the_preview_does(stored, tmp_path):
     case = stored.case
     source = export_module(case.plan, model_name=case.specs[1])
-    module = _import_file(source, tmp_path, f"migrate_{case.name}_state")
+    module = import_written(source, tmp_path, f"migrate_{case.name}_state")
     # the module takes plain data (its docstring): each state as JSON, as a server returns it
     exported = {
         (thread, checkpoint): module.migrate(to_jsonable_python(state))
