@@ -12,6 +12,7 @@ from core.stores.serde import strict_serde
 from core.stores.unbrick import WRITES_ENV, writes_enabled
 from core.validate.entry_run import entry_graph
 from ui.project import active_project
+from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
 from ui.threads.migrate import migrate_section
@@ -28,6 +29,7 @@ from ui.threads.timeline import thread_view
 from ui.threads.unbrick import unbrick_section
 
 st.title("Threads")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "Read a LangGraph checkpoint store (read-only, strict deserialization): every thread's "
     "status, each stored state validated against the model, and the node whose write broke it "

@@ -14,6 +14,7 @@ from ui import keys
 from ui.editor.payload import current_payload_text
 from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
+from ui.tables import room_for_table_toolbars
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
 from ui.trace.stepping import current_row, step_detail, stepper
@@ -150,6 +151,7 @@ def _results() -> None:
 
 
 st.title("Trace")
+room_for_table_toolbars()  # on a phone, no toolbar covers a caption
 st.caption(
     "Run the payload through a real LangGraph StateGraph (the seed order's, or yours), "
     "then walk every node: what it saw, what it returned, what each reducer merged."

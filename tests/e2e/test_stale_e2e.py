@@ -20,6 +20,7 @@ from tests.e2e._browser import (
     new_context,
     open_app,
     rerun,
+    run_trace,
 )
 
 pytestmark = pytest.mark.e2e
@@ -132,19 +133,27 @@ COVERED_BY_TOOLBAR = """grid => {
 }"""
 
 
-@pytest.mark.parametrize("path", ["", "behaviour", "tools", "retry"])
+@pytest.mark.parametrize("path", ["", "behaviour", "tools", "retry", "trace", "threads"])
 def test_on_a_phone_no_tables_toolbar_covers_text_or_a_control_above_it(
     browser: Any, app_server: Any, path: str
 ) -> None:
     # #32 item 8: on a phone a table's toolbar, shown on a tap, covered what was drawn above
     # the table: the end of the Behaviour lab's "… 0 inconclusive", the Tool lab's heading
-    # "What the real run shows" (and, on Threads, the "Per page" chevron).
+    # "What the real run shows", the Trace page's captions (and, on Threads, the "Per page"
+    # chevron).
     context = new_context(browser, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         page = open_app(context, f"{app_server.url}/{path}")
         if path == "":  # the Validate page's error table: shown for a broken order
             with rerun(page):
                 page.get_by_role("button", name="Try a broken order").click()
+        if path == "trace":  # the fan-out graph's step 2: a super-step's note above Merge
+            with rerun(page):
+                page.locator(".st-key-trace_graph").get_by_text("Fan-out graph").click()
+            run_trace(page)
+            for _ in range(2):
+                with rerun(page):
+                    page.locator(".st-key-next").get_by_role("button").click()
         grids = page.locator("[data-testid='stMain'] [data-testid='stDataFrame']:visible")
         expect(grids.first).to_be_visible()
         covered = {}
