@@ -1070,3 +1070,13 @@ def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(a
     at.session_state["fork_text"] = '{"amount": '
     at.run()
     assert [(m["line"], m["col"]) for m in _editor(at)["marks"]] == [(1, 12)]
+
+
+def test_a_merge_row_is_as_tall_as_its_longest_value_wrapped_in_its_column() -> None:
+    from ui.trace.view import merge_row_height
+
+    short = {"field": "status", "before": '"pending"', "update": '"validated"', "why": ""}
+    assert merge_row_height([short]) == 35  # one line each: Streamlit's own rows
+    why = {**short, "why": "merged in super-step 2 with the write of notify_sms"}  # 51 > 29
+    assert 64 < merge_row_height([why]) < merge_row_height([why, {"after": "x" * 212}])
+    assert merge_row_height([{"after": "x" * 10_000}]) == 12 * 21 + 16  # at most 12 lines

@@ -90,14 +90,41 @@ def error_panel(trace: Trace) -> None:
     stopped_panel(trace)
 
 
+MERGE_WIDTHS = {"field": 90, "before": 150, "update": 150, "reducer": 100, "after": 160, "why": 250}
 MERGE_COLUMNS = {
-    "field": st.column_config.TextColumn("field", width=90),
-    "before": st.column_config.TextColumn("before", width=150),
-    "update": st.column_config.TextColumn("update", width=150),
-    "reducer": st.column_config.TextColumn("reducer", width=100),
-    "after": st.column_config.TextColumn("after", width=160),
-    "why": st.column_config.TextColumn("why", width=250),
+    name: st.column_config.TextColumn(name, width=width) for name, width in MERGE_WIDTHS.items()
 }
+# Streamlit wraps a cell's text only in rows taller than 4rem (64 px), each line about 21 px
+# (86 px holds four: ui/errors/view.py). A merge row is as tall as its longest value needs
+# at its column's width, so values and why wrap inside their columns at 1400 px, not past
+# their edge; from _MERGE_MOST_LINES on a value is cut at the row's foot (the whole state is
+# in the expander below the table).
+_LINE = 21  # px
+_PADDING = 16  # px, above and below the lines
+_CHAR = 8  # px, a wide character of the grid's font (a CJK one counts as two)
+_MERGE_MOST_LINES = 12
+
+
+def _lines(text: str, width: int) -> int:
+    """About how many lines `text` takes wrapped in a column `width` px wide (one more than
+    its characters fill, for the room a line's end leaves when a word does not fit)."""
+    chars = sum(2 if ord(char) > 0x2E80 else 1 for char in text)
+    per_line = max((width - _PADDING) // _CHAR, 1)
+    return 1 if chars <= per_line else -(-chars // per_line) + 1
+
+
+def merge_row_height(rows: list[dict[str, str]]) -> int:
+    """The merge table's row height: room for its longest value's lines, wrapped, and at
+    least a wrapping row (over 64 px) whenever a value needs two lines."""
+    lines = max(
+        (_lines(row.get(name, ""), width) for row in rows for name, width in MERGE_WIDTHS.items()),
+        default=1,
+    )
+    if lines == 1:
+        return 35  # Streamlit's own row height
+    return max(min(lines, _MERGE_MOST_LINES) * _LINE + _PADDING, 66)
+
+
 # A state's errors (the violations of a step, the output refused by its model): path and the
 # message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
 # tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
@@ -171,6 +198,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         )
     merges = merge_view(trace, index)
     if merges:
+        row_height = merge_row_height(merges)
         st.dataframe(
             pd.DataFrame(merges),
             key=keys.part(key, "merge"),
@@ -178,6 +206,10 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
             # Widths that fit the page at 1400 px: with the why column at "large" after four
             # auto-sized JSON columns, the grid scrolled it out of view (issue 22, finding 3).
             column_config=MERGE_COLUMNS,
+            row_height=row_height,
+            # Every row in view up to eight (Streamlit's "auto" stops at about 400 px); more
+            # scroll inside the table.
+            height=38 + row_height * min(len(merges), 8) + 2,
         )
     else:
         st.caption("This node wrote nothing LangGraph merged.")

@@ -1,0 +1,102 @@
+"""Layout at 1400 px (#32 item 8), measured from what the grids draw on their canvas: each
+value of the Trace page's merge view wraps inside its column, none runs past its edge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e._browser import grid_with, new_context, open_app, rerun, run_trace
+
+pytestmark = pytest.mark.e2e
+
+LAPTOP = {"width": 1400, "height": 900}
+HEADER = 35  # the grid's header row, Streamlit's default row height
+PADDING = 8.5  # px between a column's left edge and its text
+
+# Every text a grid draws on its canvas, in CSS pixels from the canvas' left and top edges:
+# a list, not keyed by text, as two rows may hold the same value.
+NOTE_LINES = """() => {
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, x, ...rest) {
+    const grid = this.canvas.closest("[data-testid='stDataFrame']");
+    if (grid) {
+      const m = this.getTransform();
+      const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width || 1;
+      grid.__lines = grid.__lines || [];
+      grid.__lines.push({
+        text,
+        start: (m.e + x * (m.a || 1)) / ratio,
+        end: (m.e + (x + this.measureText(text).width) * (m.a || 1)) / ratio,
+        y: (m.f + rest[0] * (m.d || 1)) / ratio,
+      });
+    }
+    return fillText.call(this, text, x, ...rest);
+  };
+}"""
+
+
+def cells_not_whole(grid: Any) -> dict[str, Any]:
+    """Each cell of `grid` (all its rows in view) not drawn whole: the lines drawn in its
+    column and row, top to bottom, must spell its value, each ending inside its column."""
+    lines = grid.evaluate("e => e.__lines || []")
+    headers = grid.locator("[role='columnheader']").all_inner_texts()
+    canvas = grid.locator("canvas[data-testid='data-grid-canvas']").bounding_box()
+    heads = {line["text"]: line for line in lines if line["y"] < HEADER}
+    lefts = [heads[header]["start"] - PADDING for header in headers]
+    rights = [*lefts[1:], canvas["width"]]
+    rows = grid.locator("[role='row']:has([role='gridcell'])")
+    count = rows.count()
+    height = (canvas["height"] - HEADER) / count  # the rows, all in view, share the rest
+    problems: dict[str, Any] = {}
+    for row in range(count):
+        top = HEADER + row * height
+        values = rows.nth(row).locator("[role='gridcell']").all_inner_texts()
+        for column, value in enumerate(values):
+            left, right = lefts[column], rights[column]
+            drawn = {  # a cell redrawn (a hover) draws its lines again, at the same places
+                (line["y"], line["start"], line["text"]): line
+                for line in lines
+                if left <= line["start"] < right and top < line["y"] < top + height
+            }
+            ordered = [drawn[place] for place in sorted(drawn)]
+            spelled = "".join(line["text"] for line in ordered).replace(" ", "")
+            inside = all(
+                line["end"] <= right + 0.5 and line["y"] + 8 <= top + height for line in ordered
+            )
+            if spelled != value.replace(" ", "") or not inside:
+                problems[f"{headers[column]} of row {row}"] = [
+                    (round(line["end"] - right), line["text"]) for line in ordered
+                ]
+    return problems
+
+
+def test_at_1400_px_the_merge_views_values_and_why_wrap_inside_their_columns(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: the fan-out graph's step 2 merged messages 212 characters long and a why
+    # of 51 into columns of 160 and 250 px, drawn on one line past the column's edge: read
+    # only by widening the column or scrolling sideways.
+    context = new_context(browser, viewport=LAPTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        page = open_app(context, f"{app_server.url}/trace")
+        with rerun(page):
+            page.locator(".st-key-trace_graph").get_by_text("Fan-out graph").click()
+        run_trace(page)
+        for _ in range(2):  # step 2: notify_email, in one super-step with notify_sms
+            with rerun(page):
+                page.locator(".st-key-next").get_by_role("button").click()
+        merge = grid_with(page, "reducer", "why")
+        merge.scroll_into_view_if_needed()
+        expect(merge.locator("[role='gridcell']").filter(has_text="super-step 2")).to_have_count(2)
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert cells_not_whole(merge) == {}
+        scroll, view = merge.locator(".dvn-scroller").evaluate(
+            "e => [e.scrollWidth, e.clientWidth]"
+        )
+        assert scroll <= view + 1, (scroll, view)
+    finally:
+        context.close()
