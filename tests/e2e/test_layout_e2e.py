@@ -1,8 +1,10 @@
 """Layout at 1400 px (#32 item 8), measured from what the grids draw on their canvas: each
-value of the Trace page's merge view wraps inside its column, none runs past its edge."""
+value of the Trace page's merge view and of the fork's edited fields wraps inside its column,
+none runs past its edge."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -97,6 +99,41 @@ def test_at_1400_px_the_merge_views_values_and_why_wrap_inside_their_columns(
         scroll, view = merge.locator(".dvn-scroller").evaluate(
             "e => [e.scrollWidth, e.clientWidth]"
         )
+        assert scroll <= view + 1, (scroll, view)
+    finally:
+        context.close()
+
+
+def test_at_1400_px_the_forks_edited_fields_wrap_inside_their_columns(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: the fork's diff took its values' natural widths, so a long edited value
+    # pushed its last column past the table's edge (read by scrolling sideways).
+    context = new_context(browser, viewport=LAPTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        page = open_app(context, f"{app_server.url}/trace")
+        run_trace(page)
+        with rerun(page):
+            page.locator(".st-key-next").get_by_role("button").click()  # validate_order
+        editor = page.frame_locator(".st-key-fork_text_editor iframe")
+        content = editor.locator(".cm-content")
+        expect(content).to_contain_text('"status": "validated"')
+        state = json.loads("\n".join(editor.locator(".cm-line").all_text_contents()))
+        content.focus()
+        page.keyboard.press("Control+a")
+        logs = ["a note the user wrote in the edited state, " * 6]  # 264 characters
+        page.keyboard.insert_text(json.dumps({**state, "logs": logs}))
+        with rerun(page):
+            page.keyboard.press("Control+Enter")  # sends the text at once
+        with rerun(page):
+            page.locator(".st-key-fork").get_by_role("button").click()
+        diff = grid_with(page, "path", "original", "edited")
+        diff.scroll_into_view_if_needed()
+        expect(diff.locator("[role='gridcell']").first).to_have_text("logs[0]")
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert cells_not_whole(diff) == {}
+        scroll, view = diff.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
         assert scroll <= view + 1, (scroll, view)
     finally:
         context.close()

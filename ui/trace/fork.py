@@ -18,7 +18,7 @@ from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
-from ui.trace.view import step_panels, trace_table
+from ui.trace.view import step_panels, trace_table, wrapped_row_height
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
@@ -29,6 +29,14 @@ _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork fr
     "graph differs from the shared run); the run is shown without the fork.",
     "edit": "[share_edit] The share link holds an edited state for a row this run cannot fork "
     "from (the payload or graph differs from the shared run); the edit is left out.",
+}
+
+
+# The edit's diff at widths that fit the page at 1400 px (938 px of grid): a long value
+# wraps inside its column (rows as tall as it needs), not drawn past the table's edge.
+_DIFF_WIDTHS = {"path": 150, "original": 370, "edited": 370}
+_DIFF_COLUMNS = {
+    name: st.column_config.TextColumn(name, width=width) for name, width in _DIFF_WIDTHS.items()
 }
 
 
@@ -89,7 +97,15 @@ def _branch(trace: Trace, fork: Trace) -> None:
     if diff:
         st.caption("Edited fields — the state after that step, and your edit:")
         with st.container(key="fork_diff"):
-            st.dataframe(pd.DataFrame(diff), key=keys.table("fork_diff"), hide_index=True)
+            row_height = wrapped_row_height(diff, _DIFF_WIDTHS)
+            st.dataframe(
+                pd.DataFrame(diff),
+                key=keys.table("fork_diff"),
+                hide_index=True,
+                column_config=_DIFF_COLUMNS,
+                row_height=row_height,
+                height=38 + row_height * min(len(diff), 8) + 2,  # up to eight rows in view
+            )
     else:
         st.caption("Nothing edited: the branch re-runs the same state from that step.")
     original, branch = st.columns(2)

@@ -113,16 +113,22 @@ def _lines(text: str, width: int) -> int:
     return 1 if chars <= per_line else -(-chars // per_line) + 1
 
 
-def merge_row_height(rows: list[dict[str, str]]) -> int:
-    """The merge table's row height: room for its longest value's lines, wrapped, and at
-    least a wrapping row (over 64 px) whenever a value needs two lines."""
+def wrapped_row_height(rows: list[dict[str, str]], widths: dict[str, int]) -> int:
+    """A table's row height: room for its longest value's lines, each column's values wrapped
+    at its width in `widths`, and at least a wrapping row (over 64 px) whenever a value needs
+    two lines."""
     lines = max(
-        (_lines(row.get(name, ""), width) for row in rows for name, width in MERGE_WIDTHS.items()),
+        (_lines(row.get(name, ""), width) for row in rows for name, width in widths.items()),
         default=1,
     )
     if lines == 1:
         return 35  # Streamlit's own row height
     return max(min(lines, _MERGE_MOST_LINES) * _LINE + _PADDING, 66)
+
+
+def merge_row_height(rows: list[dict[str, str]]) -> int:
+    """The merge table's row height (`wrapped_row_height` at the merge columns' widths)."""
+    return wrapped_row_height(rows, MERGE_WIDTHS)
 
 
 # A state's errors (the violations of a step, the output refused by its model): path and the
