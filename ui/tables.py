@@ -1,10 +1,11 @@
-"""Room for the tables' toolbars on a phone, so they cover nothing drawn above a table."""
+"""Tables: room for their toolbars on a phone (they cover nothing drawn above a table), and
+rows tall enough for long values to wrap inside their columns."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["TOOLBAR_ROOM", "room_for_table_toolbars"]
+__all__ = ["MOST_LINES", "TOOLBAR_ROOM", "room_for_table_toolbars", "wrapped_row_height"]
 
 # A table's toolbar (show/hide columns, download, search, fullscreen: 44 px tall) is drawn on
 # a hover or a tap right above the table, over the page's 16 px gap and 28 px of whatever is
@@ -28,3 +29,35 @@ def room_for_table_toolbars() -> None:
     """Keep the room above every table of the page (static CSS, no user data: it takes no
     place in the page, Streamlit sends style-only HTML to its event container)."""
     st.html(_STYLE)
+
+
+# Streamlit wraps a cell's text only in rows taller than 4rem (64 px), each line about 21 px
+# (86 px holds four: ui/errors/view.py). A table of long values (the Trace page's merge view,
+# the fork's edited fields, the thread list) has rows as tall as its longest value needs at
+# its column's width, so each wraps inside its column at 1400 px, not past its edge; from
+# MOST_LINES on a value is cut at the row's foot (each table says where it is whole).
+_LINE = 21  # px
+_PADDING = 16  # px, above and below the lines
+_CHAR = 8  # px, a wide character of the grid's font (a CJK one counts as two)
+MOST_LINES = 12
+
+
+def _lines(text: str, width: int) -> int:
+    """About how many lines `text` takes wrapped in a column `width` px wide (one more than
+    its characters fill, for the room a line's end leaves when a word does not fit)."""
+    chars = sum(2 if ord(char) > 0x2E80 else 1 for char in text)
+    per_line = max((width - _PADDING) // _CHAR, 1)
+    return 1 if chars <= per_line else -(-chars // per_line) + 1
+
+
+def wrapped_row_height(rows: list[dict[str, str]], widths: dict[str, int]) -> int:
+    """A table's row height: room for its longest value's lines, each column's values wrapped
+    at its width in `widths`, and at least a wrapping row (over 64 px) whenever a value needs
+    two lines."""
+    lines = max(
+        (_lines(row.get(name, ""), width) for row in rows for name, width in widths.items()),
+        default=1,
+    )
+    if lines == 1:
+        return 35  # Streamlit's own row height
+    return max(min(lines, MOST_LINES) * _LINE + _PADDING, 66)

@@ -193,7 +193,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
         "threads_table": (
             ["thread_id", "status", "checkpoints", "last step", "last time", "detail"],
             {"thread_id": 154, "status": 126},
-            0,
+            35,  # each demo detail fits its column on one line: Streamlit's own row height
         ),
         "threads_timeline": (
             ["step", "source", "written by", "errors", "unreadable", "changed", "pending", "time",

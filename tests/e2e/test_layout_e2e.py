@@ -1,6 +1,6 @@
 """Layout at 1400 px (#32 item 8), measured from what the grids draw on their canvas: each
-value of the Trace page's merge view and of the fork's edited fields wraps inside its column,
-none runs past its edge."""
+value of the Trace page's merge view, of the fork's edited fields and of the Threads page's
+thread list is drawn inside its column (wrapped where long), none past its edge."""
 
 from __future__ import annotations
 
@@ -134,6 +134,30 @@ def test_at_1400_px_the_forks_edited_fields_wrap_inside_their_columns(
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
         assert cells_not_whole(diff) == {}
         scroll, view = diff.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert scroll <= view + 1, (scroll, view)
+    finally:
+        context.close()
+
+
+def test_at_1400_px_the_thread_lists_detail_is_drawn_inside_the_table(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: the thread list's detail column ran past the table's edge at 1400 px: the
+    # demo's "a task raised; next: confirm" and "next: audit, validate_order" were cut.
+    context = new_context(browser, viewport=LAPTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        page = open_app(context, f"{app_server.url}/threads")
+        threads = grid_with(page, "thread_id", "detail")
+        threads.scroll_into_view_if_needed()
+        expect(threads.locator("[role='gridcell']").filter(has_text="next: confirm")).to_have_count(
+            2
+        )
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert cells_not_whole(threads) == {}
+        scroll, view = threads.locator(".dvn-scroller").evaluate(
+            "e => [e.scrollWidth, e.clientWidth]"
+        )
         assert scroll <= view + 1, (scroll, view)
     finally:
         context.close()

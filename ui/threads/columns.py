@@ -27,6 +27,7 @@ __all__ = [
     "MIGRATE_STEPS_LAYOUT",
     "MIGRATE_WRITTEN_LAYOUT",
     "PHONE_COLUMNS",
+    "THREAD_LIST_DETAIL_WIDTHS",
     "THREAD_LIST_LAYOUT",
     "TIMELINE_LAYOUT",
     "WRAP_ROW_HEIGHT",
@@ -110,7 +111,21 @@ def _layout(
     } | options
 
 
-THREAD_LIST_LAYOUT = _layout(_THREAD_LIST, ["checkpoints", "last step", "last time", "detail"])
+# The thread list's details at widths that fit the 1400 px page's 938 px of grid (with the
+# row marks and the first two): detail, the blamed node, pending nodes or first error, wraps
+# inside its column (rows as tall as it needs: ui.tables.wrapped_row_height), not cut at the
+# table's edge. On a phone they are a swipe away, as every table's details are.
+THREAD_LIST_DETAIL_WIDTHS = {"checkpoints": 84, "last step": 70, "last time": 170, "detail": 290}
+THREAD_LIST_LAYOUT = _layout(
+    _THREAD_LIST,
+    list(THREAD_LIST_DETAIL_WIDTHS),
+    {
+        **_numbers({"checkpoints": THREAD_LIST_DETAIL_WIDTHS["checkpoints"]}),
+        **_texts(
+            {name: THREAD_LIST_DETAIL_WIDTHS[name] for name in ["last step", "last time", "detail"]}
+        ),
+    },
+)
 TIMELINE_LAYOUT = _layout(
     _TIMELINE, ["unreadable", "changed", "pending", "time", "checkpoint_id", "parent_id"]
 )

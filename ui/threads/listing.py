@@ -15,8 +15,9 @@ from core.stores.demo import CandidateState
 from core.stores.reader import AnyStore, page_starts, thread_page, thread_total
 from core.stores.threads import ThreadPage, ThreadStatus, short_time
 from ui import keys
+from ui.tables import wrapped_row_height
 from ui.text import plain
-from ui.threads.columns import THREAD_LIST_LAYOUT
+from ui.threads.columns import THREAD_LIST_DETAIL_WIDTHS, THREAD_LIST_LAYOUT
 
 __all__ = ["choose_models", "offered_candidate", "page_numbers", "thread_list"]
 
@@ -205,6 +206,10 @@ def thread_list(
             key=keys.THREADS_TABLE,
             on_select=partial(_open_row, ids),
             selection_mode=["single-row", "single-cell"],
+            row_height=wrapped_row_height(
+                [{"detail": row.detail} for row in page.rows],
+                {"detail": THREAD_LIST_DETAIL_WIDTHS["detail"]},
+            ),
             **THREAD_LIST_LAYOUT,
         )
     # One row that never stacks (st.columns would put the buttons above and below on a phone)

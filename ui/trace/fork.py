@@ -16,9 +16,10 @@ from core.trace.reducers import dump_json
 from ui import keys
 from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
+from ui.tables import wrapped_row_height
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
-from ui.trace.view import step_panels, trace_table, wrapped_row_height
+from ui.trace.view import step_panels, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 

@@ -21,6 +21,7 @@ from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
 from ui import keys
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
+from ui.tables import wrapped_row_height
 from ui.text import plain
 from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
 from ui.trace.verdict import run_headline, stopped_panel
@@ -94,36 +95,6 @@ MERGE_WIDTHS = {"field": 90, "before": 150, "update": 150, "reducer": 100, "afte
 MERGE_COLUMNS = {
     name: st.column_config.TextColumn(name, width=width) for name, width in MERGE_WIDTHS.items()
 }
-# Streamlit wraps a cell's text only in rows taller than 4rem (64 px), each line about 21 px
-# (86 px holds four: ui/errors/view.py). A merge row is as tall as its longest value needs
-# at its column's width, so values and why wrap inside their columns at 1400 px, not past
-# their edge; from _MERGE_MOST_LINES on a value is cut at the row's foot (the whole state is
-# in the expander below the table).
-_LINE = 21  # px
-_PADDING = 16  # px, above and below the lines
-_CHAR = 8  # px, a wide character of the grid's font (a CJK one counts as two)
-_MERGE_MOST_LINES = 12
-
-
-def _lines(text: str, width: int) -> int:
-    """About how many lines `text` takes wrapped in a column `width` px wide (one more than
-    its characters fill, for the room a line's end leaves when a word does not fit)."""
-    chars = sum(2 if ord(char) > 0x2E80 else 1 for char in text)
-    per_line = max((width - _PADDING) // _CHAR, 1)
-    return 1 if chars <= per_line else -(-chars // per_line) + 1
-
-
-def wrapped_row_height(rows: list[dict[str, str]], widths: dict[str, int]) -> int:
-    """A table's row height: room for its longest value's lines, each column's values wrapped
-    at its width in `widths`, and at least a wrapping row (over 64 px) whenever a value needs
-    two lines."""
-    lines = max(
-        (_lines(row.get(name, ""), width) for row in rows for name, width in widths.items()),
-        default=1,
-    )
-    if lines == 1:
-        return 35  # Streamlit's own row height
-    return max(min(lines, _MERGE_MOST_LINES) * _LINE + _PADDING, 66)
 
 
 def merge_row_height(rows: list[dict[str, str]]) -> int:
