@@ -95,7 +95,7 @@ def langgraph_dev(
     *,
     env: Mapping[str, str] | None = None,
     config: str = "langgraph.json",
-    timeout: float = 60.0,
+    timeout: float = 120.0,  # 6-19 s idle; a loaded CI machine has taken over 60
 ) -> Iterator[LangGraphServer]:
     """Serve a copy of `project_dir` with `langgraph dev`; stop its process group after.
 

@@ -50,14 +50,16 @@ def _lines(text: str, width: int) -> int:
     return 1 if chars <= per_line else -(-chars // per_line) + 1
 
 
-def wrapped_row_height(rows: list[dict[str, str]], widths: dict[str, int]) -> int:
-    """A table's row height: room for its longest value's lines, each column's values wrapped
-    at its width in `widths`, and at least a wrapping row (over 64 px) whenever a value needs
-    two lines."""
+def wrapped_row_height(
+    rows: list[dict[str, str]], widths: dict[str, int], most_lines: int = MOST_LINES
+) -> int:
+    """A table's row height: room for its longest value's lines (at most `most_lines`), each
+    column's values wrapped at its width in `widths`, and at least a wrapping row (over
+    64 px) whenever a value needs two lines."""
     lines = max(
         (_lines(row.get(name, ""), width) for row in rows for name, width in widths.items()),
         default=1,
     )
     if lines == 1:
         return 35  # Streamlit's own row height
-    return max(min(lines, MOST_LINES) * _LINE + _PADDING, 66)
+    return max(min(lines, most_lines) * _LINE + _PADDING, 66)

@@ -206,9 +206,10 @@ def thread_list(
             key=keys.THREADS_TABLE,
             on_select=partial(_open_row, ids),
             selection_mode=["single-row", "single-cell"],
-            row_height=wrapped_row_height(
-                [{"detail": row.detail} for row in page.rows],
+            row_height=wrapped_row_height(  # a list: three lines a row at most, the whole
+                [{"detail": row.detail} for row in page.rows],  # detail is the thread's own
                 {"detail": THREAD_LIST_DETAIL_WIDTHS["detail"]},
+                most_lines=3,
             ),
             **THREAD_LIST_LAYOUT,
         )
