@@ -208,3 +208,13 @@ def cut_off(grid: Any, texts: list[str]) -> dict[str, Any]:
         for text in texts
         if text not in drawn or drawn[text]["end"] > drawn[text]["canvas"]
     }
+
+
+def validate_and_write_fork(page: Any) -> None:
+    """Threads' unbrick: Validate the edited state, see it accepted, Write it, see it written."""
+    with rerun(page):
+        page.locator(".st-key-threads_unbrick_validate").get_by_role("button").click()
+    expect(page.get_by_text("Valid. This is exactly what will be written")).to_be_visible()
+    with rerun(page):
+        page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
+    expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()

@@ -16,7 +16,7 @@ from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
-from tests.e2e._browser import editor_frame, new_context, open_app, rerun
+from tests.e2e._browser import editor_frame, new_context, open_app, rerun, validate_and_write_fork
 from tests.e2e._server import Server, streamlit_server
 from tests.e2e.conftest import VIEWPORT
 from ui.threads.source import MAX_UPLOAD_BYTES, SOURCES
@@ -192,12 +192,7 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         line = frame.locator(".cm-activeLine").inner_text()
         page.keyboard.insert_text(line.replace('"shipped"', '"confirmed"'))
         expect(mark).to_have_count(0)  # checked as typed: nothing left to mark
-        with rerun(page):
-            page.locator(".st-key-threads_unbrick_validate").get_by_role("button").click()
-        expect(page.get_by_text("Valid. This is exactly what will be written")).to_be_visible()
-        with rerun(page):
-            page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
-        expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()
+        validate_and_write_fork(page)
         # the thread is read again and the stepper opens on the checkpoint just written...
         stepper = page.locator(".st-key-threads_step")
         expect(stepper.get_by_role("slider")).to_have_attribute(

@@ -14,7 +14,14 @@ from playwright.sync_api import expect
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests._langgraph_server import LangGraphServer
-from tests.e2e._browser import editor_frame, grid_with, new_context, open_app, rerun
+from tests.e2e._browser import (
+    editor_frame,
+    grid_with,
+    new_context,
+    open_app,
+    rerun,
+    validate_and_write_fork,
+)
 from tests.e2e._server import Server, streamlit_server
 from tests.e2e.conftest import VIEWPORT
 from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
@@ -122,12 +129,7 @@ def test_unbrick_on_a_server_writes_the_fix_through_its_api_and_the_thread_runs_
         line = frame.locator(".cm-activeLine").inner_text()
         page.keyboard.insert_text(line.replace('"bad"', '"ABC-123"'))
         expect(mark).to_have_count(0)
-        with rerun(page):
-            page.locator(".st-key-threads_unbrick_validate").get_by_role("button").click()
-        expect(page.get_by_text("Valid. This is exactly what will be written")).to_be_visible()
-        with rerun(page):
-            page.locator(".st-key-threads_unbrick_write").get_by_role("button").click()
-        expect(page.get_by_text("Written. The thread's new latest checkpoint")).to_be_visible()
+        validate_and_write_fork(page)
         # the thread is read again and the stepper opens on the checkpoint just written
         stepper = page.locator(".st-key-threads_step")
         expect(stepper.get_by_role("slider")).to_have_attribute(
