@@ -7,9 +7,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import keys
 from ui.pages import PAGES
-from ui.project import active_project, project_sidebar
-from ui.versions import versions_view
+from ui.validate.first_paint import will_paint_first
 
 ROOT = Path(__file__).resolve().parent
 
@@ -25,9 +25,17 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
         for p in PAGES
     ]
     navigation = st.navigation([*pages, *extra_pages])
-    with st.sidebar:
-        project_sidebar(active_project())
-        versions_view()
+    if navigation is pages[0] and will_paint_first():
+        # Validate on a cold server: the page paints its editor, imports the rest and reruns
+        # (ui/validate/first_paint.py); the sidebar's loader would import LangGraph first.
+        st.session_state[keys.FIRST_PAINT] = True
+    else:
+        from ui.project import active_project, project_sidebar
+        from ui.versions import versions_view
+
+        with st.sidebar:
+            project_sidebar(active_project())
+            versions_view()
     navigation.run()
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "SCHEMA_TAB",
     "FORK_STEP_SLIDER",
     "LINK_ERROR",
+    "FIRST_PAINT",
     "STEP_SLIDER",
     "TOOL_PAYLOAD",
     "TOOL_PRESET",
@@ -86,6 +87,9 @@ SCHEMA_OPTIONS = "schema_options"
 # The error row a Validate link selects, (table key, row): applied to that table right before
 # it is drawn in the run the link opened, then dropped (views/validate.py).
 LINK_ERROR = "link_error"
+# Set by app.py for the run in which the Validate page paints its editor first, on a cold
+# server, before the sidebar (ui/validate/first_paint.py); the page drops it.
+FIRST_PAINT = "first_paint"
 
 # Trace: its settings' widgets, the selected row, and what a link asks of its fresh run.
 TRACE_GRAPH = "trace_graph"

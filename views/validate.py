@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from ui.validate.first_paint import paint_first
+
+# On a cold server (app.py decides): the editor on screen before the heavy imports below, then
+# a rerun draws the whole page around it.
+paint_first()
+
 import inspect
 from typing import Any
 
@@ -44,20 +50,13 @@ from ui.errors.view import (
 )
 from ui.project import active_project, gallery, init_payload, load_preset, preset_picker, say_loaded
 from ui.share import name_dropped, opened_link, share_button, shown_link
-from ui.tables import room_for_table_toolbars
 from ui.text import plain
+from ui.validate.first_paint import EDITOR_HEIGHT, head, heading, more, workbench
 from ui.validate.model_form import model_form
 from ui.validate.schema_options import schema_options_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 BROKEN_EXAMPLE = "bad_sku"  # the first-contact button's preset: one error, marked mid-text
-
-
-def _heading(title: str) -> None:
-    """A section heading (fixed text): the same h3, font and spacing as st.subheader's, as
-    Markdown. Every element of the page is drawn again on each message of a rerun, and this
-    one is 9 React components against st.subheader's 18 (27 per commit for the three)."""
-    st.markdown(f"### {title}")
 
 
 def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
@@ -105,41 +104,41 @@ def _restore_share() -> None:
     name_dropped(dropped)
 
 
-st.title("Validate")
-room_for_table_toolbars()  # on a phone, no toolbar covers a caption
-st.caption(
-    "Paste a payload (or pick a preset). The first line says what LangGraph does with it "
-    "(a real run up to the first node); below, every field your model rejects, with its path, "
-    "its line:col in your text, the rule and the value."
-)
-project = active_project()
-entry = project_entry(project)  # your graph (or the one over your model) and your model
-own = entry.model  # a graph's payload is written through its input schema
-default_text = init_payload(own)
-st.session_state.setdefault("validate_model", "project")
-_restore_share()
-if own is None:
-    st.info(
-        "The configured graph's state is not a Pydantic model and no --model was given, so "
-        "there is no model of yours to validate against: the seed order model is used here."
+with head():  # the title and caption, then the controls that choose the model and the text
+    project = active_project()
+    entry = project_entry(project)  # your graph (or the one over your model) and your model
+    own = entry.model  # a graph's payload is written through its input schema
+    default_text = init_payload(own)
+    st.session_state.setdefault("validate_model", "project")
+    _restore_share()
+    if own is None:
+        st.info(
+            "The configured graph's state is not a Pydantic model and no --model was given, so "
+            "there is no model of yours to validate against: the seed order model is used here."
+        )
+    chosen = _choose_model(own)
+    for note in project.notes if chosen is own else ():
+        if note.code == "state_not_pydantic":
+            st.info("What is checked here: your graph's state is not a Pydantic model.")
+            st.code(str(note), language=None, wrap_lines=True)
+    presets = gallery(chosen)
+    if chosen is not AgentState and not presets:
+        st.warning(
+            "No example payload could be built for this model; add json_schema_extra examples."
+        )
+    # Said under the picker by the workbench below: it has the text as typed this run.
+    loaded_line = preset_picker(
+        presets, key="preset", placeholder="Load a preset payload…", say=False
     )
-chosen = _choose_model(own)
-for note in project.notes if chosen is own else ():
-    if note.code == "state_not_pydantic":
-        st.info("What is checked here: your graph's state is not a Pydantic model.")
-        st.code(str(note), language=None, wrap_lines=True)
-presets = gallery(chosen)
-if chosen is not AgentState and not presets:
-    st.warning("No example payload could be built for this model; add json_schema_extra examples.")
-# Said under the picker by the workbench below: it has the text as typed this run.
-loaded_line = preset_picker(presets, key="preset", placeholder="Load a preset payload…", say=False)
-if chosen is AgentState:
-    options = schema_options_form()
-    model = build_model(options)
-else:
-    st.caption("Schema options apply to the seed order model only; your model is used as written.")
-    options, model = SchemaOptions(), chosen
-graph = pick_entry(model=model, seed=True).graph if chosen is AgentState else entry.graph
+    if chosen is AgentState:
+        options = schema_options_form()
+        model = build_model(options)
+    else:
+        st.caption(
+            "Schema options apply to the seed order model only; your model is used as written."
+        )
+        options, model = SchemaOptions(), chosen
+    graph = pick_entry(model=model, seed=True).graph if chosen is AgentState else entry.graph
 
 
 @st.fragment  # typing in the editor reruns only this part, not the sidebar and options above
@@ -179,15 +178,14 @@ def _workbench(
     )
     # The verdict spans the page above the editor: on a phone, where the columns stack, it
     # is the first thing under the options rather than a screen below the top.
-    if comparison is None:  # not JSON we can give LangGraph: the text's own problem
-        verdict(report, texts=GATE)
-    else:
-        entry_banner(headline(report, comparison))
-    # The result column is the wider: its error table and the selected error's details sit
-    # side by side in it, and at 1400 px neither is cut off on the right.
-    edit, result = st.columns([4, 7], gap="medium")
+    verdict_box, controls, edit, result = workbench()
+    with verdict_box:
+        if comparison is None:  # not JSON we can give LangGraph: the text's own problem
+            verdict(report, texts=GATE)
+        else:
+            entry_banner(headline(report, comparison))
     with result:
-        _heading("Errors")
+        heading("Errors")
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
         chosen_error, pick = _selectable(shown, "errors", by)
@@ -209,44 +207,44 @@ def _workbench(
         )
         st.session_state.pop(keys.LINK_ERROR, None)  # a link's row, only in the run it opened
         share_button("validate", shared, key="share")
-    with edit:
-        _heading("Payload")
+    # The form above the text it rewrites, both in view. All of it in the controls' box,
+    # whether shown or not: the editor keeps its place in the page, so Streamlit never
+    # remounts its iframe when the form comes and goes (a remount lost its undo history, and
+    # could leave it blank: "component message for unregistered ComponentInstance").
+    with controls:
+        heading("Payload")
         if chosen is AgentState:
             _first_contact(presets)
         editor = st.segmented_control(
             "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
         )
-        # The form above the text it rewrites, both in view. Its own container whether shown
-        # or not: the editor keeps its place in the page, so Streamlit never remounts its
-        # iframe when the form comes and goes (a remount lost its undo history, and could
-        # leave it blank: "component message for unregistered ComponentInstance").
-        form_box = st.container()
         if editor == "Form":
-            with form_box:
-                model_form(text, model, report.errors)  # the errors the table shows
+            model_form(text, model, report.errors)  # the errors the table shows
+    with edit:
         payload_editor(
             keys.PAYLOAD,
             reset_text,
-            height=420,
+            height=EDITOR_HEIGHT,
             marks=report_marks(report, entry),
             goto=selected_spot(chosen_error, key="errors"),
         )
 
-    _heading("More about this payload")
-    view = st.segmented_control(
-        "View", VIEWS, required=True, key="validate_view", persist_state="session"
-    )
-    if view == "Annotated text":
-        _annotated(report, entry)
-    elif view == "Coercion lens":
-        _lens(report)
-    elif view == "What LangGraph would do":
-        _entry(comparison, graph)
-    elif view == "Model source":
-        source = model_source(options) if chosen is AgentState else _source(model)
-        st.code(source, language="python")
-    else:
-        _json_schema(model)
+    with more():
+        heading("More about this payload")
+        view = st.segmented_control(
+            "View", VIEWS, required=True, key="validate_view", persist_state="session"
+        )
+        if view == "Annotated text":
+            _annotated(report, entry)
+        elif view == "Coercion lens":
+            _lens(report)
+        elif view == "What LangGraph would do":
+            _entry(comparison, graph)
+        elif view == "Model source":
+            source = model_source(options) if chosen is AgentState else _source(model)
+            st.code(source, language="python")
+        else:
+            _json_schema(model)
 
 
 def _annotated(report: Report, entry: Report | None) -> None:

@@ -3,12 +3,14 @@
 # No `from __future__ import annotations`: the annotations are evaluated here, so Pydantic
 # never looks them up in `core.order`, the module these classes name as their home.
 import operator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field
+
+from core.order.seed import SEED_PAYLOAD
 
 __all__ = ["SEED_PAYLOAD", "AgentState", "LineItem"]
 
@@ -31,11 +33,3 @@ class AgentState(BaseModel):
     items: list[LineItem] = Field(default_factory=list, max_length=20)
     logs: Annotated[list[str], operator.add] = Field(default_factory=list)
     messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
-
-
-SEED_PAYLOAD: dict[str, Any] = {
-    "user_id": "550e8400-e29b-41d4-a716-446655440000",
-    "amount": 99,
-    "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
-    "messages": [{"type": "human", "content": "下单"}],
-}

@@ -8,12 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from core.jsontext.write import to_text
-from core.order.models import SEED_PAYLOAD
+from core.order.seed import SEED_PAYLOAD, SEED_TEXT
 
 __all__ = ["PRESETS", "SEED_TEXT", "Preset"]
-
-
-SEED_TEXT = to_text(SEED_PAYLOAD)
 
 
 _Value = TypeVar("_Value")

@@ -11,7 +11,7 @@ import streamlit as st
 from core.jsontext.duplicates import duplicate_keys
 from core.jsontext.json_format import reindent
 from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError, json_writable, parse
-from core.order.presets import SEED_TEXT
+from core.order.seed import SEED_TEXT
 from ui import keys
 from ui.editor.json_editor import Mark, fresh_text, json_editor
 
@@ -19,6 +19,7 @@ __all__ = [
     "NOT_A_FLOAT",
     "current_payload_text",
     "editor_text",
+    "editor_tools",
     "human_size",
     "form_payload",
     "payload_editor",
@@ -145,6 +146,23 @@ def human_size(size: int) -> str:
     return f"{size} B"
 
 
+def editor_tools(key: str, default_text: str, text: str) -> None:
+    """What sits under the editor `key`: Format JSON, Reset (to `default_text`), the size of
+    `text` against the limit with the keys' help, and what Format JSON refused."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button("Format JSON", key=keys.part(key, "format"), on_click=_format, args=(key,))
+        st.button("Reset", key=keys.part(key, "reset"), on_click=_reset, args=(key, default_text))
+        st.caption(
+            f"{human_size(len(text.encode('utf-8', 'surrogatepass')))} of "
+            f"{human_size(MAX_PAYLOAD_BYTES)} · checked as you type · F8: next error",
+            help="Ctrl+Enter checks at once; Ctrl+Shift+M lists the marked errors and F8 "
+            "moves to the next; Ctrl+Z undoes, also across checks; Tab leaves the editor.",
+        )
+    show_refusal(
+        keys.part(key, "notice"), "Format JSON left the text as it is: it is not valid JSON yet."
+    )
+
+
 def payload_editor(
     key: str,
     default_text: str,
@@ -166,16 +184,5 @@ def payload_editor(
     shown = json_editor(
         text, key=keys.editor(key), marks=marks, goto=goto, height=height, label=label
     )
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.button("Format JSON", key=keys.part(key, "format"), on_click=_format, args=(key,))
-        st.button("Reset", key=keys.part(key, "reset"), on_click=_reset, args=(key, default_text))
-        st.caption(
-            f"{human_size(len(text.encode('utf-8', 'surrogatepass')))} of "
-            f"{human_size(MAX_PAYLOAD_BYTES)} · checked as you type · F8: next error",
-            help="Ctrl+Enter checks at once; Ctrl+Shift+M lists the marked errors and F8 "
-            "moves to the next; Ctrl+Z undoes, also across checks; Tab leaves the editor.",
-        )
-    show_refusal(
-        keys.part(key, "notice"), "Format JSON left the text as it is: it is not valid JSON yet."
-    )
+    editor_tools(key, default_text, text)
     return shown

@@ -1,0 +1,177 @@
+"""The Validate page's frame, and its first paint on a cold server: the editor before the rest.
+
+A fresh server has not imported Pydantic's models, LangGraph or pandas yet, and the first
+visitor (often through a share link to a sleeping demo) would wait for all of them before
+seeing anything. On that first run `paint_first` draws the page's frame with the editor in
+it (light imports only), then imports the rest and reruns: the full page draws into the same
+frame, so the editor stays where it is, with its text and focus, and the verdicts arrive
+around it.
+
+The frame is one function (`head`, `workbench`, `more`) used by the page and by the first
+paint alike: Streamlit places each element by its position in its container, and the
+editor is kept only while that position is the same.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from core.order.seed import SEED_TEXT
+from core.project.load import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV
+from core.share import ShareError, decode_share
+from ui import keys
+from ui.editor.json_editor import json_editor
+from ui.editor.payload import editor_tools
+from ui.tables import room_for_table_toolbars
+
+__all__ = [
+    "EDITOR_HEIGHT",
+    "HEAVY",
+    "heading",
+    "head",
+    "more",
+    "paint_first",
+    "will_paint_first",
+    "workbench",
+]
+
+EDITOR_HEIGHT = 420  # px
+# What the full Validate page imports beyond the first paint's needs (pandas for its tables,
+# LangGraph for the entry verdict and the seed model's reducers, the project's loader).
+HEAVY = (
+    "pandas",
+    "langgraph.graph",
+    "core.order.models",
+    "core.validate.entry",
+    "ui.project",
+    "ui.errors.view",
+    "ui.validate.model_form",
+)
+_CAPTION = (
+    "Paste a payload (or pick a preset). The first line says what LangGraph does with it "
+    "(a real run up to the first node); below, every field your model rejects, with its path, "
+    "its line:col in your text, the rule and the value."
+)
+_SHORT_SWITCH = 0.0005  # s, while the first paint imports
+_SHARE_PARAM = "s"  # ui.share.PARAM, read here without importing the link models
+
+
+def heading(title: str) -> None:
+    """A section heading (fixed text): the same h3, font and spacing as st.subheader's, as
+    Markdown. Every element of the page is drawn again on each message of a rerun, and this
+    one is 9 React components against st.subheader's 18 (27 per commit for the three)."""
+    st.markdown(f"### {title}")
+
+
+def head() -> DeltaGenerator:
+    """The page's first block: its title and caption; the page adds its controls below them."""
+    box = st.container()
+    with box:
+        st.title("Validate")
+        room_for_table_toolbars()  # on a phone, no toolbar covers a caption
+        st.caption(_CAPTION)
+    return box
+
+
+def workbench(*, wide_editor: bool = False) -> tuple[DeltaGenerator, ...]:
+    """The page's second block: the verdict's box above two columns, the editor's (its
+    controls' box, then the editor) and the result's. Returns (verdict, controls, edit,
+    result). `wide_editor` gives the editor more of the width when the result column has
+    little to show."""
+    with st.container(key="validate_workbench"):
+        verdict = st.container()
+        # The result column is the wider: its error table and the selected error's details sit
+        # side by side in it, and at 1400 px neither is cut off on the right.
+        edit, result = st.columns([6, 5] if wide_editor else [4, 7], gap="medium")
+    with edit:
+        controls = st.container()
+    return verdict, controls, edit, result
+
+
+def more() -> DeltaGenerator:
+    """The page's third block: the views of the payload under the workbench."""
+    return st.container()
+
+
+def cold() -> bool:
+    """Whether this server process has not yet loaded what the full page needs."""
+    return any(name not in sys.modules for name in HEAVY)
+
+
+def configured(argv: list[str], env: dict[str, str] | os._Environ[str], cwd: Path) -> bool:
+    """Whether a model or graph of the user's is configured (its default text is its own)."""
+    flags = ("--model", "--graph", "--candidate")
+    named = any(arg in flags or arg.startswith(tuple(f + "=" for f in flags)) for arg in argv)
+    return (
+        named
+        or any(env.get(name) for name in (MODEL_ENV, GRAPH_ENV, CANDIDATE_ENV))
+        or (cwd / CONFIG_FILE).is_file()
+    )
+
+
+def _link_text() -> str | None:
+    """The payload a share link opened on this page carries, read without applying the link
+    (the full page applies it, with its checks, on the next run)."""
+    token = st.query_params.get(_SHARE_PARAM)
+    if not token:
+        return None
+    try:
+        state: dict[str, Any] = decode_share(token)
+    except ShareError:
+        return None
+    payload = state.get("payload")
+    return payload if state.get("page") == "validate" and isinstance(payload, str) else None
+
+
+def will_paint_first() -> bool:
+    """Whether the Validate page should paint its editor first: on a cold server, unless a
+    project is configured (its default text needs its model loaded)."""
+    return cold() and not configured(sys.argv[1:], os.environ, Path.cwd())
+
+
+@st.fragment  # the page draws its workbench in a fragment, which is a block of its own
+def _frame(text: str) -> None:
+    """The workbench as the page draws it, with the editor and nothing checked yet."""
+    verdict, controls, edit, result = workbench()
+    with verdict:
+        st.caption("Loading Pydantic and LangGraph to check this payload…")
+    with controls:
+        heading("Payload")
+    with edit:
+        # The editor alone, its text not taken into the session: the full page, one run
+        # later, takes in what was typed and applies a share link with its own checks.
+        json_editor(
+            text, key=keys.editor(keys.PAYLOAD), height=EDITOR_HEIGHT, label="Payload (JSON)"
+        )
+        editor_tools(keys.PAYLOAD, SEED_TEXT, text)
+    with result:
+        heading("Errors")
+
+
+def paint_first() -> None:
+    """In the run app.py chose (`will_paint_first`, before drawing the sidebar), draw the
+    frame and the editor, import the rest, and rerun; in any other run, nothing."""
+    if not st.session_state.pop(keys.FIRST_PAINT, False):
+        return
+    ss = st.session_state
+    text = _link_text() or ss.get(keys.PAYLOAD, ss.get(keys.PAYLOAD_TEXT, SEED_TEXT))
+    head()
+    _frame(text)
+    # The imports hold the GIL for a second or more. Meanwhile the server's own thread must
+    # send this frame and serve the editor's files: with the default 5 ms switch interval
+    # each of its many short steps waits up to 5 ms for the GIL, so it gets it more often.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(_SHORT_SWITCH)
+    try:
+        for name in HEAVY:
+            import_module(name)
+    finally:
+        sys.setswitchinterval(interval)
+    st.rerun()
