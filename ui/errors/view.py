@@ -201,7 +201,8 @@ def error_table(
     error selected (the first until one is) has its type, input, rule parameters, docs and
     pointer beside it (`error_details`); the selected error is returned, for the editor to
     move its caret there. A row is selected by a click, or by Enter or Space on it
-    (`keyboard_rows`; the caption under the table says so). Otherwise every column is shown (COLUMN_ORDER) and None returned.
+    (`keyboard_rows`; the caption under the table says so). Otherwise every column is shown
+    (COLUMN_ORDER) and None returned.
     `by` (one entry per error: who rejects it) adds a "rejected by" column after the message.
     """
     if texts is not None:
