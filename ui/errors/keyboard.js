@@ -6,14 +6,16 @@
 // so a row picked by a click still puts the focus in the editor, ready for typing.
 //
 // Run in the page itself (st.html), once per table drawn: the first run installs the two
-// listeners on the window, every run adds its table (data-error-table, a CSS selector).
+// listeners on the window, every run adds the tables its page names (each script element's
+// data-error-table, a CSS selector).
 (() => {
-  const table = document.currentScript.dataset.errorTable;
+  const named = [...document.querySelectorAll("script[data-error-table]")]
+    .map((script) => script.dataset.errorTable);
   if (window.__errorTableKeys) {
-    window.__errorTableKeys.add(table);
+    for (const table of named) window.__errorTableKeys.add(table);
     return;
   }
-  const tables = new Set([table]);
+  const tables = new Set(named);
   window.__errorTableKeys = tables;
   // The grid mirrors its focused cell and selected rows in an accessible table inside its
   // canvas, redrawn 200 ms after its last change. Shift+Space toggles a row, so whether the
@@ -46,10 +48,11 @@
     }));
   }
 
+  /** Select the focused row once the grid's accessible table has been still STILL_MS. */
   function pickWhenStill(box, canvas) {
     if (waiting.has(canvas)) return; // presses while one waits are that one pick
     waiting.add(canvas);
-    const started = performance.now();
+    const until = performance.now() + MOST_MS;
     let timer = null;
     const done = () => {
       observer.disconnect();
@@ -58,10 +61,11 @@
     };
     const wait = () => {
       clearTimeout(timer);
-      timer = setTimeout(done, Math.max(0, Math.min(STILL_MS, started + MOST_MS - performance.now())));
+      timer = setTimeout(done, Math.max(0, Math.min(STILL_MS, until - performance.now())));
     };
     const observer = new MutationObserver(wait);
-    observer.observe(canvas, { subtree: true, childList: true, attributes: true, characterData: true });
+    const everything = { subtree: true, childList: true, attributes: true, characterData: true };
+    observer.observe(canvas, everything);
     wait();
   }
 
