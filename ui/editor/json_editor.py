@@ -149,6 +149,9 @@ def json_editor(
         goto: Move the caret to this line:col, scroll there and focus the editor. Pass it
             in the run that asks for the move; it moves again in any later run except the
             reruns caused by the user typing (so a kept selection does not pull the caret).
+            While the page's focus is inside an element marked `data-keeps-focus` (an error
+            table whose row was picked by keyboard: ui.errors.keyboard), the caret moves
+            and the focus stays there.
         height: Editor height in pixels.
         debounce_ms: Quiet time after the last keystroke before the text is sent.
         label: Accessible name of the text box.

@@ -17,6 +17,7 @@ from core.validate.field_errors import FieldError
 from core.validate.report import Report
 from ui import keys
 from ui.errors.focus import error_details
+from ui.errors.keyboard import ROW_KEYS_HELP, keyboard_rows
 
 __all__ = [
     "COLUMN_ORDER",
@@ -199,7 +200,9 @@ def error_table(
     With `selectable`, the table holds path, line:col and the message (wrapped), and the
     error selected (the first until one is) has its type, input, rule parameters, docs and
     pointer beside it (`error_details`); the selected error is returned, for the editor to
-    move its caret there. Otherwise every column is shown (COLUMN_ORDER) and None returned.
+    move its caret there. A row is selected by a click, or by Enter or Space on it
+    (`keyboard_rows`; the caption under the table says so). Otherwise every column is shown
+    (COLUMN_ORDER) and None returned.
     `by` (one entry per error: who rejects it) adds a "rejected by" column after the message.
     """
     if texts is not None:
@@ -239,6 +242,8 @@ def error_table(
             # four of these rows); a longer list scrolls inside the table.
             height=38 + MESSAGE_ROW_HEIGHT * min(len(report.errors), 8) + 2,
         )
+        keyboard_rows(key)  # Enter or Space selects a row; the keys stay in the table
+        st.caption(ROW_KEYS_HELP)
     picked = event.selection.rows
     chosen = report.errors[picked[0]] if picked and picked[0] < len(report.errors) else None
     with beside, st.container(key=keys.part(key, "details")):

@@ -105,10 +105,24 @@ function applyGoto(goto) {
     selection: { anchor: pos },
     effects: EditorView.scrollIntoView(pos, { y: "center" }),
   });
+  // A row picked by keyboard in an error table: the caret moves, the keyboard stays there.
+  if (focusKeptInPage()) return;
   // The page too: on a phone the error table sits a screen below the editor, and a caret
   // moved out of sight looked like nothing happened. "nearest" leaves an editor in view put.
   if (window.frameElement) window.frameElement.scrollIntoView({ block: "nearest" });
   view.focus();
+}
+
+/** Whether the page's focused element is inside one marked data-keeps-focus (an error table
+ * whose row was picked by keyboard: ui/errors/keyboard.js). A page of another origin cannot
+ * be read: the editor then takes the focus, as it always did. */
+function focusKeptInPage() {
+  try {
+    const active = window.parent.document.activeElement;
+    return Boolean(active && active.closest("[data-keeps-focus]"));
+  } catch {
+    return false;
+  }
 }
 
 /** Replace the text with Python's, as one undoable change of only the differing middle. */
