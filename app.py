@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,6 +13,11 @@ from ui.pages import PAGES
 from ui.validate.first_paint import will_paint_first
 
 ROOT = Path(__file__).resolve().parent
+# Seconds a thread may hold the GIL while another waits for it (Python's default: 5 ms). A
+# page's LangGraph run hands work between its own threads (its checkpointer's background
+# writes) while the server's thread sends the page: at 5 ms a turn, Validate's entry verdict
+# took 20-30 ms instead of 1.6. Measured in bench/browser_roundtrip.py.
+SWITCH_INTERVAL = 0.001
 
 
 def main(extra_pages: Sequence[st.Page] = ()) -> None:
@@ -19,6 +25,7 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
 
     `extra_pages` lets a benchmark measure a control page inside this same shell.
     """
+    sys.setswitchinterval(SWITCH_INTERVAL)  # the server's setting, the same for every session
     st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
     pages = [
         st.Page(ROOT / p.path, title=p.title, url_path=p.url_path, icon=p.icon, default=p.default)

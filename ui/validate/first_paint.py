@@ -59,7 +59,6 @@ _CAPTION = (
     "(a real run up to the first node); below, every field your model rejects, with its path, "
     "its line:col in your text, the rule and the value."
 )
-_SHORT_SWITCH = 0.0005  # s, while the first paint imports
 _SHARE_PARAM = "s"  # ui.share.PARAM, read here without importing the link models
 
 
@@ -164,14 +163,8 @@ def paint_first() -> None:
     text = _link_text() or ss.get(keys.PAYLOAD, ss.get(keys.PAYLOAD_TEXT, SEED_TEXT))
     head()
     _frame(text)
-    # The imports hold the GIL for a second or more. Meanwhile the server's own thread must
-    # send this frame and serve the editor's files: with the default 5 ms switch interval
-    # each of its many short steps waits up to 5 ms for the GIL, so it gets it more often.
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(_SHORT_SWITCH)
-    try:
-        for name in HEAVY:
-            import_module(name)
-    finally:
-        sys.setswitchinterval(interval)
+    # The imports hold the GIL for a second or more while the server's thread sends this
+    # frame and serves the editor's files: app.py's short switch interval lets it through.
+    for name in HEAVY:
+        import_module(name)
     st.rerun()
