@@ -1,0 +1,59 @@
+"""The Validate page's first paint: when it applies, and that the page drawn after it is whole.
+
+The browser side (the editor painted before the verdict, and kept) is in
+tests/e2e/test_first_paint_e2e.py; a cold process cannot be had inside this one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.project.load import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV
+from ui import keys
+from ui.validate.first_paint import configured
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_only_a_configured_project_turns_the_first_paint_off(tmp_path: Path) -> None:
+    (tmp_path / "with").mkdir()
+    (tmp_path / "with" / CONFIG_FILE).write_text('model = "shop.state:ShopState"\n')
+    cases = {
+        "nothing": ([], {}, tmp_path),
+        "streamlit's own flags": (["--server.port", "8501"], {}, tmp_path),
+        "--model X": (["--model", "shop.state:ShopState"], {}, tmp_path),
+        "--graph=X": (["--graph=shop.graph:builder"], {}, tmp_path),
+        "--candidate X": (["--candidate", "shop.state:ShopState"], {}, tmp_path),
+        "model env": ([], {MODEL_ENV: "shop.state:ShopState"}, tmp_path),
+        "graph env": ([], {GRAPH_ENV: "shop.graph:builder"}, tmp_path),
+        "candidate env": ([], {CANDIDATE_ENV: "shop.state:ShopState"}, tmp_path),
+        "empty env": ([], {MODEL_ENV: ""}, tmp_path),
+        "playground.toml": ([], {}, tmp_path / "with"),
+    }
+    assert {name: configured(*case) for name, case in cases.items()} == {
+        "nothing": False,
+        "streamlit's own flags": False,
+        "--model X": True,
+        "--graph=X": True,
+        "--candidate X": True,
+        "model env": True,
+        "graph env": True,
+        "candidate env": True,
+        "empty env": False,
+        "playground.toml": True,
+    }
+
+
+def test_the_first_paint_reruns_into_the_whole_page() -> None:
+    at = AppTest.from_file(str(ROOT / "views" / "validate.py"), default_timeout=60)
+    at.session_state[keys.FIRST_PAINT] = True  # as app.py sets it on a cold server
+    at.run()
+    assert not at.exception
+    assert keys.FIRST_PAINT not in at.session_state  # the frame dropped it, then reran
+    assert [t.value for t in at.title] == ["Validate"]
+    assert [c.value for c in at.caption if c.value.startswith("None:")] == [
+        "None: your model and LangGraph's entry both accept this payload."
+    ]
+    assert [c.value for c in at.caption if c.value.startswith("Loading")] == []
