@@ -12,11 +12,11 @@ from playwright.sync_api import expect
 from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from tests.e2e._browser import editor_frame, editor_value, rerun, submit_payload
-from ui.validate.form_table import APPLY
 
 pytestmark = pytest.mark.e2e
 
 ROW_HEIGHT = 35  # the grid's header, rows and add-row line are this tall at the default size
+APPLY = "Apply to payload"  # the items table's button: its edits reach the JSON text by it
 
 
 def _open_form(new_page: Any) -> Any:
