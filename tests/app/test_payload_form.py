@@ -311,3 +311,31 @@ def test_the_items_editor_keeps_its_rows_and_key_while_its_edits_are_what_the_js
         "form_items-1",
         {"form_items": ([SEED_ITEM], 1)},
     )
+
+
+def test_the_items_table_writes_its_edits_when_apply_to_payload_is_pressed():
+    # No script run while a row is typed (issue 32, item 2): the grid sits in a form of its
+    # own, and its edits reach the JSON text with the form's button, all at once (that no
+    # run starts before it is tests/e2e/test_form_e2e.py's to show: AppTest sends edits
+    # only with a run).
+    payload = {"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1}
+    at = _form(payload | {"items": [SEED_ITEM]})
+    apply = at.button(key="form-apply-items")
+    assert (apply.label, [c.value for c in at.caption if "reach the JSON" in c.value]) == (
+        "Apply to payload",
+        [
+            "The table's edits reach the JSON text (and its errors) when you press Apply to "
+            "payload. Until then the table keeps them as typed; switching to the JSON view "
+            "drops them."
+        ],
+    )
+    new_row = {"sku": "ABC-123", "qty": "3", "unit_price": "9.99"}
+    typed_rows = {"edited_rows": {}, "added_rows": [new_row], "deleted_rows": []}
+    at.session_state["form_items"] = typed_rows  # what the browser sends with the press
+    apply.click().run()
+
+    items = [SEED_ITEM, {"sku": "ABC-123", "qty": 3, "unit_price": 9.99}]
+    assert json.loads(editor(at, "payload").value) == payload | {"items": items}
+    # the same editor, key and rows: the browser's grid (and what it shows) is kept
+    assert at.session_state["form-tables"] == {"form_items": ([SEED_ITEM], 0)}
+    assert not at.exception

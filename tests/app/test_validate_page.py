@@ -118,7 +118,8 @@ def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
         "Generated from the model's JSON Schema. It edits the JSON text under it: one payload, "
         "two views, each edit in one shows in the other. Text fields stay strings; other fields "
         "are read as JSON (numbers, true/false, lists). Leave an optional field empty to leave "
-        "it out. In a table, Tab moves to the next cell and Enter saves it."
+        "it out. In a table, Tab moves to the next cell, Enter saves it, and Apply to payload "
+        "writes the table's edits to the JSON text."
     ]
     at.text_input(key="form_amount").input("-5").run()
     assert json.loads(editor(at, "payload").value)["amount"] == -5

@@ -1,5 +1,5 @@
-"""The Validate page's form in Chromium: a row typed by keyboard keeps every cell; errors sit
-under their fields; a refused cell stays as typed."""
+"""The Validate page's form in Chromium: a row typed briskly by keyboard keeps every cell until
+it is applied; errors sit under their fields; a refused cell stays as typed."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tests.e2e._browser import editor_frame, editor_value, rerun, submit_payload
 pytestmark = pytest.mark.e2e
 
 ROW_HEIGHT = 35  # the grid's header, rows and add-row line are this tall at the default size
+APPLY = "Apply to payload"  # the items table's button: its edits reach the JSON text by it
 
 
 def _open_form(new_page: Any) -> Any:
@@ -40,19 +41,48 @@ def _cells(grid: Any) -> Any:
     return grid.locator("[role='gridcell']")
 
 
-def test_a_new_items_row_typed_by_keyboard_keeps_all_three_cells(new_page) -> None:
+def _apply(page: Any) -> None:
+    """Press the items table's Apply to payload button, as its note says, and wait for the run."""
+    with rerun(page):
+        page.locator(".st-key-form-apply-items").get_by_role("button", name=APPLY).click()
+
+
+def _click_cell(page: Any, x: float, y: float, *, add_row: bool = False) -> None:
+    """Click a cell, then wait for what a person sees before typing: the cell selected (the
+    grid moves the focus to it, up to a few hundred ms after the click on a loaded machine)
+    or, on the add-row line, the new row's cell editor open. The grid drops a key pressed
+    before that (on main as well; noted in issue 22), whatever the script does."""
+    page.mouse.click(x, y)
+    at = "textarea.gdg-input" if add_row else "[role='gridcell'][aria-selected='true']"
+    page.wait_for_function(f"document.activeElement?.matches({at!r}) === true")
+
+
+def _type_briskly(page: Any, *cells: str, last: str = "Enter") -> None:
+    """Type `cells` into the grid one after the other, as a brisk typist does: 0.1 s per key,
+    Tab between cells and `last` after the last one, never waiting for a script run."""
+    for n, text in enumerate(cells):
+        page.keyboard.type(text, delay=100)
+        page.wait_for_timeout(100)
+        page.keyboard.press("Tab" if n < len(cells) - 1 else last)
+        page.wait_for_timeout(100)
+
+
+def test_a_new_item_typed_at_a_tenth_of_a_second_per_key_lands_whole_in_the_payload(
+    new_page,
+) -> None:
     page = _open_form(new_page)
     grid, box = _grid(page)
-    # The add-row line under the one seed item, in the sku column; then type as a person
-    # does: each Tab saves a cell, and the run it starts must not take the focus away.
-    with rerun(page):
-        page.mouse.click(box["x"] + 100, box["y"] + 2.5 * ROW_HEIGHT)
-    for text, key in (("ABC-9", "Tab"), ("1", "Tab"), ("2.5", "Enter")):
-        page.keyboard.type(text, delay=30)
-        with rerun(page):
-            page.keyboard.press(key)
+    runs = page.evaluate("window.__stRuns")
+    # The add-row line under the one seed item, in the sku column. A run started between
+    # two keys used to redraw the grid under the next ones: unit_price ".99", cells dropped,
+    # row 0's sku overwritten (issue 32, item 2). Now no run starts until Apply.
+    _click_cell(page, box["x"] + 100, box["y"] + 2.5 * ROW_HEIGHT, add_row=True)
+    _type_briskly(page, "ABC-123", "3", "9.99")
+    expect(_cells(grid)).to_have_text(["0", "SKU-01", "2", "49.5", "", "ABC-123", "3", "9.99"])
+    assert (page.evaluate("window.__stRuns"), _payload(page)) == (runs, SEED_PAYLOAD)
+    _apply(page)
 
-    items = [*SEED_PAYLOAD["items"], {"sku": "ABC-9", "qty": 1, "unit_price": 2.5}]
+    items = [*SEED_PAYLOAD["items"], {"sku": "ABC-123", "qty": 3, "unit_price": 9.99}]
     expect(editor_frame(page).locator(".cm-line")).to_have_text(
         to_text({**SEED_PAYLOAD, "items": items}).split("\n")
     )
@@ -62,6 +92,51 @@ def test_a_new_items_row_typed_by_keyboard_keeps_all_three_cells(new_page) -> No
     )
     table = grid.get_by_role("region", name="items: a table of LineItem, one row each")
     expect(table).to_have_count(1)  # the table's accessible name (it had none)
+
+
+def test_the_apply_button_is_reached_by_keyboard_from_the_grid(new_page) -> None:
+    page = _open_form(new_page)
+    grid, box = _grid(page)
+    _click_cell(page, box["x"] + 100, box["y"] + 1.5 * ROW_HEIGHT)  # row 0's sku
+    _type_briskly(page, "B-2", last="Enter")
+    page.keyboard.press("Escape")  # out of the cell: Tab leaves the grid for the button
+    page.keyboard.press("Tab")
+    apply = page.locator(".st-key-form-apply-items").get_by_role("button", name=APPLY)
+    expect(apply).to_be_focused()
+    with rerun(page):
+        page.keyboard.press("Enter")
+    items = [{**SEED_PAYLOAD["items"][0], "sku": "B-2"}]
+    assert _payload(page) == {**SEED_PAYLOAD, "items": items}
+
+
+def test_apply_clicked_straight_from_an_open_cell_writes_that_cell_too(new_page) -> None:
+    page = _open_form(new_page)
+    grid, box = _grid(page)
+    _click_cell(page, box["x"] + 100, box["y"] + 2.5 * ROW_HEIGHT, add_row=True)
+    _type_briskly(page, "ABC-123", last="Tab")
+    page.keyboard.type("3", delay=100)  # the qty cell is still open when Apply is clicked
+    _apply(page)
+    items = [*SEED_PAYLOAD["items"], {"sku": "ABC-123", "qty": 3}]
+    assert _payload(page) == {**SEED_PAYLOAD, "items": items}
+
+
+def test_a_row_not_yet_applied_stays_in_the_grid_while_another_field_is_edited(new_page) -> None:
+    page = _open_form(new_page)
+    grid, box = _grid(page)
+    _click_cell(page, box["x"] + 100, box["y"] + 2.5 * ROW_HEIGHT, add_row=True)
+    _type_briskly(page, "ABC-123", "3")
+    amount = page.locator(".st-key-form_amount input")
+    amount.fill("5")
+    with rerun(page):
+        amount.press("Enter")
+    expect(_cells(grid)).to_have_text(["0", "SKU-01", "2", "49.5", "", "ABC-123", "3", ""])
+    assert _payload(page) == {**SEED_PAYLOAD, "amount": 5}
+    _apply(page)
+    items = [*SEED_PAYLOAD["items"], {"sku": "ABC-123", "qty": 3}]
+    assert _payload(page) == {**SEED_PAYLOAD, "amount": 5, "items": items}
+    expect(page.locator(".st-key-form-errors-items")).to_have_text(
+        "✗ items[1].unit_price: Field required (missing)"
+    )
 
 
 def test_a_bad_payload_shows_each_fields_error_right_under_it(new_page) -> None:
@@ -83,13 +158,10 @@ def test_a_bad_payload_shows_each_fields_error_right_under_it(new_page) -> None:
 def test_a_cell_json_cannot_write_stays_as_typed_and_is_named(new_page) -> None:
     page = _open_form(new_page)
     grid, box = _grid(page)
-    page.mouse.click(box["x"] + box["width"] - 40, box["y"] + 1.5 * ROW_HEIGHT)  # unit_price
-    # A person's pause before typing: the grid can drop a key pressed within ~150 ms of the
-    # click that opens the cell (Streamlit's own data editor does too; noted in issue 22).
-    page.wait_for_timeout(400)
+    _click_cell(page, box["x"] + box["width"] - 40, box["y"] + 1.5 * ROW_HEIGHT)  # unit_price
     page.keyboard.type("1e999", delay=30)
-    with rerun(page):
-        page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    _apply(page)
 
     expect(page.get_by_text("These cells are not in the JSON text")).to_be_visible()
     expect(page.locator("[data-testid='stCode']").filter(has_text="1e999")).to_have_text(

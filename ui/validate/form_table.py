@@ -1,4 +1,5 @@
-"""A list of models as a data editor that keeps every keystroke while its edits are written."""
+"""A list of models as a data editor in a form of its own: typed cells reach the JSON text when
+the user applies them, so no script run interrupts the typing."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ui.text import plain
 from ui.validate.form_edits import Path, apply_table, shown
 from ui.validate.form_write import edit_payload, value_at
 
-__all__ = ["columns_of", "table_editor"]
+__all__ = ["APPLY", "columns_of", "table_editor"]
 
 # Per table (by its widget key): the rows its editor was given and a generation that moves
 # its key on only when pending edits must be dropped. While the edits it holds are what the
@@ -22,6 +23,12 @@ __all__ = ["columns_of", "table_editor"]
 # Streamlit gives a dynamic data editor a new identity, and the browser a new grid, whenever
 # its rows change.
 _TABLES = "form-tables"
+APPLY = "Apply to payload"
+# Static: the server cannot see edits the browser has not sent, so the note is always there.
+_PENDING = (
+    f"The table's edits reach the JSON text (and its errors) when you press {APPLY}. "
+    "Until then the table keeps them as typed; switching to the JSON view drops them."
+)
 _REFUSED = (
     "These cells are not in the JSON text; the table keeps them as typed until you change them:"
 )
@@ -86,23 +93,39 @@ def table_editor(
 ) -> None:
     """`rows` (a list of `item` models) as a dynamic data editor keyed `form_<path>`.
 
-    Each edit is applied whole to the rows the editor was given and written to the JSON
-    text; a cell JSON cannot write stays in the table as typed and is named under it.
+    The editor sits in a form with an `Apply to payload` button (`form-apply-<path>`): the
+    edits are applied whole to the rows the editor was given and written to the JSON text; a
+    cell JSON cannot write stays in the table as typed and is named under it.
     """
     editor_key = _base(item, root, rows, path)
     base = st.session_state[_TABLES][keys.field_key(path)][0]
     columns = columns_of(item, root, base)
     title = str(item.get("title", "objects"))
     st.caption(f"{label}: a list of {plain(title)} (one row each)")
-    st.data_editor(
-        _frame(columns, base),
-        key=editor_key,
-        num_rows="dynamic",
-        hide_index=False,
-        alt=f"{path[-1]}: a table of {title}, one row each",  # its accessible name
-        on_change=_apply_table,
-        args=(path, editor_key, base, columns),
-    )
+    # A form of its own: a cell saved by Tab or Enter starts no script run. A run started
+    # mid-typing (each save used to start one) redraws the grid under the keys that follow:
+    # they went to the wrong cell or were lost (issue 32, item 2). The edits reach the JSON
+    # text together, by the form's button.
+    with st.form(key=keys.field_key(path, "table"), border=False, enter_to_submit=False):
+        st.data_editor(
+            _frame(columns, base),
+            key=editor_key,
+            num_rows="dynamic",
+            hide_index=False,
+            alt=f"{path[-1]}: a table of {title}, one row each",  # its accessible name
+            # In a form no commit starts a run either way; "ignore" also makes the browser
+            # hand each commit to the form at once, where it otherwise waits 150 ms: Apply
+            # pressed within them (Enter, Escape, Tab, Enter by keyboard) sent the rows
+            # without the last cell.
+            on_change="ignore",
+        )
+        st.caption(_PENDING)
+        st.form_submit_button(
+            APPLY,
+            key=keys.field_key(path, "apply"),
+            on_click=_apply_table,
+            args=(path, editor_key, base, columns),
+        )
     if any(not isinstance(row, dict) for row in base):
         st.caption(
             "A row whose item is not an object shows its value in every column; "

@@ -17,7 +17,7 @@ from ui import keys
 from ui.editor.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
 from ui.validate.form_edits import Path, shown, typed
-from ui.validate.form_table import table_editor
+from ui.validate.form_table import APPLY, table_editor
 from ui.validate.form_write import edit_payload
 
 __all__ = ["model_form"]
@@ -148,8 +148,9 @@ def model_form(text: str, model: type[BaseModel], errors: list[FieldError] | Non
     """Widgets for every field of `model`; each edit rewrites the JSON text (key `payload`).
 
     Widget keys depend on the field path only (`form_<path>`, see `field_key`): a list of
-    objects is a data editor under its field's key, kept (data and key) while its edits are
-    being written, so a row typed cell by cell keeps every cell. Under each field, the errors
+    objects is a data editor under its field's key, in a form of its own whose button writes
+    its edits (no script run while a row is typed), kept (data and key) while its edits are
+    what the JSON text says. Under each field, the errors
     Pydantic gives for the current text at that field's loc (`errors`: the page's
     `validate_text(text, model).errors`, computed here when not given); unknown keys get a
     field too.
@@ -161,7 +162,8 @@ def model_form(text: str, model: type[BaseModel], errors: list[FieldError] | Non
         "Generated from the model's JSON Schema. It edits the JSON text under it: one "
         "payload, two views, each edit in one shows in the other. Text fields stay strings; "
         "other fields are read as JSON (numbers, true/false, lists). Leave an optional field "
-        "empty to leave it out. In a table, Tab moves to the next cell and Enter saves it."
+        "empty to leave it out. In a table, Tab moves to the next cell, Enter saves it, and "
+        f"{APPLY} writes the table's edits to the JSON text."
     )
     st.html(_ERROR_STYLE)
     schema = json_schema(model)
