@@ -8,6 +8,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from ui.validate.first_paint import LOADING
+
 __all__ = [
     "NOTE_DRAWN",
     "cut_off",
@@ -92,8 +94,16 @@ def open_app(context: Any, url: str) -> Any:
 
 
 def goto_app(page: Any, url: str, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Any:
-    """Load `url` in `page` (of a `new_context`) and wait until the first script run finished."""
+    """Load `url` in `page` (of a `new_context`) and wait until the first script run finished.
+
+    On a fresh server Validate's first run is its first paint (the editor, then a rerun into
+    the whole page): the wait lasts until that page is drawn and the app is idle again.
+    """
     page.goto(url, timeout=timeout_ms)
+    wait_for_runs(page, 1, timeout_ms=timeout_ms)
+    page.wait_for_function(
+        "(note) => !document.body.innerText.includes(note)", arg=LOADING, timeout=timeout_ms
+    )
     wait_for_runs(page, 1, timeout_ms=timeout_ms)
     return page
 

@@ -34,6 +34,7 @@ from ui.tables import room_for_table_toolbars
 __all__ = [
     "EDITOR_HEIGHT",
     "HEAVY",
+    "LOADING",
     "heading",
     "head",
     "more",
@@ -54,6 +55,8 @@ HEAVY = (
     "ui.errors.view",
     "ui.validate.model_form",
 )
+# Said above the editor while the first paint's imports run (tests wait for it to go).
+LOADING = "Loading Pydantic and LangGraph to check this payload…"
 _CAPTION = (
     "Paste a payload (or pick a preset). The first line says what LangGraph does with it "
     "(a real run up to the first node); below, every field your model rejects, with its path, "
@@ -140,7 +143,7 @@ def _frame(text: str) -> None:
     """The workbench as the page draws it, with the editor and nothing checked yet."""
     verdict, controls, edit, result = workbench()
     with verdict:
-        st.caption("Loading Pydantic and LangGraph to check this payload…")
+        st.caption(LOADING)
     with controls:
         heading("Payload")
     with edit:
