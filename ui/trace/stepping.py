@@ -19,12 +19,12 @@ from ui.trace.verdict import why_stopped
 
 __all__ = [
     "STEP_COLUMNS",
-    "STEP_COLUMNS_FIRST",
     "STEP_ROW_HEIGHT",
     "current_row",
     "move_step",
     "step_controls",
     "step_detail",
+    "step_columns",
     "step_table",
     "stepper",
 ]
@@ -53,7 +53,7 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         on_select=functools.partial(_pick, table_key, slider, selected),
         selection_mode="single-row",
         selection_default={"selection": {"rows": [selected]}},
-        column_order=STEP_COLUMNS_FIRST + [c for c in frame.columns if c not in STEP_COLUMNS_FIRST],
+        column_order=step_columns(frame),
         column_config=STEP_COLUMNS,
         row_height=STEP_ROW_HEIGHT,
     )
@@ -62,23 +62,24 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
 # Streamlit wraps a cell's text only in rows taller than 4rem (64 px): 82 px holds four
 # lines: "amount: greater_than_equal" needs all four in the 72 px check column.
 STEP_ROW_HEIGHT = 82
-# On a narrow screen the columns that say what happened come first.
-STEP_COLUMNS_FIRST = ["step", "node", "check", "flag", "blame", "error"]
-# One set of widths for every screen (the server cannot know the screen's width):
-# step, node, check, flag and blame sum to 322 px, inside a 390 px phone's 356 px
-# grid after the row's checkbox (the 1400 px widths, 490 px, cut flag and hid
-# blame there). At 1400 px the same five come first; the columns after them show
-# more. Flag is wide enough for "first failure" on one line: the grid's wrapping
-# measures only a guessed prefix of a text and, after some runs (negative_amount),
-# drew narrow letters on one line, cut. The identifiers in node and check wrap
-# (STEP_ROW_HEIGHT), a long one mid-word. The selected row's detail beside (on a
-# phone: under) the table holds the whole error. Every trace table uses them (the fork's
+# The columns that say what happened at each row, in this order, at one set of widths for
+# every screen (the server cannot know the screen's width): step, node, check, flag and
+# blame sum to 322 px, inside a 390 px phone's 356 px grid after the row's checkbox (the
+# 1400 px widths, 490 px, cut flag and hid blame there). Flag is wide enough for "first
+# failure" on one line: the grid's wrapping measures only a guessed prefix of a text and,
+# after some runs (negative_amount), drew narrow letters on one line, cut. The identifiers
+# in node and check wrap (STEP_ROW_HEIGHT), a long one mid-word; so does the error, cut at
+# the row's foot: the selected row's detail beside (on a phone: under) the table holds it
+# whole. At 1400 px every column is inside the table (#32 item 8): the run's table (554 px
+# of grid, 34 of them the checkbox) and each of the fork's two (460 px). What the state holds
+# after the step (status, logs, messages, changed fields, reducers) is not a column: those
+# ran past the table's edge, read by scrolling sideways; the row's panels below (the merge,
+# the whole state) and the CSV export hold them. Every trace table uses these (the fork's
 # two, the Retry lab's), without flag where it has none.
 STEP_COLUMNS = {
     "step": st.column_config.NumberColumn("step", width=34),
     "node": st.column_config.TextColumn("node", width=72),
-    "blame": st.column_config.TextColumn("blame", width=62),
-    "error": st.column_config.TextColumn("error", width=200),
+    "check": st.column_config.TextColumn("check", width=72),
     "flag": st.column_config.TextColumn(
         "flag",
         width=82,
@@ -86,8 +87,15 @@ STEP_COLUMNS = {
         "the state it stopped at or finished with); data lost: a step where LangGraph "
         "dropped a write or an Overwrite bypassed a reducer, without raising.",
     ),
-    "check": st.column_config.TextColumn("check", width=72),
+    "blame": st.column_config.TextColumn("blame", width=62),
+    "error": st.column_config.TextColumn("error", width=180),
 }
+
+
+def step_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns a trace table shows, in order: STEP_COLUMNS that `frame` has (a native
+    run blames nobody, a fork's tables flag nothing)."""
+    return [name for name in STEP_COLUMNS if name in frame.columns]
 
 
 def _pick(table_key: str, slider: str, selected: int) -> None:

@@ -23,7 +23,7 @@ from ui import keys
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.tables import wrapped_row_height
 from ui.text import plain
-from ui.trace.stepping import STEP_COLUMNS, STEP_COLUMNS_FIRST, STEP_ROW_HEIGHT, step_table
+from ui.trace.stepping import STEP_COLUMNS, STEP_ROW_HEIGHT, step_columns, step_table
 from ui.trace.verdict import run_headline, stopped_panel
 
 __all__ = ["STATE_ERROR_TABLE", "error_panel", "output_panel", "step_panels", "trace_table"]
@@ -69,14 +69,13 @@ def trace_table(
             return
     if slider is None:
         frame = pd.DataFrame(trace.rows())
-        first = [c for c in STEP_COLUMNS_FIRST if c in frame.columns]  # native: no blame
         st.dataframe(
             frame,
             key=keys.table(key),
             hide_index=True,
-            # The step table's order and widths: what happened first, within a phone's width
-            # (check and blame were past the edge, at 1400 px too, in the fork's half column).
-            column_order=first + [c for c in frame.columns if c not in first],
+            # The step table's columns and widths: inside the fork's half column at 1400 px
+            # (check and blame were past the edge there, and on a phone).
+            column_order=step_columns(frame),
             column_config=STEP_COLUMNS,
             row_height=STEP_ROW_HEIGHT,
         )
