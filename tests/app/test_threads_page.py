@@ -199,7 +199,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
             ["step", "source", "written by", "errors", "unreadable", "changed", "pending", "time",
              "checkpoint_id", "parent_id"],
             {"step": 40, "source": 58, "written by": 110, "errors": 56},
-            0,
+            79,  # a checkpoint's ids wrap over three lines of their 130 px at 1400 px
         ),
         "threads_writes": (
             ["node", "channel", "value", "task_id"],

@@ -1,7 +1,8 @@
 """Layout at 1400 px (#32 item 8), measured from what the grids draw on their canvas: each
 value of the Trace page's merge view, of the fork's edited fields and of the Threads page's
-thread list is drawn inside its column (wrapped where long), none past its edge; every column
-of the Trace page's step tables and of the fork's run tables is inside its table."""
+thread list and timeline is drawn inside its column (wrapped where long), none past its edge;
+every column of the Trace page's step tables and of the fork's run tables is inside its
+table."""
 
 from __future__ import annotations
 
@@ -214,5 +215,24 @@ def test_at_1400_px_the_trace_step_tables_and_the_forks_run_tables_fit_their_wid
             "original": (["step", "node", "check", "blame", "error"], None, []),
             "branch": (["step", "node", "check", "blame", "error"], None, []),
         }
+    finally:
+        context.close()
+
+
+def test_at_1400_px_a_threads_timeline_is_drawn_inside_the_table_its_ids_whole(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: the timeline was 1351 px wide in 938: its checkpoint and parent ids were
+    # read by scrolling sideways.
+    context = new_context(browser, viewport=LAPTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        page = open_app(context, f"{app_server.url}/threads")
+        timeline = grid_with(page, "written by")
+        timeline.scroll_into_view_if_needed()
+        expect(timeline.locator("[role='gridcell']").first).to_be_attached()
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert overflow(timeline) is None
+        assert cells_not_whole(timeline) == {}
     finally:
         context.close()

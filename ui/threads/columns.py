@@ -29,6 +29,7 @@ __all__ = [
     "PHONE_COLUMNS",
     "THREAD_LIST_DETAIL_WIDTHS",
     "THREAD_LIST_LAYOUT",
+    "TIMELINE_DETAIL_WIDTHS",
     "TIMELINE_LAYOUT",
     "WRAP_ROW_HEIGHT",
     "WRITES_LAYOUT",
@@ -126,9 +127,19 @@ THREAD_LIST_LAYOUT = _layout(
         ),
     },
 )
-TIMELINE_LAYOUT = _layout(
-    _TIMELINE, ["unreadable", "changed", "pending", "time", "checkpoint_id", "parent_id"]
-)
+# The timeline's details at widths that fit the 1400 px page's 938 px of grid with the first
+# four: a checkpoint's ids (36 characters) wrap over three lines of their columns, and the
+# time over two (rows as tall as they need: ui.tables.wrapped_row_height), none of them past
+# the table's edge (#32 item 8: the ids were, read by scrolling sideways).
+TIMELINE_DETAIL_WIDTHS = {
+    "unreadable": 80,
+    "changed": 116,
+    "pending": 96,
+    "time": 110,
+    "checkpoint_id": 130,
+    "parent_id": 130,
+}
+TIMELINE_LAYOUT = _layout(_TIMELINE, list(TIMELINE_DETAIL_WIDTHS), _texts(TIMELINE_DETAIL_WIDTHS))
 WRITES_LAYOUT = _layout(
     _WRITES,
     ["task_id"],

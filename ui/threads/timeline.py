@@ -19,8 +19,9 @@ from core.validate.field_errors import value_errors
 from core.validate.report import Report
 from ui import keys
 from ui.errors.view import Verdicts, verdict
+from ui.tables import wrapped_row_height
 from ui.text import plain
-from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT
+from ui.threads.columns import TIMELINE_DETAIL_WIDTHS, TIMELINE_LAYOUT, WRITES_LAYOUT
 from ui.trace.stepping import step_controls
 from ui.trace.view import STATE_ERROR_TABLE
 
@@ -169,7 +170,17 @@ def thread_view(
     if timeline.namespaces:
         st.caption("Subgraph namespaces stored for this thread:")
         st.code("\n".join(timeline.namespaces), language=None)
-    st.dataframe(_timeline_frame(timeline), key=keys.THREADS_TIMELINE, **TIMELINE_LAYOUT)
+    frame = _timeline_frame(timeline)
+    st.dataframe(
+        frame,
+        key=keys.THREADS_TIMELINE,
+        row_height=wrapped_row_height(  # a checkpoint's ids whole, in three lines
+            frame[list(TIMELINE_DETAIL_WIDTHS)].astype(str).to_dict("records"),
+            TIMELINE_DETAIL_WIDTHS,
+            most_lines=3,
+        ),
+        **TIMELINE_LAYOUT,
+    )
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
     ids = [c.checkpoint_id for c in timeline.checkpoints]
