@@ -255,7 +255,9 @@ def _annotated(report: Report, entry: Report | None) -> None:
     marked.errors = report.errors + extra
     if marked.ok and not report.duplicates:
         st.caption("No error positions to mark.")
-    st.code(annotated_text(marked), language=None)
+    # Its lines fit the page at 1400 px (a long one goes on in pieces, each caret under its
+    # own); narrower, the browser wraps them, and each mark still names its path.
+    st.code(annotated_text(marked), language=None, wrap_lines=True)
 
 
 def _lens(report: Report) -> None:

@@ -1,8 +1,8 @@
-"""Layout at 1400 px (#32 item 8), measured from what the grids draw on their canvas: each
-value of the Trace page's merge view, of the fork's edited fields and of the Threads page's
-thread list and timeline is drawn inside its column (wrapped where long), none past its edge;
-every column of the Trace page's step tables and of the fork's run tables is inside its
-table."""
+"""Layout at 1400 px (#32 item 8), measured from what the browser draws: each value of the
+Trace page's merge view, of the fork's edited fields and of the Threads page's thread list and
+timeline is drawn inside its column (wrapped where long), none past its edge (the grids' canvas);
+every column of the trace tables is inside the table; the annotated text needs no sideways
+scrolling, its carets under their characters."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e._browser import grid_with, new_context, open_app, rerun, run_trace
+from core.order import SEED_PAYLOAD
+from tests.e2e._browser import grid_with, new_context, open_app, rerun, run_trace, submit_payload
 
 pytestmark = pytest.mark.e2e
 
@@ -234,5 +235,68 @@ def test_at_1400_px_a_threads_timeline_is_drawn_inside_the_table_its_ids_whole(
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
         assert overflow(timeline) is None
         assert cells_not_whole(timeline) == {}
+    finally:
+        context.close()
+
+
+# Where the browser drew each line of a code block: for each line, the tops of its first and
+# last characters (two tops: the browser wrapped it); for each caret, its left edge and the
+# left edge and character of the same place in the nearest payload line above it.
+CODE_LINES = r"""(pre) => {
+  const nodes = [];
+  let text = "";
+  const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    nodes.push([walker.currentNode, text.length]);
+    text += walker.currentNode.data;
+  }
+  const box = (index) => {
+    const [node, start] = nodes.filter(([, from]) => from <= index).pop();
+    const range = document.createRange();
+    range.setStart(node, index - start);
+    range.setEnd(node, index - start + 1);
+    return range.getBoundingClientRect();
+  };
+  const lines = [];
+  let from = 0;
+  for (const line of text.split("\n")) {
+    if (line.trimEnd()) lines.push({line, from, end: from + line.trimEnd().length - 1});
+    from += line.length + 1;
+  }
+  const wrapped = lines.filter((l) => box(l.from).top !== box(l.end).top).map((l) => l.line);
+  const carets = [];
+  let above = null;
+  for (const l of lines) {
+    if (/^[▶ ] *\d+ │|^ *┆/.test(l.line)) above = l;
+    const at = l.line.indexOf("^");
+    if (at >= 0 && above !== null && !/\d/.test(l.line.slice(0, at))) {
+      carets.push({x: box(l.from + at).left, above: box(above.from + at).left,
+                   char: above.line[at]});
+    }
+  }
+  return {scroll: pre.scrollWidth, client: pre.clientWidth, wrapped, carets};
+}"""
+
+
+def test_at_1400_px_the_annotated_texts_long_line_goes_on_in_pieces_its_carets_in_place(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: a payload line longer than the page (here 200 characters on one line) was
+    # drawn on one line in the annotated text, read by scrolling sideways.
+    context = new_context(browser, viewport=LAPTOP)
+    try:
+        page = open_app(context, app_server.url)
+        user = SEED_PAYLOAD["user_id"]
+        payload = {"user_id": user, "logs": ["note " * 20], "amount": -1, "status": "shipped"}
+        submit_payload(page, json.dumps(payload))
+        code = page.locator("[data-testid='stCode']").filter(has_text="│")
+        expect(code).to_contain_text("^ literal_error at status")
+        drawn = code.locator("pre").evaluate(CODE_LINES)
+        assert drawn["scroll"] <= drawn["client"], drawn
+        assert drawn["wrapped"] == []  # each line on one line: a wrap moves a caret
+        carets = [
+            (caret["char"], round(caret["x"] - caret["above"], 1)) for caret in drawn["carets"]
+        ]
+        assert carets == [("-", 0), ('"', 0)]  # under the amount's -1 and the status' value
     finally:
         context.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from core.order import AgentState
-from core.validate.annotated import annotated_text
+from core.validate.annotated import ANNOTATED_WIDTH, annotated_text
 from core.validate.report import validate_text
 
 
@@ -64,10 +64,12 @@ def test_only_newlines_end_a_line_as_line_col_counts_them():
     assert annotated_text(report).splitlines() == [
         '▶ 1 │ {"user_id": "a␤b␤c",',
         "    │             ^ uuid_parsing at user_id: Input should be a valid UUID, invalid "
-        "character: found `␤` at 1",
+        "character: found",
+        "    │               `␤` at 1",
         '▶ 2 │  "amount": "x"}',
         "    │            ^ float_parsing at amount: Input should be a valid number, unable to "
-        "parse string as a number",
+        "parse string",
+        "    │              as a number",
     ]
 
 
@@ -76,3 +78,46 @@ def test_a_final_newline_adds_no_empty_numbered_line():
     report = validate_text(text, AgentState)
     assert annotated_text(validate_text(text + "\n", AgentState)) == annotated_text(report)
     assert annotated_text(report).splitlines()[-1].startswith("    │")  # a caret line, last
+
+
+def test_a_long_line_goes_on_in_pieces_with_each_caret_under_its_own_piece():
+    # #32 item 8: a line wider than the page was drawn on one line, read by scrolling
+    # sideways; wrapped by the browser, its carets would sit under the wrong characters.
+    text = json.dumps(
+        {
+            "user_id": "550e8400-e29b-41d4-a716-446655440000",
+            "logs": ["note " * 20],
+            "amount": -1,
+            "status": "shipped",
+        }
+    )
+    lines = annotated_text(validate_text(text, AgentState)).splitlines()
+
+    assert lines == [
+        '▶ 1 │ {"user_id": "550e8400-e29b-41d4-a716-446655440000", "logs": ["note note note note '
+        "note note no",
+        '    ┆ te note note note note note note note note note note note note note "], '
+        '"amount": -1, "status"',
+        "    │ " + " " * 82 + "^",  # too far in for its note: the note goes on below
+        "    │ " + " " * 54 + "greater_than_equal at amount: Input",
+        "    │ " + " " * 54 + "should be greater than or equal to 0",
+        '    ┆ : "shipped"}',
+        "    │   ^ literal_error at status: Input should be 'pending', 'validated' or 'confirmed'",
+    ]
+    assert lines[1][6 + 82 : 6 + 84] == "-1"  # the caret is under the amount's value
+    assert max(len(line) for line in lines) == ANNOTATED_WIDTH
+
+
+def test_a_line_longer_than_its_shown_part_is_cut_and_a_caret_past_the_cut_points_at_it():
+    text = json.dumps(
+        {"user_id": "550e8400-e29b-41d4-a716-446655440000", "logs": ["x" * 300], "amount": -1}
+    )
+
+    assert annotated_text(validate_text(text, AgentState)).splitlines() == [
+        '▶ 1 │ {"user_id": "550e8400-e29b-41d4-a716-446655440000", "logs": ["' + "x" * 32,
+        "    ┆ " + "x" * 94,
+        "    ┆ " + "x" * 94,
+        "    ┆ " + "x" * 18,
+        "    ┆ … 79 more characters",
+        "    │ ^ greater_than_equal at amount: Input should be greater than or equal to 0",
+    ]
