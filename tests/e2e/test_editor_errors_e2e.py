@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from core.order import AgentState
+from core.jsontext.write import to_text
+from core.order import SEED_PAYLOAD, AgentState
 from core.order.presets import PRESETS, SEED_TEXT
 from core.validate.report import validate_text
-from tests.e2e._browser import editor_frame, new_context, open_app, rerun
+from tests.e2e._browser import editor_frame, new_context, open_app, rerun, submit_payload
 
 pytestmark = pytest.mark.e2e
 
@@ -207,11 +208,15 @@ def test_the_download_popover_offers_the_errors_once_opened(page: Any) -> None:
 
 
 def test_a_long_line_wraps_in_the_editors_column_instead_of_being_cut(page: Any) -> None:
-    # At 1400 px the seed order's user_id line is wider than the editor's column.
+    # A line wider than the editor's column at 1400 px, even the wide one of a valid payload:
+    # a log entry of 150 characters (the seed's user_id line now fits that column).
+    submit_payload(page, to_text({**SEED_PAYLOAD, "logs": ["note " * 30]}))
+    expect(_verdict(page)).to_have_text(RUNS)
     frame = editor_frame(page)
-    expect(frame.locator(".cm-line").nth(1)).to_contain_text("550e8400-e29b-41d4")
+    line = frame.locator(".cm-line").filter(has_text="note note")
+    expect(line).to_have_count(1)
     scroller = frame.locator(".cm-scroller")
     overflow = scroller.evaluate("e => e.scrollWidth - e.clientWidth")
     assert overflow <= 0, f"the editor scrolls sideways by {overflow} px"
-    line = frame.locator(".cm-line").nth(1)  # one line of the text, drawn on two rows
+    # one line of the text, drawn on two rows or more
     assert line.evaluate("e => e.getClientRects().length > 0 && e.offsetHeight") > 30

@@ -2,7 +2,7 @@
 Trace page's merge view, of the fork's edited fields and of the Threads page's thread list and
 timeline is drawn inside its column (wrapped where long), none past its edge (the grids' canvas);
 every column of the trace tables is inside the table; the annotated text needs no sideways
-scrolling, its carets under their characters."""
+scrolling, its carets under their characters; a valid payload's editor takes the room."""
 
 from __future__ import annotations
 
@@ -13,7 +13,17 @@ import pytest
 from playwright.sync_api import expect
 
 from core.order import SEED_PAYLOAD
-from tests.e2e._browser import grid_with, new_context, open_app, rerun, run_trace, submit_payload
+from core.order.presets import SEED_TEXT
+from tests.e2e._browser import (
+    editor_frame,
+    editor_value,
+    grid_with,
+    new_context,
+    open_app,
+    rerun,
+    run_trace,
+    submit_payload,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -298,5 +308,46 @@ def test_at_1400_px_the_annotated_texts_long_line_goes_on_in_pieces_its_carets_i
             (caret["char"], round(caret["x"] - caret["above"], 1)) for caret in drawn["carets"]
         ]
         assert carets == [("-", 0), ('"', 0)]  # under the amount's -1 and the status' value
+    finally:
+        context.close()
+
+
+EDITOR_COLUMN = "[data-testid='stColumn']:has(.st-key-payload_editor)"
+
+
+def test_at_1400_px_a_valid_payloads_editor_takes_the_room_and_keeps_its_history(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: with the seed payload (no error, the errors column holds a caption) the
+    # editor had a third of the width and wrapped the user_id line over two.
+    context = new_context(browser, viewport=LAPTOP)
+    try:
+        page = open_app(context, app_server.url)
+        editor = editor_frame(page)
+        lines = editor.locator(".cm-line")
+        expect(lines.first).to_have_text("{")
+        heights = lines.evaluate_all("ls => ls.map((l) => l.getBoundingClientRect().height)")
+        assert heights == [heights[0]] * len(heights)  # the user_id's line too: none wrapped
+        wide = page.locator(EDITOR_COLUMN).bounding_box()["width"]
+        # Only the columns' widths change with the verdict, never the page's elements: the
+        # editor's iframe stays (a remount reloads it and loses the undo history).
+        frame = page.locator(".st-key-payload_editor iframe").element_handle().content_frame()
+        frame.evaluate("window.__kept = true")
+        lines.filter(has_text='"amount": 99').click()
+        with rerun(page):
+            page.keyboard.press("End")
+            page.keyboard.press("ArrowLeft")  # before the comma
+            page.keyboard.press("Backspace")
+            page.keyboard.press("Backspace")
+            page.keyboard.type("-1")
+        expect(page.locator(".st-key-errors__table")).to_be_visible()
+        narrow = page.locator(EDITOR_COLUMN).bounding_box()["width"]
+        with rerun(page):
+            for _ in range(3):  # the typing, undone
+                page.keyboard.press("Control+z")
+        expect(page.get_by_text("None: your model and LangGraph's entry both")).to_be_visible()
+        assert (editor_value(page), frame.evaluate("window.__kept")) == (SEED_TEXT, True)
+        again = page.locator(EDITOR_COLUMN).bounding_box()["width"]
+        assert (wide > narrow * 1.5, again) == (True, wide), (wide, narrow, again)
     finally:
         context.close()
