@@ -249,6 +249,26 @@ def test_at_1400_px_a_threads_timeline_is_drawn_inside_the_table_its_ids_whole(
         context.close()
 
 
+def test_at_1400_px_the_migration_previews_broken_states_are_drawn_inside_the_table(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: the states a migration plan leaves broken were 939 to 942 px wide in 938
+    # (the message at its natural width; a longer one, further), and in one-line rows the
+    # demo's thread ids were drawn past their column's edge, under the field's.
+    context = new_context(browser, viewport=LAPTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        page = open_app(context, f"{app_server.url}/threads")
+        broken = grid_with(page, "thread", "msg")
+        broken.scroll_into_view_if_needed()
+        expect(broken.locator("[role='gridcell']").first).to_be_attached()
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert (overflow(broken), drawn_past_edge(broken)) == (None, [])
+        assert cells_not_whole(broken) == {}
+    finally:
+        context.close()
+
+
 # Where the browser drew each line of a code block: for each line, the tops of its first and
 # last characters (two tops: the browser wrapped it); for each caret, its left edge and the
 # left edge and character of the same place in the nearest payload line above it.

@@ -20,6 +20,7 @@ from ui import keys
 
 __all__ = [
     "AUDIT_INVALID_LAYOUT",
+    "MIGRATE_BROKEN_DETAIL_WIDTHS",
     "MIGRATE_BROKEN_LAYOUT",
     "MIGRATE_CHANGES_LAYOUT",
     "MIGRATE_PHONE_COLUMNS",
@@ -150,7 +151,17 @@ AUDIT_INVALID_LAYOUT = _layout(
 )
 MIGRATE_PLAN_LAYOUT = _layout(_MIGRATE_PLAN, ["to", "asked", "note"])
 MIGRATE_STEPS_LAYOUT = _layout(_MIGRATE_STEPS, [])
-MIGRATE_BROKEN_LAYOUT = _layout(_MIGRATE_BROKEN, ["msg", "errors", "checkpoint"])
+# The broken states' details at widths that fit the 1400 px page's 938 px of grid with the
+# first three: the message and the checkpoint id wrap inside their columns (rows as tall as
+# they need, three lines at most: the preview's JSON has each whole), not past the table's
+# edge (#32 item 8: the message at its natural width took the table 1 to 4 px past it); the
+# taller rows wrap a thread id longer than its column too.
+MIGRATE_BROKEN_DETAIL_WIDTHS = {"msg": 420, "checkpoint": 130}
+MIGRATE_BROKEN_LAYOUT = _layout(
+    _MIGRATE_BROKEN,
+    ["msg", "errors", "checkpoint"],
+    {**_texts(MIGRATE_BROKEN_DETAIL_WIDTHS), **_numbers({"errors": 56})},
+)
 MIGRATE_CHANGES_LAYOUT = _layout(_MIGRATE_CHANGES, [])
 MIGRATE_WRITTEN_LAYOUT = _layout(_MIGRATE_WRITTEN, [], row_height=WRAP_ROW_HEIGHT)
 

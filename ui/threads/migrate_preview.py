@@ -23,8 +23,13 @@ from core.stores.errors import coded
 from core.stores.reader import open_any, thread_total
 from core.stores.serde import strict_serde
 from ui import keys
+from ui.tables import wrapped_row_height
 from ui.text import plain
-from ui.threads.columns import MIGRATE_BROKEN_LAYOUT, MIGRATE_STEPS_LAYOUT
+from ui.threads.columns import (
+    MIGRATE_BROKEN_DETAIL_WIDTHS,
+    MIGRATE_BROKEN_LAYOUT,
+    MIGRATE_STEPS_LAYOUT,
+)
 from ui.threads.source import StoreChoice
 
 __all__ = ["ONE_GO_THREADS", "SLICES", "preview_section"]
@@ -95,7 +100,16 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
             + (f" (the first {_SHOWN_BROKEN:,}; the JSON has all)" if more > 0 else "")
         )
         frame = _broken_frame(preview)
-        st.dataframe(frame, key=keys.THREADS_MIGRATE_BROKEN, **MIGRATE_BROKEN_LAYOUT)
+        st.dataframe(
+            frame,
+            key=keys.THREADS_MIGRATE_BROKEN,
+            row_height=wrapped_row_height(
+                frame[list(MIGRATE_BROKEN_DETAIL_WIDTHS)].to_dict("records"),
+                MIGRATE_BROKEN_DETAIL_WIDTHS,
+                most_lines=3,
+            ),
+            **MIGRATE_BROKEN_LAYOUT,
+        )
     elif finished:
         st.success(f"After the plan, {plain(candidate.__name__)} accepts every state previewed.")
     if preview.unreadable:
