@@ -29,6 +29,7 @@ __all__ = [
     "FORK_STEP_SLIDER",
     "LINK_ERROR",
     "FIRST_PAINT",
+    "EDITOR_WIDE",
     "STEP_SLIDER",
     "TOOL_PAYLOAD",
     "TOOL_PRESET",
@@ -90,6 +91,9 @@ LINK_ERROR = "link_error"
 # Set by app.py for the run in which the Validate page paints its editor first, on a cold
 # server, before the sidebar (ui/validate/first_paint.py); the page drops it.
 FIRST_PAINT = "first_paint"
+# Whether Validate's editor had the wide column (nothing listed beside it) when the text was
+# last JSON: kept while a half-typed text is not (ui/validate/result_room.py).
+EDITOR_WIDE = "validate_editor_wide"
 
 # Trace: its settings' widgets, the selected row, and what a link asks of its fresh run.
 TRACE_GRAPH = "trace_graph"

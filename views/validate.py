@@ -53,7 +53,7 @@ from ui.share import name_dropped, opened_link, share_button, shown_link
 from ui.text import plain
 from ui.validate.first_paint import EDITOR_HEIGHT, head, heading, more, workbench
 from ui.validate.model_form import model_form
-from ui.validate.result_room import nothing_to_list
+from ui.validate.result_room import editor_is_wide
 from ui.validate.schema_options import schema_options_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
@@ -180,7 +180,7 @@ def _workbench(
     # The verdict spans the page above the editor: on a phone, where the columns stack, it
     # is the first thing under the options rather than a screen below the top.
     # With nothing to list beside it, the editor takes the room (only the widths change).
-    verdict_box, controls, edit, result = workbench(wide_editor=nothing_to_list(report, shown))
+    verdict_box, controls, edit, result = workbench(wide_editor=editor_is_wide(report, shown))
     with verdict_box:
         if comparison is None:  # not JSON we can give LangGraph: the text's own problem
             verdict(report, texts=GATE)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from core.validate.report import Report
+import streamlit as st
 
-__all__ = ["nothing_to_list"]
+from core.validate.report import Report
+from ui import keys
+
+__all__ = ["editor_is_wide", "nothing_to_list"]
 
 
 def nothing_to_list(report: Report, listed: Report) -> bool:
@@ -24,3 +27,14 @@ def nothing_to_list(report: Report, listed: Report) -> bool:
         (True, False)
     """
     return not listed.errors and report.syntax_error is None and not report.duplicates
+
+
+def editor_is_wide(report: Report, listed: Report) -> bool:
+    """`nothing_to_list`, except while the text is not JSON (mid-edit, as a key is being
+    typed): then the editor keeps the width it had, so it does not narrow and re-wrap under
+    the user's hands each time a half-typed value reaches the page."""
+    if report.syntax_error is not None:
+        return bool(st.session_state.get(keys.EDITOR_WIDE, False))
+    wide = nothing_to_list(report, listed)
+    st.session_state[keys.EDITOR_WIDE] = wide
+    return wide
