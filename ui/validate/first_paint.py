@@ -139,9 +139,9 @@ def will_paint_first() -> bool:
 
 
 @st.fragment  # the page draws its workbench in a fragment, which is a block of its own
-def _frame(text: str) -> None:
+def _frame(text: str, *, wide: bool) -> None:
     """The workbench as the page draws it, with the editor and nothing checked yet."""
-    verdict, controls, edit, result = workbench()
+    verdict, controls, edit, result = workbench(wide_editor=wide)
     with verdict:
         st.caption(LOADING)
     with controls:
@@ -163,9 +163,12 @@ def paint_first() -> None:
     if not st.session_state.pop(keys.FIRST_PAINT, False):
         return
     ss = st.session_state
-    text = _link_text() or ss.get(keys.PAYLOAD, ss.get(keys.PAYLOAD_TEXT, SEED_TEXT))
+    link_text = _link_text()
+    text = link_text or ss.get(keys.PAYLOAD, ss.get(keys.PAYLOAD_TEXT, SEED_TEXT))
     head()
-    _frame(text)
+    # The seed order with the default options (no link to change them) has nothing to list
+    # beside it: the width the full page will give it (tests/core pin the seed as valid).
+    _frame(text, wide=link_text is None and text == SEED_TEXT)
     # The imports hold the GIL for a second or more while the server's thread sends this
     # frame and serves the editor's files: app.py's short switch interval lets it through.
     for name in HEAVY:
