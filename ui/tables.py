@@ -3,9 +3,18 @@ rows tall enough for long values to wrap inside their columns."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import streamlit as st
 
-__all__ = ["MOST_LINES", "TOOLBAR_ROOM", "room_for_table_toolbars", "wrapped_row_height"]
+__all__ = [
+    "MOST_LINES",
+    "TOOLBAR_ROOM",
+    "fitted",
+    "room_for_table_toolbars",
+    "wrapped_row_height",
+]
 
 # A table's toolbar (show/hide columns, download, search, fullscreen: 44 px tall) is drawn on
 # a hover or a tap right above the table, over the page's 16 px gap and 28 px of whatever is
@@ -63,3 +72,21 @@ def wrapped_row_height(
     if lines == 1:
         return 35  # Streamlit's own row height
     return max(min(lines, most_lines) * _LINE + _PADDING, 66)
+
+
+def fitted(
+    rows: Sequence[Mapping[str, Any]], widths: dict[str, int], most_lines: int = 6
+) -> dict[str, Any]:
+    """st.dataframe keywords that keep a table inside its width: each column at its width in
+    `widths` (px, in this order; their sum is the room the table has at 1400 px), each value
+    wrapped in its column, rows as tall as the longest value needs (up to `most_lines`, the
+    rest cut at the row's foot: each page says where the value is whole)."""
+    texts = [{name: "" if row.get(name) is None else str(row.get(name)) for name in widths}
+             for row in rows]  # fmt: skip
+    return {
+        "column_order": list(widths),
+        "column_config": {
+            name: st.column_config.Column(name, width=width) for name, width in widths.items()
+        },
+        "row_height": wrapped_row_height(texts, widths, most_lines),
+    }

@@ -31,7 +31,7 @@ from ui.labs.retry_state import (
     submit,
 )
 from ui.share import share_button
-from ui.tables import room_for_table_toolbars
+from ui.tables import fitted, room_for_table_toolbars
 from ui.trace.view import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
@@ -46,6 +46,15 @@ _COLUMNS = {
     "part": "message part",
     "left_out": "left out of the feedback",
 }
+
+# The timeline's columns inside the page's 938 px at 1400, long texts wrapped.
+TIMELINE_WIDTHS = dict(
+    zip(
+        _COLUMNS.values(),
+        (56, 72, 56, 80, 170, 170, 170, 80, 70),
+        strict=True,
+    )
+)
 
 
 def _show_input_error(error: RetryInputError) -> None:
@@ -78,7 +87,12 @@ def _render_run(run: RetryRun) -> None:
     words.metric("feedback words", run.feedback_words)
     rows = [row | {"counter": a.counter} for row, a in zip(run.rows(), run.attempts, strict=True)]
     table = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
-    st.dataframe(table, hide_index=True, key=keys.each("retry_timeline", run.engine))
+    st.dataframe(
+        table,
+        hide_index=True,
+        key=keys.each("retry_timeline", run.engine),
+        **fitted(table.to_dict("records"), TIMELINE_WIDTHS),
+    )
     if run.output is not None:
         st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
         st.json(run.output.model_dump(mode="json"))
@@ -214,10 +228,11 @@ except RetryInputError as exc:
     else:
         _show_input_error(exc)
 else:
-    for column, run in zip(st.columns(2), runs, strict=True):
-        with column:
-            st.subheader(ENGINES[run.engine])
-            _render_run(run)
+    # One engine under the other, each timeline the page's width: side by side, each had
+    # 460 px for nine columns of text and was read by scrolling sideways (#32 item 8).
+    for run in runs:
+        st.subheader(ENGINES[run.engine])
+        _render_run(run)
     st.caption(
         "feedback words: whitespace-separated words in the text sent back after invalid answers "
         "(a simple count, not model tokens). PydanticAI's rows are read from its own messages; "

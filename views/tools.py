@@ -69,7 +69,7 @@ def _round_trip_section(report: Report) -> None:
         st.dataframe(_frame(trip.differences), key="trip_differences", hide_index=True)
     if trip.json_text is not None:
         st.caption("What model_dump_json wrote")
-        st.code(trip.json_text, language="json")
+        st.code(trip.json_text, language="json", wrap_lines=True)
 
 
 def _schema_section(scenario_id: str, scenario: Scenario) -> None:

@@ -50,7 +50,11 @@ def _options_note(settings: dict[str, Any]) -> None:
             "The schema options set on the Validate page apply here too: the graph's state is "
             "the order model with these options (change them there)."
         )
-        st.code("\n".join(f"{name} = {value!r}" for name, value in changed.items()), language=None)
+        st.code(
+            "\n".join(f"{name} = {value!r}" for name, value in changed.items()),
+            language=None,
+            wrap_lines=True,
+        )
 
 
 def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any]:
@@ -168,7 +172,7 @@ st.session_state.setdefault(keys.TRACE_MODE, "checked")
 presets = gallery(project.model or AgentState)
 with st.expander("Payload (edit it on the Validate page)", expanded=False):
     preset_picker(presets, key="trace_preset", placeholder="Replace the payload with a preset…")
-    st.code(current_payload_text(), language="json")
+    st.code(current_payload_text(), language="json", wrap_lines=True)
 
 graph_col, fault_col, mode_col = st.columns([2, 4, 2])
 graph_col.radio(
@@ -194,7 +198,7 @@ mode_col.radio(
 )
 if st.session_state[keys.TRACE_GRAPH] == "project":
     st.caption("Your graph, as configured (faults apply to the seed graph only):")
-    st.code(str(project.spec.graph), language=None)
+    st.code(str(project.spec.graph), language=None, wrap_lines=True)
     for note in project.notes:
         st.code(str(note), language=None, wrap_lines=True)
 _options_note(_settings())

@@ -50,6 +50,7 @@ from ui.errors.view import (
 )
 from ui.project import active_project, gallery, init_payload, load_preset, preset_picker, say_loaded
 from ui.share import name_dropped, opened_link, share_button, shown_link
+from ui.tables import fitted
 from ui.text import plain
 from ui.validate.first_paint import EDITOR_HEIGHT, head, heading, more, workbench
 from ui.validate.model_form import model_form
@@ -57,6 +58,8 @@ from ui.validate.result_room import editor_is_wide
 from ui.validate.schema_options import schema_options_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
+# LangGraph's entry against the model alone, inside the page's 938 px at 1400 (#32 item 8).
+DIFFERENCE_WIDTHS = {"aspect": 220, "your model alone": 340, "LangGraph": 340}
 BROKEN_EXAMPLE = "bad_sku"  # the first-contact button's preset: one error, marked mid-text
 
 
@@ -328,7 +331,12 @@ def _entry(comparison: EntryComparison | None, graph: CompiledGraph) -> None:
     if comparison.langgraph_error:
         st.code(comparison.langgraph_error, language=None, wrap_lines=True)
     if comparison.differences:
-        st.dataframe(pd.DataFrame(comparison.differences), key="entry_diff", hide_index=True)
+        st.dataframe(
+            pd.DataFrame(comparison.differences),
+            key="entry_diff",
+            hide_index=True,
+            **fitted(comparison.differences, DIFFERENCE_WIDTHS),
+        )
     else:
         st.caption("LangGraph and your model alone agree on this payload.")
     if comparison.node_saw is not None:

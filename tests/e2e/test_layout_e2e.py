@@ -371,3 +371,50 @@ def test_at_1400_px_a_valid_payloads_editor_takes_the_room_and_keeps_its_history
         assert (wide > narrow * 1.5, again) == (True, wide), (wide, narrow, again)
     finally:
         context.close()
+
+
+# Every data grid and code block of the page whose content is wider than its box: it would be
+# read by scrolling sideways. [kind, content width, box width, first characters].
+SIDEWAYS = """() => {
+  const found = [];
+  for (const scroller of document.querySelectorAll(".dvn-scroller")) {
+    if (scroller.scrollWidth > scroller.clientWidth + 1) {
+      found.push(["grid", scroller.scrollWidth, scroller.clientWidth,
+                  scroller.closest("[data-testid='stDataFrame']").innerText.slice(0, 40)]);
+    }
+  }
+  for (const pre of document.querySelectorAll("[data-testid='stMain'] pre")) {
+    if (pre.offsetParent && pre.scrollWidth > pre.clientWidth + 1) {
+      found.push(["code", pre.scrollWidth, pre.clientWidth, pre.textContent.slice(0, 40)]);
+    }
+  }
+  return found;
+}"""
+
+
+def test_at_1400_px_no_page_has_a_table_or_code_block_read_by_scrolling_sideways(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8, every page as a visitor first sees it (Trace after a run, Validate in each
+    # of its views). Before: Validate's LangGraph differences were 1062 px in 938, the
+    # Behaviour lab's probes 1750 in 938, the Retry lab's two timelines 2737 and 2686 in 460,
+    # the Tool lab's JSON 981 in 940, Trace's state JSON 469 in 462.
+    context = new_context(browser, viewport=LAPTOP)
+    try:
+        seen: dict[str, list[Any]] = {}
+        page = open_app(context, app_server.url)
+        for view in ("Annotated text", "Coercion lens", "What LangGraph would do",
+                     "Model source", "JSON Schema"):  # fmt: skip
+            with rerun(page):
+                page.locator(".st-key-validate_view").get_by_text(view, exact=True).click()
+            page.wait_for_timeout(500)  # the grids lay out after the run
+            seen[f"validate: {view}"] = page.evaluate(SIDEWAYS)
+        for path in ("trace", "threads", "behaviour", "tools", "retry"):
+            page = open_app(context, f"{app_server.url}/{path}")
+            if path == "trace":
+                run_trace(page, fault="overwrite_logs")
+            page.wait_for_timeout(500)
+            seen[path] = page.evaluate(SIDEWAYS)
+        assert seen == dict.fromkeys(seen, []), seen
+    finally:
+        context.close()

@@ -71,7 +71,11 @@ def _faults(value: list[str], known: dict[str, str]) -> list[str]:
             "[unknown_fault] The share link names fault ids this version does not define; "
             "they were left out. Pick faults from the list instead."
         )
-        st.code(", ".join(fault[:_ID_CHARS] for fault in unknown[:_SHOWN_IDS]), language=None)
+        st.code(
+            ", ".join(fault[:_ID_CHARS] for fault in unknown[:_SHOWN_IDS]),
+            language=None,
+            wrap_lines=True,
+        )
     return [fault for fault in value if fault in known]
 
 

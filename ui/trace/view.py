@@ -146,13 +146,13 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     left, right = st.columns(2)
     left.markdown("**Input** — the validated model the node was called with")
     if step.input is not None:  # a node of the graph ran (whatever it is named)
-        left.code(dump_json(step.input, indent=2), language="json")
+        left.code(dump_json(step.input, indent=2), language="json", wrap_lines=True)
     else:
         left.caption(
             _NOT_A_NODE.get(step.node, "None: LangGraph never called this node (see the error).")
         )
     right.markdown("**Update** — exactly what the node returned")
-    right.code(dump_json(step.update, indent=2), language="json")
+    right.code(dump_json(step.update, indent=2), language="json", wrap_lines=True)
     defaults = unwritten_defaults(trace, index)
     if defaults and step.input is not None:
         left.caption(
@@ -195,7 +195,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         rows = [error.to_row() for error in step.violations]
         st.dataframe(pd.DataFrame(rows), key=keys.part(key, "violations"), **STATE_ERROR_TABLE)
     with st.expander("Whole state at this step"):
-        st.code(dump_json(step.state, indent=2), language="json")
+        st.code(dump_json(step.state, indent=2), language="json", wrap_lines=True)
 
 
 def output_panel(trace: Trace, *, key: str) -> None:
@@ -208,7 +208,7 @@ def output_panel(trace: Trace, *, key: str) -> None:
     schema = trace.output_schema
     left, right = st.columns(2)
     left.markdown("**invoke() returns** — raw channel values, defaults never written missing")
-    left.code(dump_json(trace.output, indent=2), language="json")
+    left.code(dump_json(trace.output, indent=2), language="json", wrap_lines=True)
     if schema is None:
         right.caption("The graph's output is not a Pydantic model: there is nothing to coerce.")
         return
@@ -224,7 +224,7 @@ def output_panel(trace: Trace, *, key: str) -> None:
             pd.DataFrame(report.to_rows()), key=keys.part(key, "invalid"), **STATE_ERROR_TABLE
         )
         return
-    right.code(dump_json(trace.output_model, indent=2), language="json")
+    right.code(dump_json(trace.output_model, indent=2), language="json", wrap_lines=True)
     rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
     st.markdown("**Differences** — raw value vs the validated model, leaf by leaf")
     st.dataframe(pd.DataFrame(rows), key=keys.part(key, "diff"), hide_index=True)
