@@ -111,11 +111,14 @@ keep = frame["verdict"].isin(verdicts) & frame["article"].isin(chosen)
 shown = [r for r, kept in zip(results, keep, strict=True) if kept]
 st.caption(verdict_counts(shown))
 table = results_frame(shown).drop(columns=["article"])
+fit = fitted(table.to_dict("records"), PROBE_WIDTHS, most_lines=4)
 st.dataframe(
     table,
     hide_index=True,
     key="probe_table",
-    **fitted(table.to_dict("records"), PROBE_WIDTHS, most_lines=4),
+    # eight rows in view (the header and borders: 38 px), however tall wrapping makes them
+    height=min(len(table), 8) * fit["row_height"] + 38,
+    **fit,
 )
 
 md_col, json_col = st.columns(2)
