@@ -11,9 +11,17 @@ from typing import Any
 from core.errors import CodedError, ErrorCode
 from core.jsontext.write import dumps
 
-__all__ = ["MAX_SHARE_JSON_BYTES", "MAX_TOKEN_CHARS", "ShareError", "decode_share", "encode_share"]
+__all__ = [
+    "MAX_SHARE_JSON_BYTES",
+    "MAX_TOKEN_CHARS",
+    "PARAM",
+    "ShareError",
+    "decode_share",
+    "encode_share",
+]
 
 PREFIX = "v1."
+PARAM = "s"  # the URL query parameter a token travels in: ?s=<token>
 MAX_TOKEN_CHARS = 64_000  # browsers and proxies start refusing URLs well before 100 kB
 MAX_SHARE_JSON_BYTES = 2_500_000  # a full payload at its size cap, plus options
 

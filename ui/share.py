@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from core.links import DroppedField, ShareLink
-from core.share import ShareError, decode_share, encode_share
+from core.share import PARAM, ShareError, decode_share, encode_share
 from ui import keys
 from ui.pages import page_file
 
@@ -23,7 +23,6 @@ __all__ = [
     "to_state",
 ]
 
-PARAM = "s"
 L = TypeVar("L", bound=ShareLink)
 
 

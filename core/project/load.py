@@ -28,6 +28,7 @@ __all__ = [
     "Project",
     "ProjectError",
     "ProjectSpec",
+    "is_configured",
     "load_project",
 ]
 
@@ -96,6 +97,24 @@ def load_project(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -
         return _build(spec)
     except ProjectError as exc:
         return Project(spec=spec, errors=(exc,))
+
+
+def is_configured(argv: Sequence[str], env: Mapping[str, str], cwd: Path | str) -> bool:
+    """Whether a model, graph or candidate of the user's is named (by flag, playground.toml
+    or environment, as `load_project` reads them); a configuration that cannot be read
+    counts: loading it says why. Imports nothing of the user's.
+
+    Example:
+        >>> is_configured(["--server.port", "8501"], {}, "/nonexistent")
+        False
+        >>> is_configured(["--graph=shop.graph:builder"], {}, "/nonexistent")
+        True
+    """
+    try:
+        spec = _resolve(argv, env, Path(cwd))
+    except ProjectError:
+        return True
+    return any((spec.model, spec.graph, spec.candidate))
 
 
 def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectSpec:

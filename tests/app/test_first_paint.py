@@ -11,16 +11,19 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from core.project.load import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV
+from core.project.load import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, is_configured
 from ui import keys
-from ui.validate.first_paint import configured
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_only_a_configured_project_turns_the_first_paint_off(tmp_path: Path) -> None:
     (tmp_path / "with").mkdir()
-    (tmp_path / "with" / CONFIG_FILE).write_text('model = "shop.state:ShopState"\n')
+    (tmp_path / "with" / CONFIG_FILE).write_text('[playground]\nmodel = "shop.state:ShopState"\n')
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / CONFIG_FILE).write_text("[playground]\n")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / CONFIG_FILE).write_text("[playground\n")
     cases = {
         "nothing": ([], {}, tmp_path),
         "streamlit's own flags": (["--server.port", "8501"], {}, tmp_path),
@@ -32,8 +35,10 @@ def test_only_a_configured_project_turns_the_first_paint_off(tmp_path: Path) -> 
         "candidate env": ([], {CANDIDATE_ENV: "shop.state:ShopState"}, tmp_path),
         "empty env": ([], {MODEL_ENV: ""}, tmp_path),
         "playground.toml": ([], {}, tmp_path / "with"),
+        "playground.toml naming nothing": ([], {}, tmp_path / "empty"),
+        "unreadable playground.toml": ([], {}, tmp_path / "broken"),
     }
-    assert {name: configured(*case) for name, case in cases.items()} == {
+    assert {name: is_configured(*case) for name, case in cases.items()} == {
         "nothing": False,
         "streamlit's own flags": False,
         "--model X": True,
@@ -44,6 +49,8 @@ def test_only_a_configured_project_turns_the_first_paint_off(tmp_path: Path) -> 
         "candidate env": True,
         "empty env": False,
         "playground.toml": True,
+        "playground.toml naming nothing": False,
+        "unreadable playground.toml": True,  # loading it says why
     }
 
 

@@ -24,8 +24,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from core.order.seed import SEED_TEXT
-from core.project.load import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV
-from core.share import ShareError, decode_share
+from core.project.load import is_configured
+from core.share import PARAM, ShareError, decode_share
 from ui import keys
 from ui.editor.json_editor import json_editor
 from ui.editor.payload import editor_tools
@@ -62,7 +62,6 @@ _CAPTION = (
     "(a real run up to the first node); below, every field your model rejects, with its path, "
     "its line:col in your text, the rule and the value."
 )
-_SHARE_PARAM = "s"  # ui.share.PARAM, read here without importing the link models
 
 
 def heading(title: str) -> None:
@@ -107,21 +106,10 @@ def cold() -> bool:
     return any(name not in sys.modules for name in HEAVY)
 
 
-def configured(argv: list[str], env: dict[str, str] | os._Environ[str], cwd: Path) -> bool:
-    """Whether a model or graph of the user's is configured (its default text is its own)."""
-    flags = ("--model", "--graph", "--candidate")
-    named = any(arg in flags or arg.startswith(tuple(f + "=" for f in flags)) for arg in argv)
-    return (
-        named
-        or any(env.get(name) for name in (MODEL_ENV, GRAPH_ENV, CANDIDATE_ENV))
-        or (cwd / CONFIG_FILE).is_file()
-    )
-
-
 def _link_text() -> str | None:
     """The payload a share link opened on this page carries, read without applying the link
     (the full page applies it, with its checks, on the next run)."""
-    token = st.query_params.get(_SHARE_PARAM)
+    token = st.query_params.get(PARAM)
     if not token:
         return None
     try:
@@ -135,7 +123,7 @@ def _link_text() -> str | None:
 def will_paint_first() -> bool:
     """Whether the Validate page should paint its editor first: on a cold server, unless a
     project is configured (its default text needs its model loaded)."""
-    return cold() and not configured(sys.argv[1:], os.environ, Path.cwd())
+    return cold() and not is_configured(sys.argv[1:], os.environ, Path.cwd())
 
 
 @st.fragment  # the page draws its workbench in a fragment, which is a block of its own
