@@ -7,6 +7,8 @@ scrolling, its carets under their characters; a valid payload's editor takes the
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -53,6 +55,19 @@ NOTE_LINES = """() => {
 }"""
 
 
+@contextmanager
+def _laptop(browser: Any, url: str, *, drawn: bool = False) -> Iterator[Any]:
+    """`url` opened at 1400 x 900 in a context of its own, closed after; with `drawn`, each
+    grid notes where its canvas drew each text (NOTE_LINES)."""
+    context = new_context(browser, viewport=LAPTOP)
+    if drawn:
+        context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        yield open_app(context, url)
+    finally:
+        context.close()
+
+
 def cells_not_whole(grid: Any) -> dict[str, Any]:
     """Each cell of `grid` (all its rows in view) not drawn whole: the lines drawn in its
     column and row, top to bottom, must spell its value, each ending inside its column."""
@@ -94,10 +109,7 @@ def test_at_1400_px_the_merge_views_values_and_why_wrap_inside_their_columns(
     # #32 item 8: the fan-out graph's step 2 merged messages 212 characters long and a why
     # of 51 into columns of 160 and 250 px, drawn on one line past the column's edge: read
     # only by widening the column or scrolling sideways.
-    context = new_context(browser, viewport=LAPTOP)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        page = open_app(context, f"{app_server.url}/trace")
+    with _laptop(browser, f"{app_server.url}/trace", drawn=True) as page:
         with rerun(page):
             page.locator(".st-key-trace_graph").get_by_text("Fan-out graph").click()
         run_trace(page)
@@ -113,8 +125,6 @@ def test_at_1400_px_the_merge_views_values_and_why_wrap_inside_their_columns(
             "e => [e.scrollWidth, e.clientWidth]"
         )
         assert scroll <= view + 1, (scroll, view)
-    finally:
-        context.close()
 
 
 def test_at_1400_px_the_forks_edited_fields_wrap_inside_their_columns(
@@ -122,10 +132,7 @@ def test_at_1400_px_the_forks_edited_fields_wrap_inside_their_columns(
 ) -> None:
     # #32 item 8: the fork's diff took its values' natural widths, so a long edited value
     # pushed its last column past the table's edge (read by scrolling sideways).
-    context = new_context(browser, viewport=LAPTOP)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        page = open_app(context, f"{app_server.url}/trace")
+    with _laptop(browser, f"{app_server.url}/trace", drawn=True) as page:
         run_trace(page)
         with rerun(page):
             page.locator(".st-key-next").get_by_role("button").click()  # validate_order
@@ -148,8 +155,6 @@ def test_at_1400_px_the_forks_edited_fields_wrap_inside_their_columns(
         assert cells_not_whole(diff) == {}
         scroll, view = diff.locator(".dvn-scroller").evaluate("e => [e.scrollWidth, e.clientWidth]")
         assert scroll <= view + 1, (scroll, view)
-    finally:
-        context.close()
 
 
 def test_at_1400_px_the_thread_lists_detail_is_drawn_inside_the_table(
@@ -157,10 +162,7 @@ def test_at_1400_px_the_thread_lists_detail_is_drawn_inside_the_table(
 ) -> None:
     # #32 item 8: the thread list's detail column ran past the table's edge at 1400 px: the
     # demo's "a task raised; next: confirm" and "next: audit, validate_order" were cut.
-    context = new_context(browser, viewport=LAPTOP)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        page = open_app(context, f"{app_server.url}/threads")
+    with _laptop(browser, f"{app_server.url}/threads", drawn=True) as page:
         threads = grid_with(page, "thread_id", "detail")
         threads.scroll_into_view_if_needed()
         expect(threads.locator("[role='gridcell']").filter(has_text="next: confirm")).to_have_count(
@@ -172,8 +174,6 @@ def test_at_1400_px_the_thread_lists_detail_is_drawn_inside_the_table(
             "e => [e.scrollWidth, e.clientWidth]"
         )
         assert scroll <= view + 1, (scroll, view)
-    finally:
-        context.close()
 
 
 def drawn_past_edge(grid: Any) -> list[Any]:
@@ -200,10 +200,7 @@ def test_at_1400_px_the_trace_step_tables_and_the_forks_run_tables_fit_their_wid
     # #32 item 8: the run's table (554 px of grid) and the fork's two (460 px each) were
     # 1652, 1538 and 1617 px wide: status, logs, messages, changed and reducers, read only by
     # scrolling sideways, pushed the error past the edge.
-    context = new_context(browser, viewport=LAPTOP)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        page = open_app(context, f"{app_server.url}/trace")
+    with _laptop(browser, f"{app_server.url}/trace", drawn=True) as page:
         run_trace(page, fault="node_exception")  # confirm raises: an error in a row
         with rerun(page):  # the run opens on confirm's row; the one before: validate_order
             page.locator(".st-key-prev").get_by_role("button").click()
@@ -226,8 +223,6 @@ def test_at_1400_px_the_trace_step_tables_and_the_forks_run_tables_fit_their_wid
             "original": (["step", "node", "check", "blame", "error"], None, []),
             "branch": (["step", "node", "check", "blame", "error"], None, []),
         }
-    finally:
-        context.close()
 
 
 def test_at_1400_px_a_threads_timeline_is_drawn_inside_the_table_its_ids_whole(
@@ -235,18 +230,13 @@ def test_at_1400_px_a_threads_timeline_is_drawn_inside_the_table_its_ids_whole(
 ) -> None:
     # #32 item 8: the timeline was 1351 px wide in 938: its checkpoint and parent ids were
     # read by scrolling sideways.
-    context = new_context(browser, viewport=LAPTOP)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        page = open_app(context, f"{app_server.url}/threads")
+    with _laptop(browser, f"{app_server.url}/threads", drawn=True) as page:
         timeline = grid_with(page, "written by")
         timeline.scroll_into_view_if_needed()
         expect(timeline.locator("[role='gridcell']").first).to_be_attached()
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
         assert overflow(timeline) is None
         assert cells_not_whole(timeline) == {}
-    finally:
-        context.close()
 
 
 def test_at_1400_px_the_migration_previews_broken_states_are_drawn_inside_the_table(
@@ -255,18 +245,13 @@ def test_at_1400_px_the_migration_previews_broken_states_are_drawn_inside_the_ta
     # #32 item 8: the states a migration plan leaves broken were 939 to 942 px wide in 938
     # (the message at its natural width; a longer one, further), and in one-line rows the
     # demo's thread ids were drawn past their column's edge, under the field's.
-    context = new_context(browser, viewport=LAPTOP)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        page = open_app(context, f"{app_server.url}/threads")
+    with _laptop(browser, f"{app_server.url}/threads", drawn=True) as page:
         broken = grid_with(page, "thread", "msg")
         broken.scroll_into_view_if_needed()
         expect(broken.locator("[role='gridcell']").first).to_be_attached()
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
         assert (overflow(broken), drawn_past_edge(broken)) == (None, [])
         assert cells_not_whole(broken) == {}
-    finally:
-        context.close()
 
 
 # Where the browser drew each line of a code block: for each line, the tops of its first and
@@ -313,9 +298,7 @@ def test_at_1400_px_the_annotated_texts_long_line_goes_on_in_pieces_its_carets_i
 ) -> None:
     # #32 item 8: a payload line longer than the page (here 200 characters on one line) was
     # drawn on one line in the annotated text, read by scrolling sideways.
-    context = new_context(browser, viewport=LAPTOP)
-    try:
-        page = open_app(context, app_server.url)
+    with _laptop(browser, app_server.url) as page:
         user = SEED_PAYLOAD["user_id"]
         payload = {"user_id": user, "logs": ["note " * 20], "amount": -1, "status": "shipped"}
         submit_payload(page, json.dumps(payload))
@@ -328,8 +311,6 @@ def test_at_1400_px_the_annotated_texts_long_line_goes_on_in_pieces_its_carets_i
             (caret["char"], round(caret["x"] - caret["above"], 1)) for caret in drawn["carets"]
         ]
         assert carets == [("-", 0), ('"', 0)]  # under the amount's -1 and the status' value
-    finally:
-        context.close()
 
 
 EDITOR_COLUMN = "[data-testid='stColumn']:has(.st-key-payload_editor)"
@@ -340,9 +321,7 @@ def test_at_1400_px_a_valid_payloads_editor_takes_the_room_and_keeps_its_history
 ) -> None:
     # #32 item 8: with the seed payload (no error, the errors column holds a caption) the
     # editor had a third of the width and wrapped the user_id line over two.
-    context = new_context(browser, viewport=LAPTOP)
-    try:
-        page = open_app(context, app_server.url)
+    with _laptop(browser, app_server.url) as page:
         editor = editor_frame(page)
         lines = editor.locator(".cm-line")
         expect(lines.first).to_have_text("{")
@@ -369,8 +348,6 @@ def test_at_1400_px_a_valid_payloads_editor_takes_the_room_and_keeps_its_history
         assert (editor_value(page), frame.evaluate("window.__kept")) == (SEED_TEXT, True)
         again = page.locator(EDITOR_COLUMN).bounding_box()["width"]
         assert (wide > narrow * 1.5, again) == (True, wide), (wide, narrow, again)
-    finally:
-        context.close()
 
 
 # Every data grid and code block of the page whose content is wider than its box: it would be
@@ -399,10 +376,8 @@ def test_at_1400_px_no_page_has_a_table_or_code_block_read_by_scrolling_sideways
     # of its views). Before: Validate's LangGraph differences were 1062 px in 938, the
     # Behaviour lab's probes 1750 in 938, the Retry lab's two timelines 2737 and 2686 in 460,
     # the Tool lab's JSON 981 in 940, Trace's state JSON 469 in 462.
-    context = new_context(browser, viewport=LAPTOP)
-    try:
-        seen: dict[str, list[Any]] = {}
-        page = open_app(context, app_server.url)
+    seen: dict[str, list[Any]] = {}
+    with _laptop(browser, app_server.url) as page:
         for view in ("Annotated text", "Coercion lens", "What LangGraph would do",
                      "Model source", "JSON Schema"):  # fmt: skip
             with rerun(page):
@@ -410,11 +385,9 @@ def test_at_1400_px_no_page_has_a_table_or_code_block_read_by_scrolling_sideways
             page.wait_for_timeout(500)  # the grids lay out after the run
             seen[f"validate: {view}"] = page.evaluate(SIDEWAYS)
         for path in ("trace", "threads", "behaviour", "tools", "retry"):
-            page = open_app(context, f"{app_server.url}/{path}")
+            page = open_app(page.context, f"{app_server.url}/{path}")
             if path == "trace":
                 run_trace(page, fault="overwrite_logs")
             page.wait_for_timeout(500)
             seen[path] = page.evaluate(SIDEWAYS)
         assert seen == dict.fromkeys(seen, []), seen
-    finally:
-        context.close()
