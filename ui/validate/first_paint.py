@@ -28,7 +28,7 @@ from core.project.load import is_configured
 from core.share import PARAM, ShareError, decode_share
 from ui import keys
 from ui.editor.json_editor import json_editor
-from ui.editor.payload import editor_tools
+from ui.editor.payload import current_payload_text, editor_tools
 from ui.tables import room_for_table_toolbars
 
 __all__ = [
@@ -150,9 +150,8 @@ def paint_first() -> None:
     frame and the editor, import the rest, and rerun; in any other run, nothing."""
     if not st.session_state.pop(keys.FIRST_PAINT, False):
         return
-    ss = st.session_state
     link_text = _link_text()
-    text = link_text or ss.get(keys.PAYLOAD, ss.get(keys.PAYLOAD_TEXT, SEED_TEXT))
+    text = link_text or st.session_state.get(keys.PAYLOAD, current_payload_text())
     head()
     # The seed order with the default options (no link to change them) has nothing to list
     # beside it: the width the full page will give it (tests/core pin the seed as valid).
