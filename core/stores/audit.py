@@ -157,7 +157,7 @@ def audit_store(
     for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
         result.threads += len(page)
         found: list[tuple[CheckpointTuple, list[dict[str, Any]]]] = []
-        for saved in read_checkpoints(store, page, latest=not history):  # streamed
+        for saved in read_checkpoints(store, page, latest=not history, share=True):  # streamed
             result.checkpoints += 1
             if isinstance(saved, Unreadable):
                 result.unreadable.append(saved)

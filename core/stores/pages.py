@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+import queue
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager, suppress
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -23,7 +26,7 @@ from core.stores.rows import (
 
 __all__ = ["read_checkpoints", "read_thread"]
 
-_ROWS_PER_FETCH = 500  # Postgres: rows per round trip of the server-side cursor
+_ROWS_PER_FETCH = 250  # Postgres: rows per round trip of the server-side cursor
 _cursor_names = (f"read_checkpoints_{n}" for n in itertools.count())  # one per open read
 
 
@@ -79,7 +82,7 @@ SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id,
 FROM (
     SELECT {distinct} * FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)
     ORDER BY thread_id, checkpoint_id DESC
-) checkpoints, LATERAL (SELECT checkpoint::text AS ctext, metadata::text AS mtext) t
+) checkpoints, LATERAL (SELECT checkpoint::text AS ctext, metadata::text AS mtext OFFSET 0) t
 ORDER BY thread_id, checkpoint_id DESC"""
 _POSTGRES_WRITES = """
 SELECT thread_id, checkpoint_id, task_id, channel, type,
@@ -88,7 +91,12 @@ FROM checkpoint_writes WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)"""
 
 
 def read_checkpoints(
-    store: Store, thread_ids: Sequence[str], *, latest: bool = False, writes: bool = False
+    store: Store,
+    thread_ids: Sequence[str],
+    *,
+    latest: bool = False,
+    writes: bool = False,
+    share: bool = False,
 ) -> Iterator[CheckpointTuple | Unreadable]:
     """Each thread's root checkpoints, newest first (only the newest with `latest`).
 
@@ -99,7 +107,10 @@ def read_checkpoints(
     undecodable write's value is an `UnreadValue`. Rows are streamed, so memory does not
     grow with the number of checkpoints. On Postgres, a channel version the thread's
     previous (newer) checkpoint also held is decoded once and shared by both tuples
-    (read-only), unless the serde refused something in it.
+    (read-only), unless the serde refused something in it. With `share`, for a reader that
+    only reads the tuples, the same holds for each extension value (a message, a model
+    instance) the previous checkpoint's row also held, when the serde can
+    (`StrictSerializer.sharing`).
 
     Example:
         >>> from core.stores.demo import open_demo_store
@@ -112,9 +123,9 @@ def read_checkpoints(
         return
     found = _writes(store, thread_ids) if writes else None
     if store.kind == "sqlite":
-        yield from _sqlite(store, thread_ids, latest, found)
+        yield from _sqlite(store, thread_ids, latest, found, share)
     else:
-        yield from _postgres(store, thread_ids, latest, found)
+        yield from _postgres(store, thread_ids, latest, found, share)
 
 
 def read_thread(store: Store, thread_id: str) -> list[CheckpointTuple | Unreadable]:
@@ -163,16 +174,29 @@ def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
     return found
 
 
+@contextmanager
+def _sharing(serde: Any, share: bool) -> Iterator[Callable[[], None]]:
+    """The serde's `sharing()` when asked for and it has one, else a next-row call that
+    does nothing."""
+    sharing = getattr(serde, "sharing", None) if share else None
+    if sharing is None:
+        yield lambda: None
+        return
+    with sharing() as next_row:
+        yield next_row
+
+
 def _sqlite(
-    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None
+    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None, share: bool
 ) -> Iterator[CheckpointTuple | Unreadable]:
     sql = _SQLITE.format(
         marks=", ".join("?" * len(thread_ids)), latest=_SQLITE_LATEST if latest else ""
     )
     limit, serde = store.max_value_bytes, store.saver.serde
     cursor = store.conn.execute(sql, (limit, limit, *thread_ids))  # iterated: row by row
-    try:
+    with closing(cursor), _sharing(serde, share) as next_row:
         for thread, ns, checkpoint_id, parent, type_, blob, size, meta, meta_size in cursor:
+            next_row()
             metadata: Any = None
             try:
                 metadata = decode_metadata(meta, meta_size, limit)
@@ -184,8 +208,42 @@ def _sqlite(
                 continue
             pending = None if writes is None else writes.get((thread, checkpoint_id), [])
             yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata, pending)
+
+
+def _prefetched(cursor: Any, size: int) -> Iterator[Any]:
+    """The rows of a server-side `cursor`, `size` a fetch; a helper thread fetches the next
+    rows while these are used, so the database computes and sends them meanwhile.
+
+    At most three fetches' rows are held: the one read, one waiting, one arriving. The
+    helper is stopped and joined before this returns (or is closed), so the cursor is
+    free again; what it raised is raised here.
+    """
+    batches: queue.Queue[list[Any] | BaseException] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def fetch() -> None:
+        try:
+            while not stop.is_set():
+                rows = cursor.fetchmany(size)
+                batches.put(rows)
+                if not rows:
+                    return
+        except BaseException as exc:  # noqa: BLE001 - handed to the reader, raised there
+            batches.put(exc)
+
+    fetcher = threading.Thread(target=fetch, name="read_checkpoints-fetch", daemon=True)
+    fetcher.start()
+    try:
+        while batch := batches.get():
+            if isinstance(batch, BaseException):
+                raise batch
+            yield from batch
     finally:
-        cursor.close()
+        stop.set()
+        while fetcher.is_alive():  # a helper waiting to hand over a fetch is let go
+            with suppress(queue.Empty):
+                batches.get_nowait()
+            fetcher.join(0.01)
 
 
 def _decode(serde: Any, blob: tuple[bytes, ...], limit: int) -> tuple[Any, bool]:
@@ -198,7 +256,7 @@ def _decode(serde: Any, blob: tuple[bytes, ...], limit: int) -> tuple[Any, bool]
 
 
 def _postgres(
-    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None
+    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None, share: bool
 ) -> Iterator[CheckpointTuple | Unreadable]:
     from psycopg.rows import tuple_row
 
@@ -211,10 +269,14 @@ def _postgres(
     with (
         store.conn.transaction(),
         store.conn.cursor(name=next(_cursor_names), row_factory=tuple_row) as cur,
+        _sharing(serde, share) as next_row,
     ):
-        cur.itersize = _ROWS_PER_FETCH
-        cur.execute(sql, {"limit": limit, "ids": list(thread_ids)})
-        for thread, ns, checkpoint_id, parent, text, size, meta, meta_size, blobs in cur:
+        # binary: the blobs come as bytes, not as hex text for the client to parse
+        cur.execute(sql, {"limit": limit, "ids": list(thread_ids)}, binary=True)
+        for thread, ns, checkpoint_id, parent, text, size, meta, meta_size, blobs in _prefetched(
+            cur, _ROWS_PER_FETCH
+        ):
+            next_row()
             metadata: Any = None
             try:
                 metadata = decode_metadata(meta, meta_size, limit)

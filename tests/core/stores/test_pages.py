@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from contextlib import closing
+
 import psycopg
 import pytest
 from langgraph.checkpoint.serde.jsonplus import _msgpack_enc
@@ -30,12 +34,13 @@ def _saver_reads(kind: str, spec: str, threads: list[str], latest: bool) -> list
     return [saved._replace(pending_writes=None) for saved in chosen]
 
 
+@pytest.mark.parametrize("share", [False, True], ids=["own", "shared"])
 @pytest.mark.parametrize("latest", [False, True], ids=["history", "latest"])
-def test_a_page_of_threads_reads_as_the_savers_own_list_and_get_tuple(demo_store, latest):
+def test_a_page_of_threads_reads_as_the_savers_own_list_and_get_tuple(demo_store, latest, share):
     kind, spec = demo_store
     threads = sorted(DEMO_THREADS)
     with open_store(spec, strict_serde([AgentState])) as store:
-        read = list(read_checkpoints(store, threads, latest=latest))
+        read = list(read_checkpoints(store, threads, latest=latest, share=share))
     assert read == _saver_reads(kind, spec, threads, latest)
     assert len(read) == (len(threads) if latest else 39)
 
@@ -84,3 +89,88 @@ def test_postgres_decodes_a_shared_blob_once_unless_it_holds_a_refusal(postgres,
         (1, [("refused_value", ["items", 1])]),
         (0, [("refused_value", ["items", 1])]),
     ]
+
+
+def _messages_of(saved) -> list:
+    return saved.checkpoint["channel_values"].get("messages", [])
+
+
+def test_sqlite_shares_a_message_the_previous_checkpoint_held_unless_it_holds_a_refusal(tmp_path):
+    spec = new_store("sqlite", "shared_messages", tmp_path, None)
+    with writer("sqlite", spec) as saver:
+        graph = build_order_graph().builder.compile(checkpointer=saver)
+        graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": "t"}})
+        history = list(saver.list(_root("t")))
+    assert [len(_messages_of(saved)) for saved in history] == [2, 2, 1, 0]
+    with open_store(spec, strict_serde([AgentState])) as store:
+        own = list(read_checkpoints(store, ["t"]))
+        shared = list(read_checkpoints(store, ["t"], share=True))
+        again = list(read_checkpoints(store, ["t"], share=True))
+    assert own == shared == again == [saved._replace(pending_writes=None) for saved in history]
+    first = [id(_messages_of(saved)[0]) for saved in shared[:3]]
+    assert len(set(first)) == 1  # steps 2, 1, 0 hold the same first message: decoded once
+    assert {id(_messages_of(saved)[0]) for saved in own[:3]} & set(first) == set()
+    assert id(_messages_of(again[0])[0]) not in first  # nothing is kept from one read to the next
+    marker = tmp_path / "ran"
+    with closing(sqlite3.connect(spec)) as conn, conn:  # one refused value in every state
+        for saved in history[:3]:
+            checkpoint = saved.checkpoint
+            values = {**checkpoint["channel_values"],
+                      "items": [*checkpoint["channel_values"]["items"], _crafted(marker)]}  # fmt: skip
+            conn.execute(
+                "UPDATE checkpoints SET checkpoint = ? WHERE checkpoint_id = ?",
+                (_msgpack_enc({**checkpoint, "channel_values": values}),
+                 saved.config["configurable"]["checkpoint_id"]),
+            )  # fmt: skip
+    with open_store(spec, strict_serde([AgentState])) as store:
+        result = audit_store(store, AgentState, history=True)
+        assert store.saver.serde.refusals == 3  # decoded (and refused) for each state
+    assert not marker.exists()
+    assert [(s.step, [(e["type"], e["loc"]) for e in s.errors]) for s in result.invalid] == [
+        (2, [("refused_value", ["items", 1])]),
+        (1, [("refused_value", ["items", 1])]),
+        (0, [("refused_value", ["items", 1])]),
+    ]
+
+
+def _fetchers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "read_checkpoints-fetch"]
+
+
+def test_postgres_reader_closed_early_stops_its_fetcher_and_the_connection_reads_on(
+    postgres_demo, monkeypatch
+):
+    monkeypatch.setattr(pages_module, "_ROWS_PER_FETCH", 2)
+    with open_store(postgres_demo, strict_serde([AgentState])) as store:
+        rows = read_checkpoints(store, sorted(DEMO_THREADS))
+        first = [next(rows) for _ in range(3)]
+        assert len(_fetchers()) == 1  # the next rows are being fetched meanwhile
+        rows.close()
+        assert _fetchers() == []
+        assert store.query("SELECT count(*) FROM checkpoints", ()) == [(39,)]
+    assert first == _saver_reads("postgres", postgres_demo, sorted(DEMO_THREADS), False)[:3]
+
+
+class _Cursor:
+    """Hands out `batches` one fetch at a time, then raises `error`."""
+
+    def __init__(self, batches: list[list[int]], error: Exception) -> None:
+        self.batches, self.error, self.sizes = list(batches), error, []
+
+    def fetchmany(self, size: int) -> list[int]:
+        self.sizes.append(size)
+        if not self.batches:
+            raise self.error
+        return self.batches.pop(0)
+
+
+def test_what_the_fetcher_raises_is_raised_in_the_reader_after_the_rows_before_it():
+    cursor = _Cursor([[1, 2], [3]], psycopg.errors.QueryCanceled("statement timeout"))
+    read = []
+    with pytest.raises(psycopg.errors.QueryCanceled, match="statement timeout"):
+        for row in pages_module._prefetched(cursor, 2):
+            read.append(row)
+    assert (read, cursor.sizes, _fetchers()) == ([1, 2, 3], [2, 2, 2], [])
+    ended = _Cursor([[1], []], AssertionError("fetched past the end"))
+    assert list(pages_module._prefetched(ended, 5)) == [1]
+    assert (ended.sizes, _fetchers()) == ([5, 5], [])
