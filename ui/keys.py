@@ -85,6 +85,8 @@ PAYLOAD_TEXT = "payload_text"
 PRESET_LOADED = "preset_loaded"
 # Schema options a share link carries, applied by the options form on its next render.
 SCHEMA_OPTIONS = "schema_options"
+# The Validate page's "Schema options" popover: True while it is open (its widgets are sent).
+SCHEMA_OPTIONS_MENU = "schema_options__menu"
 # The error row a Validate link selects, (table key, row): applied to that table right before
 # it is drawn in the run the link opened, then dropped (views/validate.py).
 LINK_ERROR = "link_error"

@@ -1,5 +1,5 @@
 """What the pages' AppTests share: opening a page (on a share link too), the link a page made,
-a table's rows, the downloads a run offers, the Threads tables' phone layouts, and the end of
+the schema options opened, a table's rows, the downloads a run offers, the Threads tables' phone layouts, and the end of
 a session. Imported by name (`from tests.app.conftest import ...`); `session_ends` is a fixture.
 """
 
@@ -17,6 +17,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from core.share import decode_share
+from ui import keys
 
 # The one message every page shows for a link's refused fields.
 SHARE_FIELD = (
@@ -49,6 +50,13 @@ def token(at: AppTest) -> str:
 def shared(at: AppTest) -> dict[str, Any]:
     """What the page's `?s=` token carries."""
     return decode_share(token(at))
+
+
+def options_open(at: AppTest) -> AppTest:
+    """The Validate page with its "Schema options" popover open (as a click on it does: the
+    page reruns with the popover's widgets in it)."""
+    at.session_state[keys.SCHEMA_OPTIONS_MENU] = True
+    return at.run()
 
 
 def table_rows(at: AppTest, *columns: str) -> list[tuple[Any, ...]]:

@@ -13,6 +13,7 @@ from core.jsontext.payload import json_writable
 from core.order.presets import PRESETS, SEED_TEXT
 from core.trace.diagram import CURRENT_FILL
 from tests.app._editor import editor
+from tests.app.conftest import options_open
 from ui.text import plain
 from ui.validate.form_edits import typed
 
@@ -160,7 +161,7 @@ def test_the_seed_order_stays_one_click_away(project):
     ]
     assert editor(at, "payload").value == SEED_TEXT
     assert _banners(at) == [OPEN]
-    assert at.toggle(key="opt_strict").value is False
+    assert options_open(at).toggle(key="opt_strict").value is False
 
 
 def test_typeddict_state_says_what_is_checked(project):

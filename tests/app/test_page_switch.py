@@ -11,6 +11,7 @@ from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.schema_options import SchemaOptions, model_source
 from tests.app._editor import editor
+from tests.app.conftest import options_open
 from ui.errors.view import PYTHON_MODE_NOTE
 
 APP = str(Path(__file__).parents[2] / "app.py")
@@ -36,8 +37,8 @@ def test_validate_keeps_its_text_view_editor_and_schema_options():
     at = _open("validate")
     editor(at, "payload").input(EDITED).run()
     at.button_group(key="validate_view").set_value("Model source").run()
-    at.toggle(key="opt_strict").set_value(True).run()
-    at.number_input(key="opt_amount_le").set_value(500.0).run()
+    options_open(at).toggle(key="opt_strict").set_value(True).run()
+    options_open(at).number_input(key="opt_amount_le").set_value(500.0).run()
 
     before, after = _away_and_back(
         at, "validate", ["payload", "validate_view", "opt_strict", "opt_amount_le"]
@@ -136,7 +137,7 @@ def test_retry_keeps_its_script_budget_and_results_together():
 def test_trace_runs_the_model_the_validate_pages_schema_options_make():
     at = _open("validate")
     editor(at, "payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
-    at.number_input(key="opt_amount_le").set_value(100.0).run()
+    options_open(at).number_input(key="opt_amount_le").set_value(100.0).run()
     assert [e.value for e in at.error] == [
         "LangGraph raises before the first node runs: the graph would not run. "
         "1 error, listed below: 1 rejected by both."
@@ -169,7 +170,7 @@ def test_trace_runs_the_model_the_validate_pages_schema_options_make():
 def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
     at = _open("validate")
     editor(at, "payload").input(to_text({**SEED_PAYLOAD, "amount": 500})).run()
-    at.number_input(key="opt_amount_le").set_value(100.0).run()
+    options_open(at).number_input(key="opt_amount_le").set_value(100.0).run()
     at.switch_page("views/trace.py").run()
     at.button(key="run").click().run()  # a link made before a run reopens without one
     at.button(key="share").click().run()
@@ -185,7 +186,7 @@ def test_a_trace_share_link_carries_the_schema_options_to_a_fresh_session():
         ["amount", "less_than_equal"]
     ]
     fresh.switch_page("views/validate.py").run()  # the options reach the Validate page too
-    assert fresh.number_input(key="opt_amount_le").value == 100.0
+    assert options_open(fresh).number_input(key="opt_amount_le").value == 100.0
 
 
 def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed():
@@ -193,7 +194,7 @@ def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed(
     # while Trace's gate, on the parsed dict in Python mode, refused the same text. LangGraph
     # itself builds the first node's input in Python mode: its entry refuses it too.
     at = _open("validate")
-    at.toggle(key="opt_strict").set_value(True).run()
+    options_open(at).toggle(key="opt_strict").set_value(True).run()
     row = [["user_id", "2:14", "is_instance_of"]]
     assert [e.value for e in at.error] == [
         "LangGraph raises before the first node runs: the graph would not run. "

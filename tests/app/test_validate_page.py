@@ -15,7 +15,8 @@ from core.order.presets import PRESETS, SEED_TEXT
 from core.share import encode_share
 from core.validate.report import validate_text
 from tests.app._editor import editor
-from tests.app.conftest import SHARE_FIELD, shared
+from tests.app.conftest import SHARE_FIELD, options_open, shared
+from ui import keys
 
 PAGE = str(Path(__file__).parents[2] / "views" / "validate.py")
 
@@ -133,7 +134,7 @@ def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
 def test_schema_options_change_the_model_and_its_source(at):
     at.selectbox(key="preset").select("padded_sku").run()
     assert _banners(at) == [RAISES]
-    at.toggle(key="opt_strip_item").set_value(True).run()
+    options_open(at).toggle(key="opt_strip_item").set_value(True).run()
     assert _banners(at) == [RUNS]
     _show(at, "validate_view", "Model source")
     source = [c.value for c in at.code if c.language == "python"][0]
@@ -149,7 +150,7 @@ def test_hostile_strings_are_shown_as_text_only(at):
 
 def test_share_link_reopens_the_same_payload_options_and_views(at):
     at.selectbox(key="preset").select("negative_amount").run()
-    at.toggle(key="opt_strict").set_value(True).run()
+    options_open(at).toggle(key="opt_strict").set_value(True).run()
     _show(at, "validate_view", "Model source")
     _show(at, "editor_view", "Form")
     at.button(key="share").click().run()
@@ -160,7 +161,7 @@ def test_share_link_reopens_the_same_payload_options_and_views(at):
     fresh.query_params["s"] = token
     fresh.run()
     assert editor(fresh, "payload").value == PRESETS["negative_amount"].value
-    assert fresh.toggle(key="opt_strict").value is True
+    assert options_open(fresh).toggle(key="opt_strict").value is True
     # Strict: LangGraph validates the parsed dict (Python mode), where a UUID must be one.
     assert _error_rows(fresh) == [
         ["user_id", "2:14", "is_instance_of", "LangGraph"],
@@ -405,7 +406,7 @@ def test_share_link_options_of_the_wrong_shape_are_ignored_with_the_reason(optio
     assert not fresh.exception
     assert [w.value for w in fresh.warning] == [SHARE_FIELD]
     assert [c.value for c in fresh.code if c.value in ("options", reason)] == ["options", reason]
-    assert fresh.number_input(key="opt_amount_le").value == 1_000_000.0
+    assert options_open(fresh).number_input(key="opt_amount_le").value == 1_000_000.0
 
 
 @pytest.mark.parametrize("page", ["admin", ["trace"], None])
@@ -568,6 +569,24 @@ def test_the_download_buttons_are_sent_only_while_their_popover_is_open(at):
     ]
     editor(at, "payload").input(PRESETS["bad_sku"].value.replace("bad sku", "bad  sku")).run()
     assert len(at.get("download_button")) == 3  # still open while the user edits
+
+
+def test_schema_options_are_sent_only_while_their_popover_is_open_and_kept_when_closed(at):
+    at.selectbox(key="preset").select("padded_sku").run()
+    assert (at.get("toggle"), at.get("number_input"), _banners(at)) == ([], [], [RAISES])
+    widgets = options_open(at)
+    assert [t.key for t in widgets.get("toggle")] == [
+        "opt_strict",
+        "opt_strip_state",
+        "opt_strip_item",
+    ]
+    widgets.toggle(key="opt_strip_item").set_value(True).run()
+    at.session_state[keys.SCHEMA_OPTIONS_MENU] = False  # closed: a click outside it
+    at.run()
+    assert (at.get("toggle"), _banners(at)) == ([], [RUNS])  # the option still applies
+    assert "Changed from the defaults: strip whitespace \\(LineItem\\) on" in [
+        c.value for c in at.caption
+    ]
 
 
 def test_share_link_reopens_the_selected_error_row_its_details_and_the_caret(at):

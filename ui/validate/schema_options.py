@@ -8,86 +8,114 @@ import streamlit as st
 
 from core.order.schema_options import SchemaOptions
 from ui import keys
+from ui.text import plain
 
 __all__ = ["current_options", "schema_options_form"]
 
 Extra = Literal["forbid", "ignore", "allow"]  # SchemaOptions.extra
+# Each option's widget label, also how the line under the popover names a changed one.
+LABELS = {
+    "strict": "strict mode",
+    "extra": "extra",
+    "strip_state": "strip whitespace (AgentState)",
+    "strip_item": "strip whitespace (LineItem)",
+    "items_max": "items max_length",
+    "amount_ge": "amount ge",
+    "amount_le": "amount le",
+}
 
 
 def schema_options_form() -> SchemaOptions:
     """Render the schema options and return the effective options.
 
     A share link stores its options under `st.session_state[keys.SCHEMA_OPTIONS]`; they are
-    copied into the widgets once, before the widgets render.
+    copied into the widgets' session state once, before the widgets render. The widgets are
+    in a popover and sent only while it is open (`keys.SCHEMA_OPTIONS_MENU`).
     """
     restored = st.session_state.pop(keys.SCHEMA_OPTIONS, None)
     defaults = SchemaOptions()
     for name, value in {**defaults.to_dict(), **(restored or {})}.items():
         if restored is not None or keys.option(name) not in st.session_state:
             st.session_state[keys.option(name)] = value
-    changed = any(
-        st.session_state[keys.option(name)] != value for name, value in defaults.to_dict().items()
+    changed = {
+        name: st.session_state[keys.option(name)]
+        for name, value in defaults.to_dict().items()
+        if st.session_state[keys.option(name)] != value
+    }
+    # A popover whose widgets are sent only while it is open (opening it reruns): closed, its
+    # seven widgets cost every rerun's commits in the browser about 40 React components each.
+    # The values live in session state either way (persist_state keeps them while unsent).
+    # Its label never changes: Streamlit would take a new label for a new popover and close it.
+    menu = st.popover(
+        "Schema options", icon=":material/tune:", key=keys.SCHEMA_OPTIONS_MENU, on_change="rerun"
     )
-    # A popover, not an expander: a closed expander still draws its seven widgets in the
-    # browser on every rerun of the page (they are in the DOM), a closed popover draws none.
-    label = "Schema options" + (" (changed)" if changed else "")
-    with st.popover(label, icon=":material/tune:"):
-        # Two a row: four to a row cut both "strip whitespace (…)" labels to the same text.
-        first = st.columns(2)
-        strict = first[0].toggle(
-            "strict mode",
-            key=keys.option("strict"),
-            persist_state="session",
-            help='`ConfigDict(strict=True)`: no coercion, so "2" is not accepted as 2.',
+    if menu.open:
+        with menu:
+            _widgets()
+    if changed:
+        st.caption(
+            "Changed from the defaults: "
+            + plain(", ".join(f"{LABELS[name]} {_said(value)}" for name, value in changed.items()))
         )
-        extra: Extra = first[1].selectbox(
-            "extra", get_args(Extra), key=keys.option("extra"), persist_state="session"
-        )
-        second = st.columns(2)
-        strip_state = second[0].toggle(
-            "strip whitespace (AgentState)", key=keys.option("strip_state"), persist_state="session"
-        )
-        strip_item = second[1].toggle(
-            "strip whitespace (LineItem)", key=keys.option("strip_item"), persist_state="session"
-        )
-        third = st.columns(3)
-        items_max = third[0].number_input(
-            "items max_length",
-            0,
-            100_000,
-            step=1,
-            key=keys.option("items_max"),
-            persist_state="session",
-            help="`Field(max_length=…)` on items: the most line items an order may have.",
-        )
-        # "%g" shows the bound the model uses, every digit ("%0.2f" showed 0.009 as 0.01).
-        amount_ge, amount_le = (
-            column.number_input(
-                f"amount {bound}",
-                format="%g",
-                key=keys.option(f"amount_{bound}"),
-                persist_state="session",
-                help=f"`Field({bound}=…)` on amount: the {what} amount accepted.",
-            )
-            for column, bound, what in (
-                (third[1], "ge", "smallest"),
-                (third[2], "le", "largest"),
-            )
-        )
+    value = {name: st.session_state[keys.option(name)] for name in defaults.to_dict()}
     try:
         return SchemaOptions(
-            strict=strict,
-            extra=extra,
-            strip_state=strip_state,
-            strip_item=strip_item,
-            items_max=int(items_max),
-            amount_ge=float(amount_ge),
-            amount_le=float(amount_le),
+            strict=bool(value["strict"]),
+            extra=value["extra"],
+            strip_state=bool(value["strip_state"]),
+            strip_item=bool(value["strip_item"]),
+            items_max=int(value["items_max"]),
+            amount_ge=float(value["amount_ge"]),
+            amount_le=float(value["amount_le"]),
         )
     except ValueError as exc:
         st.warning("These schema options do not fit together; the seed model is used.")
         st.code(str(exc), language=None, wrap_lines=True)
         return defaults
+
+
+def _said(value: object) -> str:
+    """An option's value as the line under the popover says it: on/off, or as set."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _widgets() -> None:
+    """The seven options, two or three a row, each bound to its session state key."""
+    # Two a row: four to a row cut both "strip whitespace (…)" labels to the same text.
+    first = st.columns(2)
+    first[0].toggle(
+        LABELS["strict"],
+        key=keys.option("strict"),
+        persist_state="session",
+        help='`ConfigDict(strict=True)`: no coercion, so "2" is not accepted as 2.',
+    )
+    first[1].selectbox(
+        LABELS["extra"], get_args(Extra), key=keys.option("extra"), persist_state="session"
+    )
+    second = st.columns(2)
+    second[0].toggle(LABELS["strip_state"], key=keys.option("strip_state"), persist_state="session")
+    second[1].toggle(LABELS["strip_item"], key=keys.option("strip_item"), persist_state="session")
+    third = st.columns(3)
+    third[0].number_input(
+        LABELS["items_max"],
+        0,
+        100_000,
+        step=1,
+        key=keys.option("items_max"),
+        persist_state="session",
+        help="`Field(max_length=…)` on items: the most line items an order may have.",
+    )
+    # "%g" shows the bound the model uses, every digit ("%0.2f" showed 0.009 as 0.01).
+    for column, bound, what in ((third[1], "ge", "smallest"), (third[2], "le", "largest")):
+        column.number_input(
+            LABELS[f"amount_{bound}"],
+            format="%g",
+            key=keys.option(f"amount_{bound}"),
+            persist_state="session",
+            help=f"`Field({bound}=…)` on amount: the {what} amount accepted.",
+        )
 
 
 def current_options() -> SchemaOptions:
