@@ -25,6 +25,7 @@ __all__ = [
     "SCENARIO",
     "SCHEMA_MODEL",
     "SCHEMA_OPTIONS",
+    "SCHEMA_OPTIONS_MENU",
     "SCHEMA_TAB",
     "FORK_STEP_SLIDER",
     "LINK_ERROR",

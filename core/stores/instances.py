@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from copy import copy
 from functools import lru_cache
 from typing import Any, get_args
 
@@ -33,7 +34,7 @@ def plain_data(value: Any) -> Any:
         if type(value).__module__.startswith("langchain_core."):
             return value
         fields = {**value.__dict__, **(value.__pydantic_extra__ or {})}
-        return {key: plain_data(inner) for key, inner in fields.items()}
+        return {key: _own(plain_data(inner), inner) for key, inner in fields.items()}
     if isinstance(value, dict):
         changed = None
         for key, inner in value.items():
@@ -53,6 +54,15 @@ def plain_data(value: Any) -> Any:
             return value
         return items if isinstance(value, list) else tuple(items)
     return value
+
+
+def _own(plain: Any, inner: Any) -> Any:
+    """A list or dict an instance holds, copied: validators get their own (a reader may share
+    one decoded instance between states, and a `mode="before"` validator may change its
+    input in place)."""
+    if plain is inner and isinstance(inner, list | dict):
+        return copy(inner)
+    return plain
 
 
 @lru_cache(maxsize=64)  # keyed by model class: server-side models, never user data

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing, contextmanager, suppress
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import closing, suppress
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -23,6 +23,7 @@ from core.stores.rows import (
     decode_value,
     step_of,
 )
+from core.stores.serde import SharedValues, StrictSerializer
 
 __all__ = ["read_checkpoints", "read_thread"]
 
@@ -174,16 +175,9 @@ def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
     return found
 
 
-@contextmanager
-def _sharing(serde: Any, share: bool) -> Iterator[Callable[[], None]]:
-    """The serde's `sharing()` when asked for and it has one, else a next-row call that
-    does nothing."""
-    sharing = getattr(serde, "sharing", None) if share else None
-    if sharing is None:
-        yield lambda: None
-        return
-    with sharing() as next_row:
-        yield next_row
+def _shared(serde: Any, share: bool) -> SharedValues | None:
+    """A reader's own `SharedValues` when asked for and the serde can use one."""
+    return SharedValues() if share and isinstance(serde, StrictSerializer) else None
 
 
 def _sqlite(
@@ -194,13 +188,15 @@ def _sqlite(
     )
     limit, serde = store.max_value_bytes, store.saver.serde
     cursor = store.conn.execute(sql, (limit, limit, *thread_ids))  # iterated: row by row
-    with closing(cursor), _sharing(serde, share) as next_row:
+    shared = _shared(serde, share)
+    with closing(cursor):
         for thread, ns, checkpoint_id, parent, type_, blob, size, meta, meta_size in cursor:
-            next_row()
+            if shared is not None:
+                shared.next_row()
             metadata: Any = None
             try:
                 metadata = decode_metadata(meta, meta_size, limit)
-                value = decode_value(serde, type_, blob, size, limit, "the checkpoint")
+                value = decode_value(serde, type_, blob, size, limit, "the checkpoint", shared)
                 checkpoint = check_checkpoint(value)
             except RowProblem as problem:
                 yield Unreadable(thread, checkpoint_id, step_of(metadata), problem.code,
@@ -210,21 +206,26 @@ def _sqlite(
             yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata, pending)
 
 
-def _prefetched(cursor: Any, size: int) -> Iterator[Any]:
+def _prefetched(cursor: Any, size: int) -> Generator[Any, None, None]:
     """The rows of a server-side `cursor`, `size` a fetch; a helper thread fetches the next
     rows while these are used, so the database computes and sends them meanwhile.
 
     At most three fetches' rows are held: the one read, one waiting, one arriving. The
     helper is stopped and joined before this returns (or is closed), so the cursor is
-    free again; what it raised is raised here.
+    free again; what it raised is raised here. Closed before the end (a reader that stops
+    early, Ctrl+C), a fetch under way is cancelled on the server rather than waited for.
     """
     batches: queue.Queue[list[Any] | BaseException] = queue.Queue(maxsize=1)
-    stop = threading.Event()
+    stop, fetching = threading.Event(), threading.Event()
 
     def fetch() -> None:
         try:
             while not stop.is_set():
-                rows = cursor.fetchmany(size)
+                fetching.set()
+                try:
+                    rows = cursor.fetchmany(size)
+                finally:
+                    fetching.clear()
                 batches.put(rows)
                 if not rows:
                     return
@@ -233,25 +234,34 @@ def _prefetched(cursor: Any, size: int) -> Iterator[Any]:
 
     fetcher = threading.Thread(target=fetch, name="read_checkpoints-fetch", daemon=True)
     fetcher.start()
+    ended = False
     try:
         while batch := batches.get():
             if isinstance(batch, BaseException):
                 raise batch
             yield from batch
+        ended = True
     finally:
         stop.set()
+        if not ended and fetching.is_set():
+            # the server drops the fetch (the transaction ends in error and is rolled back);
+            # a cancel that arrives once the backend is idle is ignored by it
+            with suppress(Exception):
+                cursor.connection.cancel_safe()
         while fetcher.is_alive():  # a helper waiting to hand over a fetch is let go
             with suppress(queue.Empty):
                 batches.get_nowait()
             fetcher.join(0.01)
 
 
-def _decode(serde: Any, blob: tuple[bytes, ...], limit: int) -> tuple[Any, bool]:
+def _decode(
+    serde: Any, blob: tuple[bytes, ...], limit: int, shared: SharedValues | None
+) -> tuple[Any, bool]:
     """A blob's value, and whether it may be shared: the serde counted no refusal in it."""
     channel, _, type_, value, size = blob
     before = getattr(serde, "refusals", 0)
     what = f"channel {channel.decode(errors='replace')}"
-    decoded = decode_value(serde, type_, value, int(size or 0), limit, what)
+    decoded = decode_value(serde, type_, value, int(size or 0), limit, what, shared)
     return decoded, getattr(serde, "refusals", 0) == before
 
 
@@ -262,21 +272,33 @@ def _postgres(
 
     sql = _POSTGRES.format(distinct="DISTINCT ON (thread_id)" if latest else "")
     serde, limit = store.saver.serde, store.max_value_bytes
-    # Postgres keeps each channel version once: a blob the previous (newer) checkpoint of
-    # the thread also held is not decoded again; its value is shared, to be read only
-    previous: dict[tuple[str, bytes, bytes], Any] = {}
+    shared = _shared(serde, share)
     # a server-side cursor needs a transaction (read-only, as every one on this connection)
     with (
         store.conn.transaction(),
         store.conn.cursor(name=next(_cursor_names), row_factory=tuple_row) as cur,
-        _sharing(serde, share) as next_row,
     ):
         # binary: the blobs come as bytes, not as hex text for the client to parse
         cur.execute(sql, {"limit": limit, "ids": list(thread_ids)}, binary=True)
-        for thread, ns, checkpoint_id, parent, text, size, meta, meta_size, blobs in _prefetched(
-            cur, _ROWS_PER_FETCH
-        ):
-            next_row()
+        yield from _postgres_rows(_prefetched(cur, _ROWS_PER_FETCH), serde, limit, writes, shared)
+
+
+def _postgres_rows(
+    rows: Generator[Any, None, None],
+    serde: Any,
+    limit: int,
+    writes: _Writes | None,
+    shared: SharedValues | None,
+) -> Iterator[CheckpointTuple | Unreadable]:
+    """The tuples of `_postgres`' rows; `rows` is closed (its fetcher stopped) when this ends
+    or is closed."""
+    # Postgres keeps each channel version once: a blob the previous (newer) checkpoint of
+    # the thread also held is not decoded again; its value is shared, to be read only
+    previous: dict[tuple[str, bytes, bytes], Any] = {}
+    with closing(rows):
+        for thread, ns, checkpoint_id, parent, text, size, meta, meta_size, blobs in rows:
+            if shared is not None:
+                shared.next_row()
             metadata: Any = None
             try:
                 metadata = decode_metadata(meta, meta_size, limit)
@@ -291,14 +313,14 @@ def _postgres(
                         decoded[key] = (
                             (previous[key], True)
                             if key in previous
-                            else _decode(serde, blob, limit)
+                            else _decode(serde, blob, limit, shared)
                         )
             except RowProblem as problem:
                 yield Unreadable(thread, checkpoint_id, step_of(metadata), problem.code,
                                  problem.message)  # fmt: skip
                 continue
             # a value with a refusal is decoded again each time, so each state counts it
-            previous = {key: value for key, (value, shared) in decoded.items() if shared}
+            previous = {key: value for key, (value, whole) in decoded.items() if whole}
             values = {channel.decode(): value for (_, channel, _), (value, _) in decoded.items()}
             checkpoint = {
                 **checkpoint,

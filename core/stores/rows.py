@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.errors import ErrorCode
 from core.stores.errors import StoreCode, StoreError
-from core.stores.serde import EncryptionRefused
+from core.stores.serde import EncryptionRefused, SharedValues, StrictSerializer
 
 __all__ = [
     "RowProblem",
@@ -96,12 +96,19 @@ def megabytes(size: int) -> str:
 
 
 def decode_value(
-    serde: SerializerProtocol, type_: Any, blob: Any, size: int | None, limit: int, what: str
+    serde: SerializerProtocol,
+    type_: Any,
+    blob: Any,
+    size: int | None,
+    limit: int,
+    what: str,
+    shared: SharedValues | None = None,
 ) -> Any:
     """One stored value through `serde`, or a `RowProblem`: too large (`size` over `limit`:
     the reader left it unread), missing (NULL), undecodable or nested too deep.
 
-    `what` names the value in the message ("the checkpoint", "channel items").
+    `what` names the value in the message ("the checkpoint", "channel items"). With `shared`
+    (a reader's `SharedValues`), a strict serde decodes through `loads_shared`.
 
     Example:
         >>> from core.stores.serde import strict_serde
@@ -122,6 +129,8 @@ def decode_value(
     type_ = type_.decode() if isinstance(type_, bytes) else str(type_)
     blob = bytes(blob) if isinstance(blob, memoryview | bytearray) else blob
     try:
+        if shared is not None and isinstance(serde, StrictSerializer):
+            return serde.loads_shared((type_, blob), shared)
         return serde.loads_typed((type_, blob))
     except EncryptionRefused as error:  # no key, or one that does not decrypt this value
         raise RowProblem(ErrorCode(error.code), f"{what}: {error.message}") from None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import ormsgpack
@@ -23,6 +23,7 @@ __all__ = [
     "AES_KEY_ENV",
     "EncryptionRefused",
     "Refused",
+    "SharedValues",
     "StrictSerializer",
     "find_refused",
     "strict_serde",
@@ -33,9 +34,31 @@ _AES_KEY_SIZES = (16, 24, 32)
 
 _BLOCKED = frozenset({"msgpack_blocked", "msgpack_method_blocked"})
 _READABLE_TYPES = frozenset({"null", "bytes", "bytearray", "json", "msgpack"})
+_MISSING = object()
 _collector = threading.local()  # per thread: the refusals of the value being decoded now
 _listening = threading.Lock()
 _listener_registered = False
+
+
+class SharedValues:
+    """The extension values (messages, model instances) one reader decoded in its current row
+    and its previous one, by their exact bytes, for `StrictSerializer.loads_shared`.
+
+    Owned by one reader, which calls `next_row` before each row: memory is two rows' worth.
+    For readers over rows that repeat most of each other (a thread's checkpoints, newest
+    first: each holds the messages of the one before) whose consumers change nothing they
+    are given. A value in which something was refused is never kept, and one row never gets
+    one object twice.
+    """
+
+    def __init__(self) -> None:
+        self.earlier: dict[tuple[int, bytes], Any] = {}
+        self.now: dict[tuple[int, bytes], Any] = {}
+        self.given: set[int] = set()  # ids of the values returned in this row
+
+    def next_row(self) -> None:
+        """The row decoded so far becomes the previous one; the one before is let go."""
+        self.earlier, self.now, self.given = self.now, {}, set()
 
 
 @dataclass(frozen=True)
@@ -166,10 +189,6 @@ class StrictSerializer(SerializerProtocol):
         # directly, an extension value is decoded without being packed again first
         self._hook = msgpack_ext_hook(self._inner) or self._repacked
         self._key_problem: tuple[StoreCode, str] | None = None  # raised at the first value
-        # `sharing()`: extension values decoded in the previous row and this one, by their
-        # exact bytes (None: not sharing)
-        self._earlier: dict[tuple[int, bytes], Any] | None = None
-        self._now: dict[tuple[int, bytes], Any] = {}
         self.encrypted: EncryptedSerializer | None = None
         if aes_key:
             self.encrypted = self._encrypted(aes_key.encode())
@@ -211,7 +230,31 @@ class StrictSerializer(SerializerProtocol):
             raise EncryptionRefused(code, message)
         return self._loads_plain(data)
 
-    def _loads_plain(self, data: tuple[str, bytes]) -> Any:
+    def loads_shared(self, data: tuple[str, bytes], shared: SharedValues) -> Any:
+        """`loads_typed`, except that an extension value (a message, a model instance) whose
+        exact bytes `shared` holds from this row or the previous one is not decoded again:
+        that value is returned, the same object (`SharedValues`). An encrypted value is
+        decoded as by `loads_typed`.
+
+        Example:
+            >>> from core.order import LineItem
+            >>> serde = strict_serde([LineItem])
+            >>> line = serde.dumps_typed({"line": LineItem(sku="ABC-1", qty=1, unit_price=1)})
+            >>> shared = SharedValues()
+            >>> first = serde.loads_shared(line, shared)
+            >>> shared.next_row()
+            >>> second = serde.loads_shared(line, shared)
+            >>> shared.next_row()
+            >>> shared.next_row()
+            >>> third = serde.loads_shared(line, shared)
+            >>> first["line"] is second["line"], third["line"] is second["line"]
+            (True, False)
+        """
+        if "+" in data[0]:
+            return self.loads_typed(data)
+        return self._loads_plain(data, shared)
+
+    def _loads_plain(self, data: tuple[str, bytes], shared: SharedValues | None = None) -> Any:
         type_, payload = data
         if type_ not in _READABLE_TYPES:
             return self._refuse(type_)
@@ -219,57 +262,23 @@ class StrictSerializer(SerializerProtocol):
             return self._inner.loads_typed(data)
         if self._needles:
             payload = rewrite_modules(payload, self.aliases, self._needles)
-        hook = self._ext if self._earlier is None else self._shared_ext
+        hook = self._ext if shared is None else partial(self._shared_ext, shared)
         return ormsgpack.unpackb(payload, ext_hook=hook, option=ormsgpack.OPT_NON_STR_KEYS)
 
-    @contextmanager
-    def sharing(self) -> Iterator[Callable[[], None]]:
-        """Within: an extension value (a message, a model instance) whose exact bytes were
-        decoded since the previous call of the function this yields, or between it and the
-        call before, is not decoded again; that value is returned, shared.
-
-        For readers that only read what they decode, over rows that repeat most of each
-        other (a thread's checkpoints, newest first: each holds the messages of the one
-        before); the reader calls the yielded function before each row. A value in which
-        something was refused is never shared, so each state that holds it gets its own
-        `Refused` and counts it. Memory: two rows' worth of values.
-
-        Example:
-            >>> from core.order import LineItem
-            >>> serde = strict_serde([LineItem])
-            >>> line = serde.dumps_typed({"line": LineItem(sku="ABC-1", qty=1, unit_price=1)})
-            >>> with serde.sharing() as next_row:
-            ...     first = serde.loads_typed(line)
-            ...     next_row()
-            ...     second = serde.loads_typed(line)
-            ...     next_row()
-            ...     next_row()
-            ...     third = serde.loads_typed(line)
-            >>> first["line"] is second["line"], third["line"] is second["line"]
-            (True, False)
-        """
-        outer = self._earlier, self._now
-        self._earlier, self._now = {}, {}
-        try:
-            yield self._next_row
-        finally:
-            self._earlier, self._now = outer
-
-    def _next_row(self) -> None:
-        self._earlier, self._now = self._now, {}
-
-    def _shared_ext(self, code: int, data: bytes) -> Any:
+    def _shared_ext(self, shared: SharedValues, code: int, data: bytes) -> Any:
         key = (code, data)
-        if key in self._now:
-            return self._now[key]
-        earlier = self._earlier
-        if earlier is not None and key in earlier:
-            value = self._now[key] = earlier[key]
-            return value
-        value = self._ext(code, data)
-        if not isinstance(value, Refused):
-            self._now[key] = value
-        return value
+        found = shared.now.get(key, _MISSING)
+        if found is _MISSING:
+            found = shared.earlier.get(key, _MISSING)
+        if found is _MISSING or id(found) in shared.given:
+            # new, or equal to a value already given in this row: two equal values in one
+            # state stay two objects, as without sharing (a reducer may tell them apart)
+            found = self._ext(code, data)
+            if isinstance(found, Refused):
+                return found  # decoded again in each row, so each state counts it
+        shared.now.setdefault(key, found)
+        shared.given.add(id(found))
+        return found
 
     def _ext(self, code: int, data: bytes) -> Any:
         # Only the outermost extension values reach this hook: LangGraph's own hook decodes

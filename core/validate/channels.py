@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from langchain_core.messages import BaseMessage
 from langgraph.channels.base import BaseChannel
 from langgraph.channels.binop import BinaryOperatorAggregate
 from langgraph.channels.last_value import LastValue
@@ -28,7 +29,7 @@ def write_input(
     channel does (a list field with no default is then [], not missing). A reducer that
     raises (add_messages on a message with neither `type` nor `role`) leaves that field as
     it was and gives an error row placed at the key, as the Validate page's entry verdict
-    reports it.
+    reports it. Neither `state` nor `values` is changed: the reducers work on copies.
 
     Example:
         >>> from core.order import AgentState
@@ -51,8 +52,11 @@ def write_input(
             written[key] = value
             continue
         try:
-            channel = spec.from_checkpoint(written[key]) if key in written else spec.copy()
-            channel.update([value])
+            # copies: a reducer may change what it is given (add_messages gives each message
+            # without an id one), and a reader may share one decoded value between states
+            old = _for_reducer(written[key]) if key in written else None
+            channel = spec.from_checkpoint(old) if key in written else spec.copy()
+            channel.update([_for_reducer(value)])
             written[key] = channel.get()
         except Exception as exc:  # noqa: BLE001 - whatever the reducer raises is the verdict
             raised.append(crash_error(exc, (key,), value, by="langgraph"))
@@ -63,3 +67,18 @@ def write_input(
             except EmptyChannelError:  # a reducer over a type with no empty value
                 pass
     return written, raised
+
+
+def _for_reducer(value: Any) -> Any:
+    """`value` as a reducer may take it: a list or dict copied one level, and each message
+    without an id copied (add_messages gives it one, in place). Anything else a reducer
+    changes in place is the caller's; LangGraph's own reducers change nothing else."""
+    if isinstance(value, list):
+        return [_own_message(item) for item in value]
+    if isinstance(value, dict):
+        return dict(value)
+    return _own_message(value)
+
+
+def _own_message(value: Any) -> Any:
+    return value.model_copy() if isinstance(value, BaseMessage) and value.id is None else value

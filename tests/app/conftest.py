@@ -1,6 +1,7 @@
 """What the pages' AppTests share: opening a page (on a share link too), the link a page made,
-the schema options opened, a table's rows, the downloads a run offers, the Threads tables' phone layouts, and the end of
-a session. Imported by name (`from tests.app.conftest import ...`); `session_ends` is a fixture.
+the schema options opened, a table's rows, the downloads a run offers, the Threads tables'
+phone layouts, and the end of a session. Imported by name (`from tests.app.conftest import
+...`); `session_ends` is a fixture.
 """
 
 from __future__ import annotations

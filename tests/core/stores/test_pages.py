@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from contextlib import closing
+from typing import Any
 
 import psycopg
 import pytest
+from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.serde.jsonplus import _msgpack_enc
 
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
@@ -15,6 +18,7 @@ from core.stores import audit_store, open_store, strict_serde
 from core.stores import pages as pages_module
 from core.stores.demo import DEMO_THREADS
 from core.stores.pages import read_checkpoints
+from core.stores.state import checkpoint_errors
 
 from .conftest import new_store, writer
 from .test_serde import _crafted
@@ -137,16 +141,21 @@ def _fetchers() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "read_checkpoints-fetch"]
 
 
+# Another test's helper left running would show in _fetchers(): each test compares with what
+# ran before it.
+
+
 def test_postgres_reader_closed_early_stops_its_fetcher_and_the_connection_reads_on(
     postgres_demo, monkeypatch
 ):
     monkeypatch.setattr(pages_module, "_ROWS_PER_FETCH", 2)
     with open_store(postgres_demo, strict_serde([AgentState])) as store:
+        before = set(_fetchers())
         rows = read_checkpoints(store, sorted(DEMO_THREADS))
         first = [next(rows) for _ in range(3)]
-        assert len(_fetchers()) == 1  # the next rows are being fetched meanwhile
+        assert len(set(_fetchers()) - before) == 1  # the next rows are fetched meanwhile
         rows.close()
-        assert _fetchers() == []
+        assert set(_fetchers()) == before
         assert store.query("SELECT count(*) FROM checkpoints", ()) == [(39,)]
     assert first == _saver_reads("postgres", postgres_demo, sorted(DEMO_THREADS), False)[:3]
 
@@ -170,7 +179,75 @@ def test_what_the_fetcher_raises_is_raised_in_the_reader_after_the_rows_before_i
     with pytest.raises(psycopg.errors.QueryCanceled, match="statement timeout"):
         for row in pages_module._prefetched(cursor, 2):
             read.append(row)
-    assert (read, cursor.sizes, _fetchers()) == ([1, 2, 3], [2, 2, 2], [])
+    assert (read, cursor.sizes) == ([1, 2, 3], [2, 2, 2])
     ended = _Cursor([[1], []], AssertionError("fetched past the end"))
     assert list(pages_module._prefetched(ended, 5)) == [1]
-    assert (ended.sizes, _fetchers()) == ([5, 5], [])
+    assert ended.sizes == [5, 5]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_shared_message_is_never_changed_by_the_check_so_verdicts_do_not_depend_on_sharing(
+    kind, request, tmp_path
+):
+    # Two equal messages without ids in one input: decoded once and shared, add_messages
+    # (which gives a message without an id one, in place) would have merged them into one.
+    pg = request.getfixturevalue("postgres") if kind == "postgres" else None
+    spec = new_store(kind, "twins", tmp_path, pg)
+    with writer(kind, spec) as saver:
+        graph = build_order_graph().builder.compile(checkpointer=saver)
+        for thread in ("a", "b"):  # the same input twice: adjacent rows with equal bytes
+            # new messages each time: LangGraph gives the ones it is handed ids, in place
+            twins = {**SEED_PAYLOAD, "messages": [HumanMessage("ok"), HumanMessage("ok")]}
+            graph.invoke(twins, {"configurable": {"thread_id": thread}})
+    states = {}
+    for share in (False, True):
+        with open_store(spec, strict_serde([AgentState])) as store:
+            read = list(read_checkpoints(store, ["a", "b"], share=share))
+            states[share] = [checkpoint_errors(saved, AgentState) for saved in read]
+            inputs = [s for s in read if s.metadata["source"] == "input"]
+            start = [
+                m.id
+                for s in inputs
+                for m in s.checkpoint["channel_values"]["__start__"]["messages"]
+            ]
+            assert start == [None] * 4  # what was read is as stored, after the checks
+    assert [len(state["messages"]) for state, _ in states[False]][3::4] == [2, 2]  # inputs
+    assert [(len(s["messages"]), e) for s, e in states[True]] == [
+        (len(s["messages"]), e) for s, e in states[False]
+    ]
+
+
+class _SlowAfterFirst:
+    """A server-side cursor whose fetches after the first spend 5 s in the server first."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor, self.fetches = cursor, 0
+
+    def fetchmany(self, size: int) -> list[Any]:
+        self.fetches += 1
+        if self.fetches > 1:
+            self.cursor.connection.execute("SELECT pg_sleep(5)")
+        return self.cursor.fetchmany(size)
+
+    @property
+    def connection(self) -> Any:
+        return self.cursor.connection
+
+
+def test_postgres_reader_closed_during_a_slow_fetch_cancels_it(postgres_demo, monkeypatch):
+    prefetched = pages_module._prefetched
+    monkeypatch.setattr(pages_module, "_ROWS_PER_FETCH", 1)
+    monkeypatch.setattr(
+        pages_module, "_prefetched", lambda cursor, size: prefetched(_SlowAfterFirst(cursor), size)
+    )
+    before = set(_fetchers())
+    with open_store(postgres_demo, strict_serde([AgentState])) as store:
+        rows = read_checkpoints(store, sorted(DEMO_THREADS))
+        next(rows)  # the first fetch; the helper is now in the slow one
+        time.sleep(0.3)
+        started = time.perf_counter()
+        rows.close()
+        closed = time.perf_counter() - started
+        assert set(_fetchers()) == before
+        assert store.query("SELECT count(*) FROM checkpoints", ()) == [(39,)]
+    assert closed < 2.0  # the server dropped the fetch: not waited for (5 s)
