@@ -111,7 +111,7 @@ def read_checkpoints(
     (read-only), unless the serde refused something in it. With `share`, for a reader that
     only reads the tuples, the same holds for each extension value (a message, a model
     instance) the previous checkpoint's row also held, when the serde can
-    (`StrictSerializer.sharing`).
+    (`StrictSerializer.loads_shared`, one `SharedValues` per read).
 
     Example:
         >>> from core.stores.demo import open_demo_store
