@@ -23,7 +23,7 @@ from core.stores.rows import (
     decode_value,
     step_of,
 )
-from core.stores.serde import SharedValues, StrictSerializer
+from core.stores.serde import SharedValues
 
 __all__ = ["read_checkpoints", "read_thread"]
 
@@ -175,11 +175,6 @@ def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
     return found
 
 
-def _shared(serde: Any, share: bool) -> SharedValues | None:
-    """A reader's own `SharedValues` when asked for and the serde can use one."""
-    return SharedValues() if share and isinstance(serde, StrictSerializer) else None
-
-
 def _sqlite(
     store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None, share: bool
 ) -> Iterator[CheckpointTuple | Unreadable]:
@@ -188,7 +183,7 @@ def _sqlite(
     )
     limit, serde = store.max_value_bytes, store.saver.serde
     cursor = store.conn.execute(sql, (limit, limit, *thread_ids))  # iterated: row by row
-    shared = _shared(serde, share)
+    shared = SharedValues() if share else None  # used when the serde is a strict one
     with closing(cursor):
         for thread, ns, checkpoint_id, parent, type_, blob, size, meta, meta_size in cursor:
             if shared is not None:
@@ -272,7 +267,7 @@ def _postgres(
 
     sql = _POSTGRES.format(distinct="DISTINCT ON (thread_id)" if latest else "")
     serde, limit = store.saver.serde, store.max_value_bytes
-    shared = _shared(serde, share)
+    shared = SharedValues() if share else None  # used when the serde is a strict one
     # a server-side cursor needs a transaction (read-only, as every one on this connection)
     with (
         store.conn.transaction(),

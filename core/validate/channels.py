@@ -54,8 +54,9 @@ def write_input(
         try:
             # copies: a reducer may change what it is given (add_messages gives each message
             # without an id one), and a reader may share one decoded value between states
-            old = _for_reducer(written[key]) if key in written else None
-            channel = spec.from_checkpoint(old) if key in written else spec.copy()
+            channel = (
+                spec.from_checkpoint(_for_reducer(written[key])) if key in written else spec.copy()
+            )
             channel.update([_for_reducer(value)])
             written[key] = channel.get()
         except Exception as exc:  # noqa: BLE001 - whatever the reducer raises is the verdict

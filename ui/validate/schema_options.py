@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 import streamlit as st
 
@@ -34,14 +34,11 @@ def schema_options_form() -> SchemaOptions:
     """
     restored = st.session_state.pop(keys.SCHEMA_OPTIONS, None)
     defaults = SchemaOptions()
-    for name, value in {**defaults.to_dict(), **(restored or {})}.items():
+    for name, given in {**defaults.to_dict(), **(restored or {})}.items():
         if restored is not None or keys.option(name) not in st.session_state:
-            st.session_state[keys.option(name)] = value
-    changed = {
-        name: st.session_state[keys.option(name)]
-        for name, value in defaults.to_dict().items()
-        if st.session_state[keys.option(name)] != value
-    }
+            st.session_state[keys.option(name)] = given
+    value = _stored()  # the widgets' values before they render (set by a click, a link)
+    changed = {name: now for name, now in value.items() if now != getattr(defaults, name)}
     # A popover whose widgets are sent only while it is open (opening it reruns): closed, its
     # seven widgets cost every rerun's commits in the browser about 40 React components each.
     # The values live in session state either way (persist_state keeps them while unsent).
@@ -55,9 +52,8 @@ def schema_options_form() -> SchemaOptions:
     if changed:
         st.caption(
             "Changed from the defaults: "
-            + plain(", ".join(f"{LABELS[name]} {_said(value)}" for name, value in changed.items()))
+            + plain(", ".join(f"{LABELS[name]} {_said(now)}" for name, now in changed.items()))
         )
-    value = {name: st.session_state[keys.option(name)] for name in defaults.to_dict()}
     try:
         return SchemaOptions(
             strict=bool(value["strict"]),
@@ -118,18 +114,22 @@ def _widgets() -> None:
         )
 
 
+def _stored(pending: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Each option's value: `pending`'s (a share link's, not yet in the widgets), else the
+    widget's in session state, else the default."""
+    return {
+        name: (pending or {}).get(name, st.session_state.get(keys.option(name), default))
+        for name, default in SchemaOptions().to_dict().items()
+    }
+
+
 def current_options() -> SchemaOptions:
     """The schema options this session set on the Validate page (the defaults if none).
 
     A share link's options not yet copied into the Validate page's widgets come first.
     Options that do not fit together give the defaults, as on the Validate page.
     """
-    pending = st.session_state.get(keys.SCHEMA_OPTIONS) or {}
-    values = {
-        name: pending.get(name, st.session_state.get(keys.option(name), value))
-        for name, value in SchemaOptions().to_dict().items()
-    }
     try:
-        return SchemaOptions.from_dict(values)
+        return SchemaOptions.from_dict(_stored(st.session_state.get(keys.SCHEMA_OPTIONS) or {}))
     except ValueError:
         return SchemaOptions()

@@ -6,6 +6,7 @@ import sqlite3
 import threading
 import time
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -67,6 +68,20 @@ def test_postgres_streams_the_rows_in_several_fetches(postgres_demo, monkeypatch
     assert read == _saver_reads("postgres", postgres_demo, threads, latest=False)
 
 
+def _refused_in_steps_2_1_0(spec: str, marker: Path) -> None:
+    """The audit refuses the crafted value in `items` at steps 2, 1 and 0, decoding (and
+    counting) it once for each state, and runs nothing it names."""
+    with open_store(spec, strict_serde([AgentState])) as store:
+        result = audit_store(store, AgentState, history=True)
+        assert store.saver.serde.refusals == 3  # decoded (and refused) for each state
+    assert not marker.exists()
+    assert [(s.step, [(e["type"], e["loc"]) for e in s.errors]) for s in result.invalid] == [
+        (2, [("refused_value", ["items", 1])]),
+        (1, [("refused_value", ["items", 1])]),
+        (0, [("refused_value", ["items", 1])]),
+    ]
+
+
 def test_postgres_decodes_a_shared_blob_once_unless_it_holds_a_refusal(postgres, tmp_path):
     spec = new_store("postgres", "shared_blob", tmp_path, postgres)
     with writer("postgres", spec) as saver:
@@ -84,15 +99,7 @@ def test_postgres_decodes_a_shared_blob_once_unless_it_holds_a_refusal(postgres,
             "UPDATE checkpoint_blobs SET blob = %s WHERE channel = 'items' AND version = %s",
             (_msgpack_enc([SEED_PAYLOAD["items"][0], _crafted(marker)]), items[0]),
         )
-    with open_store(spec, strict_serde([AgentState])) as store:
-        result = audit_store(store, AgentState, history=True)
-        assert store.saver.serde.refusals == 3  # decoded (and refused) for each state
-    assert not marker.exists()
-    assert [(s.step, [(e["type"], e["loc"]) for e in s.errors]) for s in result.invalid] == [
-        (2, [("refused_value", ["items", 1])]),
-        (1, [("refused_value", ["items", 1])]),
-        (0, [("refused_value", ["items", 1])]),
-    ]
+    _refused_in_steps_2_1_0(spec, marker)
 
 
 def _messages_of(saved) -> list:
@@ -126,15 +133,7 @@ def test_sqlite_shares_a_message_the_previous_checkpoint_held_unless_it_holds_a_
                 (_msgpack_enc({**checkpoint, "channel_values": values}),
                  saved.config["configurable"]["checkpoint_id"]),
             )  # fmt: skip
-    with open_store(spec, strict_serde([AgentState])) as store:
-        result = audit_store(store, AgentState, history=True)
-        assert store.saver.serde.refusals == 3  # decoded (and refused) for each state
-    assert not marker.exists()
-    assert [(s.step, [(e["type"], e["loc"]) for e in s.errors]) for s in result.invalid] == [
-        (2, [("refused_value", ["items", 1])]),
-        (1, [("refused_value", ["items", 1])]),
-        (0, [("refused_value", ["items", 1])]),
-    ]
+    _refused_in_steps_2_1_0(spec, marker)
 
 
 def _fetchers() -> list[threading.Thread]:
