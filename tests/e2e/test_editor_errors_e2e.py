@@ -4,6 +4,7 @@ table, checks as you type, and a new user reaches an error in one click."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,23 @@ def test_the_tool_and_retry_labs_mark_their_errors_in_the_same_editor(new_page: 
     expect(
         retry.get_by_text("The script was not run (retry.script.json) at line 2")
     ).to_be_visible()
+
+
+def test_typing_over_a_selection_of_several_lines_keeps_exactly_what_was_typed(
+    page: Any,
+) -> None:
+    """Select-all over the seed order, then type: the payload is the typed text, with no
+    line break after it (Chromium's own edit of a selection spanning lines was read as the
+    key and a newline: 9 B for `{"a": 1}`)."""
+    frame = editor_frame(page)
+    frame.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type('{"a": 1}')
+    with rerun(page):
+        page.keyboard.press("Control+Enter")
+    expect(frame.locator(".cm-line")).to_have_text(['{"a": 1}'])
+    size = page.locator("[data-testid='stMarkdown']", has_text="of 2 MB")
+    expect(size).to_have_text(re.compile(r"^8 B of 2 MB "))
 
 
 def test_undo_in_the_editor_walks_back_across_validations(page: Any) -> None:

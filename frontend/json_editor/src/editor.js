@@ -174,7 +174,21 @@ function create(args, theme, parent) {
         ...defaultKeymap, ...historyKeymap, ...lintKeymap,
       ]),
       EditorView.contentAttributes.of({ "aria-label": args.label }),
-      EditorView.domEventHandlers({ blur: () => { flush(); } }),
+      EditorView.domEventHandlers({
+        blur: () => { flush(); },
+        // Typing over a selection that spans lines (select-all, then a key), Chrome edits the
+        // DOM so that CodeMirror read the key and a line break: `{"a": 1}` reached the page
+        // with a newline after it. Here the key replaces the selection, exactly as typed.
+        beforeinput: (event, view) => {
+          if (event.inputType !== "insertText" || !event.data) return false;
+          if (view.state.selection.ranges.every((range) => range.empty)) return false;
+          event.preventDefault();
+          view.dispatch(view.state.replaceSelection(event.data), {
+            userEvent: "input.type", scrollIntoView: true,
+          });
+          return true;
+        },
+      }),
       EditorView.updateListener.of(onUpdate),
       themeSlot.of(themeFor(theme)),
       readOnlySlot.of(EditorState.readOnly.of(false)),
