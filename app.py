@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import keys
-from ui.pages import PAGES
+from ui.pages import PAGES, PageSpec
 from ui.validate.first_paint import will_paint_first
 
 ROOT = Path(__file__).resolve().parent
@@ -28,10 +28,22 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)  # the server's setting, the same for every session
     st.set_page_config(page_title="State Validation Playground", page_icon="🧪", layout="wide")
     pages = [
-        st.Page(ROOT / p.path, title=p.title, url_path=p.url_path, icon=p.icon, default=p.default)
+        st.Page(
+            ROOT / p.path,
+            title=p.title,
+            # The default page is served at the root: its own name is left to `alias`.
+            url_path=f"{p.url_path}-root" if p.default else p.url_path,
+            icon=p.icon,
+            default=p.default,
+        )
         for p in PAGES
     ]
-    navigation = st.navigation([*pages, *extra_pages])
+    default = next(n for n, spec in enumerate(PAGES) if spec.default)
+    alias = _alias(pages[default], PAGES[default])
+    navigation = st.navigation([*pages, *extra_pages, alias])
+    if navigation is alias:  # before the sidebar: this run only hands over to the root
+        navigation.run()
+        return
     if navigation is pages[0] and will_paint_first():
         # Validate on a cold server: the page paints its editor, imports the rest and reruns
         # (ui/validate/first_paint.py); the sidebar's loader would import LangGraph first.
@@ -44,6 +56,17 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
             project_sidebar(active_project())
             versions_view()
     navigation.run()
+
+
+def _alias(home: st.Page, spec: PageSpec) -> st.Page:
+    """A hidden page at the default page's own name (`/validate`) that opens it at the root,
+    with the same query (a share link's `?s=`): Streamlit has no page at that address and
+    would say "Page not found" before running the default page."""
+
+    def reopen() -> None:
+        st.switch_page(home, query_params=st.query_params.to_dict())
+
+    return st.Page(reopen, title=spec.title, url_path=spec.url_path, visibility="hidden")
 
 
 if __name__ == "__main__":  # `streamlit run app.py` runs it as __main__

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 import ui.pages
 from core.order.presets import PRESETS
-from tests.e2e._browser import editor_frame, rerun, submit_payload
+from core.share import encode_share
+from tests.e2e._browser import editor_frame, editor_value, rerun, submit_payload
 
 pytestmark = pytest.mark.e2e
 
@@ -52,6 +54,18 @@ def test_page_renders_its_title_without_an_exception(new_page, path, title) -> N
     page = new_page(path)
     expect(page.locator("[data-testid='stMain'] h1")).to_have_text(title)
     expect(page.locator("[data-testid='stException']")).to_have_count(0)
+    # Validate's own name too: Streamlit said "Page not found" before falling back to it.
+    expect(page.get_by_role("dialog")).to_have_count(0)
+
+
+def test_validate_by_its_own_name_opens_at_the_root_with_its_share_link(new_page) -> None:
+    text = PRESETS["bad_sku"].value
+    page = new_page(f"validate?s={encode_share({'page': 'validate', 'payload': text})}")
+    expect(page.locator("[data-testid='stMain'] h1")).to_have_text("Validate")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    assert urlsplit(page.url).path == "/"  # the address it is shared and reopened by
+    assert parse_qs(urlsplit(page.url).query)["s"]
+    assert editor_value(page) == text.rstrip("\n")
 
 
 def test_trace_runs_the_seed_order_and_steps_to_confirm(new_page) -> None:
