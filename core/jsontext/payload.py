@@ -144,6 +144,9 @@ def parse(text: str) -> Any:
         comma = _trailing_comma(exc)
         if comma is not None:
             raise PayloadError(_TRAILING[exc.doc[exc.pos]], *line_col(text, comma)) from None
+        stray = _stray_comma(exc)
+        if stray is not None:
+            raise PayloadError(stray, exc.lineno, exc.colno) from None
         raise PayloadError(_explain(exc), exc.lineno, exc.colno) from None
     except RecursionError:  # pragma: no cover - depth is checked first
         raise PayloadError("The payload nests too deeply.", code=ErrorCode.TOO_DEEP) from None
@@ -165,6 +168,21 @@ def _trailing_comma(exc: json.JSONDecodeError) -> int | None:
         return None
     before = exc.doc[: exc.pos].rstrip(" \t\n\r")
     return len(before) - 1 if before.endswith(",") else None
+
+
+def _stray_comma(exc: json.JSONDecodeError) -> str | None:
+    """What to fix when the parser stopped at a comma right after another comma, or right
+    after an opening { or [ (its message there, "Expecting property name enclosed in double
+    quotes" or "Expecting value", points at quotes or a missing value instead)."""
+    if exc.doc[exc.pos : exc.pos + 1] != ",":
+        return None
+    before = exc.doc[: exc.pos].rstrip(" \t\n\r")[-1:]
+    if before == ",":
+        return "Invalid JSON: two commas in a row — remove this one."
+    if before in ("{", "["):
+        first = "member" if before == "{" else "item"
+        return f"Invalid JSON: a comma before the first {first} — remove this comma."
+    return None
 
 
 def _explain(exc: json.JSONDecodeError) -> str:

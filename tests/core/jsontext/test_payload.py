@@ -29,6 +29,7 @@ def _error(text):
         ('{\n  "a": 1,\n}', ("json_syntax", 2, 9)),  # the comma, not the } json.loads names
         ("[1, 2, \n\t]", ("json_syntax", 1, 6)),
         ("{'a': 1}", ("json_syntax", 1, 2)),
+        ('{"a": 1,\n  , "b": 2}', ("json_syntax", 2, 3)),  # the second comma
         ('{"a": 1} x', ("json_syntax", 1, 10)),
         ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), ("too_deep", 1, MAX_DEPTH + 1)),
         ('{"n":\n 1' + "0" * 5000 + "}", ("number_too_long", 2, 2)),
@@ -42,6 +43,7 @@ def _error(text):
         "trailing-comma",
         "trailing-comma-in-array",
         "single-quotes",
+        "doubled-comma",
         "extra-data",
         "too-deep",
         "5000-digit-int",
@@ -88,6 +90,13 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
             "value.",
         ),
         (
+            '{"amount": 99,, "status": "pending"}',
+            "Invalid JSON: two commas in a row — remove this one.",
+        ),
+        ("[1, , 2]", "Invalid JSON: two commas in a row — remove this one."),
+        ('{, "amount": 5}', "Invalid JSON: a comma before the first member — remove this comma."),
+        ("[\n  ,1]", "Invalid JSON: a comma before the first item — remove this comma."),
+        (
             '\ufeff{"amount": 5}',
             "Invalid JSON: the text starts with an invisible byte-order mark (U+FEFF) — delete "
             "the first character, or save the file as UTF-8 without BOM.",
@@ -100,6 +109,10 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
         "trailing-comma-in-array",
         "comma",
         "colon",
+        "doubled-comma",
+        "doubled-comma-in-array",
+        "comma-first-in-object",
+        "comma-first-in-array",
         "bom",
     ],
 )
