@@ -6,7 +6,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["dumps", "jsonable", "number_literal", "plural", "preview", "to_text", "truncate"]
+__all__ = [
+    "clip",
+    "dumps",
+    "jsonable",
+    "number_literal",
+    "plural",
+    "preview",
+    "to_text",
+    "truncate",
+]
 
 
 def dumps(
@@ -65,6 +74,16 @@ def to_text(value: Any) -> str:
     return dumps(value, indent=2)
 
 
+def clip(text: str, limit: int) -> str:
+    """`text`, or its first `limit` - 1 characters and an ellipsis when it is longer.
+
+    Example:
+        >>> clip("troubleshooting", 8), clip("short", 8)
+        ('trouble…', 'short')
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def truncate(value: Any, limit: int = 80) -> str:
     """Compact JSON text of a value, cut to `limit` characters with an ellipsis.
 
@@ -76,7 +95,7 @@ def truncate(value: Any, limit: int = 80) -> str:
         text = dumps(value, default=repr)
     except ValueError:  # circular structures from Python values
         text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 class _Full(Exception):

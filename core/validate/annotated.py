@@ -5,12 +5,14 @@ from __future__ import annotations
 import textwrap
 
 from core.jsontext.duplicates import MAX_REPORTED
+from core.jsontext.write import clip
 from core.validate.report import Report
 
 __all__ = [
     "ANNOTATED_WIDTH",
     "MAX_ANNOTATED_LINES",
     "MAX_LINE_CHARS",
+    "MAX_NOTE_CHARS",
     "annotated_text",
     "text_lines",
 ]
@@ -20,6 +22,7 @@ MAX_LINE_CHARS = 300  # of one line of the payload; the rest is cut, and said to
 # Characters an annotated line takes at most: the Validate page's code block holds 110 of
 # them on one line at 1400 px (924 px of 8.4 px characters), so none of ours is wrapped there.
 ANNOTATED_WIDTH = 100
+MAX_NOTE_CHARS = 200  # of one error's note under its line
 _NOTE_ROOM = 40  # characters of a note on each of its lines at least
 # Characters str.splitlines() and a browser may break a line at, but JSON positions do not:
 # line:col counts "\n" only. Shown as one symbol each, so the columns stay where they were.
@@ -93,7 +96,8 @@ def annotated_text(report: Report, width: int = ANNOTATED_WIDTH) -> str:
             else:
                 piece = min((col - 1) // room, len(pieces) - 1)
                 offset = min(col - 1 - piece * room, room - 1)
-            note = note[:200].replace("\n", "\u2424").translate(_OTHER_BREAKS)  # may quote input
+            # A note may quote the input: at most MAX_NOTE_CHARS, its end marked when cut.
+            note = clip(note, MAX_NOTE_CHARS).replace("\n", "\u2424").translate(_OTHER_BREAKS)
             placed.setdefault(piece, []).extend(_caret(offset, note, room))
         for index, piece_text in enumerate(pieces):
             if index == 0:

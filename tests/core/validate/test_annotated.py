@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from core.order import AgentState
-from core.validate.annotated import ANNOTATED_WIDTH, annotated_text
+from core.validate.annotated import ANNOTATED_WIDTH, MAX_NOTE_CHARS, annotated_text
+from core.validate.field_errors import FieldError
 from core.validate.report import validate_text
 
 
@@ -121,3 +122,16 @@ def test_a_line_longer_than_its_shown_part_is_cut_and_a_caret_past_the_cut_point
         "    ┆ … 79 more characters",
         "    │ ^ greater_than_equal at amount: Input should be greater than or equal to 0",
     ]
+
+
+def test_a_note_cut_to_its_limit_ends_with_an_ellipsis():
+    report = validate_text('{"amount": 5}', AgentState)
+    message = "see the docs " * 30  # 390 characters, words a browser may wrap at
+    report.errors = [
+        FieldError(("amount",), "amount", "/amount", "custom", message, 5, line=1, col=12)
+    ]
+    *_, caret = annotated_text(report).split("│ ", 2)  # the text after the caret's bar
+    note = " ".join(line.split("│", 1)[-1].strip() for line in caret.splitlines())
+    # MAX_NOTE_CHARS characters, the last of them the ellipsis that says the rest is cut
+    assert note == "^ custom at amount: " + "see the docs " * 13 + "see the docs…"
+    assert len(note) == len("^ ") + MAX_NOTE_CHARS
