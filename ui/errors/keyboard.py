@@ -12,8 +12,9 @@ from ui import keys
 __all__ = ["ROW_KEYS_HELP", "keyboard_rows"]
 
 ROW_KEYS_HELP = (
-    "Click a row, or reach it with the arrow keys and press Enter or Space: its details "
-    "show beside the table, and the keys stay in the table."
+    "Click the box at a row's left: its details show beside the table, and the editor's "
+    "caret goes there. Or reach a row with the arrow keys and press Enter or Space: its "
+    "details show, and the keys stay in the table."
 )
 # Our own script (keyboard.js says what it does and why); no user text goes into the page.
 _SCRIPT = (Path(__file__).with_name("keyboard.js")).read_text(encoding="utf-8")
