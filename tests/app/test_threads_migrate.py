@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
 from streamlit.testing.v1 import AppTest
 
 from core.migrate.export import export_module
@@ -33,6 +36,15 @@ NEGATIVE = ("fault-negative_amount", "amount", "greater_than_equal",
             "Input should be greater than or equal to 0", 1)  # fmt: skip
 OVER_500 = ("model-change", "amount", "less_than_equal",
             "Input should be less than or equal to 500", 1)  # fmt: skip
+DIFF_PICK = "threads_migrate_thread"  # the diff's own picker, beside the list's Thread box
+NO_THREAD_IN_STORE = (
+    "No thread to show before and after: this store holds no threads yet. Open a store that "
+    "holds threads."
+)
+NO_THREAD_LISTED = (
+    "No thread to show before and after: the list above shows none with these filters. "
+    "Widen them, then pick a thread in the list."
+)
 
 
 def _open(monkeypatch, *, writes: bool = False, candidate: str | None = None) -> AppTest:
@@ -367,3 +379,62 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
         "threads_migrate_broken": 320, "threads_migrate_changes": 320,
         "threads_migrate_written": 320,
     }  # fmt: skip
+
+
+def _empty_store(path: Path) -> bytes:
+    """A LangGraph SQLite checkpoint store: the saver's own tables, and no row in them."""
+    with closing(sqlite3.connect(path, check_same_thread=False)) as conn:
+        SqliteSaver(conn).setup()
+    return path.read_bytes()
+
+
+def _pickers(at: AppTest) -> list[str]:
+    return [box.key for box in at.selectbox if box.key in (keys.THREADS_THREAD, DIFF_PICK)]
+
+
+def test_an_empty_store_uploaded_after_a_pick_offers_no_thread_of_the_demo(at, tmp_path):
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-bad_status_last").run()
+    assert at.selectbox(key=DIFF_PICK).value == ("fault-bad_status_last", "")
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
+    empty = _empty_store(tmp_path / "empty.sqlite")
+    at.file_uploader(key="threads_upload").set_value(("empty.sqlite", empty, "")).run()
+    assert not at.exception
+    assert _pickers(at) == []  # neither the list's Thread box nor the diff's picker
+    assert [info.value for info in at.info] == [
+        "This store holds no threads yet.",
+        "No stored state was previewed: the store holds no threads yet.",
+        NO_THREAD_IN_STORE,
+    ]
+
+
+def test_a_filter_matching_no_thread_offers_only_the_still_broken_states(at):
+    assert at.selectbox(key=keys.THREADS_THREAD).value == "clean-1"
+    at.text_input(key=keys.THREADS_CONTAINS).input("zzz").run()
+    assert not at.exception
+    assert [info.value for info in at.info] == ["No thread matches these filters."]
+    assert _pickers(at) == [DIFF_PICK]  # the list's Thread box is not drawn
+    checkpoints = [row[5] for row in table_rows(at, "thread", "field", "type")]
+    assert at.selectbox(key=DIFF_PICK).options == [
+        f"fault-bad_status_last (still broken at checkpoint {checkpoints[0]})",
+        f"fault-negative_amount (still broken at checkpoint {checkpoints[1]})",
+        f"model-change (still broken at checkpoint {checkpoints[2]})",
+    ]
+    assert (
+        "The list above shows no thread with these filters: the states still broken are "
+        "offered here. Widen the filters to pick any other thread."
+    ) in [caption.value for caption in at.caption]
+    # a plan that fixes every state: nothing is left to offer, and the page says what to do
+    _edit(at, added=[
+        AMOUNT_MAP,
+        {"path": "amount", "action": "map", "from": "-1", "to": "0"},
+        {"path": "status", "action": "map", "from": '"shipped"', "to": '"confirmed"'},
+    ])  # fmt: skip
+    assert _counts(at)["Still broken"] == 0
+    assert _pickers(at) == []
+    assert [info.value for info in at.info] == [
+        "No thread matches these filters.",
+        NO_THREAD_LISTED,
+    ]
+    # the filter cleared: the first thread listed is picked, and offered again
+    at.text_input(key=keys.THREADS_CONTAINS).input("").run()
+    assert at.selectbox(key=DIFF_PICK).options == ["clean-1 (the thread picked in the list above)"]

@@ -184,7 +184,9 @@ def thread_list(
         limit=size,
     )
     ids = [row.thread_id for row in page.rows]
-    if ids and st.session_state.get(keys.THREADS_THREAD) not in ids:
+    if not ids:  # a thread picked before (in another store, or other filters) is not listed
+        st.session_state.pop(keys.THREADS_THREAD, None)
+    elif st.session_state.get(keys.THREADS_THREAD) not in ids:
         st.session_state[keys.THREADS_THREAD] = ids[0]
     if not page.rows and page.next_after is not None:
         st.info(

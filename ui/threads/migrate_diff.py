@@ -27,6 +27,14 @@ __all__ = ["diff_section"]
 _PICK = "threads_migrate_thread"
 _OPTIONS = 200  # still-broken states offered; any other thread is picked in the list above
 Option = tuple[str, str]  # (thread id, checkpoint id; "" for the thread's latest)
+_NO_THREAD_IN_STORE = (
+    "No thread to show before and after: this store holds no threads yet. Open a store that "
+    "holds threads."
+)
+_NO_THREAD_LISTED = (
+    "No thread to show before and after: the list above shows none with these filters. "
+    "Widen them, then pick a thread in the list."
+)
 
 
 def _options(preview: Preview) -> dict[Option, str]:
@@ -62,9 +70,14 @@ def diff_section(
 ) -> None:
     """Pick a thread (the list's, or a still-broken one); show its state before and after."""
     options = _options(preview)
-    if not options:
-        st.caption("Pick a thread in the list above to see it before and after the plan.")
+    if not options:  # the list shows no thread (it keeps none picked then), none still broken
+        st.info(_NO_THREAD_LISTED if preview.threads else _NO_THREAD_IN_STORE)
         return
+    if not isinstance(st.session_state.get(keys.THREADS_THREAD), str):  # as _options reads it
+        st.caption(
+            "The list above shows no thread with these filters: the states still broken are "
+            "offered here. Widen the filters to pick any other thread."
+        )
     if st.session_state.get(_PICK) not in options:
         st.session_state[_PICK] = next(iter(options))
     thread_id, checkpoint_id = st.selectbox(
