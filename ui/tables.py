@@ -12,6 +12,7 @@ __all__ = [
     "MOST_LINES",
     "TOOLBAR_ROOM",
     "fitted",
+    "rows_in_view",
     "room_for_table_toolbars",
     "wrapped_row_height",
 ]
@@ -90,3 +91,14 @@ def fitted(
         },
         "row_height": wrapped_row_height(texts, widths, most_lines),
     }
+
+
+def rows_in_view(row_height: int, rows: int, most: int = 8) -> int:
+    """A table's height (px) that shows its header and every row up to `most` (Streamlit's
+    "auto" stops at about 400 px, four rows of wrapped text); more rows scroll inside it.
+
+    Example:
+        >>> rows_in_view(35, 3), rows_in_view(35, 20)
+        (145, 320)
+    """
+    return 38 + row_height * min(rows, most) + 2

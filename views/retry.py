@@ -31,7 +31,7 @@ from ui.labs.retry_state import (
     submit,
 )
 from ui.share import share_button
-from ui.tables import fitted, room_for_table_toolbars
+from ui.tables import fitted, room_for_table_toolbars, rows_in_view
 from ui.trace.view import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
@@ -47,14 +47,18 @@ _COLUMNS = {
     "left_out": "left out of the feedback",
 }
 
-# The timeline's columns inside the page's 938 px at 1400, long texts wrapped.
+# The timeline's columns inside the page's 938 px at 1400, long texts wrapped (#32 item 8):
+# each at least as wide as its header (8.5 px before it, a little room after), the rest to
+# what the model returned. An invalid attempt's errors, feedback and what it left out take
+# up to eight lines there.
 TIMELINE_WIDTHS = dict(
     zip(
         _COLUMNS.values(),
-        (56, 72, 56, 80, 170, 170, 170, 80, 70),
+        (64, 80, 76, 80, 112, 130, 148, 92, 150),
         strict=True,
     )
 )
+TIMELINE_LINES = 8
 
 
 def _show_input_error(error: RetryInputError) -> None:
@@ -87,11 +91,14 @@ def _render_run(run: RetryRun) -> None:
     words.metric("feedback words", run.feedback_words)
     rows = [row | {"counter": a.counter} for row, a in zip(run.rows(), run.attempts, strict=True)]
     table = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
+    fit = fitted(table.to_dict("records"), TIMELINE_WIDTHS, TIMELINE_LINES)
     st.dataframe(
         table,
         hide_index=True,
         key=keys.each("retry_timeline", run.engine),
-        **fitted(table.to_dict("records"), TIMELINE_WIDTHS),
+        # Every attempt in view up to eight ("auto" stops at about 400 px: the third was cut)
+        height=rows_in_view(fit["row_height"], len(table)),
+        **fit,
     )
     if run.output is not None:
         st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
@@ -236,5 +243,7 @@ else:
     st.caption(
         "feedback words: whitespace-separated words in the text sent back after invalid answers "
         "(a simple count, not model tokens). PydanticAI's rows are read from its own messages; "
-        "the LangGraph rows are what its nodes wrote."
+        "the LangGraph rows are what its nodes wrote. A value longer than eight lines ends at "
+        "its row's foot; each model call and each reply sent back are in full in the run's own "
+        "messages."
     )

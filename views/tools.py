@@ -27,7 +27,7 @@ from ui.labs.tools_state import (
     switch_scenario,
 )
 from ui.share import share_button, shown_link
-from ui.tables import room_for_table_toolbars
+from ui.tables import fitted, room_for_table_toolbars, rows_in_view
 from ui.text import plain
 
 _PROVIDER_OF = {label: provider for provider, label in PROVIDERS.items()}
@@ -54,6 +54,28 @@ def _frame(rows: Sequence[object]) -> pd.DataFrame:
     return frame.loc[:, (frame != "").any()] if not frame.empty else frame
 
 
+# Each table's columns inside the page's 938 px at 1400 (#32 item 8), long values wrapped in
+# their column; a column left out (empty in every row) gives its width to the widest one.
+STAGE_WIDTHS = {"name": 230, "ok": 60, "detail": 630}
+DIFFERENCE_WIDTHS = {"via": 150, "path": 230, "before": 270, "after": 270}
+REWRITE_WIDTHS = {"kind": 200, "where": 350, "detail": 370}
+# A warning or an error the real run quotes is up to about 370 characters: eight lines
+# (ui.tables' estimate; about seven as drawn) in 430 px, so the observations wrap to eight.
+OBSERVATION_WIDTHS = {"what": 230, "outcome": 100, "detail": 430, "instead": 160}
+
+
+def _table(rows: Sequence[object], widths: dict[str, int], *, key: str, lines: int = 6) -> None:
+    """Dataclass rows as a table of text columns at `widths` (`ui.tables.fitted`), values up
+    to `lines` lines tall, eight rows in view."""
+    frame = _frame(rows)
+    shown = {name: width for name, width in widths.items() if name in frame.columns}
+    widest = max(shown, key=shown.__getitem__)
+    shown[widest] += sum(widths.values()) - sum(shown.values())
+    fit = fitted(frame.to_dict("records"), shown, most_lines=lines)
+    height = rows_in_view(fit["row_height"], len(frame))
+    st.dataframe(frame, key=key, hide_index=True, height=height, **fit)
+
+
 def _round_trip_section(report: Report) -> None:
     st.subheader("Round trip")
     if not report.ok or report.value is None:
@@ -64,9 +86,9 @@ def _round_trip_section(report: Report) -> None:
         st.success("Survived: model_dump and model_dump_json both validate back to an equal value.")
     else:
         st.error("Did not survive: a dump failed, did not validate again, or came back different.")
-    st.dataframe(_frame(trip.stages), key="trip_stages", hide_index=True)
+    _table(trip.stages, STAGE_WIDTHS, key="trip_stages")
     if trip.differences:
-        st.dataframe(_frame(trip.differences), key="trip_differences", hide_index=True)
+        _table(trip.differences, DIFFERENCE_WIDTHS, key="trip_differences")
     if trip.json_text is not None:
         st.caption("What model_dump_json wrote")
         st.code(trip.json_text, language="json", wrap_lines=True)
@@ -140,7 +162,7 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
     if sent.rewrites:
         # Dropped titles are the bulk and the least interesting: list them last.
         ordered = sorted(sent.rewrites, key=lambda rewrite: rewrite.kind == "title_dropped")
-        st.dataframe(_frame(ordered), key=keys.each("rewrites", provider), hide_index=True)
+        _table(ordered, REWRITE_WIDTHS, key=keys.each("rewrites", provider))
     if sent.schema is not None:
         st.json(sent.schema, expanded=2)
 
@@ -150,7 +172,10 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
     preset_text = to_text(scenario.presets[preset])
     text = editor_text(EDITOR_KEY, preset_text)  # what was typed, validated before it is drawn
     report = validate_text(text, model=scenario.model)
-    edit, result = st.columns([5, 6], gap="large")
+    # The result column as wide as Validate's beside its errors: its error table (path,
+    # line:col and message at fixed widths, 320 px with the selection boxes) and the selected
+    # error's details sit side by side in it, the table no wider than its room at 1400 px.
+    edit, result = st.columns([4, 7], gap="medium")
     with result:  # first, so the marks below belong to this report
         # Several scenarios compare two models: say which one judged this payload.
         st.caption(f"Validated against {plain(scenario.model.__name__)}, the tool's parameters.")
@@ -180,7 +205,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
     _round_trip_section(report)
     if scenario.observe is not None:
         st.subheader("What the real run shows")
-        st.dataframe(_frame(scenario.observe(report.input)), key="observations", hide_index=True)
+        _table(scenario.observe(report.input), OBSERVATION_WIDTHS, key="observations", lines=8)
 
 
 restore_share()

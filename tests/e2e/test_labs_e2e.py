@@ -1,8 +1,12 @@
-"""The labs in Chromium (#22 finding 8): a probe's verdict reads as a verdict, in English."""
+"""The labs in Chromium (#22 finding 8): a probe's verdict reads as a verdict, in English; at
+1400 px (#32 item 8) each table of the Tool-parameter and Retry labs fits its width, its
+headers whole, measured from what the grids draw."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -11,8 +15,26 @@ from playwright.sync_api import expect
 from core.probes import registry, run_probe
 from core.share import encode_share
 from core.tools import SCENARIOS
-from tests.e2e._browser import NOTE_DRAWN, cut_off, grid_with, new_context, open_app
+from tests.e2e._browser import (
+    NOTE_DRAWN,
+    cut_off,
+    goto_app,
+    grid_with,
+    new_context,
+    open_app,
+    rerun,
+)
+from tests.e2e.test_layout_e2e import (
+    HEADER,
+    LAPTOP,
+    NOTE_LINES,
+    PADDING,
+    cells_not_whole,
+    drawn_past_edge,
+    overflow,
+)
 from ui.labs.probe_view import MEANINGS
+from ui.labs.tools_state import TABS
 
 pytestmark = pytest.mark.e2e
 
@@ -21,16 +43,17 @@ CJK = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
 
 
 def _text_outside_code(page: Any) -> str:
-    return page.locator("[data-testid='stMain']").evaluate(
+    text: str = page.locator("[data-testid='stMain']").evaluate(
         """main => {
             const copy = main.cloneNode(true);
             copy.querySelectorAll("[data-testid='stCode']").forEach(code => code.remove());
             return copy.textContent;
         }"""
     )
+    return text
 
 
-def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page) -> None:
+def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page: Any) -> None:
     probe = "literal_field_auto_discriminates"  # its source once read "陷阱三 (v2 会自动…)"
     verdict = run_probe(probe).verdict  # the probe in this process is the oracle
     page = new_page(f"behaviour?s={encode_share({'page': 'behaviour', 'probe': probe})}")
@@ -51,7 +74,7 @@ def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page) -> None
     assert CJK.findall(_text_outside_code(page)) == []
 
 
-def test_the_tool_lab_says_which_model_judged_the_payload(new_page) -> None:
+def test_the_tool_lab_says_which_model_judged_the_payload(new_page: Any) -> None:
     # A scenario that compares a loose and a strict model: the verdict names the one it used.
     scenario = SCENARIOS["loose_strict"]
     page = new_page(f"tools?s={encode_share({'page': 'tools', 'scenario': 'loose_strict'})}")
@@ -60,7 +83,9 @@ def test_the_tool_lab_says_which_model_judged_the_payload(new_page) -> None:
     ).to_be_visible()
 
 
-def test_the_tool_labs_lint_findings_are_drawn_whole_inside_their_table(browser, app_server):
+def test_the_tool_labs_lint_findings_are_drawn_whole_inside_their_table(
+    browser: Any, app_server: Any
+) -> None:
     # At 1400 px the message ran past the table's right edge and the fix was not drawn at all.
     context = new_context(browser, viewport={"width": 1400, "height": 900})
     context.add_init_script(f"({NOTE_DRAWN})()")
@@ -77,3 +102,117 @@ def test_the_tool_labs_lint_findings_are_drawn_whole_inside_their_table(browser,
         assert past_the_edge == []
     finally:
         context.close()
+
+
+@contextmanager
+def _laptop(browser: Any, url: str) -> Iterator[Any]:
+    """`url` at 1400 x 900 in a context of its own, each grid noting the texts it draws."""
+    context = new_context(browser, viewport=LAPTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        yield open_app(context, url)
+    finally:
+        context.close()
+
+
+def headers_cut(grid: Any) -> list[tuple[str, Any]]:
+    """Each header `grid` drew past its column's right edge (the next column's left edge, or
+    the canvas' for the last), with how far past; None: not drawn at all."""
+    lines = grid.evaluate("e => e.__lines || []")
+    heads = {line["text"]: line for line in lines if line["y"] < HEADER}
+    width = grid.locator("canvas[data-testid='data-grid-canvas']").bounding_box()["width"]
+    # The selection boxes' column has an empty header.
+    headers = [name for name in grid.locator("[role='columnheader']").all_inner_texts() if name]
+    rights = [heads[name]["start"] - PADDING if name in heads else width for name in headers[1:]]
+    return [
+        (name, None if name not in heads else round(heads[name]["end"] - right))
+        for name, right in zip(headers, [*rights, width], strict=True)
+        if name not in heads or heads[name]["end"] > right + 0.5
+    ]
+
+
+def fit(grid: Any) -> dict[str, Any]:
+    """How `grid` sits in its width: sideways scrolling, texts past its edge, headers cut."""
+    return {"sideways": overflow(grid), "past the edge": drawn_past_edge(grid),
+            "headers cut": headers_cut(grid)}  # fmt: skip
+
+
+FITS: dict[str, Any] = {"sideways": None, "past the edge": [], "headers cut": []}
+
+
+def _drawn(page: Any, grid: Any) -> Any:
+    grid.scroll_into_view_if_needed()
+    expect(grid.locator("[role='gridcell']").first).to_be_attached()
+    page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+    return grid
+
+
+def test_at_1400_px_the_tool_labs_error_table_and_real_run_fit_their_width(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8, a browser walk: with "words for numbers" the error table was 320 px of
+    # content in 278 (its messages cut at the edge: "Input should b", "unable to parse") and
+    # the real run's detail ended mid-value at the table's edge ("…extra_config={'m").
+    state = {"page": "tools", "scenario": "loose_strict", "preset": "words for numbers"}
+    with _laptop(browser, f"{app_server.url}/tools?s={encode_share(state)}") as page:
+        errors = _drawn(page, grid_with(page, "path", "line:col", "message"))
+        observed = _drawn(page, grid_with(page, "what", "outcome", "detail"))
+        assert {"errors": fit(errors), "observed": fit(observed)} == {
+            "errors": FITS,
+            "observed": FITS,
+        }
+        assert cells_not_whole(observed) == {}
+
+
+def test_at_1400_px_every_table_of_each_tool_scenario_fits_its_width(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8: the real run's table was up to 1059 px wide in 938 (the v1 spellings'
+    # warnings), the provider's rewrites 1131 (image_tool's paths), the round trip's dumps
+    # drawn past the table's edge. Each scenario on its first valid payload (the round trip
+    # runs) with the schema Google Live receives (its rewrites have the longest paths).
+    problems: dict[str, Any] = {}
+    checked: dict[str, set[str]] = {}
+    with _laptop(browser, app_server.url) as page:
+        for scenario_id, scenario in SCENARIOS.items():
+            state = {
+                "page": "tools",
+                "scenario": scenario_id,
+                "preset": next(iter(scenario.valid)),
+                "schema_tab": TABS[-1],
+            }
+            goto_app(page, f"{app_server.url}/tools?s={encode_share(state)}")
+            expect(grid_with(page, "name", "ok", "detail")).to_be_visible()  # the round trip
+            tables = page.locator("[data-testid='stDataFrame']")
+            for index in range(tables.count()):
+                grid = _drawn(page, tables.nth(index))
+                headers = grid.locator("[role='columnheader']").all_inner_texts()
+                checked.setdefault(scenario_id, set()).add(headers[0])
+                if (drawn := fit(grid)) != FITS:
+                    problems[f"{scenario_id}: {', '.join(headers)}"] = drawn
+    assert problems == {}
+    # Among them each scenario's round trip, real run and rewrites (by their first header).
+    among = {name: {"name", "what", "kind"} <= firsts for name, firsts in checked.items()}
+    assert among == dict.fromkeys(SCENARIOS, True)
+
+
+def test_at_1400_px_the_retry_labs_timelines_fit_every_header_and_attempt_in_view(
+    browser: Any, app_server: Any
+) -> None:
+    # #32 item 8, a browser walk: after Run the headers read "retries le", "message par",
+    # "left out of th" (past the table's edge), the third attempt was cut off at the table's
+    # foot (Streamlit's automatic height), and the invalid attempt's feedback at its row's.
+    with _laptop(browser, f"{app_server.url}/retry") as page:
+        with rerun(page):
+            page.locator(".st-key-run_retry").get_by_role("button").click()
+        timelines = grid_with(page, "attempt", "retries left", "left out of the feedback")
+        expect(timelines).to_have_count(2)  # PydanticAI's, then LangGraph's
+        for timeline in (timelines.nth(0), timelines.nth(1)):
+            _drawn(page, timeline)
+            expect(timeline.locator("[role='row']:has([role='gridcell'])")).to_have_count(3)
+            scroller = timeline.locator(".dvn-scroller")
+            below = scroller.evaluate("e => e.scrollHeight - e.clientHeight")
+            # The invalid attempt (the second): its errors, what was sent back and what was
+            # left out, each whole (the valid answer's JSON may end at its row's foot).
+            second = [cell for cell in cells_not_whole(timeline) if cell.endswith("of row 1")]
+            assert (fit(timeline), below, second) == (FITS, 0, [])

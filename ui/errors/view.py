@@ -18,6 +18,7 @@ from core.validate.report import Report
 from ui import keys
 from ui.errors.focus import error_details
 from ui.errors.keyboard import ROW_KEYS_HELP, keyboard_rows
+from ui.tables import rows_in_view
 
 __all__ = [
     "COLUMN_ORDER",
@@ -240,7 +241,7 @@ def error_table(
             row_height=MESSAGE_ROW_HEIGHT,
             # Every row in view up to eight (Streamlit's "auto" stops at about 400 px,
             # four of these rows); a longer list scrolls inside the table.
-            height=38 + MESSAGE_ROW_HEIGHT * min(len(report.errors), 8) + 2,
+            height=rows_in_view(MESSAGE_ROW_HEIGHT, len(report.errors)),
         )
         keyboard_rows(key)  # Enter or Space selects a row; the keys stay in the table
         st.caption(ROW_KEYS_HELP)

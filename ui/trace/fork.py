@@ -16,7 +16,7 @@ from core.trace.reducers import dump_json
 from ui import keys
 from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
-from ui.tables import wrapped_row_height
+from ui.tables import rows_in_view, wrapped_row_height
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
 from ui.trace.view import step_panels, trace_table
@@ -105,7 +105,7 @@ def _branch(trace: Trace, fork: Trace) -> None:
                 hide_index=True,
                 column_config=_DIFF_COLUMNS,
                 row_height=row_height,
-                height=38 + row_height * min(len(diff), 8) + 2,  # up to eight rows in view
+                height=rows_in_view(row_height, len(diff)),  # up to eight rows in view
             )
     else:
         st.caption("Nothing edited: the branch re-runs the same state from that step.")

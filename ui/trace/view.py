@@ -21,7 +21,7 @@ from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
 from ui import keys
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
-from ui.tables import wrapped_row_height
+from ui.tables import rows_in_view, wrapped_row_height
 from ui.text import plain
 from ui.trace.stepping import STEP_COLUMNS, STEP_ROW_HEIGHT, step_columns, step_table
 from ui.trace.verdict import run_headline, stopped_panel
@@ -185,7 +185,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
             row_height=row_height,
             # Every row in view up to eight (Streamlit's "auto" stops at about 400 px); more
             # scroll inside the table.
-            height=38 + row_height * min(len(merges), 8) + 2,
+            height=rows_in_view(row_height, len(merges)),
         )
     else:
         st.caption("This node wrote nothing LangGraph merged.")
