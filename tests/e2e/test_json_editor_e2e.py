@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e._browser import goto_app, new_context, rerun
-from tests.e2e._server import Server, streamlit_server
+from tests.e2e._server import ROOT, Server, streamlit_server
 
 pytestmark = pytest.mark.e2e
 
@@ -178,5 +178,34 @@ def test_editor_takes_the_colours_of_streamlits_theme(
         expect(
             page.frame_locator(".st-key-editor iframe").locator(".cm-line span", has_text='"A-1"')
         ).to_have_css("color", STRING_COLOURS[scheme])
+    finally:
+        context.close()
+
+
+def test_typing_over_a_selection_replaces_it_only_while_the_editor_is_editable(
+    browser: Any,
+) -> None:
+    """The built editor alone, driven by the render messages Streamlit sends: select-all and
+    a key replace the text with that key, and nothing else; a disabled editor (Streamlit
+    disables components while it is disconnected) keeps its text."""
+    context = new_context(browser, viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto((ROOT / "frontend" / "json_editor" / "build" / "index.html").as_uri())
+    lines = page.locator(".cm-line")
+    try:
+        for rev, disabled in ((1, True), (2, False)):
+            args = {"text": TEXT, "rev": rev, "debounce_ms": DEBOUNCE_MS, "marks": [],
+                    "marks_at": None, "goto": None, "height": 240, "label": "JSON"}  # fmt: skip
+            page.evaluate(
+                "([args, disabled]) => window.postMessage("
+                "{type: 'streamlit:render', args, theme: null, disabled}, '*')",
+                [args, disabled],
+            )
+            expect(lines).to_have_text(TEXT.split("\n"))
+            page.locator(".cm-content").click()
+            page.keyboard.press("Control+a")
+            page.keyboard.type('{"a": 1}')
+            expected = TEXT.split("\n") if disabled else ['{"a": 1}']
+            expect(lines).to_have_text(expected)
     finally:
         context.close()

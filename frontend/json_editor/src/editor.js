@@ -180,7 +180,7 @@ function create(args, theme, parent) {
         // DOM so that CodeMirror read the key and a line break: `{"a": 1}` reached the page
         // with a newline after it. Here the key replaces the selection, exactly as typed.
         beforeinput: (event, view) => {
-          if (event.inputType !== "insertText" || !event.data) return false;
+          if (event.inputType !== "insertText" || !event.data || view.state.readOnly) return false;
           if (view.state.selection.ranges.every((range) => range.empty)) return false;
           event.preventDefault();
           view.dispatch(view.state.replaceSelection(event.data), {
