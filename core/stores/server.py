@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from core.jsontext.write import clip
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 from core.stores.open import MAX_VALUE_BYTES
 from core.stores.spec import StoreSpec
@@ -78,7 +79,7 @@ def one_line(text: Any, limit: int = 300) -> str:
         '1 validation error lines…'
     """
     said = " ".join(str(text).split())
-    return said if len(said) <= limit else said[: limit - 1] + "…"
+    return clip(said, limit)
 
 
 def _called(label: str, request: Callable[[], _T]) -> _T:

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.jsontext.paths import format_path
-from core.jsontext.write import truncate
+from core.jsontext.write import clip, truncate
 
 __all__ = ["Difference", "RoundTrip", "Stage", "round_trip"]
 
@@ -133,7 +133,7 @@ def _show(value: Any) -> str:
 
 
 def _cut(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 def _explain(exc: Exception) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from core.jsontext.write import clip
+
 if TYPE_CHECKING:  # an annotation only: the tool lab never loads core.validate for it
     from core.validate.json_schema import JsonSchema
 
@@ -150,7 +152,7 @@ def _keyword(
 
 def _short(value: Any) -> str:
     text = "(absent)" if value is _ABSENT else repr(value)
-    return text if len(text) <= 80 else text[:79] + "…"
+    return clip(text, 80)
 
 
 class _Absent:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from core.jsontext.write import clip
 from core.trace.loss import Loss, losses
 from core.trace.reducers import dump_json
 from core.trace.run import Step, Trace
@@ -235,7 +236,7 @@ def _values(errors: list[FieldError]) -> str:
 
 def _short(value: Any) -> str:
     text = dump_json(value)
-    return text if len(text) <= _VALUE_CHARS else text[: _VALUE_CHARS - 1] + "…"
+    return clip(text, _VALUE_CHARS)
 
 
 def _end(text: str) -> str:

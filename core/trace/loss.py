@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from core.jsontext.write import clip
 from core.trace.reducers import DROPPED, OVERWRITE, dump_json, graph_reducers
 from core.trace.run import Step, Trace
 
@@ -147,4 +148,4 @@ def _bypassed(trace: Trace, name: str) -> str:
 
 def _text(value: Any, limit: int | None) -> str:
     text = dump_json(value)
-    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+    return text if limit is None else clip(text, limit)

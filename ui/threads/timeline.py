@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from core.jsontext.write import jsonable
+from core.jsontext.write import clip, jsonable
 from core.stores.serde import find_refused
 from core.stores.state import plain_data
 from core.stores.threads import short_time
@@ -42,7 +42,7 @@ def as_json(value: Any) -> Any:
 def _text(value: Any, limit: int = 200) -> str:
     """A stored write as the merge view shows values (messages as type, content and id)."""
     text = dump_json(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
