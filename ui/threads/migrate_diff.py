@@ -37,10 +37,9 @@ _NO_THREAD_LISTED = (
 )
 
 
-def _options(preview: Preview) -> dict[Option, str]:
+def _options(preview: Preview, picked: str | None) -> dict[Option, str]:
     options: dict[Option, str] = {}
-    picked = st.session_state.get(keys.THREADS_THREAD)
-    if isinstance(picked, str):
+    if picked is not None:
         options[(picked, "")] = f"{picked} (the thread picked in the list above)"
     for state in preview.still_broken[:_OPTIONS]:
         at = f" at checkpoint {state.checkpoint_id}" if state.checkpoint_id else ""
@@ -69,11 +68,14 @@ def diff_section(
     preview: Preview,
 ) -> None:
     """Pick a thread (the list's, or a still-broken one); show its state before and after."""
-    options = _options(preview)
-    if not options:  # the list shows no thread (it keeps none picked then), none still broken
+    # the thread shown in the list above; none while the list shows none (thread_list)
+    listed = st.session_state.get(keys.THREADS_THREAD)
+    picked = listed if isinstance(listed, str) else None
+    options = _options(preview, picked)
+    if not options:  # no thread listed, none still broken
         st.info(_NO_THREAD_LISTED if preview.threads else _NO_THREAD_IN_STORE)
         return
-    if not isinstance(st.session_state.get(keys.THREADS_THREAD), str):  # as _options reads it
+    if picked is None:
         st.caption(
             "The list above shows no thread with these filters: the states still broken are "
             "offered here. Widen the filters to pick any other thread."
