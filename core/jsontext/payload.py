@@ -166,7 +166,7 @@ def _trailing_comma(exc: json.JSONDecodeError) -> int | None:
     """
     if exc.doc[exc.pos : exc.pos + 1] not in ("}", "]"):
         return None
-    before = exc.doc[: exc.pos].rstrip(" \t\n\r")
+    before = _before_stop(exc)
     return len(before) - 1 if before.endswith(",") else None
 
 
@@ -176,13 +176,18 @@ def _stray_comma(exc: json.JSONDecodeError) -> str | None:
     quotes" or "Expecting value", points at quotes or a missing value instead)."""
     if exc.doc[exc.pos : exc.pos + 1] != ",":
         return None
-    before = exc.doc[: exc.pos].rstrip(" \t\n\r")[-1:]
+    before = _before_stop(exc)[-1:]
     if before == ",":
         return "Invalid JSON: two commas in a row — remove this one."
     if before in ("{", "["):
         first = "member" if before == "{" else "item"
         return f"Invalid JSON: a comma before the first {first} — remove this comma."
     return None
+
+
+def _before_stop(exc: json.JSONDecodeError) -> str:
+    """The text before the point the parser stopped at, without the whitespace there."""
+    return exc.doc[: exc.pos].rstrip(" \t\n\r")
 
 
 def _explain(exc: json.JSONDecodeError) -> str:
