@@ -9,6 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import keys
+from ui.access import access_sidebar, announce_public_mode, refusal
 from ui.pages import PAGES, PageSpec
 from ui.validate.first_paint import will_paint_first
 
@@ -40,10 +41,18 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
     ]
     default = next(n for n, spec in enumerate(PAGES) if spec.default)
     alias = _alias(pages[default], PAGES[default])
-    navigation = st.navigation([*pages, *extra_pages, alias])
+    refused = refusal()  # a public server with a store and no sign-in serves nothing else
+    navigation = st.navigation(
+        [*pages, *extra_pages, alias], position="hidden" if refused else "sidebar"
+    )
+    if refused:
+        st.title("This server is not set up to serve")
+        st.error(refused)
+        return
     if navigation is alias:  # before the sidebar: this run only hands over to the root
         navigation.run()
         return
+    announce_public_mode()
     if navigation is pages[0] and will_paint_first():
         # Validate on a cold server: the page paints its editor, imports the rest and reruns
         # (ui/validate/first_paint.py); the sidebar's loader would import LangGraph first.
@@ -53,6 +62,7 @@ def main(extra_pages: Sequence[st.Page] = ()) -> None:
         from ui.versions import versions_view
 
         with st.sidebar:
+            access_sidebar()
             project_sidebar(active_project())
             versions_view()
     navigation.run()

@@ -39,6 +39,7 @@ __all__ = [
     "TRACE_MODE",
     "TRACE_REQUESTS",
     "TRACE_RUN_ANYWAY_REQUEST",
+    "TRACE_LINK_WAITING",
     "THREADS_CONTAINS",
     "THREADS_CURRENT",
     "THREADS_CURSORS",
@@ -106,6 +107,9 @@ STEP_SLIDER = "step_slider"
 # The forked branch's own stepper (ui/trace/fork.py sets it to the branch's first failure).
 FORK_STEP_SLIDER = "fork_step_slider"
 TRACE_RUN_ANYWAY_REQUEST = "trace_run_anyway_request"
+# A share link's selected row, held until the visitor presses Run (a public server never
+# runs a graph from a link by itself).
+TRACE_LINK_WAITING = "trace_link_waiting"
 TRACE_REQUESTS = {"fork": "trace_fork_request", "edit": "trace_edit_request"}
 
 # Retry lab: the preset picker, the script editor, the run shown.

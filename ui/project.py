@@ -15,9 +15,11 @@ from core.jsontext.write import to_text
 from core.order import AgentState
 from core.order.presets import PRESETS, SEED_TEXT
 from core.project import CANDIDATE_ENV, CONFIG_FILE, GRAPH_ENV, MODEL_ENV, Project, load_project
+from core.redact import redact, secrets_of
 from core.validate.entry import project_entry
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
+from ui.access import hosting, say_once, trusted
 from ui.editor.payload import current_payload_text, set_payload_text
 from ui.text import plain
 
@@ -37,11 +39,23 @@ def _load(argv: tuple[str, ...], env: tuple[str, str, str], cwd: str, stamp: int
     # Server configuration only (argv, environment, the working directory's file): the same
     # for every session, so caching it per process shares nothing user-specific.
     names = (MODEL_ENV, GRAPH_ENV, CANDIDATE_ENV)
-    return load_project(argv, dict(zip(names, env, strict=True)), cwd)
+    project = load_project(argv, dict(zip(names, env, strict=True)), cwd)
+    for problem in (*project.errors, *project.notes):  # the host reads them whole, in the log
+        say_once(f"the configured project: {problem}")
+    return project
+
+
+@st.cache_resource(show_spinner=False)
+def _seed_project() -> Project:
+    return Project()
 
 
 def active_project() -> Project:
-    """The model and graph configured by `--model/--graph`, playground.toml or the env vars."""
+    """The model and graph configured by `--model/--graph`, playground.toml or the env vars;
+    on a public server, for signed-in members only (`ui.access.trusted`): everyone else
+    gets the seed order, and nothing of the host's project is imported for them."""
+    if not trusted():
+        return _seed_project()
     cwd = Path.cwd()
     config = cwd / CONFIG_FILE
     stamp = config.stat().st_mtime_ns if config.is_file() else 0  # an edited file reloads
@@ -175,14 +189,21 @@ def _project_text(project: Project) -> str:
 
 
 def project_sidebar(project: Project) -> None:
-    """Which model and graph are loaded and from where; load errors and caveats as code."""
+    """Which model and graph are loaded and from where; load errors and caveats as code,
+    secrets cut out. On a public server, a visitor who is not a signed-in member is told
+    only that the seed order is theirs: no module path or error text of the host's."""
+    if hosting().public and not trusted():
+        st.caption("Model and graph")
+        st.code("the seed order (AgentState and its graphs)", language=None, wrap_lines=True)
+        return
     st.caption("Model and graph (from the server's configuration)")
     st.code(_project_text(project), language=None, wrap_lines=True)
+    known = secrets_of(os.environ)
     if project.errors:
         st.error("The configured project did not load; the seed order is used instead.")
         for error in project.errors:
-            st.code(str(error), language=None, wrap_lines=True)
+            st.code(redact(str(error), known), language=None, wrap_lines=True)
     if project.notes:
         st.warning("Loaded, with caveats:")
         for note in project.notes:
-            st.code(str(note), language=None, wrap_lines=True)
+            st.code(redact(str(note), known), language=None, wrap_lines=True)

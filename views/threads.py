@@ -9,8 +9,8 @@ from core.stores.demo import DEMO_THREADS
 from core.stores.errors import coded
 from core.stores.reader import get_state_said, open_any, timeline_of
 from core.stores.serde import strict_serde
-from core.stores.unbrick import WRITES_ENV, writes_enabled
 from core.validate.entry_run import entry_graph
+from ui.access import writes_off, writes_reach
 from ui.project import active_project
 from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
@@ -79,11 +79,8 @@ audit_section(choice, model, offered[0] if offered is not None else None)
 migrate_section(choice, model, offered, project.graph)
 
 st.subheader("Unbrick")
-if not writes_enabled():
-    st.caption(
-        f"Writing a repaired state is off on this server (start it with {WRITES_ENV}=1 to "
-        "allow it); everything above is read-only."
-    )
+if not writes_reach(choice.source):
+    st.caption(f"{writes_off('Writing a repaired state')}; everything above is read-only.")
 elif timeline is not None:
     if choice.is_demo:
         graph = build_order_graph(DEMO_THREADS.get(timeline.thread_id, ((),))[0])

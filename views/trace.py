@@ -11,6 +11,7 @@ from core.order.schema_options import SchemaOptions
 from core.trace.focus import opened_row
 from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
+from ui.access import hosting
 from ui.editor.payload import current_payload_text
 from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
@@ -202,7 +203,17 @@ if st.session_state[keys.TRACE_GRAPH] == "project":
     for note in project.notes:
         st.code(str(note), language=None, wrap_lines=True)
 _options_note(_settings())
-if st.button("Run", key="run", type="primary") or shared_step is not None:
+if shared_step is not None and hosting().public:  # a link sets the run up; a click runs it
+    st.session_state[keys.TRACE_LINK_WAITING], shared_step = shared_step, None
+clicked = st.button("Run", key="run", type="primary")
+if clicked:
+    shared_step = st.session_state.pop(keys.TRACE_LINK_WAITING, shared_step)
+elif keys.TRACE_LINK_WAITING in st.session_state:
+    st.info(
+        "This link's run is set up above: press Run to run it (on this public server, a "
+        "link never runs a graph by itself)."
+    )
+if clicked or shared_step is not None:
     result = _run(
         _settings(), run_anyway=st.session_state.pop(keys.TRACE_RUN_ANYWAY_REQUEST, False)
     )

@@ -16,9 +16,9 @@ from core.order import build_order_graph
 from core.order.graph import CompiledGraph
 from core.stores.demo import DEMO_THREADS
 from core.stores.serde import strict_serde
-from core.stores.unbrick import WRITES_ENV, writes_enabled
 from core.validate.entry_run import entry_graph
 from ui import keys
+from ui.access import writes_off, writes_reach
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.source import StoreChoice
 from ui.threads.store_write import store_write
@@ -77,11 +77,8 @@ def apply_section(
     graph: CompiledGraph | None,
 ) -> None:
     """The Apply button (writes enabled only), then what it wrote."""
-    if not writes_enabled():
-        st.caption(
-            f"Applying the plan is off on this server (start it with {WRITES_ENV}=1 to allow "
-            "it); the preview above writes nothing."
-        )
+    if not writes_reach(choice.source):
+        st.caption(f"{writes_off('Applying the plan')}; the preview above writes nothing.")
         return
     graph_for = _graph_for(choice, model, graph)
     if graph_for is None:

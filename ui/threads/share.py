@@ -7,7 +7,9 @@ from typing import Any
 import streamlit as st
 
 from core.links.threads import ThreadsLink
+from core.project.hosting import members_only
 from ui import keys
+from ui.access import trusted
 from ui.share import apply_link, share_button
 from ui.text import plain
 from ui.threads.source import StoreChoice
@@ -59,6 +61,10 @@ def store_note(choice: StoreChoice | None) -> None:
     wanted = st.session_state.get(_WANTED)
     shown = choice.source if choice is not None else None
     if wanted is not None and wanted.source == "server" and shown != "server":
+        if not trusted():  # public mode: the store may exist; it is not this visitor's
+            said = members_only("The server's store, which this link reads,")
+            st.warning(f"{said} The demo store is shown instead.")
+            return
         st.warning(
             "[share_store] This link reads the server's checkpoint store, and this server is "
             "not configured with one: the demo store is shown instead. Open the link on the "

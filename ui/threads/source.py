@@ -18,6 +18,7 @@ from core.stores.demo import build_demo_store
 from core.stores.errors import StoreError
 from core.stores.open import store_label
 from ui import keys
+from ui.access import trusted
 
 __all__ = ["MAX_UPLOAD_BYTES", "UPLOAD_CEILING_MB", "StoreChoice", "choose_store"]
 
@@ -108,6 +109,8 @@ def _upload() -> StoreChoice | None:
 
 
 def _server() -> ServerStore | None:
+    if not trusted():  # a public server's own store: for its signed-in members only
+        return None
     try:
         return server_store(sys.argv[1:], os.environ, Path.cwd())
     except StoreError as error:
