@@ -17,9 +17,9 @@ SECRET_ENVS = (
     "DATABASE_URL",
 )
 _HIDDEN = "***"
-# scheme://user:password@host — the password runs to the last "@" before a space or quote,
-# so one holding "@", ":" or "/" is cut whole
-_URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][\w+.\-]*://[^\s:/@'\"]*:)[^\s'\"]*@")
+# scheme://user:password@host — the password runs to the last "@" of the line, so one
+# holding "@", ":", "/", a quote or a space is cut whole (more is cut, never less)
+_URL_PASSWORD = re.compile(r"(?P<head>[A-Za-z][\w+.\-]*://[^\s:/@'\"]*:)[^\n]*@")
 # libpq's and most drivers' key=value forms: password=..., password='...', api_key: ...
 _KEY_VALUE = re.compile(
     r"(?P<head>\b(?:password|passwd|pwd|secret|token|api[_-]?key|client_secret|cookie_secret)"
