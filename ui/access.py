@@ -169,7 +169,8 @@ def announce_public_mode() -> None:
         kept.append(f"writes to it ({WRITES_ENV})")
     if is_configured(sys.argv[1:], os.environ, Path.cwd()):
         kept.append("the project's model and graph")
-    members = f"{len(found.members)} member entries" if found.members else "no members listed"
+    count = len(found.members)
+    members = f"{count} member {'entry' if count == 1 else 'entries'}" if count else "no members"
     sign_in = "sign-in configured" if auth_configured() else "no [auth], so nobody signs in"
     say_once(
         f"public mode (from {found.public_from}): {', '.join(kept) or 'nothing configured'} "

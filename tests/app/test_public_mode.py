@@ -243,3 +243,51 @@ def test_a_public_demo_without_sign_in_offers_none_and_names_no_configuration(ho
     assert [c.value for c in at.sidebar.code][0] == "the seed order (AgentState and its graphs)"
     assert [b.proto.label for b in at.sidebar.button] == []
     assert at.radio(key="threads_source").options == PUBLIC_STORES
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def warning(self, form: str, *args: object) -> None:
+        self.lines.append(form % args)
+
+
+def test_the_log_says_once_what_public_mode_kept_back(host, tmp_path, monkeypatch):
+    import streamlit as st
+
+    import ui.access
+
+    st.cache_resource.clear()  # a fresh server: nothing said yet
+    log = _Log()
+    monkeypatch.setattr(ui.access, "_LOG", log)
+    host(
+        f'public = true\nmembers = ["ana@example.com"]\nstore = {_store(tmp_path)!r}\n'
+        'graph = "shop.graph:builder"\n',
+        PLAYGROUND_STORE_WRITES="1",
+    )
+    for user in (ANONYMOUS, STRANGER):  # two sessions
+        _app(user, auth=True)
+    assert log.lines == [
+        "public mode (from playground.toml): the server's store (from playground.toml), "
+        "writes to it (PLAYGROUND_STORE_WRITES), the project's model and graph reach "
+        "signed-in members only (sign-in configured; 1 member entry); everyone else gets "
+        "the seed order, the demo store and their own uploads, and writes (if enabled) reach "
+        "only those; share links never run a graph by themselves."
+    ]
+
+
+def test_the_log_says_the_refusal_once_without_the_dsns_password(host, monkeypatch):
+    import streamlit as st
+
+    import ui.access
+
+    st.cache_resource.clear()
+    log = _Log()
+    monkeypatch.setattr(ui.access, "_LOG", log)
+    host("public = true\n", PLAYGROUND_STORE="postgresql://app:hunter2@db:5432/shop")
+    _app(ANONYMOUS)
+    _app(ANONYMOUS)
+    assert len(log.lines) == 1
+    assert log.lines[0].startswith("[public_store_without_sign_in] This server is public")
+    assert "hunter2" not in "\n".join(log.lines)
