@@ -22,6 +22,7 @@ __all__ = [
     "ROOT",
     "Server",
     "cpu_seconds",
+    "free_port",
     "machine_load",
     "peak_memory_mb",
     "streamlit_server",
@@ -58,7 +59,8 @@ class Server:
         return self.log.read().decode("utf-8", "replace")
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nothing listens on now (the kernel's pick)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
@@ -79,17 +81,20 @@ def streamlit_server(
     cwd: Path = ROOT,
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
+    port: int | None = None,
 ) -> Iterator[Server]:
     """Start `python -m streamlit run app`, wait for /_stcore/health, stop it afterwards.
 
     `env` adds variables to the server process's environment only (e.g. the store it opens).
+    `port`: one chosen beforehand (from `free_port()`) when a file the app reads names it,
+    e.g. st.login's redirect_uri; a free one otherwise.
 
     Example:
         >>> with streamlit_server() as server:  # doctest: +SKIP
         ...     server.url
         'http://127.0.0.1:40123'
     """
-    port = _free_port()
+    port = port or free_port()
     command = [
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.headless", "true",
