@@ -68,7 +68,11 @@ def test_the_docs_job_and_merge_print_the_whole_audit(demo_store, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in unset}  # the doc's command alone
     bin_dir = tmp_path / "bin"  # `python`, as the image has it: this interpreter
     bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(sys.executable)
+    # A script, not a symlink: a venv's interpreter reached through a link elsewhere finds no
+    # pyvenv.cfg beside it and loses the venv's packages.
+    python = bin_dir / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     out = tmp_path / "out"
     out.mkdir()
     env |= {"PLAYGROUND_STORE": spec, "PYTHONPATH": str(ROOT),
