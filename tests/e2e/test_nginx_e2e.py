@@ -50,13 +50,14 @@ CONF_TEXT = CONF.read_text()
 PUBLIC = "127.0.0.2"
 OTHER_VISITOR = "127.0.0.3"  # a second visitor address, for the per-address limit
 HEALTH = "/_stcore/health"
+EDITOR_PAGE = "/component/ui.editor.json_editor.json_editor/index.html"
 MIB = 1024 * 1024
 # nginx's own answers carry these too ("always"); plain HTTP only redirects, without HSTS.
 SECURITY_HEADERS = {
     "Server": ["nginx"],
     "Strict-Transport-Security": ["max-age=31536000"],
-    "Content-Security-Policy": ["frame-ancestors 'self'"],
-    "X-Frame-Options": ["SAMEORIGIN"],
+    "Content-Security-Policy": ["frame-ancestors 'none'"],
+    "X-Frame-Options": ["DENY"],
     "X-Content-Type-Options": ["nosniff"],
     "Referrer-Policy": ["same-origin"],
 }
@@ -301,6 +302,14 @@ def test_https_answers_carry_the_security_headers_and_a_replica_cookie(proxy: Pr
     assert REPLICA_COOKIE.fullmatch(cookie), cookie
     health = _get(proxy, HEALTH)
     assert (health.status, health.body) == (200, b"ok")
+    # A Streamlit component's page (the JSON editor's, once a session has drawn it; before,
+    # the replica answers 404 with the same headers): framed by the app, by nobody else. The
+    # browser test below draws the editor in its frame through the proxy.
+    editor = _get(proxy, EDITOR_PAGE)
+    assert _security_headers(editor.headers) == SECURITY_HEADERS | {
+        "Content-Security-Policy": ["frame-ancestors 'self'"],
+        "X-Frame-Options": ["SAMEORIGIN"],
+    }
 
 
 def test_plain_http_redirects_to_https_without_hsts(proxy: Proxy) -> None:
