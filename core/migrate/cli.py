@@ -14,6 +14,7 @@ from core.project import load_project
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreError, coded
 from core.stores.open import STORE_ENV, store_label
+from core.stores.spec import mask_secrets
 from core.stores.unbrick import UnbrickError, require_writes
 
 __all__ = ["EXIT_BROKEN", "EXIT_OK", "EXIT_UNUSABLE", "add_migrate_parser", "run_migrate"]
@@ -45,8 +46,9 @@ def add_migrate_parser(
     return migrate
 
 
-def _fail(message: str) -> int:
-    print(message, file=sys.stderr)
+def _fail(message: str, spec: str) -> int:
+    """Exit 2 after `message` on stderr, where a job's log keeps it: no piece of a password."""
+    print(mask_secrets(message, spec), file=sys.stderr)
     return EXIT_UNUSABLE
 
 
@@ -60,19 +62,20 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from core.stores.serde import strict_serde
 
     out = out or sys.stdout
+    spec = args.store or os.environ.get(STORE_ENV, "")
     flags = [part for name in ("model", "graph", "candidate") if getattr(args, name)
              for part in (f"--{name}", getattr(args, name))]  # fmt: skip
     project = load_project(flags, os.environ, os.getcwd())
     if project.errors:
-        return _fail("\n".join(str(error) for error in project.errors))
+        return _fail("\n".join(str(error) for error in project.errors), spec)
     if project.candidate is None and project.spec.candidate:  # given, but it did not load
-        return _fail("\n".join(str(note) for note in project.notes))
+        return _fail("\n".join(str(note) for note in project.notes), spec)
     if project.model is None or project.candidate is None:
         return _fail(f"[{ErrorCode.NO_MODEL}] a migration needs the model the threads were "
-                     "written with (--model) and the changed one (--candidate).")  # fmt: skip
+                     "written with (--model) and the changed one (--candidate).", spec)  # fmt: skip
     if args.apply and project.graph is None and not project.seed_model:
         return _fail(f"[{ErrorCode.NO_GRAPH}] --apply writes each fork through the threads' "
-                     "own graph: pass it with --graph.")  # fmt: skip
+                     "own graph: pass it with --graph.", spec)  # fmt: skip
     model, candidate = project.model, project.candidate
     notes: dict[int, str] = {}
     try:
@@ -82,13 +85,14 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
             proposal = propose(model, candidate)
             plan, notes = proposal.plan, proposal.notes
     except PlanError as error:
-        return _fail(f"{args.plan}: {error}")
+        return _fail(f"{args.plan}: {error}", spec)
     except OSError as error:
-        return _fail(f"[{ErrorCode.PLAN_TOML}] {args.plan} cannot be read ({error.strerror}).")
+        return _fail(
+            f"[{ErrorCode.PLAN_TOML}] {args.plan} cannot be read ({error.strerror}).", spec
+        )
     if args.export:
         source = export_module(plan, model_name=candidate.__name__)
         Path(args.export).write_text(source, encoding="utf-8")
-    spec = args.store or os.environ.get(STORE_ENV, "")
     assistant = args.assistant or os.environ.get(ASSISTANT_ENV, "").strip() or None
     serde = strict_serde([model, candidate])
     try:
@@ -99,9 +103,9 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.apply:
             preview.written = [vars(w) for w in _apply(spec, project, plan, serde, assistant)]
     except (StoreError, UnbrickError) as error:
-        return _fail(str(error))
+        return _fail(str(error), spec)
     except Exception as error:  # noqa: BLE001 - never a traceback, never the DSN
-        return _fail(str(coded(error, store_label(spec))))
+        return _fail(str(coded(error, store_label(spec))), spec)
     _print(preview.to_json(), plan_toml(plan, notes) if not args.plan else "", args.json, out)
     # a checkpoint that cannot be read cannot be migrated either: its thread stays broken
     return EXIT_BROKEN if preview.still_broken or preview.unreadable else EXIT_OK

@@ -25,6 +25,7 @@ from core.stores.shard_flags import (
     parse_shards,
     resolve_shard,
 )
+from core.stores.spec import mask_secrets
 
 __all__ = [
     "EXIT_INVALID",
@@ -118,31 +119,36 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     `--findings-exit 0` turns exit 1 into 0. Flags that name no shard are a usage error.
     """
     usage_error: Callable[[str], NoReturn] = args.usage_error  # argparse's: prints, exits 2
+    spec = args.store or os.environ.get(STORE_ENV, "")
+
+    def say(line: object) -> None:  # stderr, where a job's log keeps it: no piece of a password
+        print(mask_secrets(str(line), spec), file=sys.stderr)
+
     try:
         shard = resolve_shard(args.shard, args.shards, os.environ)
     except ShardFlagError as conflict:
         usage_error(str(conflict))
     if args.shard is None and args.shards is None and JOB_INDEX_ENV in os.environ:
-        print(f"note: {JOB_INDEX_ENV} is set but neither --shards nor --shard is: this "
-              "process audits the whole store", file=sys.stderr)  # fmt: skip
+        say(
+            f"note: {JOB_INDEX_ENV} is set but neither --shards nor --shard is: this process "
+            "audits the whole store"
+        )
     flags = [part for name in ("model", "graph") if getattr(args, name) for part in
              (f"--{name}", getattr(args, name))]  # fmt: skip
     project = load_project(flags, os.environ, os.getcwd())
     for error in project.errors:
-        print(error, file=sys.stderr)
+        say(error)
     for note in project.notes:
-        print(f"note: {note}", file=sys.stderr)
+        say(f"note: {note}")
     if project.errors:
         return EXIT_UNREADABLE
     if project.model is None:
-        print("[no_model] the graph's state is not a Pydantic model: pass --model too",
-              file=sys.stderr)  # fmt: skip
+        say("[no_model] the graph's state is not a Pydantic model: pass --model too")
         return EXIT_UNREADABLE
     models: list[type] = [project.model]
     if project.graph is not None:
         builder = builder_of(project.graph)
         models += [state_schema(builder), input_schema(builder), output_schema(builder)]
-    spec = args.store or os.environ.get(STORE_ENV, "")
     # refusals are reported per state below; LangGraph would also log each one
     logging.getLogger("langgraph.checkpoint.serde.jsonplus").setLevel(logging.ERROR)
     try:
@@ -151,19 +157,18 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
             spec, strict_serde(models), assistant=assistant, max_value_bytes=args.max_value_mb
         ) as store:
             for warning in store.warnings:
-                print(f"warning: {warning}", file=sys.stderr)
+                say(f"warning: {warning}")
             result = audit_any(store, project.model, history=args.history, shard=shard)
-    except StoreError as error:
-        print(error, file=sys.stderr)
+    except StoreError as error:  # it names the store by its label; masked all the same: a
+        say(error)  # driver's text it quotes must not bring a piece of the DSN with it
         return EXIT_UNREADABLE
     except Exception as exc:  # noqa: BLE001 - never a traceback, never the DSN
-        print(
+        say(
             StoreError(
                 StoreCode.UNREADABLE,
                 f"{store_label(spec)} could not be audited ({type(exc).__name__}); check the "
                 "file or server and run the audit again.",
-            ),
-            file=sys.stderr,
+            )
         )
         return EXIT_UNREADABLE
     print_audit(result, args.json, out or sys.stdout)

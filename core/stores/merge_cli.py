@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, TextIO
 
 from core.stores.audit_parts import AuditPartError, merge_parts
 from core.stores.cli import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, print_audit
+from core.stores.postgres import STORE_ENV
+from core.stores.spec import mask_secrets
 
 __all__ = ["add_merge_parser", "run_merge"]
 
@@ -35,8 +38,8 @@ def run_merge(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """
     try:
         result = merge_parts(args.parts)
-    except AuditPartError as error:
-        print(error, file=sys.stderr)
+    except AuditPartError as error:  # masked as the audit's stderr is: a Job runs both
+        print(mask_secrets(str(error), os.environ.get(STORE_ENV, "")), file=sys.stderr)
         return EXIT_UNREADABLE
     print_audit(result, args.json, out or sys.stdout)
     return EXIT_OK if result.clean else EXIT_INVALID

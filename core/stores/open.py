@@ -71,6 +71,8 @@ def open_store(
             "drivers do not read; drop the jdbc: prefix and write "
             "postgresql://user:password@host:port/db.",
         )
+    if parsed.problem:  # a spec this module cannot read is not handed to a driver to guess
+        raise StoreError(StoreCode.BAD_SPEC, f"{parsed.label}: {parsed.problem}")
     if parsed.kind in ("unknown", "server"):
         raise StoreError(
             StoreCode.BAD_SPEC,

@@ -35,6 +35,14 @@ FORMS = {
     "host=db password='Pw with spaces' user=app": ("postgres", "postgresql://app@db:5432/"),
     "HOST=db PASSWORD=Pw": ("postgres", "postgresql://(a DSN that cannot be parsed)"),
     "host=db password='Pw": ("postgres", "postgresql://(a DSN that cannot be parsed)"),
+    # a password's "?" and "&" written as they are: all of it is the password
+    "postgresql://app:Pw?x=1&y@db/shop": ("postgres", "postgresql://app@db:5432/shop"),
+    # an "@" in a query's value: the host is read, but the password might run to that "@"
+    "postgresql://app:Pw@db.internal/shop?application_name=Pw@x": (
+        "postgres", "a PostgreSQL DSN (not shown: part of it may be a password)",
+    ),
+    "postgresql://db/shop?user=app&password=Pw&Pw-2=x": ("postgres", "postgresql://app@db:5432/shop"),
+    "postgres:/app:Pw-Pw@db/shop": ("unknown", "a store spec (not shown: part of it may be a password)"),
     "mysql://app:Pw@db/shop": ("unknown", "a mysql:// URL"),
     "redis+sentinel://:Pw@db": ("unknown", "a redis+sentinel:// URL"),
     "://app:Pw@db": ("unknown", "a URL of an unknown kind"),
@@ -43,6 +51,7 @@ FORMS = {
     ),
     "HTTPS://app:Pw@[::1]:8123": ("server", "https://[::1]:8123"),
     "https://app:Pw@host:99999": ("server", "a LangGraph server URL that cannot be parsed"),
+    "https://app:Pw/Pw-2@host:8123": ("server", "a LangGraph server URL that cannot be parsed"),
     "sqlite:///runs/checkpoints.sqlite": ("sqlite", "runs/checkpoints.sqlite"),
     "SQLite+pysqlite:////abs/runs.db": ("sqlite", "/abs/runs.db"),
     "runs/checkpoints.sqlite": ("sqlite", "runs/checkpoints.sqlite"),
