@@ -108,6 +108,8 @@ class ErrorCode(StrEnum):
     UNBRICK_NOTHING_TO_WRITE = "unbrick_nothing_to_write"
     UNBRICK_NO_FORK_POINT = "unbrick_no_fork_point"
     STORE_WRITE_FAILED = "store_write_failed"
+    # The server's settings, refused in its log (core.heavy: the default is used instead)
+    HEAVY_JOBS = "heavy_jobs"
     # Public mode and sign-in (core.project.hosting; ui.access)
     PUBLIC_STORE_WITHOUT_SIGN_IN = "public_store_without_sign_in"
     MEMBERS_ONLY = "members_only"

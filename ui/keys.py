@@ -64,6 +64,10 @@ __all__ = [
     "THREADS_TABLE",
     "THREADS_TIMELINE",
     "THREADS_WRITES",
+    "THREADS_READ",
+    "THREADS_READ_CANCELLED",
+    "THREADS_AUDIT",
+    "THREADS_MIGRATE_PREVIEW",
     "each",
     "editor",
     "editor_sync",
@@ -75,6 +79,7 @@ __all__ = [
     "step_button",
     "step_table",
     "table",
+    "wait_cancel",
 ]
 
 # The order payload: the Validate editor's text (set_payload_text writes it), and the text
@@ -157,6 +162,14 @@ THREADS_MIGRATE_STEPS = "threads_migrate_steps"
 THREADS_MIGRATE_JOB = "threads_migrate_job"
 THREADS_MIGRATE_WRITTEN = "threads_migrate_written"
 
+# The server's heavy jobs on the Threads page (ui/heavy.py queues each for a slot): reading an
+# uploaded store, the audit, the migration preview. READ_CANCELLED: the read's wait was
+# cancelled (the page says so until the visitor starts it again).
+THREADS_READ = "threads_read"
+THREADS_READ_CANCELLED = "threads_read_cancelled"
+THREADS_AUDIT = "threads_audit"
+THREADS_MIGRATE_PREVIEW = "threads_migrate_preview"
+
 # The Threads tables (ui/threads/columns.py lays each out by this key; `.st-key-<key>`).
 THREADS_TABLE = "threads_table"
 THREADS_TIMELINE = "threads_timeline"
@@ -203,6 +216,16 @@ def editor(key: str) -> str:
 def editor_sync(key: str) -> str:
     """What ui.editor.json_editor keeps between runs about the editor under `key`."""
     return f"_json_editor_sync:{key}"
+
+
+def wait_cancel(job: str) -> str:
+    """The Cancel button beside a heavy job's place in the server's queue (ui/heavy.py).
+
+    Example:
+        >>> wait_cancel("threads_audit")
+        'threads_audit_wait_cancel'
+    """
+    return each(job, "wait_cancel")
 
 
 def generation(key: str, count: int) -> str:

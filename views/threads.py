@@ -16,6 +16,7 @@ from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
 from ui.threads.migrate import migrate_section
+from ui.threads.reading import read_slot, reading_cancelled
 from ui.threads.share import (
     drop_link_notes,
     model_note,
@@ -52,8 +53,12 @@ models = [model] + ([offered[0]] if offered is not None else [])
 # The graph LangGraph's own get_state runs with: the demo's seed graph, or yours (none is
 # assumed for a store of your own when no graph is configured)
 graph = build_order_graph() if choice.is_demo else project.graph
+if reading_cancelled(choice):  # an upload waits for a heavy-job slot, and may be cancelled
+    drop_link_notes()
+    st.stop()
 try:
-    with open_any(choice.spec, strict_serde(models), assistant=choice.assistant) as store:
+    with read_slot(choice), open_any(choice.spec, strict_serde(models),
+                                      assistant=choice.assistant) as store:  # fmt: skip
         for warning in store.warnings:  # the role the store is read as: coded, plain text
             st.warning("The store is read, but:")
             st.code(str(warning), language=None, wrap_lines=True)

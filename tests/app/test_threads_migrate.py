@@ -12,7 +12,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from streamlit.testing.v1 import AppTest
 
 from core.migrate.export import export_module
-from core.migrate.plan import Plan, Step, parse_plan
+from core.migrate.plan import MAX_PLAN_BYTES, Plan, Step, parse_plan
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import downloads, phone_layouts, table_rows
@@ -170,6 +170,26 @@ def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at
         "The preview waits for a plan: fix the rows named above."
     )
     assert at.metric.len == 0
+
+
+def test_the_plan_uploader_takes_1_mb_and_a_plan_over_the_limit_is_told_how_to_shorten(at):
+    uploader = at.file_uploader(key="threads_migrate_upload")
+    # the browser refuses a file over 1 MB itself; one between the limit and that reaches the page
+    assert (uploader.proto.max_upload_size_mb, uploader.label) == (
+        1,
+        "Upload a plan (TOML [[step]] tables; up to 200 KB)",
+    )
+    assert 1_000_000 > MAX_PLAN_BYTES == 200_000
+    padded = "# " + "x" * MAX_PLAN_BYTES + "\n"
+    uploader.set_value(("long.toml", padded.encode(), "")).run()
+    assert [error.value for error in at.error] == [
+        "The uploaded plan cannot be used; the table is unchanged:"
+    ]
+    assert _refusals(at) == [
+        "[plan_toml] the plan is over 200,000 bytes; shorten it: one step whose path has [*] "
+        "(items[*].sku) covers every element of a list."
+    ]
+    assert _steps_key(at) == "threads_migrate_steps"  # the proposal's table, as it was
 
 
 def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line(at):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import tomllib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,7 +13,7 @@ from streamlit.runtime.caching import clear_session_resource_cache
 from streamlit.testing.v1 import AppTest
 
 from bench.audit import build_store
-from core.stores.demo import DEMO_THREADS
+from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV, store_label
 from core.stores.unbrick import WRITES_ENV
 from tests.app._editor import editor
@@ -263,6 +264,42 @@ def test_an_empty_upload_and_a_database_without_checkpoints_are_refused(at, tmp_
     at.file_uploader(key="threads_upload").set_value(("other.sqlite", other.read_bytes(), "")).run()
     assert at.code[-1].value.startswith(
         "[not_a_checkpoint_store] other.sqlite is a database but not a LangGraph checkpoint store"
+    )
+    assert not at.exception
+
+
+def test_a_session_keeps_one_copy_of_its_upload_the_latest(monkeypatch, tmp_path):
+    # this session's private directory is made under tmp_path, where the test can look
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    assert build_store("sqlite", str(first), 3, 6)[0] == 3  # a WAL store, as SqliteSaver's
+    build_demo_store(second)  # DELETE-journaled
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.radio(key="threads_source").set_value("upload").run()
+
+    def copies() -> list[Path]:
+        return sorted(tmp_path.glob("playground-threads-*/upload-*"))
+
+    def upload(file: tuple[str, bytes, str] | None) -> None:
+        at.file_uploader(key="threads_upload").set_value(file).run()
+
+    upload(("first.sqlite", first.read_bytes(), ""))
+    first_copy = copies()[0]
+    # SQLite made the WAL store's -shm and -wal beside the copy it read
+    assert [p.name.removeprefix(first_copy.name) for p in copies()] == ["", "-shm", "-wal"]
+    upload(("second.sqlite", second.read_bytes(), ""))
+    second_copy = copies()[0]
+    assert (copies(), first_copy.exists()) == ([second_copy], False)
+    assert second_copy.read_bytes() == second.read_bytes()
+    assert (at.code[0].value, len(table_rows(at, "thread_id"))) == (
+        "uploaded file second.sqlite",
+        10,
+    )
+    upload(None)  # removed from the uploader: its copy goes too
+    assert (copies(), [i.value for i in at.info]) == (
+        [],
+        ["Upload the .sqlite file your SqliteSaver writes to read its threads."],
     )
     assert not at.exception
 

@@ -22,6 +22,7 @@ from core.stores.errors import coded
 from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
 from ui import keys
+from ui.heavy import heavy_slot
 from ui.text import plain
 from ui.threads.columns import AUDIT_INVALID_LAYOUT
 from ui.threads.source import StoreChoice
@@ -78,6 +79,21 @@ def _results(result: AuditResult, finished: bool) -> None:
     )
 
 
+def _progress(job: dict[str, Any]) -> None:
+    """The progress, what Cancel stopped, Cancel while parts remain, the counts so far."""
+    parts: list[AuditResult] = job["parts"]
+    merged = merge_audits(parts)
+    st.progress(len(parts) / SLICES, text=_checked(merged.threads, len(parts) == SLICES))
+    if job["cancelled"] and len(parts) < SLICES:
+        st.warning(
+            f"Audit cancelled: the counts below cover the {merged.threads:,} threads checked "
+            "before Cancel."
+        )
+    elif len(parts) < SLICES:
+        st.button("Cancel", key="threads_audit_cancel", on_click=_cancel)
+    _results(merged, finished=len(parts) == SLICES)
+
+
 def _checked(threads: int, finished: bool) -> str:
     """The progress bar's words: the threads checked so far, or all of them."""
     return f"All {threads:,} threads checked" if finished else f"{threads:,} threads checked so far"
@@ -113,29 +129,28 @@ def audit_section(
         st.caption("Run the audit to validate every thread's stored state against the model.")
         return
     parts: list[AuditResult] = job["parts"]
-    running = len(parts) < SLICES and not job["cancelled"]
-    merged = merge_audits(parts)
-    st.progress(len(parts) / SLICES, text=_checked(merged.threads, len(parts) == SLICES))
-    if job["cancelled"] and len(parts) < SLICES:
+    if job["cancelled"] and not parts:
         st.warning(
-            f"Audit cancelled: the counts below cover the {merged.threads:,} threads checked "
-            "before Cancel."
+            "Audit cancelled before any thread was checked: press Run audit to start it again."
         )
-    if running:
-        st.button("Cancel", key="threads_audit_cancel", on_click=_cancel)
-    _results(merged, finished=len(parts) == SLICES)
-    if not running:
         return
-    try:
-        serde = strict_serde(models.values())
-        with open_any(choice.spec, serde, assistant=choice.assistant) as store:
-            shard = (len(parts), SLICES)
-            parts.append(audit_any(store, models[chosen], history=history, shard=shard))
-    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
-        job["cancelled"] = True
-        st.error("The store cannot be read:")
-        st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
+    if len(parts) == SLICES or job["cancelled"]:
+        _progress(job)
         return
+    # Each part queues for one of the server's heavy-job slots (its place shown where the
+    # progress is), and holds it while it is drawn and run.
+    with heavy_slot(keys.THREADS_AUDIT, "The audit", _cancel):
+        _progress(job)
+        try:
+            serde = strict_serde(models.values())
+            with open_any(choice.spec, serde, assistant=choice.assistant) as store:
+                shard = (len(parts), SLICES)
+                parts.append(audit_any(store, models[chosen], history=history, shard=shard))
+        except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, not a traceback
+            job["cancelled"] = True
+            st.error("The store cannot be read:")
+            st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
+            return
     try:
         st.rerun(scope="fragment")  # the next part, redrawing only this section
     except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all

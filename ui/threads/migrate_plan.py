@@ -20,6 +20,17 @@ __all__ = ["plan_editor", "steps_key"]
 
 _UPLOAD = "threads_migrate_upload"
 _UPLOAD_ERROR = "threads_migrate_upload_error"
+# What the browser sends (Streamlit's smallest cap, in MB): above the page's limit, so a plan
+# over MAX_PLAN_BYTES reaches the page, which says what to do with it. Streamlit's drop zone
+# would say "1MB per file"; the label says the page's limit instead.
+_UPLOAD_CEILING_MB = 1
+_UPLOAD_STYLE = """<style>
+.st-key-threads_migrate_upload [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+</style>"""
+_TOO_LARGE = (
+    f"the plan is over {MAX_PLAN_BYTES:,} bytes; shorten it: one step whose path has [*] "
+    "(items[*].sku) covers every element of a list."
+)
 _JSON_HELP = (
     'JSON: a string in double quotes ("shipped"), a number, true, false, null, a list or '
     "an object. Empty: the step does not give it."
@@ -77,9 +88,7 @@ def _uploaded(of: tuple[str, ...]) -> None:
         return
     try:
         if file.size > MAX_PLAN_BYTES:  # parse_plan's own refusal, before reading it all
-            raise PlanError(
-                ErrorCode.PLAN_TOML, f"the plan is over {MAX_PLAN_BYTES:,} bytes; shorten it."
-            )
+            raise PlanError(ErrorCode.PLAN_TOML, _TOO_LARGE)
         plan = parse_plan(file.getvalue().decode("utf-8"))
     except UnicodeDecodeError:
         error = CodedError(ErrorCode.PLAN_TOML, "the file is not UTF-8 text; save it as UTF-8.")
@@ -156,12 +165,14 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         refused.code("\n".join(str(refusal) for refusal in table.refusals), language=None,
                      wrap_lines=True)  # fmt: skip
     upload_col, again_col = st.columns([3, 1], vertical_alignment="bottom")
+    st.html(_UPLOAD_STYLE)
     upload_col.file_uploader(
-        "Upload a plan (TOML [[step]] tables)",
+        f"Upload a plan (TOML [[step]] tables; up to {MAX_PLAN_BYTES // 1000:,} KB)",
         type=["toml"],
         key=_UPLOAD,
         on_change=_uploaded,
         args=(of,),
+        max_upload_size=_UPLOAD_CEILING_MB,
     )
     again_col.button(
         "Start again from the proposal",

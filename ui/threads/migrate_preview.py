@@ -9,6 +9,8 @@ stop could end a walk, but not resume it), and each slice is a short script run.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -23,6 +25,7 @@ from core.stores.errors import coded
 from core.stores.reader import open_any, thread_total
 from core.stores.serde import strict_serde
 from ui import keys
+from ui.heavy import heavy_slot
 from ui.tables import wrapped_row_height
 from ui.text import plain
 from ui.threads.columns import (
@@ -39,10 +42,14 @@ SLICES = 10
 _SHOWN_BROKEN = 1000  # rows of the still-broken table; the JSON download holds them all
 
 
-def _cancel() -> None:
+def _cancel(signature: tuple[str, ...]) -> None:
+    """Stop the preview of `signature` where it is (a preview waiting for its first slot
+    stops with no part)."""
     job = st.session_state.get(keys.THREADS_MIGRATE_JOB)
-    if job is not None:
-        job["cancelled"] = True
+    if job is None or job["signature"] != signature:
+        job = {"signature": signature, "parts": []}
+        st.session_state[keys.THREADS_MIGRATE_JOB] = job
+    job["cancelled"] = True
 
 
 def _again() -> None:
@@ -138,13 +145,20 @@ def preview_section(
     plan: Plan,
     history: bool,
 ) -> Preview | None:
-    """The plan's preview over the page's store (None: the store cannot be read); in a large
-    store, the threads previewed so far."""
+    """The plan's preview over the page's store (None: the store cannot be read, or the
+    preview was cancelled before any part); in a large store, the threads previewed so far.
+    Each read queues for one of the server's heavy-job slots."""
     signature = (choice.source, choice.label, str(choice.assistant), model.__qualname__,
                  candidate.__qualname__, plan_toml(plan), str(history))  # fmt: skip
+    job = st.session_state.get(keys.THREADS_MIGRATE_JOB)
+    if job is not None and job["signature"] == signature and job["cancelled"] and not job["parts"]:
+        st.warning("Preview cancelled before any thread was previewed: press Preview again to "
+                   "start it again.")  # fmt: skip
+        st.button("Preview again", key="threads_migrate_again", on_click=_again)
+        return None
     try:
-        with open_any(choice.spec, strict_serde([model, candidate]),
-                      assistant=choice.assistant) as store:  # fmt: skip
+        with _slot(signature), open_any(choice.spec, strict_serde([model, candidate]),
+                                        assistant=choice.assistant) as store:  # fmt: skip
             total = thread_total(store)
             if total is not None and total <= ONE_GO_THREADS:
                 st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)
@@ -155,6 +169,30 @@ def preview_section(
         _failed(error, choice)
         return None
     return _sliced(choice, model, candidate, plan, history, signature)
+
+
+def _slot(signature: tuple[str, ...]) -> AbstractContextManager[None]:
+    return heavy_slot(keys.THREADS_MIGRATE_PREVIEW, "The preview", partial(_cancel, signature))
+
+
+def _progress(job: dict[str, Any], plan: Plan, candidate: type[BaseModel]) -> Preview:
+    """The progress, Cancel while parts remain (else what Cancel stopped, and Preview again),
+    the counts so far; returns them."""
+    parts: list[Preview] = job["parts"]
+    running = len(parts) < SLICES and not job["cancelled"]
+    merged = merge_previews(plan, parts)
+    done = len(parts) == SLICES
+    previewed = f"{merged.threads:,} threads previewed"
+    st.progress(len(parts) / SLICES, text=f"All {previewed}" if done else f"{previewed} so far")
+    if running:
+        st.button("Cancel", key="threads_migrate_cancel", on_click=_cancel,
+                  args=(job["signature"],))  # fmt: skip
+    elif not done:
+        st.warning(f"Preview cancelled: the counts cover the {previewed} before Cancel.")
+    if not running:
+        st.button("Preview again", key="threads_migrate_again", on_click=_again)
+    _results(merged, candidate, finished=done)
+    return merged
 
 
 def _sliced(
@@ -170,30 +208,22 @@ def _sliced(
         job = {"signature": signature, "parts": [], "cancelled": False}
         st.session_state[keys.THREADS_MIGRATE_JOB] = job
     parts: list[Preview] = job["parts"]
-    running = len(parts) < SLICES and not job["cancelled"]
-    merged = merge_previews(plan, parts)
-    done = len(parts) == SLICES
-    previewed = f"{merged.threads:,} threads previewed"
-    st.progress(len(parts) / SLICES, text=f"All {previewed}" if done else f"{previewed} so far")
-    if running:
-        st.button("Cancel", key="threads_migrate_cancel", on_click=_cancel)
-    elif not done:
-        st.warning(f"Preview cancelled: the counts cover the {previewed} before Cancel.")
-    if not running:
-        st.button("Preview again", key="threads_migrate_again", on_click=_again)
-    _results(merged, candidate, finished=len(parts) == SLICES)
-    if not running:
-        return merged
-    try:
-        with open_any(choice.spec, strict_serde([model, candidate]),
-                      assistant=choice.assistant) as store:  # fmt: skip
-            shard = (len(parts), SLICES)
-            parts.append(preview_migration(store, model, candidate, plan, history=history,
-                                           shard=shard))  # fmt: skip
-    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
-        job["cancelled"] = True
-        _failed(error, choice)
-        return merged
+    if len(parts) == SLICES or job["cancelled"]:
+        return _progress(job, plan, candidate)
+    # Each part queues for one of the server's heavy-job slots (its place shown where the
+    # progress is), and holds it while it is drawn and run.
+    with _slot(signature):
+        merged = _progress(job, plan, candidate)
+        try:
+            with open_any(choice.spec, strict_serde([model, candidate]),
+                          assistant=choice.assistant) as store:  # fmt: skip
+                shard = (len(parts), SLICES)
+                parts.append(preview_migration(store, model, candidate, plan, history=history,
+                                               shard=shard))  # fmt: skip
+        except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, not a traceback
+            job["cancelled"] = True
+            _failed(error, choice)
+            return merged
     try:
         st.rerun(scope="fragment")  # the next part, redrawing only this section
     except StreamlitAPIException:  # a full run (the page's first, or AppTest): rerun it all

@@ -90,6 +90,7 @@ def _upload() -> StoreChoice | None:
         f"Audit a larger store from the command line: `{_AUDIT_COMMAND}`",
         max_upload_size=UPLOAD_CEILING_MB,
     )
+    _keep_only(upload.file_id if upload is not None else None)
     if upload is None:
         st.info("Upload the .sqlite file your SqliteSaver writes to read its threads.")
         return None
@@ -102,10 +103,24 @@ def _upload() -> StoreChoice | None:
         )
         st.code(_AUDIT_COMMAND, language=None)
         return None
-    path = Path(_session_dir()) / f"upload-{upload.file_id}.sqlite"
+    path = _copy_of(upload.file_id)
     if not path.is_file():
         path.write_bytes(upload.getvalue())
     return StoreChoice(str(path), f"uploaded file {upload.name}", "upload")
+
+
+def _copy_of(file_id: str) -> Path:
+    """The session's private copy of the upload `file_id` (SQLite reads it, never the upload)."""
+    return Path(_session_dir()) / f"upload-{file_id}.sqlite"
+
+
+def _keep_only(file_id: str | None) -> None:
+    """Delete the session's copies of earlier uploads (all, when the uploader is empty), with
+    the -wal and -shm files SQLite made beside them: a session keeps one upload on disk."""
+    kept = _copy_of(file_id).name if file_id is not None else None
+    for file in Path(_session_dir()).glob("upload-*"):
+        if kept is None or not (file.name == kept or file.name.startswith(f"{kept}-")):
+            file.unlink(missing_ok=True)
 
 
 def _server() -> ServerStore | None:
