@@ -18,7 +18,8 @@ class StoreCode(StrEnum):
     BAD_SPEC = ErrorCode.BAD_STORE_SPEC  # not a path, sqlite:/// URL or postgresql:// DSN
     MISSING = ErrorCode.STORE_MISSING  # the SQLite file does not exist
     EMPTY = ErrorCode.STORE_EMPTY  # a zero-byte file
-    NOT_A_DATABASE = ErrorCode.NOT_A_DATABASE  # a file SQLite cannot open (text, corrupt)
+    NOT_A_DATABASE = ErrorCode.NOT_A_DATABASE  # a file SQLite cannot open (text, no header)
+    CORRUPT = ErrorCode.STORE_CORRUPT  # a damaged SQLite page (quick_check, or met reading)
     NOT_A_CHECKPOINT_STORE = ErrorCode.NOT_A_CHECKPOINT_STORE  # no `checkpoints` table
     UNREACHABLE = ErrorCode.STORE_UNREACHABLE  # Postgres down, refused, wrong host/port
     LOGIN_REFUSED = ErrorCode.STORE_LOGIN_REFUSED  # Postgres rejected the user or password

@@ -38,6 +38,16 @@ def _plain_sqlite(tmp_path: Path) -> str:
     return str(path)
 
 
+def _damaged_pages(tmp_path: Path) -> str:
+    path = tmp_path / "damaged.sqlite"
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("CREATE TABLE checkpoints (thread_id TEXT)")
+        conn.execute("CREATE TABLE writes (thread_id TEXT)")
+    data = path.read_bytes()
+    path.write_bytes(data[:4096] + b"\xa5" * (len(data) - 4096))  # the header page kept
+    return str(path)
+
+
 def _empty(tmp_path: Path) -> str:
     (tmp_path / "empty.sqlite").touch()
     return str(tmp_path / "empty.sqlite")
@@ -52,6 +62,11 @@ CASES = {
              "is not a database); point at the file your SqliteSaver writes."),
     "directory": (lambda tmp: f"sqlite:///{tmp}", "not_a_database", "{tmp} is a directory, "
                   "not a checkpoint store; point at the .sqlite file your SqliteSaver writes."),
+    "damaged_pages": (_damaged_pages, "store_corrupt", "{tmp}/damaged.sqlite is damaged "
+                      "(SQLite: database disk image is malformed), so none of it is read; "
+                      "restore it from a backup, or copy what SQLite can still read to a new "
+                      "file (sqlite3 damaged.sqlite .recover | sqlite3 recovered.sqlite) and "
+                      "open that."),
     "no_checkpoints_table": (_plain_sqlite, "not_a_checkpoint_store", "{tmp}/app.db is a "
                              "database but not a LangGraph checkpoint store (missing table: "
                              "checkpoints, writes); point at the store your checkpointer writes."),
