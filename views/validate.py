@@ -175,6 +175,7 @@ def _workbench(
     # One table for both verdicts: each located error once, with who rejects it.
     rejected = None if comparison is None else rejected_errors(report, comparison)
     by = None if rejected is None else [row.by for row in rejected]
+    theirs = None if rejected is None else [row.theirs for row in rejected]
     shown = (  # what the table and the exports hold
         report
         if rejected is None
@@ -193,7 +194,7 @@ def _workbench(
         heading("Errors")
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
-        chosen_error, pick = _selectable(shown, "errors", by)
+        chosen_error, pick = _selectable(shown, "errors", by, theirs)
         if entry and report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)
         exports(shown, key="export", by=by)
@@ -254,8 +255,8 @@ def _workbench(
 
 def _annotated(report: Report, entry: Report | None) -> None:
     """The text with every error marked: the model alone's, then LangGraph's own ones."""
-    seen = {(e.path, e.type) for e in report.errors}
-    extra = [e for e in (entry.errors if entry else []) if (e.path, e.type) not in seen]
+    seen = {e.identity for e in report.errors}
+    extra = [e for e in (entry.errors if entry else []) if e.identity not in seen]
     marked = Report(model=report.model, text=report.text, syntax_error=report.syntax_error)
     marked.errors = report.errors + extra
     if marked.ok and not report.duplicates:
@@ -289,7 +290,10 @@ def _comparison(report: Report, graph: CompiledGraph) -> EntryComparison | None:
 
 
 def _selectable(
-    report: Report, table: str, by: list[Rejecter] | None = None
+    report: Report,
+    table: str,
+    by: list[Rejecter] | None = None,
+    theirs: list[str | None] | None = None,
 ) -> tuple[FieldError | None, dict[str, Any] | None]:
     """`report`'s error table `table`, rows selectable, with who rejects each row (`by`):
     the error selected, and where it is as a link names it (its table and position). The
@@ -297,7 +301,7 @@ def _selectable(
     wanted = st.session_state.get(keys.LINK_ERROR)
     if wanted is not None and wanted[0] == table:
         select_row(table, wanted[1])
-    chosen = error_table(report, key=table, texts=None, selectable=True, by=by)
+    chosen = error_table(report, key=table, texts=None, selectable=True, by=by, theirs=theirs)
     row = next((n for n, error in enumerate(report.errors) if error is chosen), None)
     return chosen, None if row is None else {"table": table, "row": row}
 

@@ -74,6 +74,9 @@ class Rejected:
 
     error: FieldError  # your model's own row when both reject it (its input as sent)
     by: Rejecter
+    # "both": LangGraph's own message where it words the error differently (JSON's "array"
+    # against Python's "list"), for the details; None where the two say the same
+    theirs: str | None = None
 
 
 @dataclass(frozen=True)
@@ -185,15 +188,12 @@ def compare_entry(report: Report, graph: CompiledGraph | None = None) -> EntryCo
     return result
 
 
-def _same(error: FieldError) -> tuple[Any, ...]:
-    """What makes two verdicts' errors one: where (loc, line:col) and what (type, message)."""
-    return (error.loc, error.line, error.col, error.type, error.msg)
-
-
 def rejected_errors(report: Report, comparison: EntryComparison) -> list[Rejected]:
     """Your model's errors (Pydantic's, `report`) and LangGraph's entry's (`comparison`), one
-    row per located error: an error both give at the same place, with the same type and
-    message, is one row "both"; the rest say which of the two rejects them.
+    row per error: an error both give with one identity (`FieldError.identity`: the same
+    place and type, whatever the messages say) is one row "both", with your model's message
+    and LangGraph's own beside it when it differs; the rest say which of the two rejects
+    them.
 
     Your model's rows keep Pydantic's order; a row only LangGraph gives follows the last row
     at the same loc (its own version of that part's error), else goes before the first row
@@ -209,18 +209,20 @@ def rejected_errors(report: Report, comparison: EntryComparison) -> list[Rejecte
          ('messages[0]', 'validator_exception', 'your model'),
          ('messages[0]', 'langgraph_exception', 'LangGraph')]
     """
-    theirs = Counter(_same(error) for error in comparison.verdict.errors)
+    theirs: dict[tuple[str, str], list[FieldError]] = {}
+    for error in comparison.verdict.errors:
+        theirs.setdefault(error.identity, []).append(error)
     rows: list[Rejected] = []
     for error in report.errors:
-        both = theirs[_same(error)] > 0
-        theirs[_same(error)] -= both
-        rows.append(Rejected(error, "both" if both else "your model"))
-    mine = Counter(_same(error) for error in report.errors)
-    for error in comparison.verdict.errors:
-        if mine[_same(error)] > 0:
-            mine[_same(error)] -= 1
+        same = theirs.get(error.identity)
+        if not same:
+            rows.append(Rejected(error, "your model"))
             continue
-        rows.insert(_place(rows, error), Rejected(error, "LangGraph"))
+        their = same.pop(0)
+        rows.append(Rejected(error, "both", None if their.msg == error.msg else their.msg))
+    for error in comparison.verdict.errors:
+        if any(left is error for left in theirs.get(error.identity, ())):  # LangGraph's alone
+            rows.insert(_place(rows, error), Rejected(error, "LangGraph"))
     return rows
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
@@ -100,15 +100,16 @@ def langgraph_entry(graph: CompiledGraph, payload: Any, text: str | None = None)
         return verdict
     verdict.error = _one_line(exc)
     raw: list[dict[str, Any]] = []
-    if isinstance(exc, ValidationError):
+    own = _own_models(builder)
+    if _is_own(exc, own):
         raw = error_rows(exc)
         _record_state(verdict, run, config, None)
     else:
-        pinned = pin_crashes(payload, _crash_of(graph))
+        pinned = pin_crashes(payload, _crash_of(graph, own))
         holes = [crash.loc for crash in pinned.crashes]
-        raw = [crash_error(c.exc, c.loc, c.input, by="langgraph") for c in pinned.crashes]
+        raw = [row for c in pinned.crashes for row in _crash_rows(c.exc, c.loc, c.input)]
         rest_exc = _attempt(graph, pinned.rest)[0] if () not in holes else None
-        if isinstance(rest_exc, ValidationError):
+        if _is_own(rest_exc, own):
             rest = [e | {"loc": pinned.restore(e["loc"])} for e in error_rows(rest_exc)]
             raw += [e for e in rest if without(payload_path(e["loc"], payload), holes)]
         raw = in_payload_order(raw, payload)
@@ -144,10 +145,31 @@ async def _drain(run: Any, payload: Any, config: RunnableConfig) -> list[dict[st
     return [event async for event in stream]
 
 
-def _crash_of(graph: CompiledGraph) -> Any:
+def _own_models(builder: Any) -> frozenset[str]:
+    """The names of the models LangGraph validates a payload with: a ValidationError titled
+    otherwise was raised inside a reducer (add_messages building a message from a dict), its
+    locations relative to that part, not to the payload."""
+    schemas = (input_schema(builder), getattr(builder, "state_schema", None))
+    return frozenset(getattr(schema, "__name__", "") for schema in schemas) - {""}
+
+
+def _is_own(exc: BaseException | None, own: frozenset[str]) -> TypeGuard[ValidationError]:
+    return isinstance(exc, ValidationError) and exc.title in own
+
+
+def _crash_rows(exc: BaseException, loc: tuple[str | int, ...], value: Any) -> list[dict[str, Any]]:
+    """The error rows of a part that made LangGraph raise before its model judged it: a
+    reducer's ValidationError (a message's own fields) placed under the part, each row;
+    anything else, one row at the part."""
+    if isinstance(exc, ValidationError):
+        return [row | {"loc": (*loc, *row["loc"])} for row in error_rows(exc)]
+    return [crash_error(exc, loc, value, by="langgraph")]
+
+
+def _crash_of(graph: CompiledGraph, own: frozenset[str]) -> Any:
     def crash(payload: Any) -> BaseException | None:
         exc = _attempt(graph, payload)[0]
-        return None if exc is None or isinstance(exc, ValidationError) else exc
+        return None if exc is None or _is_own(exc, own) else exc
 
     return crash
 

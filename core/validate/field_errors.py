@@ -42,6 +42,18 @@ class FieldError:
     line: int | None = None
     col: int | None = None
 
+    @property
+    def identity(self) -> tuple[str, str]:
+        """What makes two errors one, in every view (the table, the editor's marks, the
+        annotated text, the exports): where in the payload and which rule. Two verdicts'
+        errors with one identity are one error, whatever their messages say.
+
+        Example:
+            >>> FieldError(("a", 0), "a[0]", "/a/0", "int_parsing", "...", "x").identity
+            ('a[0]', 'int_parsing')
+        """
+        return (self.path, self.type)
+
     def to_row(self) -> dict[str, str]:
         """One flat, text-only row for a table or CSV (input truncated, never the payload)."""
         return {

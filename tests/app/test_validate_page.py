@@ -463,6 +463,27 @@ def test_a_typeless_message_is_one_table_of_both_verdicts_saying_who_rejects_eac
     assert not [c.value for c in at.caption if c.value.startswith(("Your model", "LangGraph's"))]
 
 
+def test_an_error_both_give_in_their_own_words_is_one_row_with_langgraphs_words_in_details(at):
+    # JSON mode says "array", Python mode "list": one error (path, type), rejected by both.
+    # LangGraph's came from add_messages building the message, placed under that message.
+    payload = json.loads(SEED_TEXT)
+    payload["messages"] = [*payload["messages"], {"type": "human", "content": True}]
+    editor(at, "payload").input(to_text(payload)).run()
+    assert not at.exception
+    assert _error_rows(at) == [
+        ["messages[1].content", "18:18", "string_type", "both"],
+        ["messages[1].content", "18:18", "list_type", "both"],
+    ]
+    at.session_state[keys.table("errors")] = {"selection": {"rows": [1], "columns": []}}
+    at.run()
+    details = [t.value for t in at.text if t.value.startswith("messages[1].content")]
+    assert details == [
+        "messages[1].content\nInput should be a valid array\n\nLangGraph says it as\n"
+        "  Input should be a valid list\n\ntype\n  list_type\ninput\n  true\npointer\n"
+        "  /messages/1/content"
+    ]
+
+
 def test_the_editor_gets_every_error_as_a_mark_at_its_line_col(at):
     # LangGraph's entry and the model alone disagree here: both tables' errors are marked,
     # each once; the repeated key is a warning at each of its positions.

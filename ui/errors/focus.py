@@ -13,23 +13,25 @@ from ui.editor.json_editor import Mark
 __all__ = ["details_text", "error_details", "report_marks", "selected_spot"]
 
 
-def error_details(error: FieldError, *, chosen: bool = True) -> None:
-    """One error's message, type, input, rule parameters (ctx), JSON pointer and docs link.
+def error_details(error: FieldError, *, chosen: bool = True, theirs: str | None = None) -> None:
+    """One error's message, type, input, rule parameters (ctx), JSON pointer and docs link;
+    `theirs`: LangGraph's own wording of the same error, where both reject it.
 
     One code block (the input and the path are the user's text), labelled line by line: a
     dozen elements (a caption and a block each) cost the browser about 15 ms a rerun.
     """
     where = "" if error.line is None else f" at {error.line}:{error.col}"
     st.caption(("Selected error" if chosen else "First error (select a row for another)") + where)
-    st.text(details_text(error))  # proportional and wrapped: the column beside is narrow
+    st.text(details_text(error, theirs))  # proportional and wrapped: the column is narrow
     if error.url:  # Pydantic's own errors page, never the user's text
         st.link_button("Pydantic docs for this error", error.url, icon=":material/open_in_new:")
 
 
-def details_text(error: FieldError) -> str:
+def details_text(error: FieldError, theirs: str | None = None) -> str:
     """The field and message, then `type`, `input`, `ctx` (when the rule has parameters)
     and `pointer`, each label on its own line and its value indented under it: the column
-    beside the table is narrow, and a value never shares a line with its label.
+    beside the table is narrow, and a value never shares a line with its label. `theirs`
+    (LangGraph's wording of an error both reject) follows the message.
 
     Example:
         >>> print(details_text(FieldError(("qty",), "qty", "/qty", "int_parsing",
@@ -45,6 +47,8 @@ def details_text(error: FieldError) -> str:
           /qty
     """
     lines = [error.path or "(the payload)", error.msg, ""]
+    if theirs is not None:
+        lines[2:2] = ["", "LangGraph says it as", f"  {theirs}"]
     lines += ["type", f"  {error.type}", "input", f"  {truncate(error.input, 400)}"]
     if error.ctx:
         lines += ["ctx", f"  {truncate(error.ctx, 400)}"]
@@ -76,12 +80,8 @@ def report_marks(*reports: Report | None) -> list[Mark]:
             error = report.syntax_error
             marks.append(Mark(error.line, error.col, f"[{error.code}] {error.message}"))
         for field in report.errors:
-            if (
-                field.line is not None
-                and field.col is not None
-                and (field.path, field.type) not in seen
-            ):
-                seen.add((field.path, field.type))
+            if field.line is not None and field.col is not None and field.identity not in seen:
+                seen.add(field.identity)
                 marks.append(
                     Mark(
                         field.line,

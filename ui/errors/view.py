@@ -195,6 +195,7 @@ def error_table(
     texts: Verdicts | None = GATE,
     selectable: bool = False,
     by: Sequence[str] | None = None,
+    theirs: Sequence[str | None] | None = None,
 ) -> FieldError | None:
     """Verdict (unless `texts` is None), repeated keys, then one row per error.
 
@@ -204,7 +205,8 @@ def error_table(
     move its caret there. A row is selected by a click, or by Enter or Space on it
     (`keyboard_rows`; the caption under the table says so). Otherwise every column is shown
     (COLUMN_ORDER) and None returned.
-    `by` (one entry per error: who rejects it) adds a "rejected by" column after the message.
+    `by` (one entry per error: who rejects it) adds a "rejected by" column after the message;
+    `theirs` (one per error) is LangGraph's wording of an error both reject, for the details.
     """
     if texts is not None:
         verdict(report, texts=texts)
@@ -247,8 +249,13 @@ def error_table(
         st.caption(ROW_KEYS_HELP)
     picked = event.selection.rows
     chosen = report.errors[picked[0]] if picked and picked[0] < len(report.errors) else None
+    shown = 0 if chosen is None else picked[0]
     with beside, st.container(key=keys.part(key, "details")):
-        error_details(report.errors[0] if chosen is None else chosen, chosen=chosen is not None)
+        error_details(
+            report.errors[shown],
+            chosen=chosen is not None,
+            theirs=None if theirs is None else theirs[shown],
+        )
     return chosen
 
 
