@@ -9,13 +9,14 @@ from core.stores.demo import DEMO_THREADS
 from core.stores.errors import coded
 from core.stores.reader import get_state_said, open_any, timeline_of
 from core.stores.serde import strict_serde
+from core.stores.session import allowed_types
 from core.validate.entry_run import entry_graph
 from ui.access import writes_off, writes_reach
 from ui.project import active_project
 from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
 from ui.threads.listing import choose_models, offered_candidate, thread_list
-from ui.threads.migrate import migrate_section
+from ui.threads.migrate.section import migrate_section
 from ui.threads.reading import read_slot, reading_cancelled
 from ui.threads.share import (
     drop_link_notes,
@@ -49,15 +50,16 @@ model = project.model or AgentState
 offered = offered_candidate(model, project.candidate, project.spec.candidate_from)
 current = choose_models(model, offered, project.spec.model_from if project.model else "default")
 model_note(offered is not None)
-models = [model] + ([offered[0]] if offered is not None else [])
 # The graph LangGraph's own get_state runs with: the demo's seed graph, or yours (none is
 # assumed for a store of your own when no graph is configured)
 graph = build_order_graph() if choice.is_demo else project.graph
+# Read with the types the command line reads with: the models and the graph's schemas
+allowed = allowed_types(model, offered[0] if offered is not None else None, graph)
 if reading_cancelled(choice):  # an upload waits for a heavy-job slot, and may be cancelled
     drop_link_notes()
     st.stop()
 try:
-    with read_slot(choice), open_any(choice.spec, strict_serde(models),
+    with read_slot(choice), open_any(choice.spec, strict_serde(allowed),
                                       assistant=choice.assistant) as store:  # fmt: skip
         for warning in store.warnings:  # the role the store is read as: coded, plain text
             st.warning("The store is read, but:")

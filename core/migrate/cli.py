@@ -11,7 +11,6 @@ from typing import Any, TextIO
 
 from core.errors import ErrorCode
 from core.project import load_project
-from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreError, coded
 from core.stores.open import STORE_ENV, store_label
 from core.stores.spec import mask_secrets
@@ -59,7 +58,7 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from core.migrate.preview import preview_migration
     from core.migrate.propose import propose
     from core.stores.reader import open_any
-    from core.stores.serde import strict_serde
+    from core.stores.session import store_session
 
     out = out or sys.stdout
     spec = args.store or os.environ.get(STORE_ENV, "")
@@ -93,8 +92,17 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.export:
         source = export_module(plan, model_name=candidate.__name__)
         Path(args.export).write_text(source, encoding="utf-8")
-    assistant = args.assistant or os.environ.get(ASSISTANT_ENV, "").strip() or None
-    serde = strict_serde([model, candidate])
+    try:
+        # the store as the pages read it (argument, playground.toml, environment), decoded
+        # with every type the models and the graph declare
+        session = store_session(
+            project, os.environ, os.getcwd(), store=args.store, assistant=args.assistant
+        )
+    except StoreError as error:
+        return _fail(str(error), spec)
+    spec = session.store.spec if session.store is not None else ""
+    assistant = session.store.assistant if session.store is not None else None
+    serde = session.serde()
     try:
         if args.apply:  # refused before the preview reads the whole store
             require_writes(spec)

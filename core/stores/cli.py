@@ -10,14 +10,13 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
-from core.lg_compat import builder_of, input_schema, output_schema, state_schema
 from core.project import load_project
 from core.stores.audit import AuditResult
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreCode, StoreError
 from core.stores.open import MAX_VALUE_BYTES, STORE_ENV, store_label
 from core.stores.reader import audit_any, open_any
-from core.stores.serde import strict_serde
+from core.stores.session import store_session
 from core.stores.shard_flags import (
     JOB_INDEX_ENV,
     ShardFlagError,
@@ -119,7 +118,7 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     `--findings-exit 0` turns exit 1 into 0. Flags that name no shard are a usage error.
     """
     usage_error: Callable[[str], NoReturn] = args.usage_error  # argparse's: prints, exits 2
-    spec = args.store or os.environ.get(STORE_ENV, "")
+    spec = args.store or os.environ.get(STORE_ENV, "")  # until the session says which
 
     def say(line: object) -> None:  # stderr, where a job's log keeps it: no piece of a password
         print(mask_secrets(str(line), spec), file=sys.stderr)
@@ -142,23 +141,24 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         say(f"note: {note}")
     if project.errors:
         return EXIT_UNREADABLE
-    if project.model is None:
-        say("[no_model] the graph's state is not a Pydantic model: pass --model too")
-        return EXIT_UNREADABLE
-    models: list[type] = [project.model]
-    if project.graph is not None:
-        builder = builder_of(project.graph)
-        models += [state_schema(builder), input_schema(builder), output_schema(builder)]
     # refusals are reported per state below; LangGraph would also log each one
     logging.getLogger("langgraph.checkpoint.serde.jsonplus").setLevel(logging.ERROR)
     try:
-        assistant = args.assistant or os.environ.get(ASSISTANT_ENV, "").strip() or None
+        # the store as the pages read it: the argument, else playground.toml, else the env
+        session = store_session(
+            project, os.environ, os.getcwd(), store=args.store, assistant=args.assistant
+        )
+        spec = session.store.spec if session.store is not None else ""
+        if session.model is None:
+            say("[no_model] the graph's state is not a Pydantic model: pass --model too")
+            return EXIT_UNREADABLE
+        assistant = session.store.assistant if session.store is not None else None
         with open_any(
-            spec, strict_serde(models), assistant=assistant, max_value_bytes=args.max_value_mb
+            spec, session.serde(), assistant=assistant, max_value_bytes=args.max_value_mb
         ) as store:
             for warning in store.warnings:
                 say(f"warning: {warning}")
-            result = audit_any(store, project.model, history=args.history, shard=shard)
+            result = audit_any(store, session.model, history=args.history, shard=shard)
     except StoreError as error:  # it names the store by its label; masked all the same: a
         say(error)  # driver's text it quotes must not bring a piece of the DSN with it
         return EXIT_UNREADABLE
