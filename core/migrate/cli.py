@@ -31,7 +31,11 @@ def add_migrate_parser(
         description="Without --plan: the proposed plan (TOML) and its preview. Exit 0: no "
         "state stays broken; 1: some do; 2: the plan, the store or a model is unusable.",
     )
-    migrate.add_argument("store", nargs="?", help=f"a store as for audit; default ${STORE_ENV}")
+    migrate.add_argument(
+        "store",
+        nargs="?",
+        help=f"a store as for audit; default: playground.toml's store, else ${STORE_ENV}",
+    )
     migrate.add_argument("--model", help="the model the threads were written with")
     migrate.add_argument("--candidate", help="the changed model, as package.module:Class")
     migrate.add_argument("--graph", help="the threads' StateGraph (to write the forks with)")

@@ -69,7 +69,7 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
         "store",
         nargs="?",
         help="a SQLite file (or sqlite:///path), a postgresql:// DSN or a LangGraph server's "
-        f"http(s):// URL; default ${STORE_ENV}",
+        f"http(s):// URL; default: playground.toml's store, else ${STORE_ENV}",
     )
     audit.add_argument(
         "--assistant",
