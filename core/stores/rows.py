@@ -10,6 +10,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.errors import ErrorCode
+from core.stores.budget import BUDGET_PER_LIMIT, OverBudget, check_decoded_size, decode_budget
 from core.stores.errors import StoreCode, StoreError
 from core.stores.serde import EncryptionRefused, SharedValues, StrictSerializer
 
@@ -105,7 +106,8 @@ def decode_value(
     shared: SharedValues | None = None,
 ) -> Any:
     """One stored value through `serde`, or a `RowProblem`: too large (`size` over `limit`:
-    the reader left it unread), missing (NULL), undecodable or nested too deep.
+    the reader left it unread; or declaring more than `decode_budget(limit)` once decoded:
+    not decoded), missing (NULL), undecodable or nested too deep.
 
     `what` names the value in the message ("the checkpoint", "channel items"). With `shared`
     (a reader's `SharedValues`), a strict serde decodes through `loads_shared`.
@@ -113,7 +115,7 @@ def decode_value(
     Example:
         >>> from core.stores.serde import strict_serde
         >>> try:
-        ...     decode_value(strict_serde([]), "msgpack", b"\\xc1", 1, 10, "the checkpoint")
+        ...     decode_value(strict_serde([]), "msgpack", b"\\xc1", 1, 100, "the checkpoint")
         ... except RowProblem as problem:
         ...     print(problem.code, "-", problem.message)
         row_undecodable - the checkpoint is not valid msgpack (ValueError: invalid type Reserved).
@@ -128,10 +130,16 @@ def decode_value(
         raise RowProblem(ErrorCode.ROW_MISSING_VALUE, f"{what} is stored as NULL.")
     type_ = type_.decode() if isinstance(type_, bytes) else str(type_)
     blob = bytes(blob) if isinstance(blob, memoryview | bytearray) else blob
+    budget = decode_budget(limit)
     try:
-        if shared is not None and isinstance(serde, StrictSerializer):
-            return serde.loads_shared((type_, blob), shared)
+        if isinstance(serde, StrictSerializer):  # bounded inside: an encrypted value too
+            if shared is not None:
+                return serde.loads_shared((type_, blob), shared, budget)
+            return serde.loads_typed((type_, blob), budget)
+        check_decoded_size(type_, blob, budget)
         return serde.loads_typed((type_, blob))
+    except OverBudget:
+        raise _over_budget(what, limit) from None
     except EncryptionRefused as error:  # no key, or one that does not decrypt this value
         raise RowProblem(ErrorCode(error.code), f"{what}: {error.message}") from None
     except RecursionError:
@@ -144,6 +152,17 @@ def decode_value(
             ErrorCode.ROW_UNDECODABLE,
             f"{what} is not valid {type_[:20]} ({type(exc).__name__}: {said}).",
         ) from None
+
+
+def _over_budget(what: str, limit: int) -> RowProblem:
+    budget = decode_budget(limit)
+    times = f"{BUDGET_PER_LIMIT}x" if budget == BUDGET_PER_LIMIT * limit else "the least for"
+    return RowProblem(
+        ErrorCode.ROW_TOO_LARGE,
+        f"{what} would take more than {megabytes(budget)} once decoded (counted on what it "
+        f"declares; the budget is {times} the {megabytes(limit)} limit), so it was not "
+        "decoded; raise the limit (--max-value-mb) to read it.",
+    )
 
 
 def _too_deep(what: str) -> RowProblem:
@@ -183,7 +202,10 @@ def _json_object(raw: Any, size: int | None, limit: int, what: str, bad: ErrorCo
             "read; raise the limit (--max-value-mb) to read it.",
         )
     try:
+        check_decoded_size("json", raw, decode_budget(limit))
         value = json.loads(raw)
+    except OverBudget:
+        raise _over_budget(what, limit) from None
     except RecursionError:
         raise _too_deep(what) from None
     except (TypeError, ValueError) as exc:

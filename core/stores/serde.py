@@ -17,6 +17,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from core.lg_compat import build_serde_allowlist, msgpack_ext_hook
 from core.stores.aliases import module_aliases, needles, rewrite_modules
+from core.stores.budget import DEFAULT_BUDGET, check_decoded_size
 from core.stores.errors import StoreCode, StoreError
 
 __all__ = [
@@ -165,9 +166,14 @@ class StrictSerializer(SerializerProtocol):
     refusal visible where it happened, so one bad value does not hide or stop the rest.
 
     `aes_key` (LangGraph's convention: the text of `LANGGRAPH_AES_KEY`, 16, 24 or 32
-    bytes): encrypted values are decrypted by LangGraph's `EncryptedSerializer` around this
-    serializer (never the default one), and values written are encrypted. Without a key, or
-    with one that does not decrypt, reading an encrypted value raises `EncryptionRefused`.
+    bytes): encrypted values are decrypted by the cipher of LangGraph's `EncryptedSerializer`
+    around this serializer (never the default one), and values written are encrypted. Without
+    a key, or with one that does not decrypt, reading an encrypted value raises
+    `EncryptionRefused`.
+
+    Each value is decoded within a `budget` (`core.stores.budget`), checked on what its bytes
+    declare before anything is built from them (an encrypted one's once decrypted): a value
+    over it raises `OverBudget`.
     """
 
     def __init__(
@@ -217,10 +223,28 @@ class StrictSerializer(SerializerProtocol):
             return self.encrypted.dumps_typed(obj)
         return self._inner.dumps_typed(obj)
 
-    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+    def loads_typed(self, data: tuple[str, bytes], budget: int = DEFAULT_BUDGET) -> Any:
+        """A stored value, decrypted first when its type says so; `OverBudget` when what it
+        declares would take more than `budget` bytes once decoded (nothing is built then).
+
+        Example:
+            >>> serde = strict_serde([])
+            >>> maps = ("msgpack", b"\\xdc\\x04\\x00" + b"\\x80" * 1024)  # 1,024 empty maps
+            >>> len(serde.loads_typed(maps))
+            1024
+            >>> serde.loads_typed(maps, budget=16 * 1024)
+            Traceback (most recent call last):
+            ...
+            core.stores.budget.OverBudget: the value would take more than 16384 bytes once decoded
+        """
         if "+" in data[0]:
-            if self.encrypted is not None:
-                return self.encrypted.loads_typed(data)
+            return self._loads_plain(self._decrypted(data), budget=budget)
+        return self._loads_plain(data, budget=budget)
+
+    def _decrypted(self, data: tuple[str, bytes]) -> tuple[str, bytes]:
+        # EncryptedSerializer.loads_typed's own steps, so that the plain value it decrypts
+        # is decoded here, within the caller's budget
+        if self.encrypted is None:
             code, message = self._key_problem or (
                 StoreCode.ENCRYPTED,
                 f"it is encrypted ({data[0]}, LangGraph's EncryptedSerializer) and no key is "
@@ -228,9 +252,12 @@ class StrictSerializer(SerializerProtocol):
                 "application writes with",
             )
             raise EncryptionRefused(code, message)
-        return self._loads_plain(data)
+        type_, cipher = data[0].split("+", 1)
+        return type_, self.encrypted.cipher.decrypt(cipher, data[1])
 
-    def loads_shared(self, data: tuple[str, bytes], shared: SharedValues) -> Any:
+    def loads_shared(
+        self, data: tuple[str, bytes], shared: SharedValues, budget: int = DEFAULT_BUDGET
+    ) -> Any:
         """`loads_typed`, except that an extension value (a message, a model instance) whose
         exact bytes `shared` holds from this row or the previous one is not decoded again:
         that value is returned, the same object (`SharedValues`). An encrypted value is
@@ -251,13 +278,19 @@ class StrictSerializer(SerializerProtocol):
             (True, False)
         """
         if "+" in data[0]:
-            return self.loads_typed(data)
-        return self._loads_plain(data, shared)
+            return self.loads_typed(data, budget)
+        return self._loads_plain(data, shared, budget)
 
-    def _loads_plain(self, data: tuple[str, bytes], shared: SharedValues | None = None) -> Any:
+    def _loads_plain(
+        self,
+        data: tuple[str, bytes],
+        shared: SharedValues | None = None,
+        budget: int = DEFAULT_BUDGET,
+    ) -> Any:
         type_, payload = data
         if type_ not in _READABLE_TYPES:
             return self._refuse(type_)
+        check_decoded_size(type_, payload, budget)  # what it declares, before it is built
         if type_ != "msgpack":
             return self._inner.loads_typed(data)
         if self._needles:
