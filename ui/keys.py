@@ -154,7 +154,7 @@ THREADS_STEP_OF = "threads_step_of"
 # head (ui/threads/unbrick.py), so the stepper and panels show what was just written.
 THREADS_OPEN_AT = "threads_open_at"
 
-# Migrate (ui/threads/migrate*.py): the rows the plan table starts from (the proposal's or an
+# Migrate (ui/threads/migrate/): the rows the plan table starts from (the proposal's or an
 # upload's, with the generation that suffixes the table's key, STEPS, after each new start),
 # the running preview of a large store, and what the last Apply wrote.
 THREADS_MIGRATE_BASE = "threads_migrate_base"
@@ -238,10 +238,21 @@ def generation(key: str, count: int) -> str:
     return f"{key}-{count}" if count else key
 
 
-def step_button(prefix: str, which: str) -> str:
-    """A stepper's `prev` or `next` button; `prefix` names the stepper: "" the trace's own
-    (`prev`), `fork_` the fork's (`fork_prev`), `threads_step_` the timeline's."""
-    return f"{prefix}{which}"
+# Each stepper's buttons, by its slider's key (ui/stepper.py): the trace's own are `prev` and
+# `next`, older than the other steppers.
+_STEP_BUTTONS = {STEP_SLIDER: "", FORK_STEP_SLIDER: "fork_", THREADS_STEP: "threads_step_"}
+
+
+def step_button(slider: str, which: str) -> str:
+    """The `prev` or `next` button of the stepper whose slider is `slider`.
+
+    Example:
+        >>> step_button(STEP_SLIDER, "prev"), step_button(FORK_STEP_SLIDER, "next")
+        ('prev', 'fork_next')
+        >>> step_button(THREADS_STEP, "prev")
+        'threads_step_prev'
+    """
+    return f"{_STEP_BUTTONS[slider]}{which}"
 
 
 def table(key: str) -> str:

@@ -32,7 +32,7 @@ from ui.labs.retry_state import (
 )
 from ui.share import share_button
 from ui.tables import fitted, room_for_table_toolbars, rows_in_view
-from ui.trace.view import trace_table
+from ui.trace_table import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
 _COLUMNS = {

@@ -15,13 +15,14 @@ from ui.access import hosting
 from ui.editor.payload import current_payload_text
 from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
+from ui.schema_options import current_options
 from ui.tables import room_for_table_toolbars
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
 from ui.trace.stepping import current_row, step_detail, stepper
-from ui.trace.verdict import run_headline
-from ui.trace.view import output_panel, step_panels, trace_table
-from ui.validate.schema_options import current_options
+from ui.trace.view import output_panel, step_panels
+from ui.trace_table import trace_table
+from ui.trace_verdict import run_headline
 
 _GATE_FIX = (
     "Fix the payload on the Validate page (each error's line:col is in your text), then run again."

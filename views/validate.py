@@ -49,13 +49,13 @@ from ui.errors.view import (
     verdict,
 )
 from ui.project import active_project, gallery, init_payload, load_preset, preset_picker, say_loaded
+from ui.schema_options import schema_options_form
 from ui.share import name_dropped, opened_link, share_button, shown_link
 from ui.tables import fitted
 from ui.text import plain
 from ui.validate.first_paint import EDITOR_HEIGHT, head, heading, more, workbench
 from ui.validate.model_form import model_form
 from ui.validate.result_room import editor_is_wide
-from ui.validate.schema_options import schema_options_form
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 # LangGraph's entry against the model alone, inside the page's 938 px at 1400 (#32 item 8).

@@ -17,8 +17,8 @@ from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import downloads, phone_layouts, table_rows
 from ui import keys
-from ui.threads import migrate_preview
 from ui.threads.columns import MIGRATE_PHONE_COLUMNS
+from ui.threads.migrate import preview as migrate_preview
 
 pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from tests.e2e._browser import (
 from tests.e2e._server import Server, streamlit_server
 from ui.errors.view import MESSAGE_ROW_HEIGHT
 from ui.threads.columns import PHONE_COLUMNS
-from ui.trace.stepping import STEP_ROW_HEIGHT
+from ui.trace_table import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e._browser import rerun, run_trace
-from ui.trace.stepping import STEP_ROW_HEIGHT
+from ui.trace_table import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 

@@ -18,12 +18,12 @@ from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_f
 from core.validate.field_errors import value_errors
 from core.validate.report import Report
 from ui import keys
+from ui.errors.state_table import STATE_ERROR_TABLE
 from ui.errors.view import Verdicts, verdict
+from ui.stepper import step_controls
 from ui.tables import wrapped_row_height
 from ui.text import plain
 from ui.threads.columns import TIMELINE_DETAIL_WIDTHS, TIMELINE_LAYOUT, WRITES_LAYOUT
-from ui.trace.stepping import step_controls
-from ui.trace.view import STATE_ERROR_TABLE
 
 __all__ = ["as_json", "thread_view"]
 
@@ -195,7 +195,6 @@ def thread_view(
         last + 1,
         functools.partial(_label, timeline),
         slider=keys.THREADS_STEP,
-        prefix="threads_step_",
         label="Checkpoint",
     )
     checkpoint = timeline.checkpoints[index]

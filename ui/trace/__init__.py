@@ -1,3 +1,2 @@
-"""The trace building blocks, for any page that records a LangGraph run: the table and panels
-(view.py), the stepper (stepping.py), the headline (verdict.py); the Trace page's forks and
-share link."""
+"""The Trace page's pieces: a row's panels and output (view.py), its stepper and detail
+(stepping.py), forks (fork.py) and the share link (share.py)."""

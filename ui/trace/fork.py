@@ -19,7 +19,8 @@ from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.tables import rows_in_view, wrapped_row_height
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
-from ui.trace.view import step_panels, trace_table
+from ui.trace.view import step_panels
+from ui.trace_table import trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
@@ -124,7 +125,7 @@ def _branch(trace: Trace, fork: Trace) -> None:
     if not fork.steps:
         return
     st.markdown("**Step through the forked branch**")
-    index = stepper(fork, slider=keys.FORK_STEP_SLIDER, prefix="fork_")
+    index = stepper(fork, slider=keys.FORK_STEP_SLIDER)
     with st.container(key="fork_detail"):
         step_detail(fork, index)
     step_panels(fork, index, key="fork_step")

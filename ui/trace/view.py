@@ -1,18 +1,17 @@
-"""Trace building blocks: the trace table, the diagram and the per-step panels.
+"""A Trace page row's panels (the diagram, the node's input and update, the merge, the state)
+and the run's output.
 
-The stepper and a row's detail are in ui/trace/stepping.py, the headline in verdict.py; pages
-import each from its own module.
+The run's table is ui/trace_table.py, its headline ui/trace_verdict.py (the Retry lab and the
+Threads page use them too); the stepper and a row's detail are in ui/trace/stepping.py.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TypedDict
 
 import pandas as pd
 import streamlit as st
 
-from core.jsontext.write import plural
 from core.trace import Trace
 from core.trace.diagram import graph_dot
 from core.trace.merge import merge_view, super_step, unwritten_defaults
@@ -20,74 +19,11 @@ from core.trace.reducers import dump_json
 from core.validate.coercion import coercion_rows
 from core.validate.report import Report, validate_value
 from ui import keys
-from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
+from ui.errors.state_table import STATE_ERROR_TABLE
 from ui.tables import rows_in_view, wrapped_row_height
 from ui.text import plain
-from ui.trace.stepping import STEP_COLUMNS, STEP_ROW_HEIGHT, step_columns, step_table
-from ui.trace.verdict import run_headline, stopped_panel
 
-__all__ = ["STATE_ERROR_TABLE", "error_panel", "output_panel", "step_panels", "trace_table"]
-
-
-def trace_table(
-    trace: Trace,
-    *,
-    key: str,
-    fix: str = "",
-    checked: str = "the payload",
-    selected: int | None = None,
-    slider: str | None = None,
-) -> None:
-    """The node trace table (or the gate errors when the graph did not run), then the error.
-
-    Reusable by any page that records a LangGraph run with `core.trace.run_trace`; `fix`
-    (fixed text) says where the input can be fixed, `checked` names what the gate checked.
-    With `slider` (the session key of a `stepper`), the row `selected` is selected, the first
-    failing row is flagged, clicking a row selects it in the stepper, and the run's headline
-    and error are left to the caller (`run_headline`, `step_detail`).
-    """
-    if trace.gate_errors:
-        count = plural(len(trace.gate_errors), "error")
-        if trace.ran:  # refused by our model, then run anyway: LangGraph's verdict is below
-            st.warning(
-                f"Our model alone refuses {checked} ({count}); it ran anyway. The table below "
-                "is what LangGraph itself did with it."
-            )
-        else:
-            st.error(
-                f"Gate closed — {count} in {checked}; the graph did not run."
-                + (f" {fix}" if fix else "")
-            )
-        st.dataframe(
-            pd.DataFrame([error.to_row() for error in trace.gate_errors]),
-            key=keys.part(key, "gate"),
-            hide_index=True,
-            column_config=ERROR_COLUMNS,
-            column_order=COLUMN_ORDER,
-        )
-        if not trace.ran:
-            return
-    if slider is None:
-        frame = pd.DataFrame(trace.rows())
-        st.dataframe(
-            frame,
-            key=keys.table(key),
-            hide_index=True,
-            # The step table's columns and widths: inside the fork's half column at 1400 px
-            # (check and blame were past the edge there, and on a phone).
-            column_order=step_columns(frame),
-            column_config=STEP_COLUMNS,
-            row_height=STEP_ROW_HEIGHT,
-        )
-        error_panel(trace)
-        return
-    step_table(trace, key=key, selected=selected or 0, slider=slider)
-
-
-def error_panel(trace: Trace) -> None:
-    """The run's headline, then what stopped it (LangGraph's words and, checked, who wrote it)."""
-    run_headline(trace)
-    stopped_panel(trace)
+__all__ = ["merge_row_height", "output_panel", "step_panels"]
 
 
 MERGE_WIDTHS = {"field": 90, "before": 150, "update": 150, "reducer": 100, "after": 160, "why": 250}
@@ -100,33 +36,6 @@ def merge_row_height(rows: list[dict[str, str]]) -> int:
     """The merge table's row height (`wrapped_row_height` at the merge columns' widths)."""
     return wrapped_row_height(rows, MERGE_WIDTHS)
 
-
-# A state's errors (the violations of a step, the output refused by its model): path and the
-# message first, at widths that fit a phone's 356 px of grid, the message wrapped in rows
-# tall enough for four lines (it was cut mid-sentence at 390 px); the rest follows. A state
-# has no text, so no line:col.
-
-
-class _TableOptions(TypedDict):
-    """st.dataframe's keywords for a state's errors (typed, so mypy checks them there)."""
-
-    hide_index: bool
-    column_order: list[str]
-    column_config: dict[str, Any]
-    row_height: int
-
-
-STATE_ERROR_TABLE: _TableOptions = {
-    "hide_index": True,
-    "column_order": ["path", "message"]
-    + [c for c in COLUMN_ORDER if c not in ("path", "message", "line:col")],
-    "column_config": ERROR_COLUMNS
-    | {
-        "path": st.column_config.TextColumn("path", width=96),
-        "message": st.column_config.TextColumn("message", width=250),
-    },
-    "row_height": MESSAGE_ROW_HEIGHT,
-}
 
 # Rows that are writes, not node calls: their input panel says so instead of showing null.
 _NOT_A_NODE = {

@@ -7,10 +7,10 @@ from pydantic import BaseModel
 
 from core.order.graph import CompiledGraph
 from ui.text import plain
-from ui.threads.migrate_apply import apply_section
-from ui.threads.migrate_diff import diff_section
-from ui.threads.migrate_plan import plan_editor
-from ui.threads.migrate_preview import preview_section
+from ui.threads.migrate.apply import apply_section
+from ui.threads.migrate.diff import diff_section
+from ui.threads.migrate.plan import plan_editor
+from ui.threads.migrate.preview import preview_section
 from ui.threads.source import StoreChoice
 
 __all__ = ["migrate_section"]

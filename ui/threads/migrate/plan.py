@@ -14,7 +14,7 @@ from core.migrate.propose import Proposal, propose
 from ui import keys
 from ui.text import plain
 from ui.threads.columns import MIGRATE_PLAN_LAYOUT
-from ui.threads.plan_table import TablePlan, plan_frame, plan_rows, read_rows
+from ui.threads.migrate.plan_table import TablePlan, plan_frame, plan_rows, read_rows
 
 __all__ = ["plan_editor", "steps_key"]
 

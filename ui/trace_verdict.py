@@ -1,4 +1,4 @@
-"""The Trace's verdict: one headline for a run, and why LangGraph stopped (its words only)."""
+"""A recorded run's verdict: one headline, and why LangGraph stopped (its words only)."""
 
 from __future__ import annotations
 
