@@ -62,7 +62,7 @@ TIMELINE_LINES = 8
 
 
 def _show_input_error(error: RetryInputError) -> None:
-    if error.code.startswith("retry.script"):
+    if error.code.startswith("retry_script"):
         where = f" at line {error.line}, column {error.col}" if error.line else ""
         st.error(
             f"The script was not run ({error.code}){where}. Your text is kept; fix it and press "
@@ -95,7 +95,7 @@ def _render_run(run: RetryRun) -> None:
     st.dataframe(
         table,
         hide_index=True,
-        key=keys.each("retry_timeline", run.engine),
+        key=keys.each(keys.RETRY_TIMELINE, run.engine),
         # Every attempt in view up to eight ("auto" stops at about 400 px: the third was cut)
         height=rows_in_view(fit["row_height"], len(table)),
         **fit,
@@ -120,7 +120,7 @@ def _render_run(run: RetryRun) -> None:
         st.json(run.messages)
     if run.trace is not None:
         with st.expander("LangGraph trace: one row per node, as the Trace page records it"):
-            trace_table(run.trace, key="retry_trace")
+            trace_table(run.trace, key=keys.RETRY_TRACE)
 
 
 init_state()
@@ -211,8 +211,8 @@ with constraints.expander(
         check_constraints(on_screen)
     except RetryInputError as exc:
         _show_input_error(exc)
-st.button("Run", key="run_retry", type="primary", on_click=submit)
-share_button("retry", share_state(), key="share")
+st.button("Run", key=keys.RUN_RETRY, type="primary", on_click=submit)
+share_button("retry", share_state(), key=keys.SHARE)
 
 submitted = st.session_state[keys.RETRY_SUBMITTED]
 if submitted != inputs():
@@ -228,9 +228,9 @@ try:
         for engine in ENGINES
     ]
 except RetryInputError as exc:
-    if exc.code.startswith("retry.script") and submitted["script"] == script_text:
+    if exc.code.startswith("retry_script") and submitted["script"] == script_text:
         st.caption("Nothing was run: the script above has an error.")
-    elif exc.code == "retry.constraints" and chosen == on_screen:
+    elif exc.code == "retry_constraints" and chosen == on_screen:
         st.caption("Nothing was run: the output model constraints above do not fit together.")
     else:
         _show_input_error(exc)

@@ -60,7 +60,7 @@ def run_script(
         constraints: the output model's constraints; None keeps the article's `Answer`.
 
     Raises:
-        RetryInputError: `retry.engine`, `retry.budget`, `retry.constraints` or a script
+        RetryInputError: `retry_engine`, `retry_budget`, `retry_constraints` or a script
             shape error, saying how to fix it.
 
     Example:
@@ -90,7 +90,7 @@ def run_script(
 
 
 def check_constraints(c: AnswerConstraints) -> None:
-    """Raise RetryInputError (retry.constraints) for bounds the answer model cannot take.
+    """Raise RetryInputError (retry_constraints) for bounds the answer model cannot take.
 
     Example:
         >>> check_constraints(AnswerConstraints(confidence_min=1.0, confidence_max=0.0))

@@ -130,9 +130,9 @@ def load_script(text: str) -> list[dict[str, Any]]:
     """Parse and check a script written as JSON text.
 
     Raises:
-        RetryInputError: `retry.script.json` with the line and column of a syntax error or
-            of a NaN/Infinity, `retry.script.surrogate` with those of a lone UTF-16 surrogate
-            (neither engine can encode one), `retry.script.number` with those of an integer
+        RetryInputError: `retry_script_json` with the line and column of a syntax error or
+            of a NaN/Infinity, `retry_script_surrogate` with those of a lone UTF-16 surrogate
+            (neither engine can encode one), `retry_script_number` with those of an integer
             too long to read, or a shape error (too deep, with its position, or from
             `check_script`).
 
@@ -196,7 +196,7 @@ def check_script(value: Any) -> list[dict[str, Any]]:
     Retry lab's script format"); return it.
 
     Raises:
-        RetryInputError: `retry.script.shape` naming the turn and how to fix it.
+        RetryInputError: `retry_script_shape` naming the turn and how to fix it.
 
     Example:
         >>> check_script([{"tool": "search", "args": {"query": "pg"}}])[0]["tool"]

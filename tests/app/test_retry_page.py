@@ -149,7 +149,7 @@ def test_invalid_json_shows_line_and_column_and_keeps_the_text():
     assert not at.exception
     assert editor(at, "retry_script").value == broken
     assert [e.value for e in at.error] == [
-        "The script was not run (retry.script.json) at line 2, column 3. Your text is kept; "
+        "The script was not run (retry_script_json) at line 2, column 3. Your text is kept; "
         "fix it and press Run."
     ]
     assert "invalid JSON at line 2, column 3: Expecting value" in _outcomes(at)
@@ -161,7 +161,7 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
     editor(at, "retry_script").set_value('[{"**bold** <b>x</b>": 1}]').run()
 
     assert [e.value for e in at.error] == [
-        "The script was not run (retry.script.shape). Your text is kept; fix it and press Run."
+        "The script was not run (retry_script_shape). Your text is kept; fix it and press Run."
     ]
     assert any("**bold** <b>x</b>" in c for c in _outcomes(at))
 
@@ -169,7 +169,7 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
 def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_they_are_set():
     at = open_page(PAGE)
     at.number_input(key="retry_confidence_min").set_value(2.0).run()
-    said = ["Nothing can run with these output model constraints (retry.constraints)."]
+    said = ["Nothing can run with these output model constraints (retry_constraints)."]
     why = "confidence ge must not be above le; lower ge or raise le"
 
     assert [e.value for e in at.error] == said  # before Run, under the constraints
@@ -192,7 +192,7 @@ def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
     assert not at.exception
     assert editor(at, "retry_script").value == text
     assert [e.value for e in at.error] == [
-        "The script was not run (retry.script.surrogate) at line 2, column 12. Your text is "
+        "The script was not run (retry_script_surrogate) at line 2, column 12. Your text is "
         "kept; fix it and press Run."
     ]
     assert _outcomes(at) == [
@@ -278,7 +278,7 @@ def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text(
     assert not at.exception
     assert editor(at, "retry_script").value == deep
     assert [e.value for e in at.error] == [
-        "The script was not run (retry.script.shape) at line 1, column 216. Your text is kept; "
+        "The script was not run (retry_script_shape) at line 1, column 216. Your text is kept; "
         "fix it and press Run."
     ]
     assert "The script nests deeper than 200 levels; flatten it." in _outcomes(at)
@@ -349,5 +349,5 @@ def test_the_script_error_is_marked_in_the_editor_at_its_line_col():
     editor(at, "retry_script").input(broken).run()
     (mark,) = editor(at, "retry_script").args()["marks"]
     assert (mark["line"], mark["col"], mark["severity"]) == (2, 3, "error")
-    assert mark["message"].startswith("[retry.script.json] invalid JSON at line 2, column 3")
+    assert mark["message"].startswith("[retry_script_json] invalid JSON at line 2, column 3")
     assert editor(at, "retry_script").args()["label"] == "Model script (JSON list of turns)"

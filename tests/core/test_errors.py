@@ -61,8 +61,8 @@ def test_every_code_the_app_writes_is_registered():
 
 
 def test_every_registered_code_is_written_somewhere_in_core():
-    # The retry lab's surrogate and number codes are built as f"retry.script.{kind}".
-    built = {"retry.script.surrogate", "retry.script.number", "retry.script.shape"}
+    # The retry lab's surrogate and number codes are built as f"retry_script_{kind}".
+    built = {"retry_script_surrogate", "retry_script_number", "retry_script_shape"}
     source = "\n".join(
         p.read_text(encoding="utf-8")
         for p in (ROOT / "core").rglob("*.py")

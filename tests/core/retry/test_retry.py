@@ -474,42 +474,42 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
     [
         (
             '[{"text": "a"},\n  oops]',
-            "retry.script.json",
+            "retry_script_json",
             2,
             3,
             "invalid JSON at line 2, column 3: Expecting value",
         ),
         (
             '{"text": "a"}',
-            "retry.script.shape",
+            "retry_script_shape",
             None,
             None,
             "the script must be a JSON list of 1 to 20 turns",
         ),
         (
             '[{"tool": "delete", "args": {}}]',
-            "retry.script.shape",
+            "retry_script_shape",
             None,
             None,
             'turn 1: the only tool is "search"',
         ),
         (
             '[{"text": "a"}, {"answer": {"confidence": NaN}}]',
-            "retry.script.json",
+            "retry_script_json",
             1,
             43,
             "invalid JSON at line 1, column 43: NaN is not JSON; write a number such as 0.5",
         ),
         (
             '[{"text": "NaN -Infinity"},\n {"answer": {"confidence": -Infinity}}]',
-            "retry.script.json",
+            "retry_script_json",
             2,
             28,
             "invalid JSON at line 2, column 28: -Infinity is not JSON; write a number such as 0.5",
         ),
         (  # json.loads reads it as inf: "numbers must be finite" came without a position
             '[{"text": "1e400"},\n {"answer": {"confidence": -2.5E+999}}]',
-            "retry.script.number",
+            "retry_script_number",
             2,
             28,
             "a number at line 2, column 28 is too large for a float and would become Infinity; "
@@ -517,21 +517,21 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
         ),
         (
             " \n ",
-            "retry.script.json",
+            "retry_script_json",
             None,
             None,
             "the script is empty; write a JSON list of turns or pick a preset",
         ),
         (
             '[{"answer": {"n": ' + "1" * 4301 + "}}]",
-            "retry.script.number",
+            "retry_script_number",
             1,
             19,
             "An integer has 4,301 digits; the limit is 4,300. Shorten it or send it as a string.",
         ),
         (
             '[{"text": "a", "answer": {}}]',
-            "retry.script.shape",
+            "retry_script_shape",
             None,
             None,
             'turn 1: unexpected keys [\'answer\', \'text\']; use {"tool": "search", "args": '
@@ -539,7 +539,7 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
         ),
         (
             '\ufeff[{"text": "a"}]',
-            "retry.script.json",
+            "retry_script_json",
             1,
             1,
             "invalid JSON at line 1, column 1: the text starts with an invisible byte-order "
@@ -547,21 +547,21 @@ def test_left_out_lists_only_the_keys_missing_from_what_was_sent():
         ),
         (
             '[{"answer": {"x": ' + "[" * 205 + "]" * 205 + "}}]",
-            "retry.script.shape",
+            "retry_script_shape",
             1,
             216,
             "The script nests deeper than 200 levels; flatten it.",
         ),
         (  # deep enough to exhaust the stack of a recursive walk: refused before any walks it
             '[{"answer": {"x": ' + "[" * 600 + "]" * 600 + "}}]",
-            "retry.script.shape",
+            "retry_script_shape",
             1,
             216,
             "The script nests deeper than 200 levels; flatten it.",
         ),
         (
             "[" * 5000,
-            "retry.script.shape",
+            "retry_script_shape",
             1,
             201,
             "The script nests deeper than 200 levels; flatten it.",
@@ -600,7 +600,7 @@ def test_a_lone_surrogate_is_rejected_with_its_position_before_any_engine_runs(t
         load_script(text)
 
     assert (caught.value.code, caught.value.line, caught.value.col, caught.value.message) == (
-        "retry.script.surrogate",
+        "retry_script_surrogate",
         line,
         col,
         SURROGATE,
@@ -630,11 +630,11 @@ def test_a_complete_surrogate_pair_is_a_character_and_runs_on_both_engines():
 @pytest.mark.parametrize(
     ("kwargs", "code"),
     [
-        ({"engine": "openai"}, "retry.engine"),
-        ({"engine": "langgraph", "retries": 6}, "retry.budget"),
+        ({"engine": "openai"}, "retry_engine"),
+        ({"engine": "langgraph", "retries": 6}, "retry_budget"),
         (
             {"engine": "langgraph", "constraints": AnswerConstraints(confidence_min=2)},
-            "retry.constraints",
+            "retry_constraints",
         ),
     ],
 )
