@@ -86,6 +86,7 @@ class ErrorCode(StrEnum):
     STORE_TIMEOUT = "store_timeout"
     STORE_ROLE_SUPERUSER = "store_role_superuser"
     STORE_ROLE_CAN_WRITE = "store_role_can_write"
+    BAD_SHARD = "bad_shard"
     STORE_CORRUPT = "store_corrupt"
     # One stored row that cannot be read (core.stores.rows.Unreadable): the rest is read on
     ROW_TOO_LARGE = "row_too_large"

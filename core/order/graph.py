@@ -11,7 +11,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Overwrite
 from pydantic import BaseModel
 
-from core.errors import ErrorCode
+from core.errors import CodedError, ErrorCode
 from core.order.models import AgentState
 
 __all__ = [
@@ -36,16 +36,15 @@ FAULTS: dict[str, str] = {
 }
 
 
-class UnknownFaultError(ValueError):
+class UnknownFaultError(CodedError, ValueError):
     """A fault id that `FAULTS` does not define (code: unknown_fault)."""
-
-    code = ErrorCode.UNKNOWN_FAULT
 
     def __init__(self, unknown: Iterable[str]) -> None:
         self.unknown = sorted(unknown)
         super().__init__(
-            f"[{self.code}] unknown fault id(s) {', '.join(map(repr, self.unknown))}; "
-            f"choose from {', '.join(FAULTS)}"
+            ErrorCode.UNKNOWN_FAULT,
+            f"unknown fault id(s) {', '.join(map(repr, self.unknown))}; "
+            f"choose from {', '.join(FAULTS)}",
         )
 
 

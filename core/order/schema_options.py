@@ -21,17 +21,25 @@ from pydantic import (
     create_model,
 )
 
+from core.errors import CodedError, ErrorCode
 from core.jsontext.write import number_literal
 from core.order import models
 from core.order.models import AgentState, LineItem
 from core.order.variants import class_source, field_args, model_fields, replace_once
 
-__all__ = ["SchemaOptions", "build_model", "model_source"]
+__all__ = ["OptionError", "SchemaOptions", "build_model", "model_source"]
 
 _EXTRA = ("forbid", "ignore", "allow")
 
 
 _Finite = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+
+
+class OptionError(CodedError, ValueError):
+    """A schema option of the wrong type or out of range (code: bad_option)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.BAD_OPTION, message)
 
 
 @dataclass(frozen=True)
@@ -51,28 +59,28 @@ class SchemaOptions:
 
     def __post_init__(self) -> None:
         if self.extra not in _EXTRA:
-            raise ValueError(f"[bad_option] extra must be one of {', '.join(_EXTRA)}")
+            raise OptionError(f"extra must be one of {', '.join(_EXTRA)}")
         if not 0 <= self.items_max <= 100_000:
-            raise ValueError("[bad_option] items_max must be between 0 and 100,000")
+            raise OptionError("items_max must be between 0 and 100,000")
         if not (math.isfinite(self.amount_ge) and math.isfinite(self.amount_le)):
-            raise ValueError("[bad_option] amount bounds must be finite numbers")
+            raise OptionError("amount bounds must be finite numbers")
         if self.amount_ge > self.amount_le:
-            raise ValueError("[bad_option] amount_ge must not exceed amount_le")
+            raise OptionError("amount_ge must not exceed amount_le")
 
     @classmethod
     def from_dict(cls, data: Any) -> SchemaOptions:
         """Options from a (possibly hostile) dict, e.g. a share link; unknown keys ignored.
 
         Raises:
-            ValueError: not a dict, or a value of the wrong type or out of range, with a
-                `[bad_option]` code.
+            OptionError: not a dict, or a value of the wrong type or out of range
+                (a ValueError, code bad_option).
         """
         try:
             return _ADAPTER.validate_python(data)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
             where = ".".join(str(part) for part in first["loc"])
-            raise ValueError(f"[bad_option] {where or 'options'}: {first['msg']}") from None
+            raise OptionError(f"{where or 'options'}: {first['msg']}") from None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

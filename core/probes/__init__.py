@@ -5,12 +5,13 @@ import inspect
 import textwrap
 import time
 
-from core.errors import ErrorCode
+from core.errors import CodedError, ErrorCode
 from core.jsontext.write import dumps
 from core.probes._model import (
     VERDICTS,
     Check,
     Probe,
+    ProbeError,
     ProbeResult,
     Verdict,
     describe,
@@ -56,13 +57,13 @@ FAMILIES: tuple[str, ...] = (
 )
 
 
-class UnknownProbeError(KeyError):
+class UnknownProbeError(CodedError, KeyError):
     """A probe id that the registry does not hold (code: unknown_probe)."""
 
-    code = ErrorCode.UNKNOWN_PROBE
-
     def __init__(self, probe_id: str, known: list[str]) -> None:
-        super().__init__(f"[{self.code}] no probe {probe_id!r}; choose one of {', '.join(known)}")
+        super().__init__(
+            ErrorCode.UNKNOWN_PROBE, f"no probe {probe_id!r}; choose one of {', '.join(known)}"
+        )
 
 
 def registry() -> dict[str, Probe]:
@@ -77,7 +78,7 @@ def registry() -> dict[str, Probe]:
         module = importlib.import_module(f"core.probes.{family}")
         for probe in module.PROBES:
             if probe.id in probes:
-                raise ValueError(f"[duplicate_probe] {probe.id!r} is registered twice")
+                raise ProbeError(ErrorCode.DUPLICATE_PROBE, f"{probe.id!r} is registered twice")
             probes[probe.id] = probe
     return probes
 

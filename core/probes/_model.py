@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Literal
 
+from core.errors import CodedError, ErrorCode
+
 __all__ = [
     "ARTICLE_OUTPUT",
     "ARTICLE_STATE",
@@ -17,6 +19,7 @@ __all__ = [
     "VERDICTS",
     "Check",
     "Probe",
+    "ProbeError",
     "ProbeResult",
     "Verdict",
     "article_probe",
@@ -28,6 +31,12 @@ __all__ = [
 ]
 
 Verdict = Literal["holds", "differs", "partly", "inconclusive"]
+
+
+class ProbeError(CodedError, ValueError):
+    """The registry or a probe is built wrong (a developer's error: duplicate_probe, no_checks)."""
+
+
 VERDICTS: tuple[Verdict, ...] = ("holds", "differs", "partly", "inconclusive")
 
 # The source articles; a probe's `source` starts with one of these, then " § " and a section.
@@ -110,7 +119,9 @@ def verdict_of(checks: Sequence[Check]) -> Verdict:
         'inconclusive'
     """
     if not checks:
-        raise ValueError("[no_checks] a probe returned no checks; it must observe something")
+        raise ProbeError(
+            ErrorCode.NO_CHECKS, "a probe returned no checks; it must observe something"
+        )
     matched = [check.matches for check in checks]
     if all(m is True for m in matched):
         return "holds"

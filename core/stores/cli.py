@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
+from core.errors import CodedError, ErrorCode
 from core.project import load_project
 from core.stores.audit import AuditResult
 from core.stores.config import ASSISTANT_ENV
@@ -150,7 +151,12 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
         spec = session.store.spec if session.store is not None else ""
         if session.model is None:
-            say("[no_model] the graph's state is not a Pydantic model: pass --model too")
+            say(
+                CodedError(
+                    ErrorCode.NO_MODEL,
+                    "the graph's state is not a Pydantic model: pass --model too",
+                )
+            )
             return EXIT_UNREADABLE
         assistant = session.store.assistant if session.store is not None else None
         with open_any(

@@ -5,14 +5,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
+from core.errors import CodedError, ErrorCode
+
 __all__ = ["JOB_INDEX_ENV", "ShardFlagError", "parse_shard", "parse_shards", "resolve_shard"]
 
 # Kubernetes sets it in every pod of an Indexed Job (completionMode: Indexed): 0 to N - 1.
 JOB_INDEX_ENV = "JOB_COMPLETION_INDEX"
 
 
-class ShardFlagError(ValueError):
+class ShardFlagError(CodedError, ValueError):
     """The shard flags and the environment disagree, or name no shard: a usage error."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.BAD_SHARD, message)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -65,7 +70,7 @@ def resolve_shard(
         >>> resolve_shard(None, 3, {})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        core.stores.shard_flags.ShardFlagError: --shards 3 needs this process's index: ...
+        core.stores.shard_flags.ShardFlagError: [bad_shard] --shards 3 needs this process's ...
     """
     if shard is not None:
         return _given(shard, shards, _job_index(environ))

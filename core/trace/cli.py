@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel
 
+from core.errors import CodedError, ErrorCode
 from core.trace.from_text import trace_text
 from core.validate.cli import (
     EXIT_FAILED,
@@ -49,11 +50,12 @@ def run_trace_command(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_UNREADABLE
     text, project = given
     if project.graph is None and not project.seed_model:
-        print("[no_graph] trace runs your model only through your graph: pass --graph too",
-              file=sys.stderr)  # fmt: skip
+        said = "trace runs your model only through your graph: pass --graph too"
+        print(CodedError(ErrorCode.NO_GRAPH, said), file=sys.stderr)
         return EXIT_UNREADABLE
     if project.graph is not None and args.fault:
-        print("[faults_seed_only] --fault applies to the seed order graph only", file=sys.stderr)
+        said = "--fault applies to the seed order graph only"
+        print(CodedError(ErrorCode.FAULTS_SEED_ONLY, said), file=sys.stderr)
         return EXIT_UNREADABLE
     graph = "seed" if project.graph is None else "project"
     try:

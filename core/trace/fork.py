@@ -9,7 +9,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
 from pydantic import BaseModel, ValidationError
 
-from core.errors import ErrorCode
+from core.errors import CodedError, ErrorCode
 from core.jsontext.payload import PayloadError, parse
 from core.jsontext.write import dumps, plural
 from core.trace.reducers import LAST_VALUE, dump_json, graph_reducers
@@ -20,10 +20,11 @@ from core.validate.report import validate_value
 __all__ = ["ForkError", "edit_errors", "fork_diff", "fork_trace"]
 
 
-class ForkError(ValueError):
+class ForkError(CodedError, ValueError):
     """The chosen step cannot be forked (code: fork_step)."""
 
-    code = ErrorCode.FORK_STEP
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.FORK_STEP, message)
 
 
 def fork_trace(trace: Trace, step: int, edited: Any, *, text: str | None = None) -> Trace:
@@ -52,7 +53,7 @@ def fork_trace(trace: Trace, step: int, edited: Any, *, text: str | None = None)
             errors = report.errors if text is None else place_in_text(report.errors, text)
             return Trace(gate_errors=errors, options=trace.options)
     if not isinstance(edited, dict):
-        raise ForkError(f"[{ForkError.code}] the edited state must be a JSON object")
+        raise ForkError("the edited state must be a JSON object")
     graph = trace.graph
     assert graph is not None  # _fork_point refuses a trace that never ran
     reducers = graph_reducers(graph)
@@ -84,12 +85,11 @@ def fork_trace(trace: Trace, step: int, edited: Any, *, text: str | None = None)
 
 def _fork_point(trace: Trace, step: int) -> Step:
     if trace.graph is None:
-        raise ForkError(f"[{ForkError.code}] the graph did not run; there is no step to fork")
+        raise ForkError("the graph did not run; there is no step to fork")
     rows = _rows(trace, step)
     if not rows or rows[-1].node not in trace.graph.nodes:
         raise ForkError(
-            f"[{ForkError.code}] step {step} has no merged state to fork from; "
-            "choose a step whose row is merged"
+            f"step {step} has no merged state to fork from; choose a step whose row is merged"
         )
     return rows[-1]
 
@@ -108,7 +108,7 @@ def _update_state(graph: Any, base: Step, writes: dict[str, Any], *, single: boo
         parent = graph.checkpointer.get_tuple(base.checkpoint).parent_config
         if not single or parent is None:
             raise ForkError(
-                f"[{ForkError.code}] LangGraph cannot fork step {base.step}: its state fails "
+                f"LangGraph cannot fork step {base.step}: its state fails "
                 f"validation ({plural(exc.error_count(), 'error')}); fork an earlier step"
             ) from exc
         return graph.update_state(parent, writes, as_node=base.node)

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel
 
+from core.errors import CodedError, ErrorCode
 from core.jsontext.write import dumps, plural
 from core.project import Project, load_project
 from core.validate.entry import EntryComparison
@@ -106,7 +107,8 @@ def run_validate(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_UNREADABLE
     text, project = given
     if project.model is None:
-        print("[no_model] the graph's state is not a Pydantic model: pass --model", file=sys.stderr)
+        said = "the graph's state is not a Pydantic model: pass --model"
+        print(CodedError(ErrorCode.NO_MODEL, said), file=sys.stderr)
         return EXIT_UNREADABLE
     entry = project_entry(project)
     report = validate_text(text, entry.model or project.model)

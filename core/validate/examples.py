@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from core.errors import ErrorCode
+from core.errors import CodedError, ErrorCode
 from core.order.presets import Preset
 from core.validate.json_schema import json_schema, resolve
 from core.validate.pattern_sample import sample_pattern
@@ -31,10 +31,11 @@ _FORMATS = {
 HUMAN_MESSAGE = {"type": "human", "content": "Hello"}
 
 
-class ExampleError(ValueError):
+class ExampleError(CodedError, ValueError):
     """No valid example could be built for a model (code: no_example)."""
 
-    code = ErrorCode.NO_EXAMPLE
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.NO_EXAMPLE, message)
 
 
 Example = Preset  # a model's gallery entry: the one Preset shape, its value the payload
@@ -81,7 +82,7 @@ def example_payload(model: type[BaseModel]) -> dict[str, Any]:
     payload = {k: _value(v, schema, 0) for k, v in props.items() if k in required}
     if not _valid(model, payload):
         raise ExampleError(
-            f"[{ExampleError.code}] could not build a valid example for {model.__name__}; add "
+            f"could not build a valid example for {model.__name__}; add "
             'model_config = ConfigDict(json_schema_extra={"examples": [...]}) to the model.'
         )
     for key, sub in props.items():

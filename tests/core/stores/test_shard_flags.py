@@ -61,7 +61,8 @@ def test_the_shard_comes_from_the_flags_then_the_jobs_index(shard, shards, envir
 def test_flags_that_name_no_shard_or_disagree_are_refused(shard, shards, environ, message):
     with pytest.raises(ShardFlagError) as refused:
         resolve_shard(shard, shards, environ)
-    assert str(refused.value) == message
+    assert (refused.value.code, refused.value.message) == ("bad_shard", message)
+    assert str(refused.value) == f"[bad_shard] {message}"
 
 
 def _shard(spec: str, shard: tuple[int, int]) -> dict:
@@ -82,9 +83,13 @@ def test_shards_alone_audits_the_slice_of_the_jobs_index(
 @pytest.mark.parametrize(
     ("argv", "job", "said"),
     [
-        (["--shards", "2"], None, "--shards 2 needs this process's index"),
-        (["--shards", "2"], "2", "JOB_COMPLETION_INDEX=2 is out of range for --shards 2"),
-        (["--shard", "0/2"], "1", "--shard 0/2 but JOB_COMPLETION_INDEX=1"),
+        (["--shards", "2"], None, "[bad_shard] --shards 2 needs this process's index"),
+        (
+            ["--shards", "2"],
+            "2",
+            "[bad_shard] JOB_COMPLETION_INDEX=2 is out of range for --shards 2",
+        ),
+        (["--shard", "0/2"], "1", "[bad_shard] --shard 0/2 but JOB_COMPLETION_INDEX=1"),
         (["--shards", "0"], None, "argument --shards: '0' is not a number of shards"),
         (["--findings-exit", "3"], None, "argument --findings-exit: invalid choice: 3"),
     ],
