@@ -2,8 +2,16 @@
 
 (a) the seed payload: validate_text / AgentState.model_validate_json (target <= 2x);
 (b) a 2,000-item payload with one error in every item, items limit lifted:
-    validate_text / (json.loads + model_validate_json) on the same text (target <= 5x).
+    validate_text / (json.loads + model_validate_json + errors()) on the same text
+    (target <= 3x).
 Prints numbers; never fails. Run: python bench/validate.py
+
+Where (b)'s time goes (2026-12-05, best of 5 rounds, one 163 KB text): bare Pydantic 4.5 ms
+(json.loads 1.0, model_validate_json with errors() 3.5); validate_text 18.5 ms: the depth
+check 1.4 ms (10 ms before it counted brackets in C-speed passes instead of walking every
+token), Pydantic 3.5, placing the 2,000 errors 11 (one token pass indexing every container
+2.6, following each error's path 3.5, its path and pointer names 1.9, the FieldError rows
+and line:col 3). What is left is per error, about 5 µs each.
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ def main() -> None:
     print(
         f"(b) 2,000 items, 2,000 errors: validate_text {ours * 1e3:.1f} ms, "
         f"json.loads + model_validate_json {bare * 1e3:.1f} ms, ratio {ours / bare:.2f}x "
-        "(target <= 5x)"
+        "(target <= 3x)"
     )
 
 

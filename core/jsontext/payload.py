@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
+from operator import sub
 from typing import Any
 
 from core.errors import CodedError, ErrorCode
@@ -36,6 +38,10 @@ MAX_DEPTH = 200
 MAX_NUMBER_DIGITS = 4300
 
 # A prefilter only (it also finds digits inside strings): the tokens decide.
+# For _deepest: the bytes that are not brackets or quotes; a quoted run; a bracket's step + 1
+_NOT_MARK = bytes(byte for byte in range(256) if byte not in b'[]{}"')
+_QUOTED = re.compile(rb'"[^"]*"')
+_STEP = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
 _LONG_DIGITS = re.compile(f"[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
 _INTEGER_PART = re.compile(r"-?[0-9]*")  # matches at the start of any token
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.S)
@@ -254,6 +260,22 @@ def _long_number(text: str) -> re.Match[str] | None:
     return None
 
 
+def _deepest(text: str) -> int:
+    """How deep the brackets outside strings nest, in C-speed passes: escape pairs out (a run
+    of backslashes pairs from its left, as JSON reads it), everything but brackets and quotes
+    out, the strings left between the quotes out, then a running sum of +1 per opening and
+    -1 per closing bracket.
+
+    Example:
+        >>> _deepest('{"a": [[1], {"b": "[[[\\\\\\"{"}]}')
+        3
+    """
+    kept = text.replace("\\\\", "").replace('\\"', "")
+    marks = kept.encode("utf-8", "surrogatepass").translate(None, _NOT_MARK)
+    steps = _QUOTED.sub(b"", marks).translate(_STEP)  # each bracket: 2 opens, 0 closes
+    return max(map(sub, accumulate(steps), range(1, len(steps) + 1)), default=0)
+
+
 def check_depth(text: str) -> None:
     """Raise PayloadError (too_deep) where the text first nests deeper than MAX_DEPTH.
 
@@ -261,7 +283,9 @@ def check_depth(text: str) -> None:
     """
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
-    depth = 0
+    if _deepest(text) <= MAX_DEPTH:
+        return
+    depth = 0  # too deep, or text a string regex misreads: the tokens say exactly where
     for token in tokens(text):  # strings are tokens, so brackets inside them are skipped
         if token.lastgroup is None:
             char = text[token.start()]

@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from core.jsontext.payload import (
@@ -208,3 +210,31 @@ def test_the_number_limit_message_says_which_digits_it_counts(number, message):
 def test_brackets_inside_strings_do_not_count_toward_depth():
     text = json.dumps({"s": "[" * 500})
     assert parse(text) == {"s": "[" * 500}
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\\\ ,:ab\n\u00e9'),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet='[]{}"\\\\a'), inner, max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+@given(_JSON_VALUES, st.booleans(), st.sampled_from([None, 1]))
+def test_the_fast_depth_count_agrees_with_the_value_whatever_its_strings_hold(
+    value, ascii_only, indent
+):
+    from core.jsontext.payload import _deepest
+
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert _deepest(text) == _depth(value)
