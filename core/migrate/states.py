@@ -4,24 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import islice
 from typing import Any
 
-from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
 from core.errors import ErrorCode
-from core.stores.audit import iter_thread_ids
-from core.stores.pages import read_checkpoints
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem, Unreadable, step_of
 from core.stores.server import RemoteStore, ServerRefusal
 from core.stores.server_read import history, shard_threads, source_of, state_errors_of, step_at
 from core.stores.state import stored_state
+from core.stores.walk import Walked, walk_store
 
 __all__ = ["TOO_DEEP", "StoredState", "stored_states"]
 
-_THREADS_PER_QUERY = 200
 TOO_DEEP = "the stored state is nested deeper than can be checked."  # row_too_deep
 
 
@@ -48,34 +44,21 @@ def stored_states(
     shard: tuple[int, int] = (0, 1),
 ) -> Iterator[StoredState | Unreadable]:
     """Each thread's latest stored state (every checkpoint's with `history_too`), in
-    thread order, read as the audit reads them; a row that cannot be read is an
-    `Unreadable`, and the walk goes on. `shard=(i, N)`: only the threads of that shard
+    thread order, walked as the audit walks them (`walk_store`); a row that cannot be read
+    is an `Unreadable`, and the walk goes on. `shard=(i, N)`: only the threads of that shard
     (`shard_of`, as the audit's shards)."""
     if isinstance(store, RemoteStore):
         yield from _server_states(store, model, history_too, shard)
         return
-    serde = store.saver.serde
-    counted = getattr(serde, "refusals", None)  # None: not ours, search every state
-    thread_ids = iter_thread_ids(store, shard)
-    for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
-        latest_seen: set[str] = set()
-        for saved in read_checkpoints(store, page, latest=not history_too):
-            if isinstance(saved, Unreadable):
-                latest_seen.add(saved.thread_id)
-                yield saved
-                continue
-            now = getattr(serde, "refusals", None)  # as the audit counts them
-            refusals, counted = now is None or now != counted, now
-            yield _from_tuple(saved, model, latest_seen, refusals)
+    for page in walk_store(store, history=history_too, shard=shard):
+        for read in page:
+            yield read if isinstance(read, Unreadable) else _from_tuple(read, model)
 
 
-def _from_tuple(
-    saved: CheckpointTuple, model: type[BaseModel], latest_seen: set[str], refusals: bool
-) -> StoredState | Unreadable:
+def _from_tuple(read: Walked, model: type[BaseModel]) -> StoredState | Unreadable:
+    saved = read.saved
     configurable = saved.config["configurable"]
     thread_id, checkpoint_id = configurable["thread_id"], configurable["checkpoint_id"]
-    latest = thread_id not in latest_seen  # newest first: the first of a thread is its latest
-    latest_seen.add(thread_id)
     try:  # the state alone: the candidate judges it, not the model it was written with
         state = stored_state(saved, model)
     except RecursionError:
@@ -83,7 +66,7 @@ def _from_tuple(
                           ErrorCode.ROW_TOO_DEEP, TOO_DEEP)  # fmt: skip
     source = str(saved.metadata.get("source", ""))
     return StoredState(thread_id, checkpoint_id, step_of(saved.metadata), source, state,
-                       latest, json_mode=False, may_hold_refusals=refusals,
+                       read.latest, json_mode=False, may_hold_refusals=read.may_hold_refusals,
                        stored_with=model)  # fmt: skip
 
 

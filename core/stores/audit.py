@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from itertools import islice
 from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
 from core.stores.open import Store
-from core.stores.pages import read_checkpoints
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
-from core.stores.shards import Shard, shard_condition, shard_of
+from core.stores.shards import Shard, shard_of
 from core.stores.state import checkpoint_errors, state_errors, stored_state
+from core.stores.walk import iter_thread_ids, walk_store
 from core.stores.writers import blame, parent_writes
 
 __all__ = [
@@ -27,9 +25,6 @@ __all__ = [
     "state_errors",
     "stored_state",
 ]
-
-_PAGE = 1000  # thread ids fetched per query: a store of any size is walked, never loaded
-_THREADS_PER_QUERY = 200  # threads whose checkpoints one streamed query reads
 
 
 @dataclass(frozen=True)
@@ -68,32 +63,6 @@ class AuditResult:
         return not self.invalid and not self.unreadable
 
 
-def iter_thread_ids(store: Store, shard: tuple[int, int] = (0, 1)) -> Iterator[str]:
-    """Thread ids in order, one page per query, only those of shard `(i, N)`.
-
-    Every id is read, the empty one included: the first page has no lower bound. The
-    database picks the shard's ids (`shard_condition`, the SQL form of `shard_of`): each of
-    N workers reads about 1/N of the ids.
-    """
-    index, shards = shard
-    last: str | None = None
-    while True:
-        conditions: list[str] = [] if last is None else ["thread_id > ?"]
-        params: list[str | int] = [] if last is None else [last]
-        if shards > 1:
-            conditions.append(shard_condition(store.kind))
-            params += [shards, index]
-        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
-        rows = store.query(
-            f"SELECT DISTINCT thread_id FROM checkpoints {where}ORDER BY thread_id LIMIT ?",
-            (*params, _PAGE),
-        )
-        yield from (thread_id for (thread_id,) in rows)
-        if len(rows) < _PAGE:
-            return
-        last = rows[-1][0]
-
-
 def _blamed(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> InvalidState:
     configurable = saved.config["configurable"]
     node = None
@@ -130,14 +99,15 @@ def audit_store(
 ) -> AuditResult:
     """Validate each thread's latest stored state (every checkpoint with `history`).
 
-    Threads are walked a page at a time; the checkpoints of each page of threads come from
-    one streamed query on the saver's own tables, decoded by its serde (`read_checkpoints`:
-    the same tuples as the saver's `get_tuple` / `list`), so memory does not grow with the
-    store. The writes behind a state are read only when it is invalid, to blame the node.
-    A checkpoint that cannot be read or checked is an `unreadable` row with its code; the
-    audit reads on. An input checkpoint is checked with its input written through the
-    model's channels, as LangGraph writes it (`core.stores.state.checkpoint_errors`).
-    `shard=(i, N)` audits only the threads whose `shard_of(thread_id, N) == i`.
+    Threads are walked a page at a time (`walk_store`, as the migration walks them); the
+    checkpoints of each page of threads come from one streamed query on the saver's own
+    tables, decoded by its serde (`read_checkpoints`: the same tuples as the saver's
+    `get_tuple` / `list`), so memory does not grow with the store. The writes behind a
+    state are read only when it is invalid, to blame the node. A checkpoint that cannot be
+    read or checked is an `unreadable` row with its code; the audit reads on. An input
+    checkpoint is checked with its input written through the model's channels, as LangGraph
+    writes it (`core.stores.state.checkpoint_errors`). `shard=(i, N)` audits only the
+    threads whose `shard_of(thread_id, N) == i`.
 
     Example:
         >>> from core.order import AgentState
@@ -151,19 +121,15 @@ def audit_store(
     if not 0 <= index < shards:
         raise ValueError(f"shard {index}/{shards}: i must be in 0..{shards - 1}")
     result = AuditResult()
-    serde = store.saver.serde
-    counted = getattr(serde, "refusals", None)  # None: not ours, search every state
-    thread_ids = iter_thread_ids(store, shard)
-    for page in iter(lambda: list(islice(thread_ids, _THREADS_PER_QUERY)), []):
-        result.threads += len(page)
+    for page in walk_store(store, history=history, shard=shard, share=True):
+        result.threads += len(page.thread_ids)
         found: list[tuple[CheckpointTuple, list[dict[str, Any]]]] = []
-        for saved in read_checkpoints(store, page, latest=not history, share=True):  # streamed
+        for read in page:  # streamed
             result.checkpoints += 1
-            if isinstance(saved, Unreadable):
-                result.unreadable.append(saved)
+            if isinstance(read, Unreadable):
+                result.unreadable.append(read)
                 continue
-            now = getattr(serde, "refusals", None)
-            refusals, counted = now is None or now != counted, now
+            saved, refusals = read.saved, read.may_hold_refusals
             try:
                 errors = checkpoint_errors(saved, model, may_hold_refusals=refusals)[1]
             except RowProblem as problem:

@@ -9,8 +9,8 @@ from pydantic import BaseModel, ValidationError
 
 from core.order import AgentState, build_order_graph
 from core.stores import audit_store, open_store, strict_serde
-from core.stores.audit import iter_thread_ids
 from core.stores.demo import DEMO_THREADS, CandidateState
+from core.stores.walk import iter_thread_ids
 
 from .conftest import writer
 

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from core.order import AgentState
-from core.stores import audit as audit_module
 from core.stores import open_store, shard_of, strict_serde
-from core.stores.audit import iter_thread_ids
+from core.stores import walk as walk_module
+from core.stores.walk import iter_thread_ids
 
 from .conftest import new_store, writer
 
@@ -70,7 +70,7 @@ def test_each_worker_reads_only_its_own_ids_and_together_every_id(
 ):
     ids = [f"t{n:04d}" for n in range(1_000)] + ["", " ", "\u00e9"]
     spec = _store_of(kind, "paged", ids, tmp_path, request)
-    monkeypatch.setattr(audit_module, "_PAGE", 97)  # pages end inside each shard's run of ids
+    monkeypatch.setattr(walk_module, "_PAGE", 97)  # pages end inside each shard's run of ids
     with open_store(spec, strict_serde([AgentState])) as store:
         query, fetched = store.query, []
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
-from core.stores import audit as audit_module
 from core.stores import audit_store, open_store, strict_serde
-from core.stores.audit import iter_thread_ids
+from core.stores import walk as walk_module
 from core.stores.threads import list_threads
+from core.stores.walk import iter_thread_ids
 
 from .conftest import new_store, writer
 
@@ -69,7 +69,7 @@ def test_a_thousand_threads_are_each_read_once_across_page_boundaries(tmp_path, 
                 {"source": "loop", "step": 0},
                 {},
             )
-    monkeypatch.setattr(audit_module, "_PAGE", 97)  # pages end inside the run of ids
+    monkeypatch.setattr(walk_module, "_PAGE", 97)  # pages end inside the run of ids
     with open_store(spec, strict_serde([AgentState])) as store:
         audited = list(iter_thread_ids(store))
         result = audit_store(store, AgentState)
