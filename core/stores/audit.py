@@ -13,7 +13,7 @@ from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.shards import Shard, shard_of
 from core.stores.state import checkpoint_errors, state_errors, stored_state
 from core.stores.walk import iter_thread_ids, walk_store
-from core.stores.writers import blame, parent_writes
+from core.stores.writers import written_by
 
 __all__ = [
     "AuditResult",
@@ -65,20 +65,11 @@ class AuditResult:
 
 def _blamed(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> InvalidState:
     configurable = saved.config["configurable"]
-    node = None
-    if saved.metadata.get("source") != "input" and saved.parent_config is not None:
-        writes = parent_writes(
-            store,
-            configurable["thread_id"],
-            configurable.get("checkpoint_ns", ""),
-            saved.parent_config["configurable"]["checkpoint_id"],
-        )
-        node = blame(writes, [str(e["loc"][0]) for e in errors if e["loc"]])
     return InvalidState(
         configurable["thread_id"],
         configurable["checkpoint_id"],
         step_of(saved.metadata),
-        node,
+        written_by(store, saved, errors),
         errors,
     )
 

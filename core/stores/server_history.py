@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from core.errors import ErrorCode
 from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal
 from core.stores.state import cut_input, json_state_errors
-from core.stores.writers import Write, blame
+from core.stores.writers import Write, blame, violated_fields
 from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
 
@@ -20,6 +20,7 @@ __all__ = [
     "checkpoint_id_at",
     "history",
     "readable_history",
+    "server_written_by",
     "source_of",
     "state_errors_of",
     "step_at",
@@ -178,8 +179,17 @@ def _cut(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def blamed_node(parent: dict[str, Any] | None, errors: list[dict[str, Any]]) -> str | None:
+    """`blame` over the writes of `parent`'s tasks (the node(s) whose writes made its child)."""
     writes = [Write(task_id, node, channel) for task_id, node, channel, _ in writes_of(parent)]
-    return blame(writes, [str(e["loc"][0]) for e in errors if e.get("loc")])
+    return blame(writes, violated_fields(errors))
+
+
+def server_written_by(
+    state: dict[str, Any], parent: dict[str, Any] | None, errors: list[dict[str, Any]]
+) -> str | None:
+    """`core.stores.writers.written_by` for a server's checkpoint `state`: None for an input
+    checkpoint, else the node(s) of its `parent`'s tasks that wrote it (`blamed_node`)."""
+    return None if source_of(state) == "input" else blamed_node(parent, errors)
 
 
 def step_at(state: dict[str, Any]) -> int | None:

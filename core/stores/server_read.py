@@ -17,6 +17,7 @@ from core.stores.server_history import blamed_node as blamed_node
 from core.stores.server_history import checkpoint_id_at as checkpoint_id_at
 from core.stores.server_history import history as history
 from core.stores.server_history import readable_history as readable_history
+from core.stores.server_history import server_written_by
 from core.stores.server_history import source_of as source_of
 from core.stores.server_history import state_errors_of as state_errors_of
 from core.stores.server_history import step_at as step_at
@@ -183,7 +184,7 @@ def _audit_history(
             continue
         if errors:
             parent = by_id.get((state.get("parent_checkpoint") or {}).get("checkpoint_id", ""))
-            node = None if source_of(state) == "input" else blamed_node(parent, errors)
+            node = server_written_by(state, parent, errors)
             checkpoint_id = state["checkpoint"]["checkpoint_id"]
             result.invalid.append(
                 InvalidState(thread_id, checkpoint_id, step_at(state), node, errors)

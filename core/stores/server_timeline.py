@@ -9,8 +9,8 @@ from pydantic import BaseModel
 from core.errors import ErrorCode
 from core.stores.rows import RowProblem, Unreadable
 from core.stores.server import RemoteStore, ServerRefusal, one_line
+from core.stores.server_history import server_written_by
 from core.stores.server_read import (
-    blamed_node,
     readable_history,
     source_of,
     state_errors_of,
@@ -55,7 +55,7 @@ def _checkpoint(
         errors=errors,
         writes=writes,
         pending=sorted(str(name) for name in state.get("next") or []),
-        node=None if source_of(state) == "input" else blamed_node(parent, errors),
+        node=server_written_by(state, parent, errors),
         unreadable=unreadable,
     )
 

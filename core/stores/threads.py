@@ -17,7 +17,9 @@ from core.stores.open import Store
 from core.stores.pages import read_checkpoints
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.state import checkpoint_errors
-from core.stores.writers import blame, parent_writes
+
+# Re-exported (X as X): this module is where it was first.
+from core.stores.writers import written_by as written_by
 
 __all__ = [
     "SCAN_LIMIT",
@@ -156,27 +158,6 @@ def _counts(store: Store, ids: list[str]) -> dict[str, int]:
         tuple(ids),
     )
     return {thread: int(count) for thread, count in rows}
-
-
-def _field_names(errors: list[dict[str, Any]]) -> list[str]:
-    return [str(e["loc"][0]) for e in errors if e.get("loc")]
-
-
-def written_by(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> str | None:
-    """The node whose write made `saved` (those that wrote a field in `errors`, if any).
-
-    None for an input checkpoint, or when no node wrote it (an `update_state` without one).
-    """
-    if saved.metadata.get("source") == "input" or saved.parent_config is None:
-        return None
-    configurable = saved.config["configurable"]
-    writes = parent_writes(
-        store,
-        configurable["thread_id"],
-        configurable.get("checkpoint_ns", ""),
-        saved.parent_config["configurable"]["checkpoint_id"],
-    )
-    return blame(writes, _field_names(errors))
 
 
 def _errors(saved: CheckpointTuple | Unreadable, model: type[BaseModel]) -> list[Any] | None:

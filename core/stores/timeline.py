@@ -16,8 +16,8 @@ from core.stores.open import Store
 from core.stores.pages import read_thread
 from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.state import checkpoint_errors, stored_state
-from core.stores.threads import pending_nodes, thread_root, written_by
-from core.stores.writers import parent_writes
+from core.stores.threads import pending_nodes, thread_root
+from core.stores.writers import parent_writes, written_by
 
 __all__ = [
     "Checkpoint",

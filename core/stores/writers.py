@@ -1,4 +1,8 @@
-"""Which node wrote a stored state: the task paths LangGraph keeps beside each task's writes."""
+"""Which node wrote a stored state: the task paths LangGraph keeps beside each task's writes.
+
+`written_by` is the one answer for a stored checkpoint (the audit's `node`, the thread
+list's "written by", the timeline's writer); a server's checkpoints are blamed with the same
+`blame` over the tasks its history lists (core.stores.server_history)."""
 
 from __future__ import annotations
 
@@ -6,13 +10,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph.checkpoint.base import CheckpointTuple
+
 from core.lg_compat import PULL_TASK_PREFIX as _PULL
 from core.lg_compat import SEND_TASK_PATH as _SEND
 from core.lg_compat import TASKS as _TASKS
 from core.stores.open import Store
 from core.stores.rows import RowProblem, decode_value
 
-__all__ = ["Write", "blame", "node_of_path", "parent_writes", "pending_sends", "send_index"]
+__all__ = [
+    "Write",
+    "blame",
+    "node_of_path",
+    "parent_writes",
+    "pending_sends",
+    "send_index",
+    "violated_fields",
+    "written_by",
+]
 
 
 @dataclass(frozen=True)
@@ -133,3 +148,40 @@ def blame(writes: Iterable[Write], fields: Iterable[str]) -> str | None:
     chosen = [w for w in state if w.channel in wanted] or state
     names = list(dict.fromkeys(w.node for w in chosen if w.node))
     return ", ".join(names) if names else None
+
+
+def violated_fields(errors: Iterable[dict[str, Any]]) -> list[str]:
+    """The state fields Pydantic's `errors` are about: the first item of each error's `loc`
+    (an error about the whole state, with an empty `loc`, names none).
+
+    Example:
+        >>> violated_fields([{"loc": ("items", 0, "sku")}, {"loc": ()}, {"loc": ["status"]}])
+        ['items', 'status']
+    """
+    return [str(e["loc"][0]) for e in errors if e.get("loc")]
+
+
+def written_by(store: Store, saved: CheckpointTuple, errors: list[dict[str, Any]]) -> str | None:
+    """The node whose write made `saved` (those that wrote a field in `errors`, if any): its
+    parent's stored writes (`parent_writes`), named by `blame`.
+
+    None for an input checkpoint, or when no node wrote it (an `update_state` without one).
+
+    Example:
+        >>> from core.stores.demo import open_demo_store
+        >>> from core.stores.pages import read_checkpoints
+        >>> with open_demo_store() as store:
+        ...     history = list(read_checkpoints(store, ["clean-1"]))  # newest first
+        ...     [written_by(store, saved, []) for saved in history]
+        ['confirm', 'validate_order', '__start__', None]
+    """
+    if saved.metadata.get("source") == "input" or saved.parent_config is None:
+        return None
+    configurable = saved.config["configurable"]
+    writes = parent_writes(
+        store,
+        configurable["thread_id"],
+        configurable.get("checkpoint_ns", ""),
+        saved.parent_config["configurable"]["checkpoint_id"],
+    )
+    return blame(writes, violated_fields(errors))

@@ -22,6 +22,7 @@ __all__ = [
     "Postgres",
     "free_port",
     "langgraph_server",
+    "langgraphs_writer",
     "new_store",
     "sqlite_langgraph_server",
     "superuser_warning",
@@ -45,6 +46,19 @@ def writer(kind: str, target: str) -> Iterator[BaseCheckpointSaver]:
         with PostgresSaver.from_conn_string(target) as saver:
             saver.setup()
             yield saver
+
+
+def langgraphs_writer(saver, graph, saved, fields=None) -> str | None:
+    """LangGraph's own answer to which node(s) wrote the checkpoint `saved`: the tasks of its
+    parent (`graph.get_state`, over `saver`) whose pending writes made it, in the saver's
+    order; with `fields`, those that wrote one of them, if any did."""
+    if saved.metadata["source"] == "input":
+        return None
+    parent = saver.get_tuple(saved.parent_config)
+    names = {task.id: task.name for task in graph.get_state(saved.parent_config).tasks}
+    state_writes = [w for w in parent.pending_writes if ":" not in w[1] and w[1][0] != "_"]
+    chosen = [w for w in state_writes if w[1] in (fields or ())] or state_writes
+    return ", ".join(dict.fromkeys(names[task_id] for task_id, _, _ in chosen)) or None
 
 
 def new_store(kind: str, name: str, tmp: Path, postgres: Postgres | None) -> str:

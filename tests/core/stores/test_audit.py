@@ -12,7 +12,7 @@ from core.stores import audit_store, open_store, strict_serde
 from core.stores.demo import DEMO_THREADS, CandidateState
 from core.stores.walk import iter_thread_ids
 
-from .conftest import writer
+from .conftest import langgraphs_writer, writer
 
 
 def _root(thread_id: str, checkpoint_id: str | None = None) -> dict:
@@ -48,10 +48,7 @@ def _expected_node(saver, saved) -> str | None:
         return None
     thread = saved.config["configurable"]["thread_id"]
     graph = build_order_graph(DEMO_THREADS[thread][0]).builder.compile(checkpointer=saver)
-    parent = saver.get_tuple(saved.parent_config)
-    names = {task.id: task.name for task in graph.get_state(saved.parent_config).tasks}
-    state_writes = [w for w in parent.pending_writes if ":" not in w[1] and w[1][0] != "_"]
-    return ", ".join(dict.fromkeys(names[task_id] for task_id, _, _ in state_writes)) or None
+    return langgraphs_writer(saver, graph, saved)
 
 
 def written_inputs(saver, thread: str) -> dict[str, dict]:
