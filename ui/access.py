@@ -22,6 +22,7 @@ from core.project.hosting import (
 )
 from core.project.load import is_configured
 from core.redact import redact, secrets_of
+from ui import keys
 
 __all__ = [
     "access_sidebar",
@@ -190,7 +191,9 @@ def access_sidebar() -> None:
         st.caption("Team members sign in to reach the host's own store and graph.")
         for provider in _providers():
             label = "Sign in" if provider is None else f"Sign in with {provider}"
-            if st.button(label, key="sign_in" if provider is None else f"sign_in_{provider}"):
+            if st.button(
+                label, key=keys.SIGN_IN if provider is None else keys.each(keys.SIGN_IN, provider)
+            ):
                 _login(provider)
         return
     st.caption("Signed in as")
@@ -200,7 +203,7 @@ def access_sidebar() -> None:
             "This address is not on the host's members list: you get the public demo "
             "(the seed order, the demo store and your own uploads)."
         )
-    if st.button("Sign out", key="sign_out"):
+    if st.button("Sign out", key=keys.SIGN_OUT):
         st.logout()
 
 

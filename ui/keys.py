@@ -1,5 +1,6 @@
 """Session-state keys, defined once: the fixed ones as names, the rest built by the functions
-below (`{key}__table`, `opt_{name}`, `form_<path>`...); no other module spells a key template.
+below (`{key}__table`, `opt_{name}`, `form_<path>`...); no other module spells a key or a key
+template (tests/app/test_keys.py reads ui/, views/ and app.py for one), and tests use these names.
 
 A widget's key is also its AppTest handle (`at.selectbox(key="scenario")`) and its
 Playwright class (`.st-key-scenario`), so these values never change silently. The JSON
@@ -12,9 +13,44 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "BROKEN_EXAMPLE",
+    "EDITOR_VIEW",
+    "EDITOR_WIDE",
+    "ENTRY_COMPARISON",
+    "ENTRY_DIFF",
+    "ERRORS",
+    "EXPORT",
+    "EXPORT_CSV",
+    "EXPORT_JSON",
+    "EXPORT_MD",
+    "FIRST_PAINT",
+    "FORK",
+    "FORK_BRANCH",
+    "FORK_DETAIL",
+    "FORK_DIFF",
+    "FORK_EDITS",
+    "FORK_FOR",
+    "FORK_ORIGINAL",
+    "FORK_STEP",
+    "FORK_STEP_SLIDER",
+    "FORK_TEXT",
+    "FORM_TABLES",
+    "LENS",
+    "LINK_ERROR",
+    "LINT_FINDINGS",
+    "OBSERVATIONS",
+    "OUTPUT",
     "PAYLOAD",
     "PAYLOAD_TEXT",
+    "PRESET",
     "PRESET_LOADED",
+    "PROBE",
+    "PROBE_RESULTS",
+    "PROBE_TABLE",
+    "PROBE_TIMING",
+    "PROBE_TIMING_REQUESTED",
+    "PROBE_VERSIONS",
+    "RERUN_PROBES",
     "RETRY_CONFIDENCE_MAX",
     "RETRY_CONFIDENCE_MIN",
     "RETRY_MIN_CITATIONS",
@@ -22,52 +58,120 @@ __all__ = [
     "RETRY_RETRIES",
     "RETRY_SCRIPT",
     "RETRY_SUBMITTED",
+    "RETRY_TIMELINE",
+    "RETRY_TRACE",
+    "REWRITES",
+    "REWRITES_SUMMARY",
+    "RUN",
+    "RUN_ANYWAY",
+    "RUN_RETRY",
+    "RUN_TIMING",
     "SCENARIO",
+    "SCHEMA_DOWNLOAD",
     "SCHEMA_MODEL",
     "SCHEMA_OPTIONS",
     "SCHEMA_OPTIONS_MENU",
+    "SCHEMA_SHOW",
     "SCHEMA_TAB",
-    "FORK_STEP_SLIDER",
-    "LINK_ERROR",
-    "FIRST_PAINT",
-    "EDITOR_WIDE",
+    "SCHEMA_VIEW",
+    "SHARE",
+    "SIGN_IN",
+    "SIGN_OUT",
+    "SOURCE_FILTER",
+    "STEP_PANELS",
     "STEP_SLIDER",
-    "TOOL_PAYLOAD",
-    "TOOL_PRESET",
-    "TRACE_FAULTS",
-    "TRACE_GRAPH",
-    "TRACE_MODE",
-    "TRACE_REQUESTS",
-    "TRACE_RUN_ANYWAY_REQUEST",
-    "TRACE_LINK_WAITING",
+    "THREADS_AUDIT",
+    "THREADS_AUDIT_CANCEL",
+    "THREADS_AUDIT_COUNTS",
+    "THREADS_AUDIT_CSV",
+    "THREADS_AUDIT_HISTORY",
+    "THREADS_AUDIT_INVALID",
+    "THREADS_AUDIT_JOB",
+    "THREADS_AUDIT_JSON",
+    "THREADS_AUDIT_MODEL",
+    "THREADS_AUDIT_RUN",
+    "THREADS_AUDIT_UNREADABLE",
+    "THREADS_BLAME",
     "THREADS_CONTAINS",
     "THREADS_CURRENT",
     "THREADS_CURSORS",
+    "THREADS_ERRORS",
+    "THREADS_LINK_WANTED",
+    "THREADS_MERGE",
+    "THREADS_MIGRATE_AGAIN",
+    "THREADS_MIGRATE_APPLY",
     "THREADS_MIGRATE_BASE",
+    "THREADS_MIGRATE_BROKEN",
+    "THREADS_MIGRATE_CANCEL",
+    "THREADS_MIGRATE_CHANGES",
+    "THREADS_MIGRATE_COUNTS",
+    "THREADS_MIGRATE_HISTORY",
     "THREADS_MIGRATE_JOB",
+    "THREADS_MIGRATE_JSON",
+    "THREADS_MIGRATE_MODULE",
+    "THREADS_MIGRATE_PREVIEW",
+    "THREADS_MIGRATE_PROPOSE",
+    "THREADS_MIGRATE_REFUSALS",
     "THREADS_MIGRATE_STEPS",
+    "THREADS_MIGRATE_STEP_COUNTS",
+    "THREADS_MIGRATE_THREAD",
+    "THREADS_MIGRATE_TOML",
+    "THREADS_MIGRATE_UNREADABLE",
+    "THREADS_MIGRATE_UPLOAD",
+    "THREADS_MIGRATE_UPLOAD_ERROR",
     "THREADS_MIGRATE_WRITTEN",
+    "THREADS_MIGRATE_WRITTEN_CSV",
+    "THREADS_MIGRATE_WRITTEN_JSON",
+    "THREADS_MIGRATE_WRITTEN_TABLE",
+    "THREADS_NEXT",
     "THREADS_OPEN_AT",
     "THREADS_PAGE",
     "THREADS_PAGE_JUMP",
     "THREADS_PAGE_SIZE",
+    "THREADS_PREV",
+    "THREADS_READ",
+    "THREADS_READ_AGAIN",
+    "THREADS_READ_CANCELLED",
+    "THREADS_SHARE",
     "THREADS_SOURCE",
     "THREADS_STATUS",
     "THREADS_STEP",
     "THREADS_STEP_OF",
-    "THREADS_THREAD",
-    "THREADS_AUDIT_INVALID",
-    "THREADS_MIGRATE_BROKEN",
-    "THREADS_MIGRATE_CHANGES",
-    "THREADS_MIGRATE_STEP_COUNTS",
-    "THREADS_MIGRATE_WRITTEN_TABLE",
     "THREADS_TABLE",
+    "THREADS_THREAD",
     "THREADS_TIMELINE",
+    "THREADS_UNBRICK_ERRORS",
+    "THREADS_UNBRICK_OF",
+    "THREADS_UNBRICK_PLAN",
+    "THREADS_UNBRICK_TEXT",
+    "THREADS_UNBRICK_VALIDATE",
+    "THREADS_UNBRICK_WRITE",
+    "THREADS_UNBRICK_WRITTEN",
+    "THREADS_UPLOAD",
     "THREADS_WRITES",
-    "THREADS_READ",
-    "THREADS_READ_CANCELLED",
-    "THREADS_AUDIT",
-    "THREADS_MIGRATE_PREVIEW",
+    "TOOL_ERRORS",
+    "TOOL_PAYLOAD",
+    "TOOL_PRESET",
+    "TRACE",
+    "TRACE_DETAIL",
+    "TRACE_FAULTS",
+    "TRACE_FORK",
+    "TRACE_FORK_ERROR",
+    "TRACE_FORK_SOURCE",
+    "TRACE_GRAPH",
+    "TRACE_LINK_WAITING",
+    "TRACE_MODE",
+    "TRACE_PRESET",
+    "TRACE_REQUESTS",
+    "TRACE_RESULT",
+    "TRACE_RUNS",
+    "TRACE_RUN_ANYWAY_REQUEST",
+    "TRIP_DIFFERENCES",
+    "TRIP_STAGES",
+    "VALIDATE_MODEL",
+    "VALIDATE_VIEW",
+    "VALIDATE_WORKBENCH",
+    "VERDICT_FILTER",
     "each",
     "editor",
     "editor_sync",
@@ -86,6 +190,15 @@ __all__ = [
 # every page shares (PAYLOAD_TEXT). Neither is a widget key: both survive page switches.
 PAYLOAD = "payload"
 PAYLOAD_TEXT = "payload_text"
+# The Share link button (ui.share.share_button) and the exports, under the same key on each
+# page that has them (Threads' own: THREADS_SHARE).
+SHARE = "share"
+EXPORT_JSON = "export_json"
+EXPORT_CSV = "export_csv"
+EXPORT_MD = "export_md"
+# Sign in (one per provider, `each(SIGN_IN, provider)`, when several) and out (ui/access.py).
+SIGN_IN = "sign_in"
+SIGN_OUT = "sign_out"
 # The label and the text of the last preset loaded into the shared payload: the label is said
 # under the preset pickers (ui.project.preset_picker, on Validate and Trace) while the payload
 # is still that text.
@@ -103,6 +216,28 @@ FIRST_PAINT = "first_paint"
 # Whether Validate's editor had the wide column (nothing listed beside it) when the text was
 # last JSON: kept while a half-typed text is not (ui/validate/result_room.py).
 EDITOR_WIDE = "validate_editor_wide"
+# Validate: the model it checks against, the payload's editor (the JSON text or the form),
+# the view below it, and whether the JSON Schema is shown (a share link sets them all).
+VALIDATE_MODEL = "validate_model"
+EDITOR_VIEW = "editor_view"
+VALIDATE_VIEW = "validate_view"
+SCHEMA_SHOW = "schema_show"
+# LangGraph's entry verdict, kept with the (text, model, graph) it was computed for: a rerun
+# that changes none of them does not run the graph again.
+ENTRY_COMPARISON = "entry_comparison"
+# Its widgets: the preset picker, the first-contact button, the one error table (also the
+# name a link gives it: core.links.validate's tables), its exports, the views' tables.
+PRESET = "preset"
+BROKEN_EXAMPLE = "broken_example"
+ERRORS = "errors"
+EXPORT = "export"
+LENS = "lens"
+ENTRY_DIFF = "entry_diff"
+SCHEMA_DOWNLOAD = "schema_download"
+# The frame the page draws into on its first paint (ui/validate/first_paint.py), and the
+# form's box of list tables (ui/validate/form_table.py).
+VALIDATE_WORKBENCH = "validate_workbench"
+FORM_TABLES = "form-tables"
 
 # Trace: its settings' widgets, the selected row, and what a link asks of its fresh run.
 TRACE_GRAPH = "trace_graph"
@@ -116,6 +251,49 @@ TRACE_RUN_ANYWAY_REQUEST = "trace_run_anyway_request"
 # runs a graph from a link by itself).
 TRACE_LINK_WAITING = "trace_link_waiting"
 TRACE_REQUESTS = {"fork": "trace_fork_request", "edit": "trace_edit_request"}
+# The run: its preset picker, Run and Run anyway, the session's run count (it ties an edited
+# fork text to its run) and the last run's result, which every rerun draws again.
+TRACE_PRESET = "trace_preset"
+RUN = "run"
+RUN_ANYWAY = "run_anyway"
+TRACE_RUNS = "trace_runs"
+TRACE_RESULT = "trace_result"
+# Drawn from the result: the step table (`table(TRACE)`, `step_table(TRACE, row)`), the
+# selected row's detail, its panels, and the output.
+TRACE = "trace"
+TRACE_DETAIL = "trace_detail"
+STEP_PANELS = "step"
+OUTPUT = "output"
+# The fork (ui/trace/fork.py): the edited state's text (its code editor: `editor(FORK_TEXT)`),
+# the (run, row) it is shown for, each row's kept edit, the Fork button; the last fork's
+# branch, what it was forked from, and why it did not run.
+FORK_TEXT = "fork_text"
+FORK_FOR = "fork_for"
+FORK_EDITS = "fork_edits"
+FORK = "fork"
+TRACE_FORK = "trace_fork"
+TRACE_FORK_SOURCE = "trace_fork_source"
+TRACE_FORK_ERROR = "trace_fork_error"
+# The branch on screen: the edit's diff, the two runs' tables, the branch's row detail and
+# panels.
+FORK_DIFF = "fork_diff"
+FORK_ORIGINAL = "fork_original"
+FORK_BRANCH = "fork_branch"
+FORK_DETAIL = "fork_detail"
+FORK_STEP = "fork_step"
+
+# Behaviour lab: the probes' results (the timing probe's apart, run when asked), the filters,
+# the probe picked; its buttons and tables.
+PROBE_RESULTS = "probe_results"
+PROBE_TIMING = "probe_timing"
+PROBE_TIMING_REQUESTED = "probe_timing_requested"
+VERDICT_FILTER = "verdict_filter"
+SOURCE_FILTER = "source_filter"
+PROBE = "probe"
+RERUN_PROBES = "rerun"
+RUN_TIMING = "run_timing"
+PROBE_TABLE = "probe_table"
+PROBE_VERSIONS = "probe_versions"
 
 # Retry lab: the preset picker, the script editor, the run shown.
 RETRY_PRESET = "retry_preset"
@@ -126,6 +304,10 @@ RETRY_RETRIES = "retries"
 RETRY_MIN_CITATIONS = "retry_min_citations"
 RETRY_CONFIDENCE_MIN = "retry_confidence_min"
 RETRY_CONFIDENCE_MAX = "retry_confidence_max"
+# The Run button, each engine's attempts (`each(RETRY_TIMELINE, engine)`), LangGraph's trace.
+RUN_RETRY = "run_retry"
+RETRY_TIMELINE = "retry_timeline"
+RETRY_TRACE = "retry_trace"
 
 # Tools lab: the scenario and preset pickers, its own editor, the schema shown.
 SCENARIO = "scenario"
@@ -133,6 +315,16 @@ TOOL_PRESET = "tool_preset"
 TOOL_PAYLOAD = "tool_payload"  # the order page's payload_text is untouched
 SCHEMA_MODEL = "schema_model"
 SCHEMA_TAB = "schema_tab"
+# Its tables and boxes: the round trip, the schema, its lint, what each provider receives
+# (`each(REWRITES, provider)`), the tool call's errors, what the scenario observes.
+TRIP_STAGES = "trip_stages"
+TRIP_DIFFERENCES = "trip_differences"
+SCHEMA_VIEW = "schema_view"
+LINT_FINDINGS = "lint_findings"
+REWRITES_SUMMARY = "rewrites_summary"
+REWRITES = "rewrites"
+TOOL_ERRORS = "tool_errors"
+OBSERVATIONS = "observations"
 
 # Threads: the store picker, the model the states are checked against, the list's filters and
 # its pages (each page's first-thread cursor), the thread picked, the checkpoint shown and the
@@ -153,6 +345,40 @@ THREADS_STEP_OF = "threads_step_of"
 # A checkpoint_id the timeline opens on in its next run, then dropped: an unbrick write's new
 # head (ui/threads/unbrick.py), so the stepper and panels show what was just written.
 THREADS_OPEN_AT = "threads_open_at"
+# The store upload, the list's Previous / Next, a thread's boxes and tables, the Share link;
+# the link opened (a ThreadsLink), held until its notes are said (ui/threads/share.py).
+THREADS_UPLOAD = "threads_upload"
+THREADS_PREV = "threads_prev"
+THREADS_NEXT = "threads_next"
+THREADS_BLAME = "threads_blame"
+THREADS_ERRORS = "threads_errors"
+THREADS_MERGE = "threads_merge"
+THREADS_SHARE = "threads_share"
+THREADS_LINK_WANTED = "threads_link_wanted"
+THREADS_READ_AGAIN = "threads_read_again"
+
+# Audit (ui/threads/audit.py): the model it checks against, every checkpoint or the latest,
+# Run; the running job's slices; Cancel; the results' tables and downloads.
+THREADS_AUDIT_MODEL = "threads_audit_model"
+THREADS_AUDIT_HISTORY = "threads_audit_history"
+THREADS_AUDIT_RUN = "threads_audit_run"
+THREADS_AUDIT_JOB = "threads_audit_job"
+THREADS_AUDIT_CANCEL = "threads_audit_cancel"
+THREADS_AUDIT_COUNTS = "threads_audit_counts"
+THREADS_AUDIT_UNREADABLE = "threads_audit_unreadable"
+THREADS_AUDIT_CSV = "threads_audit_csv"
+THREADS_AUDIT_JSON = "threads_audit_json"
+
+# Unbrick (ui/threads/unbrick.py): the edited state's text (its code editor:
+# `editor(THREADS_UNBRICK_TEXT)`), the thread it holds, the dry run's (text, plan), what the
+# last write wrote; its buttons and the edit's errors.
+THREADS_UNBRICK_TEXT = "threads_unbrick_text"
+THREADS_UNBRICK_OF = "threads_unbrick_of"
+THREADS_UNBRICK_PLAN = "threads_unbrick_plan"
+THREADS_UNBRICK_WRITTEN = "threads_unbrick_written"
+THREADS_UNBRICK_VALIDATE = "threads_unbrick_validate"
+THREADS_UNBRICK_WRITE = "threads_unbrick_write"
+THREADS_UNBRICK_ERRORS = "threads_unbrick_errors"
 
 # Migrate (ui/threads/migrate/): the rows the plan table starts from (the proposal's or an
 # upload's, with the generation that suffixes the table's key, STEPS, after each new start),
@@ -161,6 +387,25 @@ THREADS_MIGRATE_BASE = "threads_migrate_base"
 THREADS_MIGRATE_STEPS = "threads_migrate_steps"
 THREADS_MIGRATE_JOB = "threads_migrate_job"
 THREADS_MIGRATE_WRITTEN = "threads_migrate_written"
+# Its widgets: the plan's upload (and why it was refused), its downloads, Propose, the
+# refusals' box; the preview's history switch, counts, tables, download, Cancel and Again;
+# the thread shown before and after; Apply and what it wrote, as downloads.
+THREADS_MIGRATE_UPLOAD = "threads_migrate_upload"
+THREADS_MIGRATE_UPLOAD_ERROR = "threads_migrate_upload_error"
+THREADS_MIGRATE_TOML = "threads_migrate_toml"
+THREADS_MIGRATE_MODULE = "threads_migrate_module"
+THREADS_MIGRATE_PROPOSE = "threads_migrate_propose"
+THREADS_MIGRATE_REFUSALS = "threads_migrate_refusals"
+THREADS_MIGRATE_HISTORY = "threads_migrate_history"
+THREADS_MIGRATE_COUNTS = "threads_migrate_counts"
+THREADS_MIGRATE_UNREADABLE = "threads_migrate_unreadable"
+THREADS_MIGRATE_JSON = "threads_migrate_json"
+THREADS_MIGRATE_CANCEL = "threads_migrate_cancel"
+THREADS_MIGRATE_AGAIN = "threads_migrate_again"
+THREADS_MIGRATE_THREAD = "threads_migrate_thread"
+THREADS_MIGRATE_APPLY = "threads_migrate_apply"
+THREADS_MIGRATE_WRITTEN_CSV = "threads_migrate_written_csv"
+THREADS_MIGRATE_WRITTEN_JSON = "threads_migrate_written_json"
 
 # The server's heavy jobs on the Threads page (ui/heavy.py queues each for a slot): reading an
 # uploaded store, the audit, the migration preview. READ_CANCELLED: the read's wait was

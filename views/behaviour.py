@@ -16,6 +16,7 @@ from core.probes import (
     run_all,
     run_probe,
 )
+from ui import keys
 from ui.labs.probe_view import probe_detail, results_frame, verdict_counts
 from ui.share import name_dropped, share_button, shared_state, shown_link
 from ui.tables import fitted, room_for_table_toolbars
@@ -35,28 +36,28 @@ PROBE_WIDTHS = {
 
 def _results() -> list[ProbeResult]:
     ss = st.session_state
-    if "probe_results" not in ss:
-        ss["probe_results"] = run_all()
-    if ss.get("probe_timing_requested") and "probe_timing" not in ss:
-        ss["probe_timing"] = run_probe(_TIMING_ID)
-    results: list[ProbeResult] = ss["probe_results"]
-    timing = [ss["probe_timing"]] if "probe_timing" in ss else []
+    if keys.PROBE_RESULTS not in ss:
+        ss[keys.PROBE_RESULTS] = run_all()
+    if ss.get(keys.PROBE_TIMING_REQUESTED) and keys.PROBE_TIMING not in ss:
+        ss[keys.PROBE_TIMING] = run_probe(_TIMING_ID)
+    results: list[ProbeResult] = ss[keys.PROBE_RESULTS]
+    timing = [ss[keys.PROBE_TIMING]] if keys.PROBE_TIMING in ss else []
     return results + timing
 
 
 def _rerun() -> None:
-    for key in ("probe_results", "probe_timing"):
+    for key in (keys.PROBE_RESULTS, keys.PROBE_TIMING):
         st.session_state.pop(key, None)
 
 
 def _measure() -> None:
-    st.session_state.pop("probe_timing", None)
-    st.session_state["probe_timing_requested"] = True
+    st.session_state.pop(keys.PROBE_TIMING, None)
+    st.session_state[keys.PROBE_TIMING_REQUESTED] = True
 
 
 def _restore_probe(link: BehaviourLink, shown: list[str], timing: ProbeResult | None) -> None:
     if link.probe in shown:
-        st.session_state["probe"] = link.probe
+        st.session_state[keys.PROBE] = link.probe
     elif link.probe == _TIMING_ID and timing is not None:
         st.warning(
             "The share link selects the timing probe. Measured again now (verdict: "
@@ -70,8 +71,8 @@ def _restore_probe(link: BehaviourLink, shown: list[str], timing: ProbeResult | 
 shared = shared_state("behaviour") or {}
 link, _ = BehaviourLink.parse(shared)
 if link.timing or link.probe == _TIMING_ID:
-    st.session_state["probe_timing_requested"] = True
-    st.session_state.pop("probe_timing", None)  # the link's row is this opening's own run
+    st.session_state[keys.PROBE_TIMING_REQUESTED] = True
+    st.session_state.pop(keys.PROBE_TIMING, None)  # the link's row is this opening's own run
     st.info(
         "This link includes the timing probe. It was measured again as the link opened, and "
         "timings vary from run to run, so its numbers and verdict may differ from the shared ones."
@@ -84,13 +85,13 @@ st.caption(
     "versions. The verdict is computed from what the probe observed."
 )
 left, right = st.columns(2)
-left.button("Re-run all probes", key="rerun", on_click=_rerun)
-right.button("Measure state kinds (timing probe)", key="run_timing", on_click=_measure)
+left.button("Re-run all probes", key=keys.RERUN_PROBES, on_click=_rerun)
+right.button("Measure state kinds (timing probe)", key=keys.RUN_TIMING, on_click=_measure)
 
 with st.spinner("Running probes…"):
     results = _results()
 frame = results_frame(results)
-timing = st.session_state.get("probe_timing")
+timing = st.session_state.get(keys.PROBE_TIMING)
 if timing is None:
     st.caption("The timing probe (BaseModel vs TypedDict vs dataclass state) runs on demand.")
 else:
@@ -99,14 +100,14 @@ else:
 articles = sorted(frame["article"].unique())
 link, _ = BehaviourLink.parse(shared, {"articles": articles})
 if link.verdicts is not None:
-    st.session_state["verdict_filter"] = link.verdicts
+    st.session_state[keys.VERDICT_FILTER] = link.verdicts
 if link.sources is not None:
-    st.session_state["source_filter"] = link.sources
+    st.session_state[keys.SOURCE_FILTER] = link.sources
 # Defaults through session state, not `default=`, so a share link can set them first.
-st.session_state.setdefault("verdict_filter", list(VERDICTS))
-st.session_state.setdefault("source_filter", articles)
-verdicts = st.multiselect("Verdict", VERDICTS, key="verdict_filter", persist_state="session")
-chosen = st.multiselect("Source article", articles, key="source_filter", persist_state="session")
+st.session_state.setdefault(keys.VERDICT_FILTER, list(VERDICTS))
+st.session_state.setdefault(keys.SOURCE_FILTER, articles)
+verdicts = st.multiselect("Verdict", VERDICTS, key=keys.VERDICT_FILTER, persist_state="session")
+chosen = st.multiselect("Source article", articles, key=keys.SOURCE_FILTER, persist_state="session")
 keep = frame["verdict"].isin(verdicts) & frame["article"].isin(chosen)
 shown = [r for r, kept in zip(results, keep, strict=True) if kept]
 st.caption(verdict_counts(shown))
@@ -115,7 +116,7 @@ fit = fitted(table.to_dict("records"), PROBE_WIDTHS, most_lines=4)
 st.dataframe(
     table,
     hide_index=True,
-    key="probe_table",
+    key=keys.PROBE_TABLE,
     # eight rows in view (the header and borders: 38 px), however tall wrapping makes them
     height=min(len(table), 8) * fit["row_height"] + 38,
     **fit,
@@ -127,7 +128,7 @@ md_col.download_button(
     results_to_markdown(shown),
     file_name="behaviour-lab.md",
     mime="text/markdown",
-    key="export_md",
+    key=keys.EXPORT_MD,
     on_click="ignore",
 )
 json_col.download_button(
@@ -135,7 +136,7 @@ json_col.download_button(
     results_to_json(shown),
     file_name="behaviour-lab.json",
     mime="application/json",
-    key="export_json",
+    key=keys.EXPORT_JSON,
     on_click="ignore",
 )
 
@@ -146,7 +147,7 @@ name_dropped(dropped)
 picked: str | None = None
 if shown:
     _restore_probe(link, list(by_id), timing)
-    picked = st.selectbox("Probe", list(by_id), key="probe", persist_state="session")
+    picked = st.selectbox("Probe", list(by_id), key=keys.PROBE, persist_state="session")
     probe_detail(by_id[picked], probe_source(picked))
 else:
     st.info("No probe matches these filters. Widen the verdict or source filter.")
@@ -154,7 +155,7 @@ view = shown_link(
     BehaviourLink,
     verdicts=verdicts,
     sources=chosen,
-    timing="probe_timing" in st.session_state,
+    timing=keys.PROBE_TIMING in st.session_state,
     probe=picked or None,
 )
-share_button("behaviour", view, key="share")
+share_button("behaviour", view, key=keys.SHARE)

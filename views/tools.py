@@ -86,9 +86,9 @@ def _round_trip_section(report: Report) -> None:
         st.success("Survived: model_dump and model_dump_json both validate back to an equal value.")
     else:
         st.error("Did not survive: a dump failed, did not validate again, or came back different.")
-    _table(trip.stages, STAGE_WIDTHS, key="trip_stages")
+    _table(trip.stages, STAGE_WIDTHS, key=keys.TRIP_STAGES)
     if trip.differences:
-        _table(trip.differences, DIFFERENCE_WIDTHS, key="trip_differences")
+        _table(trip.differences, DIFFERENCE_WIDTHS, key=keys.TRIP_DIFFERENCES)
     if trip.json_text is not None:
         st.caption("What model_dump_json wrote")
         st.code(trip.json_text, language="json", wrap_lines=True)
@@ -111,7 +111,7 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
     shown = st.segmented_control(
         "Schema", TABS, required=True, key=keys.SCHEMA_TAB, persist_state="session"
     )
-    with st.container(key="schema_view"):
+    with st.container(key=keys.SCHEMA_VIEW):
         if shown is not None and shown != TABS[0]:  # required: never None
             _provider_tab(views, _PROVIDER_OF[shown])
         elif views.pydantic is None:
@@ -126,7 +126,7 @@ def _schema_section(scenario_id: str, scenario: Scenario) -> None:
         # for four lines, in a table as wide as the page, instead of running off its edge.
         st.dataframe(
             _frame(findings),
-            key="lint_findings",
+            key=keys.LINT_FINDINGS,
             hide_index=True,
             row_height=_LINT_ROW_HEIGHT,
             column_config={
@@ -158,11 +158,11 @@ def _provider_tab(views: SchemaViews, provider: str) -> None:
         st.code(sent.error, language=None, wrap_lines=True)
     elif not sent.rewrites:
         st.success("Sent exactly as Pydantic wrote it.")
-    st.dataframe(summary, key=keys.each("rewrites_summary", provider), hide_index=True)
+    st.dataframe(summary, key=keys.each(keys.REWRITES_SUMMARY, provider), hide_index=True)
     if sent.rewrites:
         # Dropped titles are the bulk and the least interesting: list them last.
         ordered = sorted(sent.rewrites, key=lambda rewrite: rewrite.kind == "title_dropped")
-        _table(ordered, REWRITE_WIDTHS, key=keys.each("rewrites", provider))
+        _table(ordered, REWRITE_WIDTHS, key=keys.each(keys.REWRITES, provider))
     if sent.schema is not None:
         st.json(sent.schema, expanded=2)
 
@@ -179,7 +179,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
     with result:  # first, so the marks below belong to this report
         # Several scenarios compare two models: say which one judged this payload.
         st.caption(f"Validated against {plain(scenario.model.__name__)}, the tool's parameters.")
-        chosen = error_table(report, key="tool_errors", texts=TOOL_CALL, selectable=True)
+        chosen = error_table(report, key=keys.TOOL_ERRORS, texts=TOOL_CALL, selectable=True)
         # The schema widgets are outside this fragment: a click on them reruns the whole
         # page, so the session state read here always holds what they show.
         shared = shown_link(
@@ -190,14 +190,14 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
             schema_model=st.session_state.get(keys.SCHEMA_MODEL) or scenario.model.__name__,
             schema_tab=st.session_state.get(keys.SCHEMA_TAB) or TABS[0],
         )
-        share_button("tools", shared, key="share")
+        share_button("tools", shared, key=keys.SHARE)
     with edit:
         payload_editor(
             EDITOR_KEY,
             preset_text,
             height=360,
             marks=report_marks(report),
-            goto=selected_spot(chosen, key="tool_errors"),
+            goto=selected_spot(chosen, key=keys.TOOL_ERRORS),
             label="Tool call arguments (JSON)",
         )
         if text != preset_text:  # the preset box above still names the preset it came from
@@ -205,7 +205,7 @@ def _workbench(scenario_id: str, scenario: Scenario, preset: str) -> None:
     _round_trip_section(report)
     if scenario.observe is not None:
         st.subheader("What the real run shows")
-        _table(scenario.observe(report.input), OBSERVATION_WIDTHS, key="observations", lines=8)
+        _table(scenario.observe(report.input), OBSERVATION_WIDTHS, key=keys.OBSERVATIONS, lines=8)
 
 
 restore_share()

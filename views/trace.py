@@ -62,7 +62,7 @@ def _options_note(settings: dict[str, Any]) -> None:
 def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any]:
     forget_forks()
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
-    run = st.session_state["trace_runs"] = st.session_state.get("trace_runs", 0) + 1
+    run = st.session_state[keys.TRACE_RUNS] = st.session_state.get(keys.TRACE_RUNS, 0) + 1
     result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
     outcome = trace_text(
         settings["payload"],
@@ -79,7 +79,7 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
         if outcome.json_accepts is not None:
             result["json_accepts"] = outcome.json_accepts
         result["trace"] = outcome.trace
-    st.session_state["trace_result"] = result
+    st.session_state[keys.TRACE_RESULT] = result
     # Open the run where it went wrong: the first failing (or blamed) row, else the first row
     # that lost data silently, else the first.
     opened = opened_row(outcome.trace) if outcome.trace is not None else None
@@ -97,11 +97,11 @@ def _show(result: dict[str, Any]) -> None:
     trace = result["trace"]
     if not trace.steps:
         st.subheader("Node trace")  # our gate refused the payload, or LangGraph did before any step
-        trace_table(trace, key="trace", fix=_GATE_FIX)
+        trace_table(trace, key=keys.TRACE, fix=_GATE_FIX)
         _notes(result)
         if trace.ran:
             st.subheader("Final output")
-            output_panel(trace, key="output")
+            output_panel(trace, key=keys.OUTPUT)
         return
     run_headline(trace)
     _notes(result)
@@ -109,17 +109,17 @@ def _show(result: dict[str, Any]) -> None:
     # The selected row's detail beside the table: after a failing run, the failure's.
     table_col, detail_col = st.columns([3, 2])
     with table_col:
-        trace_table(trace, key="trace", fix=_GATE_FIX, selected=index, slider=keys.STEP_SLIDER)
-    with detail_col, st.container(key="trace_detail"):
+        trace_table(trace, key=keys.TRACE, fix=_GATE_FIX, selected=index, slider=keys.STEP_SLIDER)
+    with detail_col, st.container(key=keys.TRACE_DETAIL):
         step_detail(trace, index)
     st.subheader("Step through the run")
     index = stepper(trace)
-    step_panels(trace, index, key="step")
+    step_panels(trace, index, key=keys.STEP_PANELS)
     st.subheader("Final output")
     if trace.error is not None:  # the headline holds its first line; every row can reach it
         with st.expander("LangGraph's error, in full"):
             st.code(trace.error.message, language=None, wrap_lines=True)
-    output_panel(trace, key="output")
+    output_panel(trace, key=keys.OUTPUT)
     fork_section(trace, index, result["run"])
 
 
@@ -135,7 +135,7 @@ def _notes(result: dict[str, Any]) -> None:
     if trace.gate_errors and not trace.ran:
         st.button(
             "Run anyway",
-            key="run_anyway",
+            key=keys.RUN_ANYWAY,
             on_click=_run_anyway,
             args=(_settings(),),
             help="Record what our model says above, then run the graph on the payload all the "
@@ -148,7 +148,7 @@ def _notes(result: dict[str, Any]) -> None:
 
 @st.fragment  # stepping (slider, Prev / Next, a table row, the fork) reruns only the results
 def _results() -> None:
-    result = st.session_state.get("trace_result")
+    result = st.session_state.get(keys.TRACE_RESULT)
     if result is None:  # nothing to export or share yet: no control before it can act
         st.info("Pick a graph and faults, then press Run.")
         return
@@ -173,7 +173,7 @@ st.session_state.setdefault(keys.TRACE_MODE, "checked")
 
 presets = gallery(project.model or AgentState)
 with st.expander("Payload (edit it on the Validate page)", expanded=False):
-    preset_picker(presets, key="trace_preset", placeholder="Replace the payload with a preset…")
+    preset_picker(presets, key=keys.TRACE_PRESET, placeholder="Replace the payload with a preset…")
     st.code(current_payload_text(), language="json", wrap_lines=True)
 
 graph_col, fault_col, mode_col = st.columns([2, 4, 2])
@@ -206,7 +206,7 @@ if st.session_state[keys.TRACE_GRAPH] == "project":
 _options_note(_settings())
 if shared_step is not None and hosting().public:  # a link sets the run up; a click runs it
     st.session_state[keys.TRACE_LINK_WAITING], shared_step = shared_step, None
-clicked = st.button("Run", key="run", type="primary")
+clicked = st.button("Run", key=keys.RUN, type="primary")
 if clicked:
     shared_step = st.session_state.pop(keys.TRACE_LINK_WAITING, shared_step)
 elif keys.TRACE_LINK_WAITING in st.session_state:

@@ -71,13 +71,13 @@ def _choose_model(project_model: type[BaseModel] | None) -> type[BaseModel]:
         "Validate against",
         list(MODELS),
         format_func=MODELS.get,
-        key="validate_model",
+        key=keys.VALIDATE_MODEL,
         persist_state="session",
         horizontal=True,
     )
     st.caption("Your model, as configured (its module and class):")
     st.code(f"{project_model.__module__}:{project_model.__qualname__}", language=None)
-    return project_model if st.session_state["validate_model"] == "project" else AgentState
+    return project_model if st.session_state[keys.VALIDATE_MODEL] == "project" else AgentState
 
 
 def _source(model: type[BaseModel]) -> str:
@@ -92,15 +92,15 @@ def _restore_share() -> None:
     if opened is None:
         return
     link, dropped = opened
-    st.session_state["validate_model"] = link.model
+    st.session_state[keys.VALIDATE_MODEL] = link.model
     if link.payload is not None:
         set_payload_text(link.payload)
     st.session_state[keys.SCHEMA_OPTIONS] = link.options.to_dict()
     if link.view is not None:
-        st.session_state["validate_view"] = link.view
+        st.session_state[keys.VALIDATE_VIEW] = link.view
     if link.editor is not None:
-        st.session_state["editor_view"] = link.editor
-    st.session_state["schema_show"] = link.schema_show
+        st.session_state[keys.EDITOR_VIEW] = link.editor
+    st.session_state[keys.SCHEMA_SHOW] = link.schema_show
     for table in TABLES:  # whatever was selected before belongs to the text it replaced
         forget_selection(table)
     if link.error is not None:  # the sender's row: selected when its table is drawn, below
@@ -113,7 +113,7 @@ with head():  # the title and caption, then the controls that choose the model a
     entry = project_entry(project)  # your graph (or the one over your model) and your model
     own = entry.model  # a graph's payload is written through its input schema
     default_text = init_payload(own)
-    st.session_state.setdefault("validate_model", "project")
+    st.session_state.setdefault(keys.VALIDATE_MODEL, "project")
     _restore_share()
     if own is None:
         st.info(
@@ -132,7 +132,7 @@ with head():  # the title and caption, then the controls that choose the model a
         )
     # Said under the picker by the workbench below: it has the text as typed this run.
     loaded_line = preset_picker(
-        presets, key="preset", placeholder="Load a preset payload…", say=False
+        presets, key=keys.PRESET, placeholder="Load a preset payload…", say=False
     )
     if chosen is AgentState:
         options = schema_options_form()
@@ -157,8 +157,8 @@ def _workbench(
 ) -> None:
     # Segmented controls, not st.tabs: only the chosen view is computed, and the browser
     # renders a Validate rerun with about 115 ms less CPU than with two stateful tab sets.
-    st.session_state.setdefault("editor_view", EDITORS[0])  # no default=: a share link
-    st.session_state.setdefault("validate_view", VIEWS[0])  # may have set the view already
+    st.session_state.setdefault(keys.EDITOR_VIEW, EDITORS[0])  # no default=: a share link
+    st.session_state.setdefault(keys.VALIDATE_VIEW, VIEWS[0])  # may have set the view already
     # Validate first and fill the result column before the editor: the error table reaches
     # the browser ahead of the editor's widgets (the editor shows this same text).
     reset_text = SEED_TEXT if chosen is AgentState else default_text
@@ -194,25 +194,25 @@ def _workbench(
         heading("Errors")
         if entry and report.ok and not entry.errors and not report.duplicates:
             st.caption("None: your model and LangGraph's entry both accept this payload.")
-        chosen_error, pick = _selectable(shown, "errors", by, theirs)
+        chosen_error, pick = _selectable(shown, keys.ERRORS, by, theirs)
         if entry and report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)
-        exports(shown, key="export", by=by)
-        view = st.session_state["validate_view"]
+        exports(shown, key=keys.EXPORT, by=by)
+        view = st.session_state[keys.VALIDATE_VIEW]
         shared = shown_link(
             ValidateLink,
             payload=text,
             options=options.to_dict(),
             view=view,
-            editor=st.session_state["editor_view"],  # the JSON text or the form, as shown
+            editor=st.session_state[keys.EDITOR_VIEW],  # the JSON text or the form, as shown
             # a name, never a module path: links cannot load code
             model="seed" if chosen is AgentState else "project",
             # the schema shown on the page, not only its download
-            schema_show=view == "JSON Schema" and bool(st.session_state.get("schema_show")),
+            schema_show=view == "JSON Schema" and bool(st.session_state.get(keys.SCHEMA_SHOW)),
             error=pick,  # the details beside the table, the caret at the error
         )
         st.session_state.pop(keys.LINK_ERROR, None)  # a link's row, only in the run it opened
-        share_button("validate", shared, key="share")
+        share_button("validate", shared, key=keys.SHARE)
     # The form above the text it rewrites, both in view. All of it in the controls' box,
     # whether shown or not: the editor keeps its place in the page, so Streamlit never
     # remounts its iframe when the form comes and goes (a remount lost its undo history, and
@@ -222,7 +222,7 @@ def _workbench(
         if chosen is AgentState:
             _first_contact(presets)
         editor = st.segmented_control(
-            "Edit as", EDITORS, required=True, key="editor_view", persist_state="session"
+            "Edit as", EDITORS, required=True, key=keys.EDITOR_VIEW, persist_state="session"
         )
         if editor == "Form":
             model_form(text, model, report.errors)  # the errors the table shows
@@ -232,13 +232,13 @@ def _workbench(
             reset_text,
             height=EDITOR_HEIGHT,
             marks=report_marks(report, entry),
-            goto=selected_spot(chosen_error, key="errors"),
+            goto=selected_spot(chosen_error, key=keys.ERRORS),
         )
 
     with more():
         heading("More about this payload")
         view = st.segmented_control(
-            "View", VIEWS, required=True, key="validate_view", persist_state="session"
+            "View", VIEWS, required=True, key=keys.VALIDATE_VIEW, persist_state="session"
         )
         if view == "Annotated text":
             _annotated(report, entry)
@@ -270,7 +270,7 @@ def _lens(report: Report) -> None:
     if report.ok and report.value is not None:
         rows = [row.__dict__ for row in coercion_rows(report.input, report.value)]
         st.caption("Each input leaf next to what the model holds after validation.")
-        st.dataframe(pd.DataFrame(rows), key="lens", hide_index=True)
+        st.dataframe(pd.DataFrame(rows), key=keys.LENS, hide_index=True)
     else:
         st.info("The coercion lens needs a payload that validates; fix the errors first.")
 
@@ -280,12 +280,12 @@ def _comparison(report: Report, graph: CompiledGraph) -> EntryComparison | None:
     neither the text nor the model; None when the text is not JSON LangGraph could take."""
     if report.syntax_error is not None:
         return None
-    kept = st.session_state.get("entry_comparison")
+    kept = st.session_state.get(keys.ENTRY_COMPARISON)
     if kept is not None and kept[0] == (report.text, report.model, id(graph)):
         reused: EntryComparison = kept[1]
         return reused
     comparison = compare_entry(report, graph)
-    st.session_state["entry_comparison"] = ((report.text, report.model, id(graph)), comparison)
+    st.session_state[keys.ENTRY_COMPARISON] = ((report.text, report.model, id(graph)), comparison)
     return comparison
 
 
@@ -312,7 +312,7 @@ def _first_contact(presets: dict[str, tuple[str, str]]) -> None:
     # caption and a row beside it here cost each round trip's redraw about 20 components).
     st.button(
         "Try a broken order",
-        key="broken_example",
+        key=keys.BROKEN_EXAMPLE,
         icon=":material/bug_report:",
         on_click=load_preset,  # named under the picker, as a preset picked there is
         args=presets[BROKEN_EXAMPLE],
@@ -337,7 +337,7 @@ def _entry(comparison: EntryComparison | None, graph: CompiledGraph) -> None:
     if comparison.differences:
         st.dataframe(
             pd.DataFrame(comparison.differences),
-            key="entry_diff",
+            key=keys.ENTRY_DIFF,
             hide_index=True,
             **fitted(comparison.differences, DIFFERENCE_WIDTHS),
         )
@@ -351,11 +351,11 @@ def _entry(comparison: EntryComparison | None, graph: CompiledGraph) -> None:
 def _json_schema(model: type[BaseModel]) -> None:
     schema_text = json_schema_text(model)
     st.download_button(
-        "Download JSON Schema", schema_text, file_name="schema.json", key="schema_download"
+        "Download JSON Schema", schema_text, file_name="schema.json", key=keys.SCHEMA_DOWNLOAD
     )
     if st.toggle(
         "Show the schema here",
-        key="schema_show",
+        key=keys.SCHEMA_SHOW,
         persist_state="session",
         help=f"It is long: {len(schema_text.encode()):,} bytes.",
     ):

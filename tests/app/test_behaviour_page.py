@@ -10,6 +10,7 @@ from core.probes import probe_source, results_to_json, results_to_markdown
 from core.probes._model import ARTICLE_TOOLS
 from core.share import encode_share
 from tests.app.conftest import SHARE_FIELD, downloads, opened, token
+from ui import keys
 from ui.labs.probe_view import MEANINGS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "behaviour.py")
@@ -30,7 +31,7 @@ def _table(at: AppTest):
 
 
 def test_table_lists_every_fast_probe_with_its_verdict(page):
-    results = page.session_state["probe_results"]
+    results = page.session_state[keys.PROBE_RESULTS]
     table = _table(page)
     assert list(table.columns) == ["id", "verdict", "claim", "source", "evidence", "seconds"]
     assert table[["id", "verdict", "evidence"]].values.tolist() == [
@@ -40,17 +41,17 @@ def test_table_lists_every_fast_probe_with_its_verdict(page):
 
 
 def test_verdict_and_source_filters_narrow_the_table(page):
-    results = page.session_state["probe_results"]
-    page.multiselect(key="verdict_filter").set_value(["holds"]).run()
+    results = page.session_state[keys.PROBE_RESULTS]
+    page.multiselect(key=keys.VERDICT_FILTER).set_value(["holds"]).run()
     assert _table(page)["id"].tolist() == [r.id for r in results if r.verdict == "holds"]
-    page.multiselect(key="source_filter").set_value([ARTICLE_TOOLS]).run()
+    page.multiselect(key=keys.SOURCE_FILTER).set_value([ARTICLE_TOOLS]).run()
     assert _table(page)["id"].tolist() == [
         r.id for r in results if r.verdict == "holds" and r.source.startswith(ARTICLE_TOOLS)
     ]
 
 
 def test_no_match_says_how_to_widen_the_filters(page):
-    page.multiselect(key="verdict_filter").set_value([]).run()
+    page.multiselect(key=keys.VERDICT_FILTER).set_value([]).run()
     assert [i.value for i in page.info] == [
         "No probe matches these filters. Widen the verdict or source filter."
     ]
@@ -58,8 +59,8 @@ def test_no_match_says_how_to_widen_the_filters(page):
 
 
 def test_detail_view_shows_evidence_versions_and_probe_code(page):
-    page.selectbox(key="probe").set_value("example_schema_indent_runs").run()
-    result = {r.id: r for r in page.session_state["probe_results"]}["example_schema_indent_runs"]
+    page.selectbox(key=keys.PROBE).set_value("example_schema_indent_runs").run()
+    result = {r.id: r for r in page.session_state[keys.PROBE_RESULTS]}["example_schema_indent_runs"]
     assert [c.value for c in page.code] == [
         result.evidence,
         probe_source("example_schema_indent_runs"),
@@ -73,16 +74,16 @@ def test_detail_view_shows_evidence_versions_and_probe_code(page):
 
 
 def test_rerun_runs_the_probes_again(page):
-    before = page.session_state["probe_results"]
-    page.button(key="rerun").click().run()
-    after = page.session_state["probe_results"]
+    before = page.session_state[keys.PROBE_RESULTS]
+    page.button(key=keys.RERUN_PROBES).click().run()
+    after = page.session_state[keys.PROBE_RESULTS]
     assert after is not before
     assert [(r.id, r.verdict) for r in after] == [(r.id, r.verdict) for r in before]
 
 
 def test_timing_probe_runs_only_on_demand(page):
-    page.button(key="run_timing").click().run()
-    timing = page.session_state["probe_timing"]
+    page.button(key=keys.RUN_TIMING).click().run()
+    timing = page.session_state[keys.PROBE_TIMING]
     rows = _table(page)
     assert rows["id"].tolist()[-1] == "basemodel_state_is_slower"
     assert rows["verdict"].tolist()[-1] == timing.verdict
@@ -91,30 +92,30 @@ def test_timing_probe_runs_only_on_demand(page):
 
 def test_exports_hold_the_shown_table_as_markdown_and_json(page):
     with downloads() as stored:
-        page.multiselect(key="verdict_filter").set_value(["differs"]).run()
-    shown = [r for r in page.session_state["probe_results"] if r.verdict == "differs"]
+        page.multiselect(key=keys.VERDICT_FILTER).set_value(["differs"]).run()
+    shown = [r for r in page.session_state[keys.PROBE_RESULTS] if r.verdict == "differs"]
     assert stored == {
         "behaviour-lab.md": results_to_markdown(shown),
         "behaviour-lab.json": results_to_json(shown),
     }
     assert [row["id"] for row in json.loads(stored["behaviour-lab.json"])] == [r.id for r in shown]
-    assert [b.key for b in page.download_button] == ["export_md", "export_json"]
+    assert [b.key for b in page.download_button] == [keys.EXPORT_MD, keys.EXPORT_JSON]
 
 
 def test_timing_shows_its_measured_duration_not_a_written_one(page):
-    assert page.button(key="run_timing").label == "Measure state kinds (timing probe)"
-    page.button(key="run_timing").click().run()
-    seconds = page.session_state["probe_timing"].seconds
+    assert page.button(key=keys.RUN_TIMING).label == "Measure state kinds (timing probe)"
+    page.button(key=keys.RUN_TIMING).click().run()
+    seconds = page.session_state[keys.PROBE_TIMING].seconds
 
     assert f"The timing probe's last run took {seconds:.2f} s." in [c.value for c in page.caption]
 
 
 def _view(at: AppTest) -> dict:
     return {
-        "verdicts": at.multiselect(key="verdict_filter").value,
-        "sources": at.multiselect(key="source_filter").value,
+        "verdicts": at.multiselect(key=keys.VERDICT_FILTER).value,
+        "sources": at.multiselect(key=keys.SOURCE_FILTER).value,
         "ids": _table(at)["id"].tolist(),
-        "probe": at.selectbox(key="probe").value,
+        "probe": at.selectbox(key=keys.PROBE).value,
         "warnings": [w.value for w in at.warning],
     }
 
@@ -126,17 +127,17 @@ TIMING_NOTE = (
 
 
 def test_share_link_reopens_the_filters_the_timing_row_and_the_selected_probe(page):
-    page.button(key="run_timing").click().run()
-    measured = page.session_state["probe_timing"].verdict
+    page.button(key=keys.RUN_TIMING).click().run()
+    measured = page.session_state[keys.PROBE_TIMING].verdict
     filters = ["holds"] if measured == "holds" else ["holds", measured]
-    page.multiselect(key="verdict_filter").set_value(filters).run()
-    page.selectbox(key="probe").set_value("basemodel_state_is_slower").run()
-    page.button(key="share").click().run()
+    page.multiselect(key=keys.VERDICT_FILTER).set_value(filters).run()
+    page.selectbox(key=keys.PROBE).set_value("basemodel_state_is_slower").run()
+    page.button(key=keys.SHARE).click().run()
     fresh = opened(PAGE, token(page), timeout=TIMEOUT)
 
     assert not fresh.exception
     assert [i.value for i in fresh.info] == [TIMING_NOTE]
-    again = fresh.session_state["probe_timing"].verdict  # measured again on opening
+    again = fresh.session_state[keys.PROBE_TIMING].verdict  # measured again on opening
     expected = _view(page)
     if again not in filters:  # a timing verdict can change between runs: said, not hidden
         expected["ids"].remove("basemodel_state_is_slower")
@@ -151,16 +152,16 @@ def test_share_link_reopens_the_filters_the_timing_row_and_the_selected_probe(pa
 
 
 def test_share_link_reopens_a_narrowed_source_filter_and_probe(page):
-    page.multiselect(key="source_filter").set_value([ARTICLE_TOOLS]).run()
-    ids = page.selectbox(key="probe").options
-    page.selectbox(key="probe").set_value(ids[-1]).run()
-    page.button(key="share").click().run()
+    page.multiselect(key=keys.SOURCE_FILTER).set_value([ARTICLE_TOOLS]).run()
+    ids = page.selectbox(key=keys.PROBE).options
+    page.selectbox(key=keys.PROBE).set_value(ids[-1]).run()
+    page.button(key=keys.SHARE).click().run()
     fresh = opened(PAGE, token(page), timeout=TIMEOUT)
 
     assert not fresh.exception
     assert _view(fresh) == _view(page)
     assert (_view(fresh)["sources"], _view(fresh)["probe"]) == ([ARTICLE_TOOLS], ids[-1])
-    assert "probe_timing" not in fresh.session_state
+    assert keys.PROBE_TIMING not in fresh.session_state
 
 
 def test_a_link_shared_when_the_articles_had_index_paths_opens_them_by_their_titles(page):
@@ -169,7 +170,7 @@ def test_a_link_shared_when_the_articles_had_index_paths_opens_them_by_their_tit
     fresh = opened(PAGE, encode_share(state), timeout=TIMEOUT)
 
     assert not fresh.exception
-    page.multiselect(key="source_filter").set_value([ARTICLE_TOOLS]).run()
+    page.multiselect(key=keys.SOURCE_FILTER).set_value([ARTICLE_TOOLS]).run()
     assert _view(fresh) == _view(page)
     assert _view(fresh)["sources"] == ["Serialization traps of LLM tool parameters"]
 
@@ -204,7 +205,7 @@ def test_a_shared_timing_probe_is_measured_again_and_said_so_even_when_filtered_
 
     assert not fresh.exception
     assert [i.value for i in fresh.info] == [TIMING_NOTE]
-    verdict = fresh.session_state["probe_timing"].verdict
+    verdict = fresh.session_state[keys.PROBE_TIMING].verdict
     assert [w.value for w in fresh.warning] == [
         f"The share link selects the timing probe. Measured again now (verdict: {verdict}), it "
         "is not among the probes the shared filters show: widen the Verdict or Source article "

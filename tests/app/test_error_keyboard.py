@@ -7,6 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ui import keys
 from ui.errors.keyboard import ROW_KEYS_HELP
 
 SCRIPT = (Path(__file__).parents[2] / "ui" / "errors" / "keyboard.js").read_text(encoding="utf-8")
@@ -18,10 +19,11 @@ HIDDEN = (
 
 def _table(selectable: bool) -> None:
     from core.validate.report import validate_text
+    from ui import keys
     from ui.errors.view import error_table
 
     report = validate_text('{"user_id": 1, "amount": "x"}')
-    error_table(report, key="errors", texts=None, selectable=selectable)
+    error_table(report, key=keys.ERRORS, texts=None, selectable=selectable)
 
 
 def _html(at: AppTest) -> list[tuple[str, bool]]:
@@ -31,7 +33,9 @@ def _html(at: AppTest) -> list[tuple[str, bool]]:
 def test_a_selectable_error_table_brings_its_keyboard_script_and_says_which_keys_pick_a_row():
     at = AppTest.from_function(_table, args=(True,)).run()
     assert not at.exception
-    script = f'{HIDDEN}<script data-error-table=".st-key-errors__table">{SCRIPT}</script>'
+    script = (
+        f'{HIDDEN}<script data-error-table=".st-key-{keys.table(keys.ERRORS)}">{SCRIPT}</script>'
+    )
     assert _html(at) == [(script, True)]
     assert [caption.value for caption in at.caption] == [
         ROW_KEYS_HELP,

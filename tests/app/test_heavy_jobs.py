@@ -30,6 +30,7 @@ from core.stores.demo import build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import table_rows
+from ui import keys
 from ui.heavy import heavy_gate
 
 pytestmark = pytest.mark.usefixtures("session_ends")
@@ -128,7 +129,7 @@ def _queued_behind(
 
 def test_a_second_sessions_audit_waits_behind_a_held_slot_then_runs(gate, runners):
     at = AppTest.from_file(PAGE, default_timeout=SECONDS).run()
-    at.button(key="threads_audit_run").click()
+    at.button(key=keys.THREADS_AUDIT_RUN).click()
     assert _queued_behind(gate, at, runners) == (
         GateState(1, running=(2,), waiting=(3,)),  # ticket 1: the first run's preview
         [_note("The audit")],
@@ -154,8 +155,8 @@ def test_reading_an_upload_waits_behind_a_held_slot_then_lists_its_threads(gate,
     store = tmp_path / "mine.sqlite"
     build_demo_store(store)
     at = AppTest.from_file(PAGE, default_timeout=SECONDS).run()
-    at.radio(key="threads_source").set_value("upload").run()
-    at.file_uploader(key="threads_upload").set_value(("mine.sqlite", store.read_bytes(), ""))
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
+    at.file_uploader(key=keys.THREADS_UPLOAD).set_value(("mine.sqlite", store.read_bytes(), ""))
     state, notes, cancels = _queued_behind(gate, at, runners)
     assert (state.waiting, notes, cancels) == (
         (state.running[0] + 1,),
@@ -168,13 +169,13 @@ def test_reading_an_upload_waits_behind_a_held_slot_then_lists_its_threads(gate,
 
 def test_cancel_leaves_the_queue_and_the_page_says_how_to_start_again(gate, runners):
     at = AppTest.from_file(PAGE, default_timeout=SECONDS).run()
-    at.button(key="threads_audit_run").click()
+    at.button(key=keys.THREADS_AUDIT_RUN).click()
     held = gate.enter()
     with _running(at):
         _eventually(lambda: bool(runners) and _waiting(runners[-1])[1] != [])
         waiting = _so_far(runners[-1])
         waiting._runner = at  # its widgets' values: the session's
-        waiting.button(key="threads_audit_wait_cancel").click()  # as the browser sends it
+        waiting.button(key=keys.wait_cancel(keys.THREADS_AUDIT)).click()  # as the browser sends it
         runners[-1].request_rerun(RerunData(widget_states=waiting.get_widget_states()))
         # the audit's ticket has left; the new run's migration preview queues next
         _eventually(lambda: gate.state() == GateState(1, (held,), (held + 2,)))
@@ -183,11 +184,11 @@ def test_cancel_leaves_the_queue_and_the_page_says_how_to_start_again(gate, runn
     assert [w.value for w in at.warning] == [
         "Audit cancelled before any thread was checked: press Run audit to start it again."
     ]
-    assert at.session_state["threads_audit_job"]["parts"] == []
-    assert "threads_audit_run" in [b.key for b in at.button]
+    assert at.session_state[keys.THREADS_AUDIT_JOB]["parts"] == []
+    assert keys.THREADS_AUDIT_RUN in [b.key for b in at.button]
     assert gate.state() == GateState(1, (), ())
     # Run audit starts it again
-    at.button(key="threads_audit_run").click().run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads"
 
 
@@ -198,7 +199,7 @@ def test_a_run_stopped_while_it_waits_gives_its_ticket_back(gate, monkeypatch):
     # mock runtime it leaves behind is taken back after the test
     monkeypatch.setattr(Runtime, "_instance", Runtime._instance)
     with pytest.raises(RuntimeError, match=r"AppTest script run timed out after 2\(s\)"):
-        at.button(key="threads_audit_run").click().run(timeout=2)
+        at.button(key=keys.THREADS_AUDIT_RUN).click().run(timeout=2)
     assert gate.state() == GateState(1, (held,), ())
 
 

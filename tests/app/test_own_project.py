@@ -14,6 +14,7 @@ from core.order.presets import PRESETS, SEED_TEXT
 from core.trace.diagram import CURRENT_FILL
 from tests.app._editor import editor
 from tests.app.conftest import options_open
+from ui import keys
 from ui.text import plain
 from ui.validate.form_edits import typed
 
@@ -65,7 +66,7 @@ def project(monkeypatch, tmp_path):
 def _open(page: str, *, form: bool = False) -> AppTest:
     at = AppTest.from_file(page, default_timeout=30)
     if form:  # the Form tab computes its widgets only while it is the open tab
-        at.session_state["editor_view"] = "Form"
+        at.session_state[keys.EDITOR_VIEW] = "Form"
     return at.run()
 
 
@@ -80,7 +81,7 @@ def _error_rows(at):
 
 
 def _payload(at):
-    return json.loads(editor(at, "payload").value)
+    return json.loads(editor(at, keys.PAYLOAD).value)
 
 
 @pytest.mark.parametrize(("name", "way"), ROTATION)
@@ -90,13 +91,13 @@ def test_validate_page_uses_your_model_and_its_examples(project, name, way):
 
     assert not at.exception
     assert _banners(at) == [OPEN]
-    assert at.radio(key="validate_model").value == "project"
+    assert at.radio(key=keys.VALIDATE_MODEL).value == "project"
     expected = (
         ["Example 1 — from TagState's examples", "Example 2 — from TagState's examples"]
         if name == "reducer"
         else ["Generated example — built from the JSON Schema"]
     )
-    assert at.selectbox(key="preset").options == expected
+    assert at.selectbox(key=keys.PRESET).options == expected
     assert "Schema options apply to the seed order model only; your model is used as written." in [
         c.value for c in at.caption
     ]
@@ -122,7 +123,7 @@ def test_json_edits_refresh_the_generated_form(project):
     project("shop")
     at = _open(VALIDATE, form=True)
     payload = _payload(at) | {"priority": "urgent", "placed_on": "2024-02-30"}
-    editor(at, "payload").input(json.dumps(payload)).run()
+    editor(at, keys.PAYLOAD).input(json.dumps(payload)).run()
 
     assert at.selectbox(key="form_priority").value == "urgent"
     assert at.text_input(key="form_placed_on").value == "2024-02-30"
@@ -135,7 +136,7 @@ def test_json_edits_refresh_the_generated_form(project):
 def test_model_examples_are_the_preset_gallery(project):
     project("reducer")
     at = _open(VALIDATE)
-    at.selectbox(key="preset").select("example_2").run()
+    at.selectbox(key=keys.PRESET).select("example_2").run()
 
     assert _payload(at) == {"tags": [], "text": "hi"}
     assert _error_rows(at) == [["text", "string_too_short"]]
@@ -146,22 +147,24 @@ def test_a_graph_with_an_input_schema_starts_from_an_example_of_its_input(projec
     at = _open(VALIDATE)
 
     assert _payload(at) == {"title": "example", "severity": "low", "tags": ["example"]}
-    assert at.selectbox(key="preset").options == ["Generated example — built from the JSON Schema"]
+    assert at.selectbox(key=keys.PRESET).options == [
+        "Generated example — built from the JSON Schema"
+    ]
     assert _banners(at) == [OPEN]  # the state Ticket accepts its input's example too
 
 
 def test_the_seed_order_stays_one_click_away(project):
     project("shop")
     at = _open(VALIDATE)
-    at.radio(key="validate_model").set_value("seed").run()
-    at.button(key="payload__reset").click().run()
+    at.radio(key=keys.VALIDATE_MODEL).set_value("seed").run()
+    at.button(key=keys.part(keys.PAYLOAD, "reset")).click().run()
 
-    assert at.selectbox(key="preset").options == [
+    assert at.selectbox(key=keys.PRESET).options == [
         f"{p.title} — {p.summary}" for p in PRESETS.values()
     ]
-    assert editor(at, "payload").value == SEED_TEXT
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
     assert _banners(at) == [OPEN]
-    assert options_open(at).toggle(key="opt_strict").value is False
+    assert options_open(at).toggle(key=keys.option("strict")).value is False
 
 
 def test_typeddict_state_says_what_is_checked(project):
@@ -189,11 +192,11 @@ TRACES = {
 def test_trace_page_runs_your_graph(project, name, way):
     project(name, way)
     at = _open(TRACE)
-    assert at.radio(key="trace_graph").options == [
+    assert at.radio(key=keys.TRACE_GRAPH).options == [
         "Your graph", "Seed order graph", "Fan-out graph (parallel notifiers)"
     ]  # fmt: skip
-    assert at.multiselect(key="trace_faults").proto.disabled
-    at.button(key="run").click().run()
+    assert at.multiselect(key=keys.TRACE_FAULTS).proto.disabled
+    at.button(key=keys.RUN).click().run()
 
     assert not at.exception
     table = at.dataframe[0].value
@@ -227,12 +230,12 @@ def test_trace_page_runs_your_graph(project, name, way):
 def test_a_graph_with_no_model_shows_langgraph_refusing_a_non_object(project, payload, banner, why):
     project("plain")
     at = _open(TRACE)
-    at.session_state["payload_text"] = payload
-    at.button(key="run").click().run()
+    at.session_state[keys.PAYLOAD_TEXT] = payload
+    at.button(key=keys.RUN).click().run()
 
     assert not at.exception
     # With a row (LangGraph's own input task, never merged) the row's detail says so too.
-    rows = at.session_state["trace_result"]["trace"].steps
+    rows = at.session_state[keys.TRACE_RESULT]["trace"].steps
     unmerged = ["LangGraph never merged this step: it raised."] if rows else []
     assert [e.value for e in at.error] == [banner, *unmerged]
     assert why in [c.value for c in at.caption]
@@ -242,11 +245,11 @@ def test_a_graph_with_no_model_shows_langgraph_refusing_a_non_object(project, pa
 def test_trace_draws_the_conditional_branch_taken(project):
     project("shop")
     at = _open(TRACE)
-    payload = json.loads(at.session_state["payload_text"])
+    payload = json.loads(at.session_state[keys.PAYLOAD_TEXT])
     payload["lines"] = [{"sku": "KET-001", "qty": 5, "price": "30.00"}]
-    at.session_state["payload_text"] = json.dumps(payload)
-    at.button(key="run").click().run()
-    at.select_slider(key="step_slider").set_value(2).run()
+    at.session_state[keys.PAYLOAD_TEXT] = json.dumps(payload)
+    at.button(key=keys.RUN).click().run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(2).run()
 
     assert list(at.dataframe[0].value["node"]) == [
         "__start__", "price", "review"
@@ -261,8 +264,8 @@ def test_trace_draws_the_conditional_branch_taken(project):
 def test_custom_reducer_merges_are_shown_by_name(project):
     project("reducer")
     at = _open(TRACE)
-    at.button(key="run").click().run()
-    at.select_slider(key="step_slider").set_value(1).run()
+    at.button(key=keys.RUN).click().run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
 
     merge = [d.value for d in at.dataframe if "reducer" in d.value.columns][0]
     assert merge.to_dict("records") == [
@@ -326,10 +329,10 @@ def test_a_broken_project_shows_its_error_and_the_seed_order_still_works(monkeyp
     ]
     assert [e.value for e in at.main.error] + [s.value for s in at.main.success] == [OPEN]
     at.switch_page("views/trace.py").run()
-    assert at.radio(key="trace_graph").options == [
+    assert at.radio(key=keys.TRACE_GRAPH).options == [
         "Seed order graph", "Fan-out graph (parallel notifiers)"
     ]  # fmt: skip
-    at.button(key="run").click().run()
+    at.button(key=keys.RUN).click().run()
     table = at.main.dataframe[0].value
     assert list(table["node"]) == ["__start__", "validate_order", "confirm"]
 
@@ -411,8 +414,8 @@ def test_the_table_editor_keeps_its_key_and_rows_until_the_json_changes_them(tra
     # A new key or new rows make a new editor in the browser: the focus and the cell being
     # typed are lost (issue 22, finding 1). Other edits and reruns keep both.
     def table(at):
-        keys = [k for k in at.session_state if str(k).startswith("form_rows")]
-        return keys, at.session_state["form-tables"]
+        found = [k for k in at.session_state if str(k).startswith("form_rows")]
+        return found, at.session_state[keys.FORM_TABLES]
 
     first = (["form_rows"], {"form_rows": ([{"c": "r"}], 0)})
     assert table(traps) == first
@@ -420,7 +423,7 @@ def test_the_table_editor_keeps_its_key_and_rows_until_the_json_changes_them(tra
     traps.text_input(key="form_a__b").input("changed").run()
     assert table(traps) == first
 
-    editor(traps, "payload").input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
+    editor(traps, keys.PAYLOAD).input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
     assert table(traps) == (["form_rows"], {"form_rows": ([{"c": "s"}, {"c": "t"}], 0)})
     assert traps.data_editor(key="form_rows").value.values.tolist() == [["s"], ["t"]]
 
@@ -436,12 +439,12 @@ def test_form_edits_holding_a_number_json_cannot_write_are_refused():
 def test_a_refused_form_edit_keeps_the_json_text_and_names_the_field(project):
     project("shop")
     at = _open(VALIDATE, form=True)
-    before = editor(at, "payload").value
+    before = editor(at, keys.PAYLOAD).value
     at.text_input(key="form_customer-address-postcode").input("12").run()
-    edited = editor(at, "payload").value
+    edited = editor(at, keys.PAYLOAD).value
     assert edited != before
     at.text_input(key="form_total").input("1e999").run()
-    assert editor(at, "payload").value == edited
+    assert editor(at, keys.PAYLOAD).value == edited
     assert [w.value for w in at.warning] == [
         "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
         "standard JSON. The edit was not applied; type a smaller number."
@@ -455,7 +458,7 @@ def test_a_message_state_without_defaults_runs_in_langgraph_with_role_style_mess
     assert _banners(at) == [OPEN]  # the generated example: one human message, empty docs
     assert _payload(at)["messages"] == [{"type": "human", "content": "Hello"}]
 
-    editor(at, "payload").input(
+    editor(at, keys.PAYLOAD).input(
         '{"topic": "refunds", "messages": [{"role": "user", "content": "hi"}]}'
     ).run()
     assert _banners(at) == [
@@ -471,7 +474,7 @@ def test_a_message_state_without_defaults_runs_in_langgraph_with_role_style_mess
 def test_a_graph_whose_input_schema_langgraph_never_validates_runs_what_it_rejects(project):
     project("input")
     at = _open(VALIDATE)
-    editor(at, "payload").input('{"title": "ab", "severity": "urgent", "queue": 1}').run()
+    editor(at, keys.PAYLOAD).input('{"title": "ab", "severity": "urgent", "queue": 1}').run()
     # TicketIn only names the input's channels; the node reads a TypedDict: nothing validates.
     assert _banners(at) == [
         "LangGraph runs this payload: it drops 1 unknown key before the first node starts. "
@@ -486,14 +489,14 @@ def test_a_graph_whose_input_schema_langgraph_never_validates_runs_what_it_rejec
 def test_trace_gates_with_the_input_schema_and_runs_anyway_what_langgraph_runs(project):
     project("input")
     at = _open(TRACE)
-    at.session_state["payload_text"] = '{"title": "ab", "severity": "low"}'
-    at.button(key="run").click().run()
+    at.session_state[keys.PAYLOAD_TEXT] = '{"title": "ab", "severity": "low"}'
+    at.button(key=keys.RUN).click().run()
     assert not at.exception
     gate = at.dataframe[0].value  # TicketIn's rule: the state Ticket has no min_length
     assert gate[["path", "line:col", "type"]].values.tolist() == [
         ["title", "1:11", "string_too_short"]
     ]
-    at.button(key="run_anyway").click().run()
+    at.button(key=keys.RUN_ANYWAY).click().run()
     assert not at.exception
     nodes = [row for row in at.dataframe if "node" in row.value.columns][0].value["node"]
     assert nodes.tolist() == ["__start__", "triage"]

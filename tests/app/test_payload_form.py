@@ -17,6 +17,7 @@ from core.order import AgentState
 from core.order.presets import PRESETS
 from core.validate.json_schema import field_kind, json_schema
 from tests.app._editor import editor
+from ui import keys
 from ui.validate.form_edits import TableEdit, apply_table
 from ui.validate.form_table import columns_of
 
@@ -38,7 +39,7 @@ def _apply(items: list, edits: dict) -> AppTest:
         _apply_table(("items",), "form_items", st.session_state["base"], st.session_state["cols"])
 
     at = AppTest.from_function(script)
-    at.session_state["payload"] = json.dumps({"amount": 1, "items": items})
+    at.session_state[keys.PAYLOAD] = json.dumps({"amount": 1, "items": items})
     at.session_state["base"] = items
     at.session_state["cols"] = ITEM_COLUMNS
     at.session_state["form_items"] = {
@@ -50,7 +51,7 @@ def _apply(items: list, edits: dict) -> AppTest:
 
 
 def _items(at: AppTest) -> list:
-    return json.loads(at.session_state["payload"])["items"]
+    return json.loads(at.session_state[keys.PAYLOAD])["items"]
 
 
 def test_the_item_columns_are_typed_by_the_line_item_schema():
@@ -63,7 +64,7 @@ def test_the_item_columns_are_typed_by_the_line_item_schema():
 
 def test_an_empty_new_row_is_not_written_so_the_typing_that_follows_is_kept():
     at = _apply([SEED_ITEM], {"added_rows": [{}]})
-    assert at.session_state["payload"] == json.dumps({"amount": 1, "items": [SEED_ITEM]})
+    assert at.session_state[keys.PAYLOAD] == json.dumps({"amount": 1, "items": [SEED_ITEM]})
     at = _apply([], {"added_rows": [{"sku": "ABC-1"}]})
     assert _items(at) == [{"sku": "ABC-1"}]  # missing fields are left for validation to name
 
@@ -131,10 +132,10 @@ def test_a_number_json_cannot_write_is_refused_named_and_left_out(edits, written
 
 def test_the_amount_field_refuses_infinity_with_a_message_and_keeps_the_json_text():
     at = AppTest.from_file(APP, default_timeout=60).run()
-    at.button_group(key="editor_view").set_value("Form").run()
-    before = editor(at, "payload").value
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
+    before = editor(at, keys.PAYLOAD).value
     at.text_input(key="form_amount").input("1e999").run()
-    assert editor(at, "payload").value == before
+    assert editor(at, keys.PAYLOAD).value == before
     assert at.text_input(key="form_amount").value == "99"
     assert [w.value for w in at.warning] == [
         "That number is beyond what a float holds: JSON would get Infinity or NaN, which is not "
@@ -163,24 +164,24 @@ def test_the_form_is_not_offered_for_text_an_edit_would_silently_change(text, wh
     # Every form edit rewrites the whole text from the parsed value: 1e400 came back as
     # Infinity and the first "user_id" vanished, with no message.
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["payload"] = text
+    at.session_state[keys.PAYLOAD] = text
     at.run()
-    at.button_group(key="editor_view").set_value("Form").run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
 
     assert not at.exception
     assert why in [i.value for i in at.info]
     assert not [w.key for w in at.text_input if w.key and w.key.startswith("form_")]
-    assert editor(at, "payload").value == text
+    assert editor(at, keys.PAYLOAD).value == text
 
 
 def test_nan_and_infinity_written_as_such_keep_the_form_and_survive_an_edit():
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["payload"] = PRESETS["nan_infinity"].value
+    at.session_state[keys.PAYLOAD] = PRESETS["nan_infinity"].value
     at.run()
-    at.button_group(key="editor_view").set_value("Form").run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
     at.text_input(key="form_user_id").input("someone").run()
 
-    written = editor(at, "payload").value
+    written = editor(at, keys.PAYLOAD).value
     assert not at.exception and not at.info
     assert json.loads(written)["user_id"] == "someone"
     assert written.count("NaN") == PRESETS["nan_infinity"].value.count("NaN")
@@ -217,9 +218,9 @@ def _shown_errors(at: AppTest) -> list[tuple[str, str]]:
 
 def _form(payload: dict) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
-    at.session_state["payload"] = json.dumps(payload)
+    at.session_state[keys.PAYLOAD] = json.dumps(payload)
     at.run()
-    return at.button_group(key="editor_view").set_value("Form").run()
+    return at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
 
 
 def test_each_field_shows_the_errors_pydantic_gives_at_its_loc_under_it():
@@ -258,7 +259,7 @@ def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelle
 
     at.text_input(key="form_totl").input("").run()  # an unknown key left empty is removed
     at.text_area(key="form_messages").input('[{"type": "ai", "content": "ok"}]').run()
-    written = json.loads(editor(at, "payload").value)
+    written = json.loads(editor(at, keys.PAYLOAD).value)
     assert ("totl" in written, written["messages"]) == (False, [{"type": "ai", "content": "ok"}])
     assert at.text_area(key="form_messages").value == to_text([{"type": "ai", "content": "ok"}])
 
@@ -289,11 +290,11 @@ def _editor_base(tables: dict | None, edits: dict | None, rows: list) -> tuple[s
     at = AppTest.from_function(script)
     at.session_state["rows"] = rows
     if tables is not None:
-        at.session_state["form-tables"] = copy.deepcopy(tables)  # the script writes to it
+        at.session_state[keys.FORM_TABLES] = copy.deepcopy(tables)  # the script writes to it
     if edits is not None:
         at.session_state["form_items"] = edits
     at.run()
-    return at.session_state["picked"], at.session_state["form-tables"]
+    return at.session_state["picked"], at.session_state[keys.FORM_TABLES]
 
 
 def test_the_items_editor_keeps_its_rows_and_key_while_its_edits_are_what_the_json_says():
@@ -335,7 +336,7 @@ def test_the_items_table_writes_its_edits_when_apply_to_payload_is_pressed():
     apply.click().run()
 
     items = [SEED_ITEM, {"sku": "ABC-123", "qty": 3, "unit_price": 9.99}]
-    assert json.loads(editor(at, "payload").value) == payload | {"items": items}
+    assert json.loads(editor(at, keys.PAYLOAD).value) == payload | {"items": items}
     # the same editor, key and rows: the browser's grid (and what it shows) is kept
-    assert at.session_state["form-tables"] == {"form_items": ([SEED_ITEM], 0)}
+    assert at.session_state[keys.FORM_TABLES] == {"form_items": ([SEED_ITEM], 0)}
     assert not at.exception

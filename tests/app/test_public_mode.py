@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.share import encode_share
 from core.stores.demo import build_demo_store
+from ui import keys
 
 ROOT = Path(__file__).resolve().parents[2]
 APP, TRACE = str(ROOT / "app.py"), str(ROOT / "views/trace.py")
@@ -112,8 +113,8 @@ def test_a_public_server_with_a_store_and_no_sign_in_serves_only_its_refusal(hos
 def test_without_public_mode_the_same_store_opens_first_as_before(host, tmp_path):
     host("", PLAYGROUND_STORE=_store(tmp_path))
     at = _app(page=THREADS)
-    assert at.radio(key="threads_source").options == [*PUBLIC_STORES, SERVER]
-    assert at.radio(key="threads_source").value == "server"  # the value is the source's key
+    assert at.radio(key=keys.THREADS_SOURCE).options == [*PUBLIC_STORES, SERVER]
+    assert at.radio(key=keys.THREADS_SOURCE).value == "server"  # the value is the source's key
 
 
 @pytest.mark.parametrize(
@@ -132,8 +133,8 @@ def test_only_a_signed_in_member_reaches_the_servers_store(host, tmp_path, user,
     host(toml + f"store = {_store(tmp_path)!r}\n")
     at = _app(user, auth=True, page=THREADS)
 
-    assert at.radio(key="threads_source").options == stores
-    assert at.radio(key="threads_source").value == ("server" if SERVER in stores else "demo")
+    assert at.radio(key=keys.THREADS_SOURCE).options == stores
+    assert at.radio(key=keys.THREADS_SOURCE).value == ("server" if SERVER in stores else "demo")
     buttons = [b.proto.label for b in at.sidebar.button]
     if signed_in is None:
         assert buttons == ["Sign in"]
@@ -193,10 +194,10 @@ def _side_effect_link(host, tmp_path, toml: str) -> tuple[AppTest, Path]:
 def test_a_share_link_never_runs_the_hosts_graph_for_a_visitor(host, tmp_path):
     at, log = _side_effect_link(host, tmp_path, 'public = true\nmembers = ["x@example.com"]\n')
     assert not at.exception
-    assert at.radio(key="trace_graph").options == [
+    assert at.radio(key=keys.TRACE_GRAPH).options == [
         "Seed order graph", "Fan-out graph (parallel notifiers)"
     ]  # fmt: skip
-    at.button(key="run").click().run()  # the visitor's own click runs the seed graph
+    at.button(key=keys.RUN).click().run()  # the visitor's own click runs the seed graph
     assert not log.exists()
 
 
@@ -204,14 +205,14 @@ def test_a_share_link_waits_for_a_members_click_before_running_the_hosts_graph(h
     at, log = _side_effect_link(host, tmp_path, 'public = true\nmembers = ["ana@example.com"]\n')
     assert not at.exception
     assert not log.exists()
-    assert "trace_result" not in at.session_state
+    assert keys.TRACE_RESULT not in at.session_state
     assert [i.value for i in at.info][0] == (
         "This link's run is set up above: press Run to run it (on this public server, a "
         "link never runs a graph by itself)."
     )
-    at.button(key="run").click().run()
+    at.button(key=keys.RUN).click().run()
     assert log.read_text() == "user_id='attacker-chosen'\n"
-    assert at.session_state["step_slider"] == 1
+    assert at.session_state[keys.STEP_SLIDER] == 1
 
 
 def test_outside_public_mode_a_share_link_still_runs_on_open(host, tmp_path):
@@ -242,7 +243,7 @@ def test_a_public_demo_without_sign_in_offers_none_and_names_no_configuration(ho
     at = _app(ANONYMOUS, page=THREADS)
     assert [c.value for c in at.sidebar.code][0] == "the seed order (AgentState and its graphs)"
     assert [b.proto.label for b in at.sidebar.button] == []
-    assert at.radio(key="threads_source").options == PUBLIC_STORES
+    assert at.radio(key=keys.THREADS_SOURCE).options == PUBLIC_STORES
 
 
 class _Log:

@@ -14,6 +14,7 @@ from core.retry import PRESETS
 from core.share import encode_share
 from tests.app._editor import editor
 from tests.app.conftest import SHARE_FIELD, open_page, opened, token
+from ui import keys
 
 PAGE = str(Path(__file__).parents[2] / "views" / "retry.py")
 EXHAUSTED_1 = [
@@ -38,9 +39,9 @@ def _outcomes(at: AppTest) -> list[str]:
 def test_page_opens_on_the_article_run_on_both_engines():
     at = open_page(PAGE)
 
-    assert at.selectbox(key="retry_preset").value == "article"
-    assert json.loads(editor(at, "retry_script").value) == PRESETS["article"].value
-    assert at.number_input(key="retries").value == 1
+    assert at.selectbox(key=keys.RETRY_PRESET).value == "article"
+    assert json.loads(editor(at, keys.RETRY_SCRIPT).value) == PRESETS["article"].value
+    assert at.number_input(key=keys.RETRY_RETRIES).value == 1
     assert (
         _metrics(at) == [("model calls", "3"), ("retries used", "1"), ("feedback words", "11")] * 2
     )
@@ -85,12 +86,12 @@ EXPECTED = {
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_choosing_a_preset_loads_its_script_and_budget_and_runs_both_engines(name):
     at = open_page(PAGE)
-    at.selectbox(key="retry_preset").set_value(name).run()
+    at.selectbox(key=keys.RETRY_PRESET).set_value(name).run()
 
     preset = PRESETS[name]
     assert not at.exception
-    assert json.loads(editor(at, "retry_script").value) == preset.value
-    assert at.number_input(key="retries").value == preset.options["retries"]
+    assert json.loads(editor(at, keys.RETRY_SCRIPT).value) == preset.value
+    assert at.number_input(key=keys.RETRY_RETRIES).value == preset.options["retries"]
     calls, outcomes = EXPECTED[name]
     assert [v for label, v in _metrics(at) if label == "model calls"] == [str(calls)] * 2
     assert _outcomes(at) == outcomes
@@ -101,18 +102,18 @@ STALE = "The runs below are from the last Run; the inputs above changed since. P
 
 def test_lowering_the_budget_makes_the_two_retry_preset_fail_and_raising_it_recovers():
     at = open_page(PAGE)
-    at.selectbox(key="retry_preset").set_value("two_retries").run()
-    at.number_input(key="retries").set_value(1).run()
+    at.selectbox(key=keys.RETRY_PRESET).set_value("two_retries").run()
+    at.number_input(key=keys.RETRY_RETRIES).set_value(1).run()
     assert _metrics(at)[0] == ("model calls", "3")  # nothing re-runs until Run is pressed
     assert STALE in [i.value for i in at.info]
 
-    at.button(key="run_retry").click().run()
+    at.button(key=keys.RUN_RETRY).click().run()
     assert _outcomes(at) == EXHAUSTED_1
     assert STALE not in [i.value for i in at.info]
     assert [list(at.dataframe[i].value["retries left"]) for i in (0, 1)] == [[0, 0]] * 2
 
-    at.number_input(key="retries").set_value(2).run()
-    at.button(key="run_retry").click().run()
+    at.number_input(key=keys.RETRY_RETRIES).set_value(2).run()
+    at.button(key=keys.RUN_RETRY).click().run()
     assert _outcomes(at) == []
     assert (
         _metrics(at) == [("model calls", "3"), ("retries used", "2"), ("feedback words", "20")] * 2
@@ -121,8 +122,8 @@ def test_lowering_the_budget_makes_the_two_retry_preset_fail_and_raising_it_reco
 
 def test_a_zero_budget_fails_on_the_first_bad_answer():
     at = open_page(PAGE)
-    at.number_input(key="retries").set_value(0).run()
-    at.button(key="run_retry").click().run()
+    at.number_input(key=keys.RETRY_RETRIES).set_value(0).run()
+    at.button(key=keys.RUN_RETRY).click().run()
 
     assert _outcomes(at) == [
         "UnexpectedModelBehavior: Exceeded maximum output retries (0)",
@@ -133,8 +134,8 @@ def test_a_zero_budget_fails_on_the_first_bad_answer():
 
 def test_tighter_constraints_reject_the_article_answer_on_both_engines():
     at = open_page(PAGE)
-    at.number_input(key="retry_min_citations").set_value(2).run()
-    at.button(key="run_retry").click().run()
+    at.number_input(key=keys.RETRY_MIN_CITATIONS).set_value(2).run()
+    at.button(key=keys.RUN_RETRY).click().run()
 
     assert _outcomes(at) == EXHAUSTED_1
     assert "citations: list[Citation] = Field(min_length=2, description=" in at.code[0].value
@@ -143,11 +144,11 @@ def test_tighter_constraints_reject_the_article_answer_on_both_engines():
 def test_invalid_json_shows_line_and_column_and_keeps_the_text():
     at = open_page(PAGE)
     broken = '[{"text": "hi"},\n  oops]'
-    editor(at, "retry_script").set_value(broken).run()
-    at.button(key="run_retry").click().run()
+    editor(at, keys.RETRY_SCRIPT).set_value(broken).run()
+    at.button(key=keys.RUN_RETRY).click().run()
 
     assert not at.exception
-    assert editor(at, "retry_script").value == broken
+    assert editor(at, keys.RETRY_SCRIPT).value == broken
     assert [e.value for e in at.error] == [
         "The script was not run (retry_script_json) at line 2, column 3. Your text is kept; "
         "fix it and press Run."
@@ -158,7 +159,7 @@ def test_invalid_json_shows_line_and_column_and_keeps_the_text():
 
 def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
     at = open_page(PAGE)
-    editor(at, "retry_script").set_value('[{"**bold** <b>x</b>": 1}]').run()
+    editor(at, keys.RETRY_SCRIPT).set_value('[{"**bold** <b>x</b>": 1}]').run()
 
     assert [e.value for e in at.error] == [
         "The script was not run (retry_script_shape). Your text is kept; fix it and press Run."
@@ -168,13 +169,13 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
 
 def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_they_are_set():
     at = open_page(PAGE)
-    at.number_input(key="retry_confidence_min").set_value(2.0).run()
+    at.number_input(key=keys.RETRY_CONFIDENCE_MIN).set_value(2.0).run()
     said = ["Nothing can run with these output model constraints (retry_constraints)."]
     why = "confidence ge must not be above le; lower ge or raise le"
 
     assert [e.value for e in at.error] == said  # before Run, under the constraints
     assert why in _outcomes(at)
-    at.button(key="run_retry").click().run()
+    at.button(key=keys.RUN_RETRY).click().run()
 
     assert [e.value for e in at.error] == said  # said once, not again below the runs
     assert "Nothing was run: the output model constraints above do not fit together." in [
@@ -186,11 +187,11 @@ def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_th
 def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
     at = open_page(PAGE)
     text = '[{"text": "ok"},\n {"text": "\\ud800"}]'
-    editor(at, "retry_script").set_value(text).run()
-    at.button(key="run_retry").click().run()
+    editor(at, keys.RETRY_SCRIPT).set_value(text).run()
+    at.button(key=keys.RUN_RETRY).click().run()
 
     assert not at.exception
-    assert editor(at, "retry_script").value == text
+    assert editor(at, keys.RETRY_SCRIPT).value == text
     assert [e.value for e in at.error] == [
         "The script was not run (retry_script_surrogate) at line 2, column 12. Your text is "
         "kept; fix it and press Run."
@@ -203,8 +204,8 @@ def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
 
 
 def _view(at: AppTest) -> dict:
-    widgets = ["retry_preset", "retry_script", "retries", "retry_min_citations"]
-    widgets += ["retry_confidence_min", "retry_confidence_max"]
+    widgets = [keys.RETRY_PRESET, keys.RETRY_SCRIPT, keys.RETRY_RETRIES, keys.RETRY_MIN_CITATIONS]
+    widgets += [keys.RETRY_CONFIDENCE_MIN, keys.RETRY_CONFIDENCE_MAX]
     return {
         "widgets": [at.session_state[key] for key in widgets],
         "metrics": _metrics(at),
@@ -217,13 +218,13 @@ def _view(at: AppTest) -> dict:
 
 def test_share_link_reopens_the_inputs_and_the_run_shown_even_with_unsubmitted_edits():
     at = open_page(PAGE)
-    at.selectbox(key="retry_preset").set_value("two_retries").run()
-    at.number_input(key="retries").set_value(1).run()
-    at.number_input(key="retry_confidence_max").set_value(0.9).run()
-    at.button(key="run_retry").click().run()
-    editor(at, "retry_script").set_value('[{"text": "not run yet"}]').run()
-    at.number_input(key="retry_min_citations").set_value(2).run()
-    at.button(key="share").click().run()
+    at.selectbox(key=keys.RETRY_PRESET).set_value("two_retries").run()
+    at.number_input(key=keys.RETRY_RETRIES).set_value(1).run()
+    at.number_input(key=keys.RETRY_CONFIDENCE_MAX).set_value(0.9).run()
+    at.button(key=keys.RUN_RETRY).click().run()
+    editor(at, keys.RETRY_SCRIPT).set_value('[{"text": "not run yet"}]').run()
+    at.number_input(key=keys.RETRY_MIN_CITATIONS).set_value(2).run()
+    at.button(key=keys.SHARE).click().run()
     fresh = opened(PAGE, token(at))
 
     assert not fresh.exception
@@ -276,7 +277,7 @@ def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text(
     )
 
     assert not at.exception
-    assert editor(at, "retry_script").value == deep
+    assert editor(at, keys.RETRY_SCRIPT).value == deep
     assert [e.value for e in at.error] == [
         "The script was not run (retry_script_shape) at line 1, column 216. Your text is kept; "
         "fix it and press Run."
@@ -288,7 +289,7 @@ def test_the_preset_summary_says_when_the_constraints_are_not_its_defaults():
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     summary = PRESETS["article"].summary
     assert summary in [c.value for c in at.caption]
-    at.number_input(key="retry_min_citations").set_value(2).run()
+    at.number_input(key=keys.RETRY_MIN_CITATIONS).set_value(2).run()
     assert summary + (
         " (The output model constraints below are not the defaults this summary assumes.)"
     ) in [c.value for c in at.caption]
@@ -306,9 +307,9 @@ def test_a_run_that_draws_on_both_counters_says_why_it_retried_past_its_budget()
             }
         },
     ]
-    editor(at, "retry_script").input(json.dumps(script)).run()
-    at.number_input(key="retry_confidence_min").set_value(0.9).run()
-    at.button(key="run_retry").click().run()
+    editor(at, keys.RETRY_SCRIPT).input(json.dumps(script)).run()
+    at.number_input(key=keys.RETRY_CONFIDENCE_MIN).set_value(0.9).run()
+    at.button(key=keys.RUN_RETRY).click().run()
     assert not at.exception
     for i in (0, 1):  # both engines
         table = at.dataframe[i].value
@@ -332,9 +333,9 @@ def test_a_run_within_its_budget_says_nothing_about_counters():
         {"answer": {"answer": "a", "citations": []}},
         {"answer": {"answer": "a", "citations": [{"source": "s", "quote": "q"}], "confidence": 1}},
     ]
-    editor(at, "retry_script").input(json.dumps(script)).run()
-    at.number_input(key="retries").set_value(3).run()
-    at.button(key="run_retry").click().run()
+    editor(at, keys.RETRY_SCRIPT).input(json.dumps(script)).run()
+    at.number_input(key=keys.RETRY_RETRIES).set_value(3).run()
+    at.button(key=keys.RUN_RETRY).click().run()
     assert not at.exception
     assert [list(at.dataframe[i].value["on counter"]) for i in (0, 1)] == [
         ["run", "output tool", ""]
@@ -344,10 +345,10 @@ def test_a_run_within_its_budget_says_nothing_about_counters():
 
 def test_the_script_error_is_marked_in_the_editor_at_its_line_col():
     at = open_page(PAGE)
-    assert editor(at, "retry_script").args()["marks"] == []
+    assert editor(at, keys.RETRY_SCRIPT).args()["marks"] == []
     broken = '[{"text": "hi"},\n  oops]'
-    editor(at, "retry_script").input(broken).run()
-    (mark,) = editor(at, "retry_script").args()["marks"]
+    editor(at, keys.RETRY_SCRIPT).input(broken).run()
+    (mark,) = editor(at, keys.RETRY_SCRIPT).args()["marks"]
     assert (mark["line"], mark["col"], mark["severity"]) == (2, 3, "error")
     assert mark["message"].startswith("[retry_script_json] invalid JSON at line 2, column 3")
-    assert editor(at, "retry_script").args()["label"] == "Model script (JSON list of turns)"
+    assert editor(at, keys.RETRY_SCRIPT).args()["label"] == "Model script (JSON list of turns)"

@@ -10,6 +10,7 @@ from core.jsontext.write import to_text
 from core.order import SEED_PAYLOAD
 from core.order.presets import SEED_TEXT
 from tests.app._editor import editor
+from ui import keys
 
 VIEWS = Path(__file__).parents[2] / "views"
 # Each session's payload carries a key only it uses, so a leak shows up as a foreign path.
@@ -36,12 +37,12 @@ def _codes(at: AppTest) -> str:
 
 def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
     a, b = _session("validate.py"), _session("validate.py")
-    editor(a, "payload").set_value(TEXT_A).run()
-    editor(b, "payload").set_value(TEXT_B).run()
+    editor(a, keys.PAYLOAD).set_value(TEXT_A).run()
+    editor(b, keys.PAYLOAD).set_value(TEXT_B).run()
     a.run()  # a rerun after the other session changed must still show a's own state
 
-    assert (editor(a, "payload").value, a.session_state["payload_text"]) == (TEXT_A, TEXT_A)
-    assert (editor(b, "payload").value, b.session_state["payload_text"]) == (TEXT_B, TEXT_B)
+    assert (editor(a, keys.PAYLOAD).value, a.session_state[keys.PAYLOAD_TEXT]) == (TEXT_A, TEXT_A)
+    assert (editor(b, keys.PAYLOAD).value, b.session_state[keys.PAYLOAD_TEXT]) == (TEXT_B, TEXT_B)
     assert _error_rows(a) == [
         [
             ("amount", "3:13", "greater_than_equal", "both"),
@@ -53,20 +54,20 @@ def test_validate_sessions_keep_their_own_payload_and_errors() -> None:
     assert "only_in_b" not in _codes(a) and "only_in_a" not in _codes(b)
 
     fresh = _session("validate.py")
-    assert editor(fresh, "payload").value == SEED_TEXT
+    assert editor(fresh, keys.PAYLOAD).value == SEED_TEXT
 
 
 def test_trace_sessions_run_their_own_payload() -> None:
     a, b = _session("trace.py"), _session("trace.py")
-    a.session_state["payload_text"] = TEXT_A
-    a.button(key="run").click().run()
-    b.button(key="run").click().run()
+    a.session_state[keys.PAYLOAD_TEXT] = TEXT_A
+    a.button(key=keys.RUN).click().run()
+    b.button(key=keys.RUN).click().run()
     a.run()
 
-    trace_a = a.session_state["trace_result"]["trace"]
-    trace_b = b.session_state["trace_result"]["trace"]
-    assert a.session_state["trace_result"]["settings"]["payload"] == TEXT_A
-    assert b.session_state["trace_result"]["settings"]["payload"] == SEED_TEXT
+    trace_a = a.session_state[keys.TRACE_RESULT]["trace"]
+    trace_b = b.session_state[keys.TRACE_RESULT]["trace"]
+    assert a.session_state[keys.TRACE_RESULT]["settings"]["payload"] == TEXT_A
+    assert b.session_state[keys.TRACE_RESULT]["settings"]["payload"] == SEED_TEXT
     assert [(e.path, e.type) for e in trace_a.gate_errors] == [
         ("amount", "greater_than_equal"),
         ("only_in_a", "extra_forbidden"),

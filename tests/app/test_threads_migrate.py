@@ -36,7 +36,7 @@ NEGATIVE = ("fault-negative_amount", "amount", "greater_than_equal",
             "Input should be greater than or equal to 0", 1)  # fmt: skip
 OVER_500 = ("model-change", "amount", "less_than_equal",
             "Input should be less than or equal to 500", 1)  # fmt: skip
-DIFF_PICK = "threads_migrate_thread"  # the diff's own picker, beside the list's Thread box
+DIFF_PICK = keys.THREADS_MIGRATE_THREAD  # the diff's own picker, beside the list's Thread box
 NO_THREAD_IN_STORE = (
     "No thread to show before and after: this store holds no threads yet. Open a store that "
     "holds threads."
@@ -100,7 +100,7 @@ def _refusals(at: AppTest) -> list[str]:
 
 
 def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
-    table = at.data_editor(key="threads_migrate_steps").value
+    table = at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value
     assert (list(table.columns), len(table)) == (COLUMNS, 0)
     assert NARROWER in [code.value for code in at.code]
     assert _counts(at) == {
@@ -112,7 +112,7 @@ def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
 
 def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
-    assert at.data_editor(key="threads_migrate_steps").value.to_dict("records") == [
+    assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value.to_dict("records") == [
         {"path": "status", "action": "map", "value": "", "from": '"validated"', "to": '"pending"',
          "asked": True, "note": '"validated" is no longer allowed at `status`: choose what it '
          'becomes ("pending", the candidate\'s first member, is proposed).'},
@@ -173,7 +173,7 @@ def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at
 
 
 def test_the_plan_uploader_takes_1_mb_and_a_plan_over_the_limit_is_told_how_to_shorten(at):
-    uploader = at.file_uploader(key="threads_migrate_upload")
+    uploader = at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD)
     # the browser refuses a file over 1 MB itself; one between the limit and that reaches the page
     assert (uploader.proto.max_upload_size_mb, uploader.label) == (
         1,
@@ -189,14 +189,14 @@ def test_the_plan_uploader_takes_1_mb_and_a_plan_over_the_limit_is_told_how_to_s
         "[plan_toml] the plan is over 200,000 bytes; shorten it: one step whose path has [*] "
         "(items[*].sku) covers every element of a list."
     ]
-    assert _steps_key(at) == "threads_migrate_steps"  # the proposal's table, as it was
+    assert _steps_key(at) == keys.THREADS_MIGRATE_STEPS  # the proposal's table, as it was
 
 
 def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line(at):
     good = '[[step]]\npath = "amount"\naction = "map"\nfrom = 750\nto = 500\n'
-    at.file_uploader(key="threads_migrate_upload").set_value(("fix.toml", good.encode(), ""))
+    at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD).set_value(("fix.toml", good.encode(), ""))
     at.run()
-    assert at.data_editor(key="threads_migrate_steps-1").value.to_dict("records") == [
+    assert at.data_editor(key=keys.generation(keys.THREADS_MIGRATE_STEPS, 1)).value.to_dict("records") == [
         {"path": "amount", "action": "map", "value": "", "from": "750", "to": "500",
          "asked": False, "note": ""},
     ]  # fmt: skip
@@ -206,7 +206,7 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
     )
     assert _counts(at)["Fixed"] == 1
     bad = good + '\n[[step]]\npath = "status"\naction = "squash"\n'
-    at.file_uploader(key="threads_migrate_upload").set_value(("bad.toml", bad.encode(), ""))
+    at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD).set_value(("bad.toml", bad.encode(), ""))
     at.run()
     assert [error.value for error in at.error] == [
         "The uploaded plan cannot be used; the table is unchanged:"
@@ -242,7 +242,7 @@ def test_the_downloads_hold_the_edited_plan_as_toml_and_as_a_module(monkeypatch)
 def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_field(at):
     _edit(at, added=[AMOUNT_MAP])
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
-    picker = at.selectbox(key="threads_migrate_thread")
+    picker = at.selectbox(key=keys.THREADS_MIGRATE_THREAD)
     assert picker.options == [
         "model-change (the thread picked in the list above)",
         f"fault-bad_status_last (still broken at checkpoint {_checkpoint(at, 0)})",
@@ -290,7 +290,7 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     shown = [c.value for c in at.code if c.value.startswith("model-change · ")]
     forked_from = shown[0].removeprefix("model-change · ")
     with downloads() as stored:
-        at.button(key="threads_migrate_apply").click().run()
+        at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
     assert not at.exception
     assert [s.value for s in at.success][-1] == (
         "Written: 1 new checkpoint, one per thread migrated (the thread list above reads them)."
@@ -311,7 +311,7 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     assert _counts(at) == {  # the fork is model-change's latest now, and valid
         "Threads": 10, "Checkpoints": 10, "Broken before": 2, "Fixed": 0, "Still broken": 2,
     }  # fmt: skip
-    at.button(key="threads_migrate_apply").click().run()
+    at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
     assert [info.value for info in at.info][-1].startswith("Nothing was written: no thread's")
     assert table_rows(at, "thread", "from checkpoint", "new checkpoint") == []
     assert {row[0]: row[2] for row in table_rows(at, "thread_id", "status")} == after
@@ -341,7 +341,7 @@ def test_a_large_store_is_previewed_part_by_part_to_the_same_counts(at, monkeypa
     assert _broken(at) == [STATUS_LAST, NEGATIVE]  # in thread order, as one whole preview
     assert [bar.proto.text for bar in at.get("progress")] == ["All 10 threads previewed"]
     assert [b.key for b in at.button if b.key.startswith("threads_migrate_")][-2:] == [
-        "threads_migrate_propose", "threads_migrate_again",
+        keys.THREADS_MIGRATE_PROPOSE, keys.THREADS_MIGRATE_AGAIN,
     ]  # fmt: skip
 
 
@@ -358,7 +358,7 @@ def test_a_cancelled_preview_keeps_the_threads_it_previewed_and_says_so(at, monk
         f"Preview cancelled: the counts cover the {threads} threads previewed before Cancel."
     )
     assert [bar.proto.text for bar in at.get("progress")] == [f"{threads} threads previewed so far"]
-    assert "threads_migrate_cancel" not in [b.key for b in at.button]
+    assert keys.THREADS_MIGRATE_CANCEL not in [b.key for b in at.button]
     assert len(at.session_state[keys.THREADS_MIGRATE_JOB]["parts"]) == 3  # nothing more ran
 
 
@@ -367,37 +367,37 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
     at = _open(monkeypatch, writes=True)
     _edit(at, added=[AMOUNT_MAP])
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
-    at.button(key="threads_migrate_apply").click().run()
+    at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     _edit(at, added=[AMOUNT_MAP | {"from": "500", "to": "499"}])  # the fork's 500: a change
     layouts = phone_layouts(at, MIGRATE_PHONE_COLUMNS)
     drawn = {key: (order, widths) for key, (order, widths, _) in layouts.items()}
     assert drawn == {
-        "threads_migrate_steps": (
+        keys.THREADS_MIGRATE_STEPS: (
             ["path", "action", "value", "from", "to", "asked", "note"],
             {"path": 104, "action": 76, "value": 50, "from": 50},
         ),
-        "threads_migrate_step_counts": (
+        keys.THREADS_MIGRATE_STEP_COUNTS: (
             ["path", "action", "changed", "fixed"],
             {"path": 160, "action": 72, "changed": 44, "fixed": 44},
         ),
-        "threads_migrate_broken": (
+        keys.THREADS_MIGRATE_BROKEN: (
             ["thread", "field", "type", "msg", "errors", "checkpoint"],
             {"thread": 108, "field": 68, "type": 144},
         ),
-        "threads_migrate_changes": (
+        keys.THREADS_MIGRATE_CHANGES: (
             ["field", "step", "action"], {"field": 200, "step": 40, "action": 80},
         ),
-        "threads_migrate_written": (
+        keys.THREADS_MIGRATE_WRITTEN: (
             ["thread", "from checkpoint", "new checkpoint"],
             {"thread": 110, "from checkpoint": 105, "new checkpoint": 105},
         ),
     }  # fmt: skip
     sums = {key: sum(widths.values()) for key, (_, widths) in drawn.items()}
     assert sums == {
-        "threads_migrate_steps": 280, "threads_migrate_step_counts": 320,
-        "threads_migrate_broken": 320, "threads_migrate_changes": 320,
-        "threads_migrate_written": 320,
+        keys.THREADS_MIGRATE_STEPS: 280, keys.THREADS_MIGRATE_STEP_COUNTS: 320,
+        keys.THREADS_MIGRATE_BROKEN: 320, keys.THREADS_MIGRATE_CHANGES: 320,
+        keys.THREADS_MIGRATE_WRITTEN: 320,
     }  # fmt: skip
 
 
@@ -417,7 +417,7 @@ def test_an_empty_store_uploaded_after_a_pick_offers_no_thread_of_the_demo(at, t
     assert at.selectbox(key=DIFF_PICK).value == ("fault-bad_status_last", "")
     at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
     empty = _empty_store(tmp_path / "empty.sqlite")
-    at.file_uploader(key="threads_upload").set_value(("empty.sqlite", empty, "")).run()
+    at.file_uploader(key=keys.THREADS_UPLOAD).set_value(("empty.sqlite", empty, "")).run()
     assert not at.exception
     assert _pickers(at) == []  # neither the list's Thread box nor the diff's picker
     assert [info.value for info in at.info] == [

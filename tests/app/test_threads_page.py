@@ -74,28 +74,28 @@ def test_the_demo_store_lists_every_thread_with_the_status_the_demo_defines(at):
         <= now
         for row in rows
     ), [row[4] for row in rows]
-    at.radio(key="threads_current").set_value("candidate").run()
+    at.radio(key=keys.THREADS_CURRENT).set_value("candidate").run()
     assert dict((row[0], row[1]) for row in table_rows(at, "thread_id"))["model-change"] == (
         "would not resume"
     )
-    at.selectbox(key="threads_status").set_value("interrupted").run()
+    at.selectbox(key=keys.THREADS_STATUS).set_value("interrupted").run()
     assert [row[0] for row in table_rows(at, "thread_id")] == [
         "fault-node_exception", "fault-parallel_status", "interrupted",
     ]  # fmt: skip
 
 
 def test_one_page_holds_the_ten_demo_threads_and_there_is_no_next_page(at):
-    at.selectbox(key="threads_page_size").set_value(25).run()
+    at.selectbox(key=keys.THREADS_PAGE_SIZE).set_value(25).run()
     assert len(table_rows(at, "thread_id")) == 10
-    assert at.button(key="threads_next").disabled and at.button(key="threads_prev").disabled
+    assert at.button(key=keys.THREADS_NEXT).disabled and at.button(key=keys.THREADS_PREV).disabled
 
 
 def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
-    at.selectbox(key="threads_thread").set_value("fault-negative_amount").run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-negative_amount").run()
     assert not at.exception
     assert "First invalid at step 1, written by validate_order." in [c.value for c in at.code]
-    assert at.select_slider(key="threads_step").value == 2  # opens at the blamed checkpoint
-    assert at.select_slider(key="threads_step").options == [  # read aloud as they are
+    assert at.select_slider(key=keys.THREADS_STEP).value == 2  # opens at the blamed checkpoint
+    assert at.select_slider(key=keys.THREADS_STEP).options == [  # read aloud as they are
         "checkpoint 1 of 3 · step -1 · input",
         "checkpoint 2 of 3 · step 0 · loop",
         "checkpoint 3 of 3 · step 1 · loop · invalid",
@@ -138,13 +138,15 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
         ("validate_order", "amount", "-1"),
         ("validate_order", "branch:to:confirm", "null"),
     ]
-    at.button(key="threads_step_prev").click().run()  # Trace's stepper buttons
-    assert at.select_slider(key="threads_step").value == 1
-    assert at.button(key="threads_step_next").disabled is False
+    at.button(
+        key=keys.step_button(keys.THREADS_STEP, "prev")
+    ).click().run()  # Trace's stepper buttons
+    assert at.select_slider(key=keys.THREADS_STEP).value == 1
+    assert at.button(key=keys.step_button(keys.THREADS_STEP, "next")).disabled is False
     assert not _frame_or_none(at, "path")
-    at.button(key="threads_step_prev").click().run()
-    assert at.select_slider(key="threads_step").value == 0
-    assert at.button(key="threads_step_prev").disabled
+    at.button(key=keys.step_button(keys.THREADS_STEP, "prev")).click().run()
+    assert at.select_slider(key=keys.THREADS_STEP).value == 0
+    assert at.button(key=keys.step_button(keys.THREADS_STEP, "prev")).disabled
 
 
 def _captions(block) -> list[str]:
@@ -163,7 +165,7 @@ def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
 
 
 def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
-    at.button(key="threads_audit_run").click().run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads"
     assert table_rows(at, "type") == [
@@ -174,40 +176,40 @@ def test_the_audit_counts_errors_by_type_and_field_and_lists_the_threads(at):
         ("fault-bad_status_last", "2", "confirm", "literal_error"),
         ("fault-negative_amount", "1", "validate_order", "greater_than_equal"),
     ]  # fmt: skip
-    at.radio(key="threads_current").set_value("candidate").run()
-    at.radio(key="threads_audit_model").set_value("candidate").run()
-    at.button(key="threads_audit_run").click().run()
+    at.radio(key=keys.THREADS_CURRENT).set_value("candidate").run()
+    at.radio(key=keys.THREADS_AUDIT_MODEL).set_value("candidate").run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 3 invalid states in 3 threads"
     assert ("less_than_equal", "amount", 1, 1) in table_rows(at, "type")
     downloads = [b.key for b in at.get("download_button") if b.key.startswith("threads_audit")]
-    assert downloads == ["threads_audit_csv", "threads_audit_json"]  # the Migrate ones follow
-    assert len(at.session_state["threads_audit_job"]["parts"]) == SLICES
+    assert downloads == [keys.THREADS_AUDIT_CSV, keys.THREADS_AUDIT_JSON]  # the Migrate ones follow
+    assert len(at.session_state[keys.THREADS_AUDIT_JOB]["parts"]) == SLICES
     assert [bar.proto.text for bar in at.get("progress")] == ["All 10 threads checked"]
 
 
 def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_width(at):
     # A phone draws a table 356 px wide: the first columns, fixed widths summing to at most
     # 320 px, fit in it; rows over 64 px wrap what is longer than its column.
-    at.button(key="threads_audit_run").click().run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     drawn = phone_layouts(at, PHONE_COLUMNS)
     assert drawn == {
-        "threads_table": (
+        keys.THREADS_TABLE: (
             ["thread_id", "status", "checkpoints", "last step", "last time", "detail"],
             {"thread_id": 154, "status": 126},
             35,  # each demo detail fits its column on one line: Streamlit's own row height
         ),
-        "threads_timeline": (
+        keys.THREADS_TIMELINE: (
             ["step", "source", "written by", "errors", "unreadable", "changed", "pending", "time",
              "checkpoint_id", "parent_id"],
             {"step": 40, "source": 58, "written by": 110, "errors": 56},
             79,  # a checkpoint's ids wrap over three lines of their 130 px at 1400 px
         ),
-        "threads_writes": (
+        keys.THREADS_WRITES: (
             ["node", "channel", "value", "task_id"],
             {"node": 100, "channel": 72, "value": 148},
             0,
         ),
-        "threads_audit_invalid": (
+        keys.THREADS_AUDIT_INVALID: (
             ["thread_id", "step", "field", "type", "node", "msg", "input", "checkpoint_id"],
             {"thread_id": 108, "step": 36, "field": 68, "type": 108},
             66,
@@ -219,8 +221,8 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
 
 
 def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
-    at.radio(key="threads_source").set_value("upload").run()
-    at.file_uploader(key="threads_upload").set_value(
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
+    at.file_uploader(key=keys.THREADS_UPLOAD).set_value(
         ("notes.db", b"just some text, not a database\n" * 40, "application/octet-stream")
     ).run()
     assert not at.exception
@@ -228,13 +230,13 @@ def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
     assert message.startswith("[not_a_database] notes.db is not a SQLite database")
     shown = _all_text(at)
     assert "notes.db" in shown and "playground-threads-" not in shown  # not the private copy
-    at.radio(key="threads_source").set_value("demo").run()
+    at.radio(key=keys.THREADS_SOURCE).set_value("demo").run()
     assert len(table_rows(at, "thread_id")) == 10
 
 
 def test_a_store_over_the_upload_limit_reaches_the_page_and_gets_its_coded_message(at):
-    at.radio(key="threads_source").set_value("upload").run()
-    uploader = at.file_uploader(key="threads_upload")
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
+    uploader = at.file_uploader(key=keys.THREADS_UPLOAD)
     # The browser refuses, with Streamlit's words, a file over the uploader's cap, and the
     # server one over server.maxUploadSize: both sit above the page's limit, so a file just
     # over it reaches the page. (Outside Windows the browser's MB is 1,000,000 bytes.)
@@ -258,10 +260,12 @@ def test_an_empty_upload_and_a_database_without_checkpoints_are_refused(at, tmp_
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE orders (id INTEGER)")
-    at.radio(key="threads_source").set_value("upload").run()
-    at.file_uploader(key="threads_upload").set_value(("empty.sqlite", b"", "")).run()
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
+    at.file_uploader(key=keys.THREADS_UPLOAD).set_value(("empty.sqlite", b"", "")).run()
     assert at.code[-1].value.startswith("[store_empty] empty.sqlite is empty (0 bytes)")
-    at.file_uploader(key="threads_upload").set_value(("other.sqlite", other.read_bytes(), "")).run()
+    at.file_uploader(key=keys.THREADS_UPLOAD).set_value(
+        ("other.sqlite", other.read_bytes(), "")
+    ).run()
     assert at.code[-1].value.startswith(
         "[not_a_checkpoint_store] other.sqlite is a database but not a LangGraph checkpoint store"
     )
@@ -276,13 +280,13 @@ def test_a_session_keeps_one_copy_of_its_upload_the_latest(monkeypatch, tmp_path
     assert build_store("sqlite", str(first), 3, 6)[0] == 3  # a WAL store, as SqliteSaver's
     build_demo_store(second)  # DELETE-journaled
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.radio(key="threads_source").set_value("upload").run()
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
 
     def copies() -> list[Path]:
         return sorted(tmp_path.glob("playground-threads-*/upload-*"))
 
     def upload(file: tuple[str, bytes, str] | None) -> None:
-        at.file_uploader(key="threads_upload").set_value(file).run()
+        at.file_uploader(key=keys.THREADS_UPLOAD).set_value(file).run()
 
     upload(("first.sqlite", first.read_bytes(), ""))
     first_copy = copies()[0]
@@ -307,7 +311,7 @@ def test_a_session_keeps_one_copy_of_its_upload_the_latest(monkeypatch, tmp_path
 def test_a_dsn_configured_store_is_named_without_its_password(monkeypatch):
     monkeypatch.setenv(STORE_ENV, "postgresql://app:s3cret-Pw@127.0.0.1:1/shop")
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.radio(key="threads_source").set_value("server").run()
+    at.radio(key=keys.THREADS_SOURCE).set_value("server").run()
     assert not at.exception
     assert at.code[0].value == "postgresql://app@127.0.0.1:1/shop"
     assert at.code[-1].value.startswith("[store_unreachable] cannot connect to postgresql://app@")
@@ -316,11 +320,11 @@ def test_a_dsn_configured_store_is_named_without_its_password(monkeypatch):
 
 
 def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
-    assert "threads_unbrick_text" not in at.session_state
+    assert keys.THREADS_UNBRICK_TEXT not in at.session_state
     monkeypatch.setenv(WRITES_ENV, "1")
     page = AppTest.from_file(PAGE, default_timeout=60).run()
-    page.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
-    text = editor(page, "threads_unbrick_text")
+    page.selectbox(key=keys.THREADS_THREAD).set_value("fault-bad_status_last").run()
+    text = editor(page, keys.THREADS_UNBRICK_TEXT)
     # the broken state's error is marked in the editor where it is, before any dry run
     assert [(m["line"], m["message"]) for m in text.args()["marks"]] == [
         (_line_of(text.value, '"shipped"'),
@@ -328,11 +332,11 @@ def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
     ]  # fmt: skip
     text.input(text.value.replace('"shipped"', '"confirmed"')).run()
     assert text.args()["marks"] == []
-    page.button(key="threads_unbrick_validate").click().run()
+    page.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
     assert not page.exception
     dry_run = page.json[-1].value
     assert '"as_node": "confirm"' in dry_run and '"status": "confirmed"' in dry_run
-    page.button(key="threads_unbrick_write").click().run()
+    page.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
     assert not page.exception
     assert page.success[-1].value.startswith("Written.")
     assert (
@@ -344,13 +348,13 @@ def test_unbrick_is_hidden_unless_the_server_enables_writes(at, monkeypatch):
 def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_shows_it(monkeypatch):
     monkeypatch.setenv(WRITES_ENV, "1")
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
-    assert at.select_slider(key="threads_step").value == 3  # the blamed checkpoint
-    text = editor(at, "threads_unbrick_text")
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-bad_status_last").run()
+    assert at.select_slider(key=keys.THREADS_STEP).value == 3  # the blamed checkpoint
+    text = editor(at, keys.THREADS_UNBRICK_TEXT)
     fixed = text.value.replace('"shipped"', '"confirmed"')
     text.input(fixed).run()
-    at.button(key="threads_unbrick_validate").click().run()
-    at.button(key="threads_unbrick_write").click().run()
+    at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
+    at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
     assert not at.exception
     (written,) = [json.loads(j.value) for j in at.json if "configurable" in json.loads(j.value)]
     head = written["configurable"]["checkpoint_id"]
@@ -366,7 +370,7 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
         "Every stored state of the latest run of checkpoints is valid under the model. Older "
         "checkpoints off that run are not (step 2)."
     ) in [c.value for c in at.code]
-    stepper = at.select_slider(key="threads_step")
+    stepper = at.select_slider(key=keys.THREADS_STEP)
     assert stepper.options == [
         "checkpoint 1 of 5 · step -1 · input",
         "checkpoint 2 of 5 · step 0 · loop",
@@ -389,7 +393,7 @@ def test_a_cancelled_audit_keeps_the_threads_it_checked_and_says_so(at):
 
     error = {"type": "literal_error", "loc": ["status"], "msg": "Input should be …"}
     part = AuditResult(2, 2, [InvalidState("fault-bad_status_last", "c", 2, "confirm", [error])])
-    at.session_state["threads_audit_job"] = {
+    at.session_state[keys.THREADS_AUDIT_JOB] = {
         "signature": ("demo", "demo store (built for this session)", "AgentState", "False"),
         "parts": [part, AuditResult(1, 1)],
         "cancelled": True,
@@ -404,21 +408,21 @@ def test_a_cancelled_audit_keeps_the_threads_it_checked_and_says_so(at):
         "3 threads, 3 checkpoints audited; 1 invalid states in 1 threads (so far)"
     )
     assert table_rows(at, "type") == [("literal_error", "status", 1, 1)]
-    assert not [b for b in at.button if b.key == "threads_audit_cancel"]
-    assert len(at.session_state["threads_audit_job"]["parts"]) == 2  # nothing more ran
+    assert not [b for b in at.button if b.key == keys.THREADS_AUDIT_CANCEL]
+    assert len(at.session_state[keys.THREADS_AUDIT_JOB]["parts"]) == 2  # nothing more ran
 
 
 def test_editing_the_state_after_a_dry_run_withdraws_the_write_button(monkeypatch):
     monkeypatch.setenv(WRITES_ENV, "1")
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
-    text = editor(at, "threads_unbrick_text")
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-bad_status_last").run()
+    text = editor(at, keys.THREADS_UNBRICK_TEXT)
     text.input(text.value.replace('"shipped"', '"confirmed"')).run()
-    at.button(key="threads_unbrick_validate").click().run()
-    assert [b.key for b in at.button if b.key == "threads_unbrick_write"]
+    at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
+    assert [b.key for b in at.button if b.key == keys.THREADS_UNBRICK_WRITE]
     text.input('{"status": "pending"}').run()
-    assert not [b for b in at.button if b.key == "threads_unbrick_write"]
-    at.button(key="threads_unbrick_validate").click().run()
+    assert not [b for b in at.button if b.key == keys.THREADS_UNBRICK_WRITE]
+    at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
     assert at.code[-1].value.startswith("[unbrick_invalid_edit] the edited state still has")
     edit_errors = [d.value for d in at.dataframe if d.value.columns[0] == "path"][-1]
     assert edit_errors[["path", "type"]].values.tolist() == [
@@ -444,8 +448,8 @@ def test_the_sessions_demo_store_is_deleted_when_the_session_ends(monkeypatch):
 def test_a_postgres_store_opens_and_its_password_is_never_shown(monkeypatch, postgres_demo):  # noqa: F811
     monkeypatch.setenv(STORE_ENV, postgres_demo)
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.radio(key="threads_source").set_value("server").run()
-    at.selectbox(key="threads_thread").set_value("fault-bad_status_last").run()
+    at.radio(key=keys.THREADS_SOURCE).set_value("server").run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-bad_status_last").run()
     assert not at.exception
     label = at.code[0].value
     assert label == store_label(postgres_demo) and label.endswith("/demo")
@@ -481,14 +485,14 @@ def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monke
     monkeypatch.delenv("LANGGRAPH_AES_KEY", raising=False)
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception
-    assert at.radio(key="threads_source").value == "server"  # the server's store, first
+    assert at.radio(key=keys.THREADS_SOURCE).value == "server"  # the server's store, first
     assert [c.value for c in at.code] == [
         spec,
         f"[store_encrypted] {spec}: it is encrypted (msgpack+aes, LangGraph's "
         "EncryptedSerializer) and no key is configured; set LANGGRAPH_AES_KEY in the server's "
         "environment to the key the application writes with",
     ]
-    at.radio(key="threads_source").set_value("demo").run()  # the page keeps working
+    at.radio(key=keys.THREADS_SOURCE).set_value("demo").run()  # the page keeps working
     assert not at.exception and sorted(r[0] for r in table_rows(at, "thread_id")) == sorted(
         DEMO_THREADS
     )
@@ -510,19 +514,19 @@ def test_a_configured_candidate_model_finds_the_threads_that_would_not_resume(mo
     monkeypatch.setenv("PLAYGROUND_CANDIDATE", "candidates.order_v2:OrderV2")
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception
-    assert at.radio(key="threads_current").options == [
+    assert at.radio(key=keys.THREADS_CURRENT).options == [
         "AgentState (the seed order's state)",
         "OrderV2 (your candidate, from environment)",
     ]
-    assert at.radio(key="threads_audit_model").options == ["AgentState", "OrderV2"]
-    at.radio(key="threads_current").set_value("candidate").run()
+    assert at.radio(key=keys.THREADS_AUDIT_MODEL).options == ["AgentState", "OrderV2"]
+    at.radio(key=keys.THREADS_CURRENT).set_value("candidate").run()
     statuses = {row[0]: row[1] for row in table_rows(at, "thread_id")}
     assert {t: s for t, s in statuses.items() if s == "would not resume"} == {
         "clean-2": "would not resume",
         "model-change": "would not resume",
     }
-    at.radio(key="threads_audit_model").set_value("candidate").run()
-    at.button(key="threads_audit_run").click().run()
+    at.radio(key=keys.THREADS_AUDIT_MODEL).set_value("candidate").run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert at.text[0].value == "10 threads, 10 checkpoints audited; 4 invalid states in 4 threads"
     assert table_rows(at, "type") == [
         ("less_than_equal", "amount", 2, 2),
@@ -577,16 +581,16 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
         ("clean-1", "valid", ""),
         ("clean-2", "unreadable", message),
     ]
-    at.selectbox(key="threads_thread").set_value("clean-2").run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value("clean-2").run()
     assert not at.exception
     assert [e.value for e in at.error][:1] == [
         "The latest checkpoint of this thread cannot be read."
     ]
     assert "The latest checkpoint cannot be read: [row_undecodable]." in [c.value for c in at.code]
-    assert at.select_slider(key="threads_step").options[-1].endswith("· unreadable")
+    assert at.select_slider(key=keys.THREADS_STEP).options[-1].endswith("· unreadable")
     assert message in [c.value for c in at.code]  # the checkpoint's own panel says why
     assert "Not shown: this checkpoint could not be read." in [t.value for t in at.text]
-    at.button(key="threads_audit_run").click().run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception
     assert (
         "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads, 1 checkpoints "
@@ -601,7 +605,7 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
 def test_what_langgraphs_get_state_does_is_said_only_as_it_was_run(at):
     said = {}
     for thread in ("fault-negative_amount", "fault-bad_status_last", "clean-1"):
-        at.selectbox(key="threads_thread").set_value(thread).run()
+        at.selectbox(key=keys.THREADS_THREAD).set_value(thread).run()
         assert not at.exception
         alerts = [(a.type, a.value) for a in (*at.error, *at.success, *at.warning)]
         codes = [c.value for c in at.code]
@@ -644,10 +648,10 @@ def _has(at: AppTest, key: str) -> bool:
 
 def test_the_list_says_how_many_threads_the_store_holds_and_how_many_match(at):
     assert _counter(at) == (("Page 1 of 1", ["Page 1 of 1"]), "10 threads shown of 10")
-    at.text_input(key="threads_contains").input("fault-").run()
+    at.text_input(key=keys.THREADS_CONTAINS).input("fault-").run()
     assert _counter(at) == (("Page 1 of 1", ["Page 1 of 1"]), "6 threads shown of 6 matching")
     # a status is known thread by thread, as read: no count of pages to jump through
-    at.selectbox(key="threads_status").set_value("broken").run()
+    at.selectbox(key=keys.THREADS_STATUS).set_value("broken").run()
     assert _counter(at) == (None, "Page 1 · 2 threads shown of 6 matching")
 
 
@@ -682,11 +686,11 @@ def test_page_numbers_jump_to_any_page_and_previous_pages_back_from_it(sixty):
     assert at.selectbox(key=keys.THREADS_THREAD).options == _ids(50, 59)
     # the pages before it are there to go back to, as if paged with Next
     assert at.session_state[keys.THREADS_CURSORS] == ["", "t00024", "t00049"]
-    assert at.button(key="threads_next").disabled
-    at.button(key="threads_prev").click().run()
+    assert at.button(key=keys.THREADS_NEXT).disabled
+    at.button(key=keys.THREADS_PREV).click().run()
     assert _counter(at) == (("Page 2 of 3", pages), "25 threads shown of 60")
     assert at.selectbox(key=keys.THREADS_THREAD).value == "t00025"
-    at.button(key="threads_next").click().run()
+    at.button(key=keys.THREADS_NEXT).click().run()
     assert _counter(at) == (("Page 3 of 3", pages), "10 threads shown of 60")
     at.selectbox(key=keys.THREADS_PAGE_SIZE).set_value(50).run()  # a new size: page 1 again
     assert _counter(at) == (("Page 1 of 2", ["Page 1 of 2", "Page 2 of 2"]),
@@ -699,8 +703,8 @@ def test_a_link_reopens_the_page_jumped_to_and_the_thread_opened_there(sixty):
     at = sixty
     at.selectbox(key=keys.THREADS_PAGE).set_value(3).run()
     at.selectbox(key=keys.THREADS_THREAD).set_value("t00057").run()
-    at.button(key="threads_share").click().run()
-    step = at.select_slider(key="threads_step").value
+    at.button(key=keys.THREADS_SHARE).click().run()
+    step = at.select_slider(key=keys.THREADS_STEP).value
     assert shared(at) == {
         "page": "threads",
         "source": "server",
@@ -719,7 +723,7 @@ def test_a_link_reopens_the_page_jumped_to_and_the_thread_opened_there(sixty):
     assert _counter(fresh) == _counter(at)
     assert (
         fresh.selectbox(key=keys.THREADS_THREAD).value,
-        fresh.select_slider(key="threads_step").value,
+        fresh.select_slider(key=keys.THREADS_STEP).value,
         fresh.session_state[keys.THREADS_TABLE]["selection"]["rows"],
     ) == ("t00057", step, [7])
 

@@ -19,6 +19,7 @@ from tests._langgraph_server import LangGraphServer
 from tests.app._editor import editor
 from tests.app.conftest import SESSION_ID, table_rows
 from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
+from ui import keys
 
 pytestmark = pytest.mark.server
 
@@ -62,12 +63,12 @@ def test_the_servers_threads_are_listed_with_their_status_and_no_count(at, serve
     ]  # fmt: skip
     assert all(str(count) == "<NA>" for _, _, count in rows)  # the server does not count them
     assert "4 threads shown of 4" in [c.value for c in at.caption]  # threads.count
-    page = at.selectbox(key="threads_page")
+    page = at.selectbox(key=keys.THREADS_PAGE)
     assert (page.format_func(page.value), page.options) == ("Page 1 of 1", ["Page 1 of 1"])
 
 
 def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_servers_answer(at):
-    at.selectbox(key="threads_thread").set_value(BROKEN).run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value(BROKEN).run()
     assert not at.exception
     assert [e.value for e in at.error][:1] == ["This thread's latest state fails OrderState."]
     codes = [c.value for c in at.code]
@@ -81,7 +82,7 @@ def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_ser
 
 
 def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_history(at):
-    at.button(key="threads_audit_run").click().run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception
     said = [t.value for t in at.text]
     assert "4 threads, 4 checkpoints audited; 1 invalid states in 1 threads" in said
@@ -89,8 +90,8 @@ def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_his
         (r[0], r[2], r[4], r[5])
         for r in table_rows(at, "thread_id", "checkpoint_id", "step", "node")
     ] == [(BROKEN, "", "string_pattern_mismatch", "lines.0.sku")]
-    at.checkbox(key="threads_audit_history").check().run()
-    at.button(key="threads_audit_run").click().run()
+    at.checkbox(key=keys.THREADS_AUDIT_HISTORY).check().run()
+    at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception
     assert [r[:4] for r in table_rows(at, "thread_id", "checkpoint_id", "step", "code")] == [
         (BROKEN, "", "", "server_history_refused")
@@ -98,8 +99,8 @@ def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_his
 
 
 def test_a_share_link_names_the_store_only_as_server(at):
-    at.selectbox(key="threads_thread").set_value(ROLE).run()
-    at.button(key="threads_share").click().run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value(ROLE).run()
+    at.button(key=keys.THREADS_SHARE).click().run()
     assert not at.exception
     link = next(c.value for c in at.code if "?s=" in c.value)
     state = decode_share(link.split("?s=")[1])
@@ -119,15 +120,15 @@ def test_unbrick_on_a_server_dry_runs_the_fork_then_writes_it_through_the_api(
 ):
     monkeypatch.setenv(WRITES_ENV, "1")
     at = open_page(own_server.url)
-    at.selectbox(key="threads_thread").set_value(BROKEN).run()
-    text = editor(at, "threads_unbrick_text")
+    at.selectbox(key=keys.THREADS_THREAD).set_value(BROKEN).run()
+    text = editor(at, keys.THREADS_UNBRICK_TEXT)
     assert text.args()["marks"] == [
         {"line": 4, "col": 14, "severity": "error",
          "message": "lines[0].sku: String should match pattern '^[A-Z]{3}-[0-9]{3}$'"},
     ]  # fmt: skip
     text.input(text.value.replace('"bad"', '"ABC-123"')).run()
     assert text.args()["marks"] == []
-    at.button(key="threads_unbrick_validate").click().run()
+    at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
     assert not at.exception
     assert at.success[-1].value.startswith("Valid. This is exactly what will be written")
     dry_run = json.loads(at.json[-1].value)
@@ -140,7 +141,7 @@ def test_unbrick_on_a_server_dry_runs_the_fork_then_writes_it_through_the_api(
         "values": {"lines": [{"sku": "ABC-123", "qty": 1}]},
         "replaced_whole (reducer bypassed with Overwrite)": [],
     }
-    at.button(key="threads_unbrick_write").click().run()
+    at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
     assert not at.exception
     state = get_sync_client(url=own_server.url, api_key=None).threads.get_state(BROKEN)
     assert [s.value for s in at.success if s.value.startswith("Written.")] == [
@@ -152,4 +153,4 @@ def test_unbrick_on_a_server_dry_runs_the_fork_then_writes_it_through_the_api(
     assert (state["values"]["lines"], state["parent_checkpoint"]["checkpoint_id"]) == (
         [{"sku": "ABC-123", "qty": 1}], base,
     )  # fmt: skip
-    assert at.select_slider(key="threads_step").value == 5  # the stepper is on the new head
+    assert at.select_slider(key=keys.THREADS_STEP).value == 5  # the stepper is on the new head

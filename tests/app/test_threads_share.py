@@ -42,26 +42,26 @@ def _open(token: str | None = None) -> AppTest:
 
 def _link(at: AppTest) -> dict:
     """Press Share link; what the link it made carries."""
-    at.button(key="threads_share").click().run()
+    at.button(key=keys.THREADS_SHARE).click().run()
     return shared(at)
 
 
 def _shown(at: AppTest) -> dict:
     """What the page shows: the list's filters, the thread, the checkpoint."""
     return {
-        "source": at.radio(key="threads_source").value,
-        "status": at.selectbox(key="threads_status").value,
-        "contains": at.text_input(key="threads_contains").value,
-        "thread": at.selectbox(key="threads_thread").value,
-        "step": at.select_slider(key="threads_step").value,
+        "source": at.radio(key=keys.THREADS_SOURCE).value,
+        "status": at.selectbox(key=keys.THREADS_STATUS).value,
+        "contains": at.text_input(key=keys.THREADS_CONTAINS).value,
+        "thread": at.selectbox(key=keys.THREADS_THREAD).value,
+        "step": at.select_slider(key=keys.THREADS_STEP).value,
     }
 
 
 def test_a_link_reopens_the_filters_the_thread_and_the_checkpoint_shown():
     at = _open()
-    at.selectbox(key="threads_status").select("broken").run()
-    at.selectbox(key="threads_thread").select("fault-negative_amount").run()
-    at.select_slider(key="threads_step").set_value(0).run()
+    at.selectbox(key=keys.THREADS_STATUS).select("broken").run()
+    at.selectbox(key=keys.THREADS_THREAD).select("fault-negative_amount").run()
+    at.select_slider(key=keys.THREADS_STEP).set_value(0).run()
     shown = _shown(at)
     assert shown == {
         "source": "demo",
@@ -117,11 +117,13 @@ def test_an_uploaded_store_offers_no_link_and_says_why(tmp_path):
     store = tmp_path / "mine.sqlite"
     build_demo_store(store)
     at = _open()
-    at.radio(key="threads_source").set_value("upload").run()
-    at.file_uploader(key="threads_upload").set_value(("mine.sqlite", store.read_bytes(), "")).run()
+    at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
+    at.file_uploader(key=keys.THREADS_UPLOAD).set_value(
+        ("mine.sqlite", store.read_bytes(), "")
+    ).run()
     assert not at.exception
-    assert at.selectbox(key="threads_thread").value == "clean-1"  # the file was read
-    assert [b.key for b in at.button if b.key == "threads_share"] == []
+    assert at.selectbox(key=keys.THREADS_THREAD).value == "clean-1"  # the file was read
+    assert [b.key for b in at.button if b.key == keys.THREADS_SHARE] == []
     assert (
         "No share link for an uploaded store: the file stays in this session only. The demo "
         "store and the server's store can be shared."
@@ -133,7 +135,7 @@ def test_a_link_to_the_servers_store_names_it_only_as_the_servers(tmp_path, monk
     build_demo_store(store)
     monkeypatch.setenv(STORE_ENV, str(store))
     at = _open()
-    at.selectbox(key="threads_thread").select("interrupted").run()
+    at.selectbox(key=keys.THREADS_THREAD).select("interrupted").run()
     link = _link(at)
     assert link == {
         "page": "threads",
@@ -144,7 +146,7 @@ def test_a_link_to_the_servers_store_names_it_only_as_the_servers(tmp_path, monk
         "page_size": 25,
         "cursors": [""],
         "thread": "interrupted",
-        "step": at.select_slider(key="threads_step").value,
+        "step": at.select_slider(key=keys.THREADS_STEP).value,
     }
     assert str(tmp_path) not in str(link)  # the file's path never goes into a link
     fresh = _open(token(at))
@@ -165,9 +167,9 @@ def test_a_link_reopens_a_later_page_of_the_list_its_size_and_the_changed_model(
     at = _open(encode_share(link))
     assert not at.exception and not at.warning
     assert (
-        at.radio(key="threads_current").value,
-        at.selectbox(key="threads_page_size").value,
-        at.selectbox(key="threads_thread").options,
+        at.radio(key=keys.THREADS_CURRENT).value,
+        at.selectbox(key=keys.THREADS_PAGE_SIZE).value,
+        at.selectbox(key=keys.THREADS_THREAD).options,
     ) == ("candidate", 50, sorted(DEMO_THREADS)[2:])
     # the page the link names, past the count's one page of 50: numbered on from it
     page = at.selectbox(key=keys.THREADS_PAGE)
@@ -176,7 +178,7 @@ def test_a_link_reopens_a_later_page_of_the_list_its_size_and_the_changed_model(
         ["Page 1 of 2", "Page 2 of 2"],
     )
     assert "8 threads shown of 10" in [c.value for c in at.caption]
-    step = at.select_slider(key="threads_step").value  # the blamed checkpoint, as opened
+    step = at.select_slider(key=keys.THREADS_STEP).value  # the blamed checkpoint, as opened
     assert _link(at) == link | {"thread": "fault-bad_status_last", "step": step}
 
 
@@ -198,7 +200,7 @@ def test_a_link_checking_a_candidate_on_a_server_without_one_says_so(monkeypatch
         "No stored state of this thread fits ShopState, from its first checkpoint on: it was "
         "written with another model, or with an input the model rejects.",
     ]
-    assert at.radio(key="threads_current").value == "same"
+    assert at.radio(key=keys.THREADS_CURRENT).value == "same"
 
 
 def test_a_link_with_a_nul_in_its_filter_is_refused_by_name_and_the_page_works():
@@ -209,14 +211,14 @@ def test_a_link_with_a_nul_in_its_filter_is_refused_by_name_and_the_page_works()
         "contains: Value error, holds a NUL character, which a PostgreSQL store cannot be asked "
         "for\ncursors: Value error, the first page's cursor must be the empty text",
     ]
-    assert at.selectbox(key="threads_thread").value == "clean-1"
+    assert at.selectbox(key=keys.THREADS_THREAD).value == "clean-1"
 
 
 def test_no_link_is_offered_for_a_view_its_link_would_refuse():
     at = _open()
-    at.text_input(key="threads_contains").input("x" * 201).run()  # a link holds 200 at most
+    at.text_input(key=keys.THREADS_CONTAINS).input("x" * 201).run()  # a link holds 200 at most
     assert not at.exception
-    assert [b.key for b in at.button if b.key == "threads_share"] == []
+    assert [b.key for b in at.button if b.key == keys.THREADS_SHARE] == []
     reason = plain("contains (String should have at most 200 characters)")  # as Markdown shows
     assert f"No share link for this view: a link cannot carry its {reason}." in [
         c.value for c in at.caption

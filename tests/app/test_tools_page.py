@@ -20,6 +20,7 @@ from core.tools.provider_schema import REWRITE_MEANINGS
 from core.validate.report import validate_text
 from tests.app._editor import editor
 from tests.app.conftest import SHARE_FIELD, open_page, opened, token
+from ui import keys
 
 PAGE = str(Path(__file__).parents[2] / "views" / "tools.py")
 TABS = ["Pydantic", "OpenAI (strict)", "Google Gemini", "Google Live (OpenAPI subset)"]
@@ -32,9 +33,9 @@ def _errors(at: AppTest) -> list[tuple[str, str]]:
 
 def _tab(at: AppTest, label: str):
     """Choose a schema view (the segmented control) and return the block that shows it."""
-    at.button_group(key="schema_tab").set_value(label).run()
+    at.button_group(key=keys.SCHEMA_TAB).set_value(label).run()
     assert not at.exception
-    view = _block(at.main, "schema_view")
+    view = _block(at.main, keys.SCHEMA_VIEW)
     assert view is not None, "no container keyed schema_view on the page"
     return view
 
@@ -60,8 +61,8 @@ def _lint(at: AppTest) -> list[tuple[str, str]]:
 def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
     at = open_page(PAGE)
     scenario = SCENARIOS["loose_strict"]
-    assert at.selectbox(key="scenario").value == "loose_strict"
-    assert at.selectbox(key="tool_preset").options == [
+    assert at.selectbox(key=keys.SCENARIO).value == "loose_strict"
+    assert at.selectbox(key=keys.TOOL_PRESET).options == [
         "valid · typed config",
         "invalid · words for numbers (expects int_parsing at params.extra_config.iterations, "
         "bool_parsing at params.extra_config.verbose)",
@@ -69,7 +70,7 @@ def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
         "invalid · unknown mode, zero iterations (expects literal_error at "
         "params.extra_config.mode, greater_than_equal at params.extra_config.iterations)",
     ]
-    assert editor(at, "tool_payload").value == to_text(scenario.valid["typed config"])
+    assert editor(at, keys.TOOL_PAYLOAD).value == to_text(scenario.valid["typed config"])
     assert _errors(at) == []
     assert _lint(at) == [
         ("missing_description", "/properties/params"),
@@ -83,8 +84,8 @@ def test_page_opens_on_the_first_scenario_with_its_first_valid_preset():
 
 def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
     at = open_page(PAGE)
-    at.selectbox(key="tool_preset").set_value("words for numbers").run()
-    assert editor(at, "tool_payload").value == to_text(
+    at.selectbox(key=keys.TOOL_PRESET).set_value("words for numbers").run()
+    assert editor(at, keys.TOOL_PAYLOAD).value == to_text(
         SCENARIOS["loose_strict"].invalid["words for numbers"]
     )
     assert _errors(at) == SCENARIOS["loose_strict"].expected["words for numbers"]
@@ -106,13 +107,13 @@ def test_choosing_an_invalid_preset_loads_it_and_lists_exactly_its_errors():
 
 def test_switching_scenario_resets_preset_payload_and_schema_model():
     at = open_page(PAGE)
-    at.selectbox(key="schema_model").set_value("LooseTool").run()
-    at.selectbox(key="scenario").set_value("unions").run()
+    at.selectbox(key=keys.SCHEMA_MODEL).set_value("LooseTool").run()
+    at.selectbox(key=keys.SCENARIO).set_value("unions").run()
     assert not at.exception
-    assert at.selectbox(key="tool_preset").value == "text input"
-    assert at.selectbox(key="schema_model").value == "MixedInputToolDisc"
-    assert editor(at, "tool_payload").value == to_text(SCENARIOS["unions"].valid["text input"])
-    at.selectbox(key="tool_preset").set_value("unknown kind").run()
+    assert at.selectbox(key=keys.TOOL_PRESET).value == "text input"
+    assert at.selectbox(key=keys.SCHEMA_MODEL).value == "MixedInputToolDisc"
+    assert editor(at, keys.TOOL_PAYLOAD).value == to_text(SCENARIOS["unions"].valid["text input"])
+    at.selectbox(key=keys.TOOL_PRESET).set_value("unknown kind").run()
     assert _errors(at) == [("union_tag_invalid", "params.input_source")]
 
 
@@ -120,24 +121,24 @@ def test_editing_the_payload_revalidates_without_touching_the_order_payload():
     at = open_page(PAGE)
     config = '{"mode": "fast", "iterations": 1, "verbose": true}'
     text = f'{{"name": "x", "params": {{"threshold": NaN, "extra_config": {config}}}}}'
-    editor(at, "tool_payload").set_value(text).run()
+    editor(at, keys.TOOL_PAYLOAD).set_value(text).run()
     assert _errors(at) == []
     assert "Did not survive: a dump failed, did not validate again, or came back different." in [
         e.value for e in at.error
     ]
     stages = next(d.value for d in at.dataframe if "name" in d.value.columns)
     assert list(stages["ok"]) == ["True", "True", "True", "False"]
-    assert "payload_text" not in at.session_state
-    editor(at, "tool_payload").set_value('{"name": 1').run()
+    assert keys.PAYLOAD_TEXT not in at.session_state
+    editor(at, keys.TOOL_PAYLOAD).set_value('{"name": 1').run()
     assert not at.exception
-    assert editor(at, "tool_payload").value == '{"name": 1'
+    assert editor(at, keys.TOOL_PAYLOAD).value == '{"name": 1'
     assert at.error[0].value == "Invalid — the text is not JSON we can validate; fix it as shown."
 
 
 def test_schema_views_show_pydantic_and_the_transformers_real_output():
     at = open_page(PAGE)
-    assert at.button_group(key="schema_tab").value == TABS[0]
-    assert [option.content for option in at.button_group(key="schema_tab").proto.options] == TABS
+    assert at.button_group(key=keys.SCHEMA_TAB).value == TABS[0]
+    assert [option.content for option in at.button_group(key=keys.SCHEMA_TAB).proto.options] == TABS
     schema = SCENARIOS["loose_strict"].model.model_json_schema()
     assert json.loads(_tab(at, "Pydantic").json[0].value) == schema
     assert json.loads(_tab(at, "OpenAI (strict)").json[0].value) == (
@@ -155,7 +156,7 @@ def test_schema_views_show_pydantic_and_the_transformers_real_output():
 
 def test_contrast_model_shows_its_own_schema_rewrites_and_lint():
     at = open_page(PAGE)
-    at.selectbox(key="schema_model").set_value("LooseTool").run()
+    at.selectbox(key=keys.SCHEMA_MODEL).set_value("LooseTool").run()
     assert json.loads(_tab(at, "Pydantic").json[0].value) == LooseTool.model_json_schema()
     rewrites = _tab(at, "OpenAI (strict)").dataframe[1].value
     closed = rewrites[rewrites["where"] == "/$defs/LooseToolParams/properties/extra_config"]
@@ -172,7 +173,7 @@ def test_contrast_model_shows_its_own_schema_rewrites_and_lint():
 
 def test_recursive_model_is_refused_by_google_live_on_the_page():
     at = open_page(PAGE)
-    at.selectbox(key="scenario").set_value("recursive").run()
+    at.selectbox(key=keys.SCENARIO).set_value("recursive").run()
     live = _tab(at, "Google Live (OpenAPI subset)")
     assert [e.value for e in live.error] == [
         "PydanticAI's transformer refused this schema: the tool cannot be sent."
@@ -185,8 +186,8 @@ def test_recursive_model_is_refused_by_google_live_on_the_page():
 
 def test_a_model_without_json_schema_says_so_in_every_view():
     at = open_page(PAGE)
-    at.selectbox(key="scenario").set_value("custom_type").run()
-    at.selectbox(key="schema_model").set_value("DrawingToolNoHook (no hooks)").run()
+    at.selectbox(key=keys.SCENARIO).set_value("custom_type").run()
+    at.selectbox(key=keys.SCHEMA_MODEL).set_value("DrawingToolNoHook (no hooks)").run()
     assert not at.exception
     assert [e.value for e in _tab(at, "Pydantic").error] == [
         "Pydantic cannot generate a JSON Schema for this model."
@@ -199,7 +200,7 @@ def test_a_model_without_json_schema_says_so_in_every_view():
 
 def test_v1_scenario_lists_every_spelling_with_its_replacement():
     at = open_page(PAGE)
-    at.selectbox(key="scenario").set_value("v1_v2").run()
+    at.selectbox(key=keys.SCENARIO).set_value("v1_v2").run()
     observed = next(d.value for d in at.dataframe if "instead" in d.value.columns)
     assert len(observed) == 19
     assert set(observed["outcome"]) == {"runs", "warns", "fails"}
@@ -207,7 +208,7 @@ def test_v1_scenario_lists_every_spelling_with_its_replacement():
 
 def test_rewrite_meanings_come_from_core_for_every_kind_shown():
     at = open_page(PAGE)
-    at.selectbox(key="schema_model").set_value("LooseTool").run()
+    at.selectbox(key=keys.SCHEMA_MODEL).set_value("LooseTool").run()
     summary = _tab(at, "OpenAI (strict)").dataframe[0].value
 
     assert dict(zip(summary["rewrite"], summary["meaning"], strict=True)) == {
@@ -218,9 +219,11 @@ def test_rewrite_meanings_come_from_core_for_every_kind_shown():
 
 def _view(at: AppTest) -> dict:
     return {
-        "widgets": [at.selectbox(key=k).value for k in ("scenario", "tool_preset", "schema_model")],
-        "payload": editor(at, "tool_payload").value,
-        "tab": at.session_state["schema_tab"],
+        "widgets": [
+            at.selectbox(key=k).value for k in ("scenario", keys.TOOL_PRESET, keys.SCHEMA_MODEL)
+        ],
+        "payload": editor(at, keys.TOOL_PAYLOAD).value,
+        "tab": at.session_state[keys.SCHEMA_TAB],
         "errors": _errors(at),
         "lint": _lint(at),
         "warnings": [w.value for w in at.warning],
@@ -229,13 +232,13 @@ def _view(at: AppTest) -> dict:
 
 def test_share_link_reopens_scenario_preset_edited_payload_schema_model_and_tab():
     at = open_page(PAGE)
-    at.selectbox(key="scenario").set_value("unions").run()
-    at.selectbox(key="tool_preset").set_value("unknown kind").run()
-    edited = editor(at, "tool_payload").value.replace("{", '{"extra": 1, ', 1)
-    editor(at, "tool_payload").set_value(edited).run()
-    at.selectbox(key="schema_model").set_value("MixedInputTool (no discriminator)").run()
-    at.button_group(key="schema_tab").set_value("Google Gemini").run()
-    at.button(key="share").click().run()
+    at.selectbox(key=keys.SCENARIO).set_value("unions").run()
+    at.selectbox(key=keys.TOOL_PRESET).set_value("unknown kind").run()
+    edited = editor(at, keys.TOOL_PAYLOAD).value.replace("{", '{"extra": 1, ', 1)
+    editor(at, keys.TOOL_PAYLOAD).set_value(edited).run()
+    at.selectbox(key=keys.SCHEMA_MODEL).set_value("MixedInputTool (no discriminator)").run()
+    at.button_group(key=keys.SCHEMA_TAB).set_value("Google Gemini").run()
+    at.button(key=keys.SHARE).click().run()
     fresh = opened(PAGE, token(at))
 
     assert not fresh.exception
@@ -284,17 +287,17 @@ def test_an_edited_payload_says_it_no_longer_is_the_preset():
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     edited = "Edited since the preset was loaded; picking a preset replaces the text."
     assert edited not in [c.value for c in at.caption]
-    editor(at, "tool_payload").input("{}").run()
+    editor(at, keys.TOOL_PAYLOAD).input("{}").run()
     assert edited in [c.value for c in at.caption]
 
 
 def test_the_tool_editor_marks_each_error_and_a_selected_row_moves_its_caret():
     at = open_page(PAGE)
-    at.selectbox(key="tool_preset").set_value("words for numbers").run()
-    text = editor(at, "tool_payload").value
+    at.selectbox(key=keys.TOOL_PRESET).set_value("words for numbers").run()
+    text = editor(at, keys.TOOL_PAYLOAD).value
     report = validate_text(text, model=SCENARIOS["loose_strict"].model)
     assert len(report.errors) == 2
-    assert editor(at, "tool_payload").args()["marks"] == [
+    assert editor(at, keys.TOOL_PAYLOAD).args()["marks"] == [
         {
             "line": e.line,
             "col": e.col,
@@ -303,11 +306,11 @@ def test_the_tool_editor_marks_each_error_and_a_selected_row_moves_its_caret():
         }
         for e in report.errors
     ]
-    assert editor(at, "tool_payload").args()["label"] == "Tool call arguments (JSON)"
-    at.session_state["tool_errors__table"] = {"selection": {"rows": [1], "columns": []}}
+    assert editor(at, keys.TOOL_PAYLOAD).args()["label"] == "Tool call arguments (JSON)"
+    at.session_state[keys.table(keys.TOOL_ERRORS)] = {"selection": {"rows": [1], "columns": []}}
     at.run()
     second = report.errors[1]
-    assert editor(at, "tool_payload").args()["goto"] == {
+    assert editor(at, keys.TOOL_PAYLOAD).args()["goto"] == {
         "line": second.line,
         "col": second.col,
         "nonce": 1,

@@ -16,6 +16,7 @@ from core.share import encode_share
 from core.trace.diagram import CURRENT_FILL
 from core.trace.reducers import dump_json
 from tests.app.conftest import SHARE_FIELD, shared
+from ui import keys
 from ui.text import plain
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")
@@ -27,7 +28,7 @@ def at() -> AppTest:
 
 
 def _run(at: AppTest) -> AppTest:
-    return at.button(key="run").click().run()
+    return at.button(key=keys.RUN).click().run()
 
 
 def _table(at: AppTest, index: int = 0) -> list[tuple]:
@@ -48,12 +49,12 @@ def _opened_link(**state) -> AppTest:
 def _fork_step_1_with_edited_logs(at: AppTest) -> str:
     """Run, select step 1, set its logs to ["edited"] and fork; the edited text."""
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
-    edited = json.loads(at.session_state["fork_text"]) | {"logs": ["edited"]}
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    edited = json.loads(at.session_state[keys.FORK_TEXT]) | {"logs": ["edited"]}
     text = json.dumps(edited, ensure_ascii=False)
-    at.session_state["fork_text"] = text
+    at.session_state[keys.FORK_TEXT] = text
     at.run()
-    at.button(key="fork").click().run()
+    at.button(key=keys.FORK).click().run()
     return text
 
 
@@ -65,7 +66,7 @@ def _highlighted(at: AppTest) -> list[str]:
 def test_page_opens_without_running_anything(at):
     assert not at.exception
     assert [info.value for info in at.info] == ["Pick a graph and faults, then press Run."]
-    assert "trace_result" not in at.session_state
+    assert keys.TRACE_RESULT not in at.session_state
 
 
 def test_run_shows_the_reference_trace(at):
@@ -82,24 +83,30 @@ def test_run_shows_the_reference_trace(at):
 
 def test_stepping_moves_the_highlight_and_never_reruns_the_graph(at):
     _run(at)
-    trace = at.session_state["trace_result"]["trace"]
+    trace = at.session_state[keys.TRACE_RESULT]["trace"]
     assert _highlighted(at) == ['"__start__"']
-    assert (at.button(key="prev").disabled, at.button(key="next").disabled) == (True, False)
+    assert (
+        at.button(key=keys.step_button(keys.STEP_SLIDER, "prev")).disabled,
+        at.button(key=keys.step_button(keys.STEP_SLIDER, "next")).disabled,
+    ) == (True, False)
 
-    at.button(key="next").click().run()
-    at.button(key="next").click().run()
-    assert (at.session_state["step_slider"], _highlighted(at)) == (2, ['"confirm"'])
-    assert (at.button(key="prev").disabled, at.button(key="next").disabled) == (False, True)
+    at.button(key=keys.step_button(keys.STEP_SLIDER, "next")).click().run()
+    at.button(key=keys.step_button(keys.STEP_SLIDER, "next")).click().run()
+    assert (at.session_state[keys.STEP_SLIDER], _highlighted(at)) == (2, ['"confirm"'])
+    assert (
+        at.button(key=keys.step_button(keys.STEP_SLIDER, "prev")).disabled,
+        at.button(key=keys.step_button(keys.STEP_SLIDER, "next")).disabled,
+    ) == (False, True)
 
-    at.button(key="prev").click().run()
-    assert (at.session_state["step_slider"], _highlighted(at)) == (1, ['"validate_order"'])
-    at.select_slider(key="step_slider").set_value(0).run()
+    at.button(key=keys.step_button(keys.STEP_SLIDER, "prev")).click().run()
+    assert (at.session_state[keys.STEP_SLIDER], _highlighted(at)) == (1, ['"validate_order"'])
+    at.select_slider(key=keys.STEP_SLIDER).set_value(0).run()
     assert _highlighted(at) == ['"__start__"']
-    assert at.session_state["trace_result"]["trace"] is trace
+    assert at.session_state[keys.TRACE_RESULT]["trace"] is trace
 
 
 def test_fault_toggle_shows_the_node_exception(at):
-    at.multiselect(key="trace_faults").set_value(["node_exception"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["node_exception"])
     _run(at)
 
     assert _table(at)[-1] == (
@@ -116,15 +123,15 @@ def test_fault_toggle_shows_the_node_exception(at):
         ),
         "LangGraph never merged this step: it raised.",  # the row opened: the failing one
     ]
-    assert at.session_state["step_slider"] == 2
+    assert at.session_state[keys.STEP_SLIDER] == 2
     assert "confirm raised an exception; the state before it is shown in its row." in [
         c.value for c in at.caption
     ]
 
 
 def test_native_mode_reports_only_what_langgraph_reports(at):
-    at.multiselect(key="trace_faults").set_value(["negative_amount"])
-    at.radio(key="trace_mode").set_value("native")
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["negative_amount"])
+    at.radio(key=keys.TRACE_MODE).set_value("native")
     _run(at)
 
     assert _table(at) == [(0, "__start__", "pending", "not checked", ""),
@@ -138,7 +145,7 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
         )
     ]
     # The state LangGraph refused to rebuild is opened; no writer is named natively.
-    assert at.session_state["step_slider"] == 1
+    assert at.session_state[keys.STEP_SLIDER] == 1
     (table,) = [d.value for d in at.dataframe if "flag" in d.value.columns]
     assert list(table["flag"]) == ["", "state at the error"]
     captions = [c.value for c in at.caption]
@@ -154,7 +161,7 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
 
 
 def test_checked_mode_blames_the_writer_as_well(at):
-    at.multiselect(key="trace_faults").set_value(["negative_amount"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["negative_amount"])
     _run(at)
 
     assert _table(at)[1] == (1, "validate_order", "validated", "amount: greater_than_equal", "")
@@ -167,13 +174,13 @@ def test_checked_mode_blames_the_writer_as_well(at):
     assert [w.value for w in at.warning] == [
         "The merged state breaks the model \\(blamed on validate\\_order\\)\\."
     ]
-    assert at.session_state["step_slider"] == 1  # the blamed row is opened
+    assert at.session_state[keys.STEP_SLIDER] == 1  # the blamed row is opened
 
 
 def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(at):
-    at.multiselect(key="trace_faults").set_value(["negative_amount"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["negative_amount"])
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
 
     violations = [d for d in at.dataframe if "ctx" in d.value.columns]
     assert [list(d.proto.column_order) for d in violations] == [
@@ -185,8 +192,8 @@ def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(a
 
 
 def test_the_trace_preset_picker_replaces_the_payload_and_says_so_under_itself(at):
-    at.selectbox(key="trace_preset").select("bad_sku").run()
-    assert at.selectbox(key="trace_preset").value is None  # a menu, back to its placeholder
+    at.selectbox(key=keys.TRACE_PRESET).select("bad_sku").run()
+    assert at.selectbox(key=keys.TRACE_PRESET).value is None  # a menu, back to its placeholder
     assert [c.value for c in at.code if c.language == "json"][:1] == [PRESETS["bad_sku"].value]
     said = ["Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."]
     assert [s.value for s in at.success] == said
@@ -198,7 +205,7 @@ def test_the_trace_preset_picker_replaces_the_payload_and_says_so_under_itself(a
 def test_a_states_error_tables_fit_a_phone_with_the_message_wrapped(at):
     # The step's violations and the output the state model refuses: path (96 px) and the
     # message (250 px, rows tall enough to wrap it) fit a phone's 356 px of grid.
-    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
     _run(at)
 
     tables = [d for d in at.dataframe if "ctx" in d.value.columns]
@@ -219,7 +226,7 @@ def test_the_step_tables_verdict_columns_fit_a_phone_and_wrap(at):
     # step, node, check, flag and blame: 322 px inside a phone's 356 px of grid after the
     # row's checkbox; flag holds "first failure" on one line; rows over 64 px (Streamlit
     # wraps a cell's text from there) hold four lines.
-    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
     _run(at)
 
     (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
@@ -238,11 +245,11 @@ def test_the_step_tables_verdict_columns_fit_a_phone_and_wrap(at):
 
 
 def test_the_input_panel_says_why_a_row_has_no_node_input(at):
-    at.multiselect(key="trace_faults").set_value(["node_exception"]).run()
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["node_exception"]).run()
     _run(at)
     said = {}
     for index in range(len(at.dataframe[0].value)):
-        at.select_slider(key="step_slider").set_value(index).run()
+        at.select_slider(key=keys.STEP_SLIDER).set_value(index).run()
         said[at.dataframe[0].value["node"][index]] = [
             c.value for c in at.caption if c.value.startswith("None:")
         ]
@@ -294,7 +301,7 @@ LOSSES = {
 
 @pytest.mark.parametrize("fault", list(LOSSES))
 def test_a_silent_loss_is_headlined_opened_flagged_tinted_and_its_why_filled(at, fault):
-    at.multiselect(key="trace_faults").set_value([fault])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value([fault])
     _run(at)
     step, node, said, merge = LOSSES[fault]
 
@@ -303,7 +310,7 @@ def test_a_silent_loss_is_headlined_opened_flagged_tinted_and_its_why_filled(at,
         plain(said),
         "LangGraph lost data at this step without raising:",  # the opened row's detail
     ]
-    assert at.session_state["step_slider"] == step
+    assert at.session_state[keys.STEP_SLIDER] == step
     (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
     assert table.key == f"trace__table_{step}"  # drawn with the loss's row selected
     assert list(table.value["flag"]) == ["data lost" if i == step else "" for i in range(3)]
@@ -317,10 +324,10 @@ def test_a_silent_loss_is_headlined_opened_flagged_tinted_and_its_why_filled(at,
 
 
 def test_a_loss_beside_a_failure_is_a_note_under_the_failures_headline(at):
-    at.multiselect(key="trace_faults").set_value(["undeclared_key", "bad_status_last"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["undeclared_key", "bad_status_last"])
     _run(at)
 
-    assert at.session_state["step_slider"] == 2  # the failure is opened first
+    assert at.session_state[keys.STEP_SLIDER] == 2  # the failure is opened first
     (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
     assert list(table.value["flag"]) == ["", "data lost", "first failure"]
     assert _tinted(table) == [1, 2]
@@ -340,7 +347,7 @@ def test_a_loss_beside_a_failure_is_a_note_under_the_failures_headline(at):
 
 
 def test_fanout_graph_shows_two_writers_in_one_step(at):
-    at.radio(key="trace_graph").set_value("fanout")
+    at.radio(key=keys.TRACE_GRAPH).set_value("fanout")
     _run(at)
 
     assert [(row[0], row[1]) for row in _table(at)] == [
@@ -349,7 +356,7 @@ def test_fanout_graph_shows_two_writers_in_one_step(at):
 
 
 def test_gate_closed_shows_errors_and_no_node_rows(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
+    at.session_state[keys.PAYLOAD_TEXT] = PRESETS["bad_uuid"].value
     _run(at)
 
     assert [e.value for e in at.error] == [
@@ -367,7 +374,7 @@ def test_gate_closed_shows_errors_and_no_node_rows(at):
 def test_fork_reruns_from_the_selected_step(at):
     _fork_step_1_with_edited_logs(at)
 
-    fork = at.session_state["trace_fork"]
+    fork = at.session_state[keys.TRACE_FORK]
     assert [(r["step"], r["node"], r["logs"]) for r in fork.rows()] == [
         (2, "update_state", '["edited"]'),
         (3, "confirm", '["edited", "confirmed"]'),
@@ -378,17 +385,17 @@ def test_fork_reruns_from_the_selected_step(at):
 
 def test_invalid_fork_edit_shows_errors_and_keeps_the_text(at):
     _run(at)
-    at.session_state["fork_text"] = '{"amount": '
-    at.button(key="fork").click().run()
+    at.session_state[keys.FORK_TEXT] = '{"amount": '
+    at.button(key=keys.FORK).click().run()
 
-    assert at.session_state["fork_text"] == '{"amount": '
+    assert at.session_state[keys.FORK_TEXT] == '{"amount": '
     assert "The fork did not run; your edit is kept. Fix it as described:" in [
         e.value for e in at.error
     ]
-    assert "trace_fork" not in at.session_state
+    assert keys.TRACE_FORK not in at.session_state
 
-    at.session_state["fork_text"] = '{\n  "user_id": "x",\n  "amount": 1\n}'
-    at.button(key="fork").click().run()
+    at.session_state[keys.FORK_TEXT] = '{\n  "user_id": "x",\n  "amount": 1\n}'
+    at.button(key=keys.FORK).click().run()
     assert at.dataframe[-1].value[["path", "line:col", "type"]].values.tolist() == [
         ["user_id", "2:14", "uuid_parsing"]
     ]
@@ -407,8 +414,8 @@ def test_share_link_restores_settings_and_names_unknown_faults():
 
     assert at.error[0].value.startswith("[unknown_fault] The share link names fault ids")
     assert "no_such_fault" in [code.value for code in at.code]
-    assert at.multiselect(key="trace_faults").value == ["bad_status_last"]
-    assert at.session_state["trace_result"]["settings"]["mode"] == "native"
+    assert at.multiselect(key=keys.TRACE_FAULTS).value == ["bad_status_last"]
+    assert at.session_state[keys.TRACE_RESULT]["settings"]["mode"] == "native"
     assert _table(at)[-1] == (2, "confirm", "shipped", "not checked", "")
 
 
@@ -435,7 +442,7 @@ def _open_shared(state: dict) -> AppTest:
 
 
 def _shared_link(at: AppTest) -> dict:
-    at.button(key="share").click().run()
+    at.button(key=keys.SHARE).click().run()
     return shared(at)
 
 
@@ -473,7 +480,7 @@ def test_share_fields_of_the_wrong_type_are_named_dropped_and_defaulted(hostile,
     assert not at.exception
     assert [w.value for w in at.warning] == [SHARE_FIELD]
     assert ignored in [code.value for code in at.code]
-    assert at.session_state["trace_result"]["settings"] == SEED_SETTINGS | {
+    assert at.session_state[keys.TRACE_RESULT]["settings"] == SEED_SETTINGS | {
         "mode": "checked" if ignored == "mode" else "native"
     }
     assert _table(at)[-1][:2] == (2, "confirm")
@@ -486,7 +493,7 @@ def test_every_ignored_share_field_is_named_once_without_its_value():
     assert [w.value for w in at.warning] == [SHARE_FIELD]
     assert "payload, graph, mode, faults, step" in [code.value for code in at.code]
     assert not [c.value for c in at.code if "negative_amount" in c.value]
-    assert at.session_state["trace_result"]["settings"] == SEED_SETTINGS
+    assert at.session_state[keys.TRACE_RESULT]["settings"] == SEED_SETTINGS
 
 
 def test_shared_project_graph_without_a_configured_graph_says_so():
@@ -498,20 +505,20 @@ def test_shared_project_graph_without_a_configured_graph_says_so():
         "project graph configured, so the first graph listed is used. Configure one with "
         "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
     ]
-    assert at.radio(key="trace_graph").value == "seed"
+    assert at.radio(key=keys.TRACE_GRAPH).value == "seed"
 
 
 def test_share_link_reopens_the_selected_step():
     at = AppTest.from_file(PAGE, default_timeout=30).run()
-    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
     link = _shared_link(at)
     assert link == {"page": "trace", **SEED_SETTINGS, "faults": ["bad_status_last"], "step": 1}
 
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert not reopened.exception
-    assert reopened.select_slider(key="step_slider").value == 1
+    assert reopened.select_slider(key=keys.STEP_SLIDER).value == 1
     assert _highlighted(reopened) == ['"validate_order"']
 
 
@@ -528,11 +535,11 @@ def test_shared_step_beyond_the_run_says_so_and_shows_the_first_row():
         "[share_step] The share link selects a row this run does not have (the payload or graph "
         "differs from the shared run); the first row is shown."
     ]
-    assert at.select_slider(key="step_slider").value == 0
+    assert at.select_slider(key=keys.STEP_SLIDER).value == 0
 
 
 def test_nothing_to_export_or_share_is_offered_before_a_run(at):
-    at.radio(key="trace_mode").set_value("native").run()
+    at.radio(key=keys.TRACE_MODE).set_value("native").run()
 
     assert [b.key for b in at.button] == ["run"]
     assert [b.proto.label for b in at.get("download_button")] == []
@@ -544,13 +551,13 @@ def test_a_link_made_before_any_run_still_opens_its_settings_without_a_run():
     # Earlier versions offered Share link before a run: such links carry `ran: false`.
     reopened = _open_shared(SEED_SETTINGS | {"mode": "native", "ran": False})
     assert not reopened.exception and not reopened.warning
-    assert reopened.radio(key="trace_mode").value == "native"
-    assert "trace_result" not in reopened.session_state
+    assert reopened.radio(key=keys.TRACE_MODE).value == "native"
+    assert keys.TRACE_RESULT not in reopened.session_state
     assert [i.value for i in reopened.info] == ["Pick a graph and faults, then press Run."]
 
 
 def test_share_is_offered_after_a_syntax_error_run(at):
-    at.session_state["payload_text"] = '{"amount": '
+    at.session_state[keys.PAYLOAD_TEXT] = '{"amount": '
     _run(at)
 
     assert at.error[0].value.startswith("The payload is not valid JSON, so nothing ran.")
@@ -560,27 +567,27 @@ def test_share_is_offered_after_a_syntax_error_run(at):
 
 def test_fork_editor_follows_the_run_even_when_python_reuses_an_object_id(at):
     _run(at)
-    at.session_state["fork_text"] = '{"edited": true}'
+    at.session_state[keys.FORK_TEXT] = '{"edited": true}'
     at.run()
-    result = at.session_state["trace_result"]
+    result = at.session_state[keys.TRACE_RESULT]
     # A later run whose trace lands at the old trace's address: same id(), new run number.
-    at.session_state["trace_result"] = result | {"run": result["run"] + 1}
+    at.session_state[keys.TRACE_RESULT] = result | {"run": result["run"] + 1}
     at.run()
 
     fresh = dump_json(result["trace"].steps[0].state, indent=2)
-    assert at.session_state["fork_text"] == fresh
+    assert at.session_state[keys.FORK_TEXT] == fresh
 
 
 def test_runs_are_numbered_per_session(at):
     _run(at)
     _run(at)
 
-    assert (at.session_state["trace_runs"], at.session_state["trace_result"]["run"]) == (2, 2)
+    assert (at.session_state[keys.TRACE_RUNS], at.session_state[keys.TRACE_RESULT]["run"]) == (2, 2)
 
 
 def test_output_escaping_a_check_is_said_only_when_the_run_did_not_raise(at):
-    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
-    at.radio(key="trace_mode").set_value("native")
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
+    at.radio(key=keys.TRACE_MODE).set_value("native")
     _run(at)
 
     # One severity for one verdict, and natively no writer is named.
@@ -594,7 +601,7 @@ def test_output_escaping_a_check_is_said_only_when_the_run_did_not_raise(at):
         "state model: no node ran after the last write to the failing field(s), so LangGraph "
         "never rebuilt the model.",
     ]
-    assert at.session_state["step_slider"] == 2
+    assert at.session_state[keys.STEP_SLIDER] == 2
     assert "**Validated with the state model** — AgentState" in [m.value for m in at.markdown]
     assert not [m.value for m in at.markdown if "v2" in m.value]
 
@@ -610,10 +617,10 @@ def test_a_valid_output_claims_no_escape(at):
 
 
 def test_a_concurrent_update_says_langgraph_named_no_node_because_its_error_has_no_note(at):
-    at.multiselect(key="trace_faults").set_value(["parallel_status"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["parallel_status"])
     _run(at)
 
-    error = at.session_state["trace_result"]["trace"].error
+    error = at.session_state[keys.TRACE_RESULT]["trace"].error
     assert (error.code, error.node) == ("concurrent_update", "")
     assert (
         "Nodes of one step wrote a field that has no reducer; LangGraph's error carries no "
@@ -654,9 +661,9 @@ def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
     at = AppTest.from_file(PAGE, default_timeout=30).run()
-    at.session_state["payload_text"] = '{"n": 1}'
+    at.session_state[keys.PAYLOAD_TEXT] = '{"n": 1}'
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
 
     assert not at.exception
     assert [w.value for w in at.warning] == [
@@ -679,46 +686,46 @@ def test_graph_and_model_names_reach_markdown_only_escaped(monkeypatch, tmp_path
 def test_a_fork_edit_stays_with_its_step_while_stepping_and_the_branch_names_its_step(at):
     text = _fork_step_1_with_edited_logs(at)
 
-    at.select_slider(key="step_slider").set_value(0).run()
-    step0 = dump_json(at.session_state["trace_result"]["trace"].steps[0].state, indent=2)
-    assert at.session_state["fork_text"] == step0
+    at.select_slider(key=keys.STEP_SLIDER).set_value(0).run()
+    step0 = dump_json(at.session_state[keys.TRACE_RESULT]["trace"].steps[0].state, indent=2)
+    assert at.session_state[keys.FORK_TEXT] == step0
     assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in at.markdown]
 
-    at.select_slider(key="step_slider").set_value(1).run()
-    assert at.session_state["fork_text"] == text
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    assert at.session_state[keys.FORK_TEXT] == text
     assert "Edited: the edit stays with this step while you step through the run." in [
         c.value for c in at.caption
     ]
 
 
 def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
-    at.multiselect(key="trace_faults").set_value(["node_exception"]).run()
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["node_exception"]).run()
     _run(at)
     assert _table(at)[-1][:2] == (2, "confirm")  # the error row
-    at.select_slider(key="step_slider").set_value(1).run()
-    at.session_state["fork_text"] = '{"edited": 1}'
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    at.session_state[keys.FORK_TEXT] = '{"edited": 1}'
     at.run()
-    at.select_slider(key="step_slider").set_value(2).run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(2).run()
     assert not at.get("component_instance")  # an error row has no editor
-    at.select_slider(key="step_slider").set_value(1).run()
-    assert at.session_state["fork_text"] == '{"edited": 1}'
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    assert at.session_state[keys.FORK_TEXT] == '{"edited": 1}'
 
 
 def test_share_link_reopens_the_fork_its_edited_state_and_the_selected_step(at):
     text = _fork_step_1_with_edited_logs(at)
-    at.select_slider(key="step_slider").set_value(2).run()  # the link selects another row
-    at.button(key="share").click().run()
+    at.select_slider(key=keys.STEP_SLIDER).set_value(2).run()  # the link selects another row
+    at.button(key=keys.SHARE).click().run()
     branch = _table(at, -1)
 
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = at.query_params["s"]
     fresh.run()
     assert not fresh.exception and not fresh.warning
-    assert fresh.select_slider(key="step_slider").value == 2
+    assert fresh.select_slider(key=keys.STEP_SLIDER).value == 2
     assert _table(fresh, -1) == branch
     assert "**Forked branch**, from step 1 (validate\\_order)" in [m.value for m in fresh.markdown]
-    fresh.select_slider(key="step_slider").set_value(1).run()
-    assert fresh.session_state["fork_text"] == text
+    fresh.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    assert fresh.session_state[keys.FORK_TEXT] == text
 
 
 @pytest.mark.parametrize("fork", [{"row": True, "state": "{}"}, {"row": 1}, [1, "{}"]])
@@ -730,15 +737,15 @@ def test_a_share_link_fork_of_the_wrong_shape_is_ignored_by_name(fork):
         "ignored; their defaults are used. Make a fresh link with Share link."
     ]
     assert [c.value for c in at.code].count("fork") == 1  # the ignored fields, named
-    assert "trace_fork" not in at.session_state
+    assert keys.TRACE_FORK not in at.session_state
 
 
 def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_its_row():
     at = _opened_link(fork={"row": 1, "state": '{"a": '})
     assert not at.warning and not at.error  # the link selects row 0: nothing of row 1 shows
-    assert "trace_fork" not in at.session_state
-    at.select_slider(key="step_slider").set_value(1).run()
-    assert at.session_state["fork_text"] == '{"a": '
+    assert keys.TRACE_FORK not in at.session_state
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    assert at.session_state[keys.FORK_TEXT] == '{"a": '
     assert [e.value for e in at.error] == [
         "The fork did not run; your edit is kept. Fix it as described:"
     ]
@@ -747,21 +754,21 @@ def test_a_share_link_fork_whose_edit_does_not_parse_shows_why_in_the_editor_at_
 
 def test_a_failed_fork_hides_the_earlier_branch_and_its_reason_stays_through_clicks(at):
     _fork_step_1_with_edited_logs(at)
-    at.session_state["fork_text"] = '{"amount": '
+    at.session_state[keys.FORK_TEXT] = '{"amount": '
     at.run()
-    at.button(key="fork").click().run()
-    at.button(key="share").click().run()  # any other click
+    at.button(key=keys.FORK).click().run()
+    at.button(key=keys.SHARE).click().run()  # any other click
 
     failed = [e.value for e in at.error]
     assert failed == ["The fork did not run; your edit is kept. Fix it as described:"]
-    assert "trace_fork" not in at.session_state
+    assert keys.TRACE_FORK not in at.session_state
     assert "**Forked branch**" not in " ".join(m.value for m in at.markdown)
     link = shared(at)
     assert link["fork"] == {"row": 1, "state": '{"amount": '} and "edit" not in link
 
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert [e.value for e in reopened.error] == failed
-    assert reopened.session_state["fork_text"] == '{"amount": '
+    assert reopened.session_state[keys.FORK_TEXT] == '{"amount": '
 
 
 @pytest.mark.parametrize("fork_text", ['{"amount": ', None], ids=["refused", "run"])
@@ -769,48 +776,48 @@ def test_reset_at_a_forks_row_is_in_the_share_link(at, fork_text):
     # The link's fork fills the editor at its row: a reset text there must travel too.
     text = _fork_step_1_with_edited_logs(at)
     if fork_text is not None:
-        at.session_state["fork_text"] = fork_text
+        at.session_state[keys.FORK_TEXT] = fork_text
         at.run()
-        at.button(key="fork").click().run()
-    at.button(key="fork_text__reset").click().run()
-    unedited = at.session_state["fork_text"]
-    shown = ([e.value for e in at.error], "trace_fork" in at.session_state)
+        at.button(key=keys.FORK).click().run()
+    at.button(key=keys.part(keys.FORK_TEXT, "reset")).click().run()
+    unedited = at.session_state[keys.FORK_TEXT]
+    shown = ([e.value for e in at.error], keys.TRACE_FORK in at.session_state)
 
     link = _shared_link(at)
     assert link["fork"] == {"row": 1, "state": fork_text or text}
     assert link["edit"] == {"row": 1, "state": unedited}
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
-    assert reopened.session_state["fork_text"] == unedited
-    assert ([e.value for e in reopened.error], "trace_fork" in reopened.session_state) == shown
+    assert reopened.session_state[keys.FORK_TEXT] == unedited
+    assert ([e.value for e in reopened.error], keys.TRACE_FORK in reopened.session_state) == shown
 
 
 def test_an_edit_not_forked_is_in_the_share_link_and_back_in_the_editor(at):
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
-    text = at.session_state["fork_text"].replace('"amount": 99,', '"amount": 7,')
-    at.session_state["fork_text"] = text
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    text = at.session_state[keys.FORK_TEXT].replace('"amount": 99,', '"amount": 7,')
+    at.session_state[keys.FORK_TEXT] = text
     at.run()
 
     link = _shared_link(at)
     assert link["edit"] == {"row": 1, "state": text} and "fork" not in link
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert not reopened.warning
-    assert reopened.session_state["fork_text"] == text
-    assert "trace_fork" not in reopened.session_state
+    assert reopened.session_state[keys.FORK_TEXT] == text
+    assert keys.TRACE_FORK not in reopened.session_state
 
 
 def test_the_fork_editors_reset_puts_the_steps_state_back_and_an_empty_state_says_so(at):
     _run(at)
-    unedited = at.session_state["fork_text"]
-    at.session_state["fork_text"] = ""
+    unedited = at.session_state[keys.FORK_TEXT]
+    at.session_state[keys.FORK_TEXT] = ""
     at.run()
-    at.button(key="fork").click().run()
+    at.button(key=keys.FORK).click().run()
     assert at.code[-1].value == (
         "line 1, column 1: The state is empty: paste a JSON object, or press Reset for this "
         "step's state."
     )
-    at.button(key="fork_text__reset").click().run()
-    assert at.session_state["fork_text"] == unedited
+    at.button(key=keys.part(keys.FORK_TEXT, "reset")).click().run()
+    assert at.session_state[keys.FORK_TEXT] == unedited
     assert not at.error
 
 
@@ -833,11 +840,11 @@ def test_a_share_link_edit_of_a_row_this_run_lacks_is_named_and_the_run_shown():
 
 
 def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
-    at.radio(key="trace_mode").set_value("native")
+    at.session_state[keys.PAYLOAD_TEXT] = PRESETS["bad_uuid"].value
+    at.radio(key=keys.TRACE_MODE).set_value("native")
     _run(at)
 
-    trace = at.session_state["trace_result"]["trace"]
+    trace = at.session_state[keys.TRACE_RESULT]["trace"]
     assert (trace.ran, trace.gate_errors, trace.error.code) == (True, [], "input_invalid")
     assert _table(at) == [(0, "__start__", "pending", "not checked", "")]
     assert [e.value for e in at.error] == [
@@ -847,17 +854,17 @@ def test_native_mode_runs_what_our_gate_refuses_and_shows_langgraphs_own_error(a
         )
     ]
     assert not [e for e in at.error if e.value.startswith("Gate closed")]
-    assert "run_anyway" not in [b.key for b in at.button]
+    assert keys.RUN_ANYWAY not in [b.key for b in at.button]
 
 
 def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
+    at.session_state[keys.PAYLOAD_TEXT] = PRESETS["bad_uuid"].value
     _run(at)
     assert at.error[0].value.startswith("Gate closed — 1 error in the payload")
 
-    at.button(key="run_anyway").click().run()
+    at.button(key=keys.RUN_ANYWAY).click().run()
 
-    result = at.session_state["trace_result"]
+    result = at.session_state[keys.TRACE_RESULT]
     assert (result["run_anyway"], result["trace"].ran) == (True, True)
     assert [w.value for w in at.warning] == [
         "Our model alone refuses the payload (1 error); it ran anyway. The table below is what "
@@ -880,16 +887,16 @@ def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
 
 
 def test_a_run_anyway_share_link_reopens_the_run_past_the_gate(at):
-    at.session_state["payload_text"] = PRESETS["bad_uuid"].value
+    at.session_state[keys.PAYLOAD_TEXT] = PRESETS["bad_uuid"].value
     _run(at)
-    at.button(key="run_anyway").click().run()
+    at.button(key=keys.RUN_ANYWAY).click().run()
 
     link = _shared_link(at)
     assert link["run_anyway"] is True
     reopened = _open_shared({k: v for k, v in link.items() if k != "page"})
     assert not reopened.exception
     assert [w.value for w in reopened.warning] == [w.value for w in at.warning]  # no share_field
-    assert reopened.session_state["trace_result"]["trace"].ran
+    assert reopened.session_state[keys.TRACE_RESULT]["trace"].ran
     assert _table(reopened) == _table(at)
 
 
@@ -920,12 +927,12 @@ def test_a_corpus_graph_with_an_output_schema_shows_invokes_value_and_its_model(
     monkeypatch.syspath_prepend(str(fixtures))
     monkeypatch.chdir(fixtures)
     at = AppTest.from_file(PAGE, default_timeout=30).run()
-    at.session_state["payload_text"] = json.dumps(payload)
-    at.radio(key="trace_mode").set_value("native")
+    at.session_state[keys.PAYLOAD_TEXT] = json.dumps(payload)
+    at.radio(key=keys.TRACE_MODE).set_value("native")
     _run(at)
 
     assert not at.exception
-    trace = at.session_state["trace_result"]["trace"]
+    trace = at.session_state[keys.TRACE_RESULT]["trace"]
     assert trace.error is None
     shown = [c.value for c in at.code]
     assert dump_json(output, indent=2) in shown  # invoke() returns: the output schema's keys
@@ -940,10 +947,10 @@ def _frame(at: AppTest, *columns: str) -> list[list]:
 
 
 def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_beside_it(at):
-    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
     _run(at)
 
-    assert at.session_state["step_slider"] == 2
+    assert at.session_state[keys.STEP_SLIDER] == 2
     (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
     assert table.value[["flag", "step", "node", "check"]].values.tolist() == [
         ["", 0, "__start__", "✓"],
@@ -967,26 +974,26 @@ def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_besi
 
 
 def test_stepping_moves_the_tables_selection_and_the_detail(at):
-    at.multiselect(key="trace_faults").set_value(["bad_status_last"])
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
     _run(at)
-    at.button(key="prev").click().run()
+    at.button(key=keys.step_button(keys.STEP_SLIDER, "prev")).click().run()
 
     (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
-    assert (table.key, at.session_state["step_slider"]) == ("trace__table_1", 1)
+    assert (table.key, at.session_state[keys.STEP_SLIDER]) == ("trace__table_1", 1)
     assert "**Step 1 · validate\\_order**" in [m.value for m in at.markdown]
     assert "✓ The merged state is valid." in [c.value for c in at.caption]
 
 
 def test_a_share_link_naming_step_0_of_a_failing_run_reopens_step_0():
     link = {**SEED_SETTINGS, "faults": ["bad_status_last"], "step": 0}
-    assert _open_shared(link).session_state["step_slider"] == 0
-    assert _open_shared({**link, "step": 1}).session_state["step_slider"] == 1
+    assert _open_shared(link).session_state[keys.STEP_SLIDER] == 0
+    assert _open_shared({**link, "step": 1}).session_state[keys.STEP_SLIDER] == 1
 
 
 def test_the_merge_view_explains_a_super_step_and_a_default_never_written(at):
-    at.radio(key="trace_graph").set_value("fanout")
+    at.radio(key=keys.TRACE_GRAPH).set_value("fanout")
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()  # validate_order
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()  # validate_order
     captions = [c.value for c in at.caption]
     assert (
         plain(
@@ -1003,7 +1010,7 @@ def test_the_merge_view_explains_a_super_step_and_a_default_never_written(at):
         ["messages", ""],
     ]  # fmt: skip
 
-    at.select_slider(key="step_slider").set_value(2).run()  # notify_email
+    at.select_slider(key=keys.STEP_SLIDER).set_value(2).run()  # notify_email
     rows = _frame(at, "field")
     assert [(row[0], row[4], row[5]) for row in rows] == [
         ("logs", '["amount=99.0 items=1", "email sent", "sms sent"]',
@@ -1023,16 +1030,16 @@ def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at)
     assert _frame(at, "path", "original", "edited") == [
         ["logs[0]", '"amount=99.0 items=1"', '"edited"']
     ]
-    assert at.session_state["fork_step_slider"] == 0
+    assert at.session_state[keys.FORK_STEP_SLIDER] == 0
     assert "**Step 2 · update\\_state**" in [m.value for m in at.markdown]
-    assert at.button(key="fork_prev").disabled
-    at.button(key="fork_next").click().run()
-    assert at.session_state["fork_step_slider"] == 1
+    assert at.button(key=keys.step_button(keys.FORK_STEP_SLIDER, "prev")).disabled
+    at.button(key=keys.step_button(keys.FORK_STEP_SLIDER, "next")).click().run()
+    assert at.session_state[keys.FORK_STEP_SLIDER] == 1
     assert "**Step 3 · confirm**" in [m.value for m in at.markdown]
     assert "Step 3, node confirm; the state shown is the merged state after it." in [
         c.value for c in at.caption
     ]
-    assert at.session_state["step_slider"] == 1  # the run's own stepper stays where it was
+    assert at.session_state[keys.STEP_SLIDER] == 1  # the run's own stepper stays where it was
 
 
 def _editor(at: AppTest) -> dict:
@@ -1044,8 +1051,8 @@ def _editor(at: AppTest) -> dict:
 
 def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(at):
     _run(at)
-    at.select_slider(key="step_slider").set_value(1).run()
-    state = at.session_state["fork_text"]
+    at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
+    state = at.session_state[keys.FORK_TEXT]
     assert _editor(at) == {
         "text": state,
         "marks": [],
@@ -1054,7 +1061,7 @@ def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(a
     }
 
     edited = state.replace('"amount": 99,', '"amount": -1,').replace('"validated"', '"shipped"')
-    at.session_state["fork_text"] = edited
+    at.session_state[keys.FORK_TEXT] = edited
     at.run()
     lines = edited.split("\n")
     amount = next(i for i, line in enumerate(lines, 1) if '"amount"' in line)
@@ -1067,7 +1074,7 @@ def test_the_fork_editor_is_the_code_editor_with_each_error_marked_where_it_is(a
          "severity": "error"},
     ]  # fmt: skip
 
-    at.session_state["fork_text"] = '{"amount": '
+    at.session_state[keys.FORK_TEXT] = '{"amount": '
     at.run()
     assert [(m["line"], m["col"]) for m in _editor(at)["marks"]] == [(1, 12)]
 

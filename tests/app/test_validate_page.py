@@ -49,35 +49,35 @@ def _error_rows(at):
 
 def test_opens_with_the_seed_order_and_an_open_gate(at):
     assert not at.exception
-    assert editor(at, "payload").value == SEED_TEXT
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
     assert _banners(at) == [RUNS]
 
 
 def test_preset_loads_and_its_error_row_shows_path_and_position(at):
-    at.selectbox(key="preset").select("bad_sku").run()
-    assert editor(at, "payload").value == PRESETS["bad_sku"].value
+    at.selectbox(key=keys.PRESET).select("bad_sku").run()
+    assert editor(at, keys.PAYLOAD).value == PRESETS["bad_sku"].value
     assert _banners(at) == [RAISES]
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch", "both"]]
 
 
 def test_invalid_json_keeps_the_text_and_shows_line_and_column(at):
     broken = '{\n  "amount": 1,\n}'
-    editor(at, "payload").input(broken).run()
+    editor(at, keys.PAYLOAD).input(broken).run()
     assert not at.exception
-    assert editor(at, "payload").value == broken
-    assert at.session_state["payload_text"] == broken
+    assert editor(at, keys.PAYLOAD).value == broken
+    assert at.session_state[keys.PAYLOAD_TEXT] == broken
     assert "line 2, column 14 [json_syntax]" in [c.value.splitlines()[0] for c in at.code]
-    at.button(key="payload__format").click().run()
-    assert editor(at, "payload").value == broken
+    at.button(key=keys.part(keys.PAYLOAD, "format")).click().run()
+    assert editor(at, keys.PAYLOAD).value == broken
     assert at.warning[0].value == "Format JSON left the text as it is: it is not valid JSON yet."
 
 
 def test_format_and_reset_rewrite_the_text(at):
-    editor(at, "payload").input('{"user_id": "x",   "amount": 1}').run()
-    at.button(key="payload__format").click().run()
-    assert editor(at, "payload").value == '{\n  "user_id": "x",\n  "amount": 1\n}'
-    at.button(key="payload__reset").click().run()
-    assert editor(at, "payload").value == SEED_TEXT
+    editor(at, keys.PAYLOAD).input('{"user_id": "x",   "amount": 1}').run()
+    at.button(key=keys.part(keys.PAYLOAD, "format")).click().run()
+    assert editor(at, keys.PAYLOAD).value == '{\n  "user_id": "x",\n  "amount": 1\n}'
+    at.button(key=keys.part(keys.PAYLOAD, "reset")).click().run()
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
 
 
 def _show(at, key, label):
@@ -88,9 +88,9 @@ def _show(at, key, label):
 
 def test_views_not_chosen_compute_nothing(at):
     assert [(w.key, w.options, w.value) for w in at.button_group] == [
-        ("editor_view", ["JSON", "Form"], "JSON"),
+        (keys.EDITOR_VIEW, ["JSON", "Form"], "JSON"),
         (
-            "validate_view",
+            keys.VALIDATE_VIEW,
             [
                 "Annotated text",
                 "Coercion lens",
@@ -102,18 +102,18 @@ def test_views_not_chosen_compute_nothing(at):
         ),
     ]
     assert [w.key for w in at.text_input] == [] and list(at.dataframe) == []
-    _show(at, "validate_view", "Coercion lens")
+    _show(at, keys.VALIDATE_VIEW, "Coercion lens")
     assert [list(d.value.columns) for d in at.dataframe] == [
         ["path", "input", "input_type", "output", "output_type", "change"]
     ]
     # the annotated text went with its view: only the verdict's plain-text details remain
     assert [c.value for c in at.code] == ["first node: validate_order"]
-    _show(at, "editor_view", "Form")
+    _show(at, keys.EDITOR_VIEW, "Form")
     assert [w.key for w in at.text_input] == ["form_user_id", "form_amount"]
 
 
 def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
-    _show(at, "editor_view", "Form")
+    _show(at, keys.EDITOR_VIEW, "Form")
     said = [c.value for c in at.caption if c.value.startswith("Generated from")]
     assert said == [  # the form and the text under it are one payload, and it says so
         "Generated from the model's JSON Schema. It edits the JSON text under it: one payload, "
@@ -123,79 +123,79 @@ def test_form_edit_rewrites_the_json_and_json_edit_refreshes_the_form(at):
         "writes the table's edits to the JSON text."
     ]
     at.text_input(key="form_amount").input("-5").run()
-    assert json.loads(editor(at, "payload").value)["amount"] == -5
+    assert json.loads(editor(at, keys.PAYLOAD).value)["amount"] == -5
     assert _error_rows(at) == [["amount", "3:13", "greater_than_equal", "both"]]
-    at.selectbox(key="preset").select("wrong_status").run()
+    at.selectbox(key=keys.PRESET).select("wrong_status").run()
     assert at.selectbox(key="form_status").value == "shipped"
     items = at.data_editor(key="form_items").value
     assert items.values.tolist() == [["SKU-01", "2", "49.5"]]
 
 
 def test_schema_options_change_the_model_and_its_source(at):
-    at.selectbox(key="preset").select("padded_sku").run()
+    at.selectbox(key=keys.PRESET).select("padded_sku").run()
     assert _banners(at) == [RAISES]
-    options_open(at).toggle(key="opt_strip_item").set_value(True).run()
+    options_open(at).toggle(key=keys.option("strip_item")).set_value(True).run()
     assert _banners(at) == [RUNS]
-    _show(at, "validate_view", "Model source")
+    _show(at, keys.VALIDATE_VIEW, "Model source")
     source = [c.value for c in at.code if c.language == "python"][0]
     assert "model_config = ConfigDict(str_strip_whitespace=True)" in source
 
 
 def test_hostile_strings_are_shown_as_text_only(at):
-    at.selectbox(key="preset").select("hostile_text").run()
+    at.selectbox(key=keys.PRESET).select("hostile_text").run()
     rendered = [m.value for m in at.markdown] + [c.value for c in at.caption]
     assert not any("<script>" in text or "onerror" in text for text in rendered)
     assert _error_rows(at) == [["items[0].sku", "6:14", "string_pattern_mismatch", "both"]]
 
 
 def test_share_link_reopens_the_same_payload_options_and_views(at):
-    at.selectbox(key="preset").select("negative_amount").run()
-    options_open(at).toggle(key="opt_strict").set_value(True).run()
-    _show(at, "validate_view", "Model source")
-    _show(at, "editor_view", "Form")
-    at.button(key="share").click().run()
+    at.selectbox(key=keys.PRESET).select("negative_amount").run()
+    options_open(at).toggle(key=keys.option("strict")).set_value(True).run()
+    _show(at, keys.VALIDATE_VIEW, "Model source")
+    _show(at, keys.EDITOR_VIEW, "Form")
+    at.button(key=keys.SHARE).click().run()
     token = (
         at.query_params["s"][0] if isinstance(at.query_params["s"], list) else at.query_params["s"]
     )
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = token
     fresh.run()
-    assert editor(fresh, "payload").value == PRESETS["negative_amount"].value
-    assert options_open(fresh).toggle(key="opt_strict").value is True
+    assert editor(fresh, keys.PAYLOAD).value == PRESETS["negative_amount"].value
+    assert options_open(fresh).toggle(key=keys.option("strict")).value is True
     # Strict: LangGraph validates the parsed dict (Python mode), where a UUID must be one.
     assert _error_rows(fresh) == [
         ["user_id", "2:14", "is_instance_of", "LangGraph"],
         ["amount", "3:13", "greater_than_equal", "both"],
     ]
-    assert fresh.button_group(key="validate_view").value == "Model source"
-    assert fresh.button_group(key="editor_view").value == "Form"
+    assert fresh.button_group(key=keys.VALIDATE_VIEW).value == "Model source"
+    assert fresh.button_group(key=keys.EDITOR_VIEW).value == "Form"
     assert fresh.text_input(key="form_amount").value == "-1"
     assert "model_config = ConfigDict(strict=True" in fresh.code[-1].value
     assert not fresh.warning
 
 
 def test_share_link_reopens_the_json_schema_shown_on_the_page(at):
-    _show(at, "validate_view", "JSON Schema")
-    at.toggle(key="schema_show").set_value(True).run()
-    at.button(key="share").click().run()
+    _show(at, keys.VALIDATE_VIEW, "JSON Schema")
+    at.toggle(key=keys.SCHEMA_SHOW).set_value(True).run()
+    at.button(key=keys.SHARE).click().run()
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = at.query_params["s"]
     fresh.run()
-    assert fresh.button_group(key="validate_view").value == "JSON Schema"
-    assert fresh.toggle(key="schema_show").value is True
+    assert fresh.button_group(key=keys.VALIDATE_VIEW).value == "JSON Schema"
+    assert fresh.toggle(key=keys.SCHEMA_SHOW).value is True
     assert [j.value for j in fresh.json] == [at.json[0].value]
 
-    at.toggle(key="schema_show").set_value(False).run()
+    at.toggle(key=keys.SCHEMA_SHOW).set_value(False).run()
     assert "s" not in at.query_params  # the link would show the schema this page now hides
 
 
 def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(at):
-    at.button(key="share").click().run()
+    at.button(key=keys.SHARE).click().run()
     token = at.query_params["s"]
     at.run()  # nothing changed: the address bar still reopens this view
     assert at.query_params["s"] == token
 
-    editor(at, "payload").input(PRESETS["negative_amount"].value).run()
+    editor(at, keys.PAYLOAD).input(PRESETS["negative_amount"].value).run()
     assert "s" not in at.query_params  # a reload would have brought back the older payload
 
     opened = AppTest.from_file(PAGE, default_timeout=30)
@@ -203,7 +203,7 @@ def test_the_address_bar_keeps_a_share_link_only_while_it_reopens_what_is_shown(
     opened.run()
     opened.run()
     assert opened.query_params["s"] == token
-    _show(opened, "validate_view", "Model source")
+    _show(opened, keys.VALIDATE_VIEW, "Model source")
     assert "s" not in opened.query_params
 
 
@@ -245,7 +245,7 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     assert [e.value for e in at.error] == [
         f"The share link could not be opened {why} The page opens with its defaults instead."
     ]
-    assert editor(at, "payload").value == SEED_TEXT
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
 
 
 @pytest.mark.parametrize(
@@ -274,9 +274,9 @@ def test_a_bad_share_link_shows_a_message_and_loads_the_seed(token, why):
     ids=["lone-surrogate", "5000-digits", "too-deep", "too-large"],
 )
 def test_limit_breaking_text_gets_a_coded_message_and_is_kept(at, text, message):
-    editor(at, "payload").input(text).run()
+    editor(at, keys.PAYLOAD).input(text).run()
     assert not at.exception
-    assert editor(at, "payload").value == text
+    assert editor(at, keys.PAYLOAD).value == text
     assert at.code[0].value == message  # then the line, cut around the column, and a caret
     assert [e.value for e in at.error] == [
         "Gate closed — the text is not a payload we can validate; fix it as shown."
@@ -284,8 +284,8 @@ def test_limit_breaking_text_gets_a_coded_message_and_is_kept(at, text, message)
 
 
 def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
-    at.selectbox(key="preset").select("unknown_key").run()
-    _show(at, "validate_view", "What LangGraph would do")
+    at.selectbox(key=keys.PRESET).select("unknown_key").run()
+    _show(at, keys.VALIDATE_VIEW, "What LangGraph would do")
     rows = [d.value for d in at.dataframe if "aspect" in d.value.columns][0]
     assert rows[["aspect", "your model alone"]].values.tolist() == [
         ["verdict", "rejects (1 error)"],
@@ -315,8 +315,8 @@ def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
 
 
 def test_coercion_lens_flags_every_changed_leaf(at):
-    at.selectbox(key="preset").select("coerced_strings").run()
-    _show(at, "validate_view", "Coercion lens")
+    at.selectbox(key=keys.PRESET).select("coerced_strings").run()
+    _show(at, keys.VALIDATE_VIEW, "Coercion lens")
     lens = at.dataframe[0].value
     assert lens[["path", "input_type", "output_type", "change"]].values.tolist() == [
         ["user_id", "str", "UUID", "converted"],
@@ -335,7 +335,7 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
     text = (
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 5,\n  "amount": -1\n}'
     )
-    editor(at, "payload").input(text).run()
+    editor(at, keys.PAYLOAD).input(text).run()
     assert not at.exception
     assert _banners(at) == [RAISES]
     assert [w.value for w in at.warning] == [
@@ -348,9 +348,9 @@ def test_a_repeated_key_is_named_with_every_position_and_the_last_value_is_valid
 
 def test_format_json_changes_the_layout_only(at):
     text = '{"user_id":"550e8400-e29b-41d4-a716-446655440000","amount":1e400,"amount":12.3456789012345678}'
-    editor(at, "payload").input(text).run()
-    at.button(key="payload__format").click().run()
-    assert editor(at, "payload").value == (
+    editor(at, keys.PAYLOAD).input(text).run()
+    at.button(key=keys.part(keys.PAYLOAD, "format")).click().run()
+    assert editor(at, keys.PAYLOAD).value == (
         '{\n  "user_id": "550e8400-e29b-41d4-a716-446655440000",\n  "amount": 1e400,\n'
         '  "amount": 12.3456789012345678\n}'
     )
@@ -359,20 +359,20 @@ def test_format_json_changes_the_layout_only(at):
 def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(at):
     assert [s.value for s in at.success if "preset" in s.value] == []  # none loaded yet
     loaded = "Last preset loaded: Bad UUID — user\\_id is not a UUID\\."
-    at.selectbox(key="preset").select("bad_uuid").run()
-    assert at.selectbox(key="preset").value is None  # back to "Load a preset payload…"
+    at.selectbox(key=keys.PRESET).select("bad_uuid").run()
+    assert at.selectbox(key=keys.PRESET).value is None  # back to "Load a preset payload…"
     # Said under the box, in the page's flow (a toast covered the caption on a phone), and
     # kept while the text is the preset's: a rerun that leaves the text alone keeps it.
     assert [(s.value, s.icon) for s in at.success] == [(loaded, ":material/download_done:")]
     assert list(at.toast) == []
     at.run()
     assert [s.value for s in at.success] == [loaded]
-    editor(at, "payload").input("{}").run()  # #32 item 8: the text is the user's now
+    editor(at, keys.PAYLOAD).input("{}").run()  # #32 item 8: the text is the user's now
     assert [s.value for s in at.success if "preset" in s.value] == []
-    at.selectbox(key="preset").select("bad_uuid").run()
-    assert editor(at, "payload").value == PRESETS["bad_uuid"].value
+    at.selectbox(key=keys.PRESET).select("bad_uuid").run()
+    assert editor(at, keys.PAYLOAD).value == PRESETS["bad_uuid"].value
     assert [s.value for s in at.success] == [loaded]
-    at.selectbox(key="preset").select("bad_sku").run()
+    at.selectbox(key=keys.PRESET).select("bad_sku").run()
     assert [s.value for s in at.success] == [
         "Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."
     ]
@@ -380,13 +380,15 @@ def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(a
 
 def test_try_a_broken_order_is_said_as_the_last_preset_loaded(at):
     # #32 item 8: the button loads a preset, and the line named the one picked before it.
-    at.selectbox(key="preset").select("bad_uuid").run()
-    at.button(key="broken_example").click().run()
-    assert editor(at, "payload").value == PRESETS["bad_sku"].value
+    at.selectbox(key=keys.PRESET).select("bad_uuid").run()
+    at.button(key=keys.BROKEN_EXAMPLE).click().run()
+    assert editor(at, keys.PAYLOAD).value == PRESETS["bad_sku"].value
     assert [s.value for s in at.success] == [
         "Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."
     ]
-    at.button(key="payload__reset").click().run()  # the seed order again: no preset's text
+    at.button(
+        key=keys.part(keys.PAYLOAD, "reset")
+    ).click().run()  # the seed order again: no preset's text
     assert [s.value for s in at.success if "preset" in s.value] == []
 
 
@@ -406,7 +408,7 @@ def test_share_link_options_of_the_wrong_shape_are_ignored_with_the_reason(optio
     assert not fresh.exception
     assert [w.value for w in fresh.warning] == [SHARE_FIELD]
     assert [c.value for c in fresh.code if c.value in ("options", reason)] == ["options", reason]
-    assert options_open(fresh).number_input(key="opt_amount_le").value == 1_000_000.0
+    assert options_open(fresh).number_input(key=keys.option("amount_le")).value == 1_000_000.0
 
 
 @pytest.mark.parametrize("page", ["admin", ["trace"], None])
@@ -419,12 +421,12 @@ def test_a_share_link_naming_no_page_of_the_app_says_so_and_opens_the_defaults(p
         "[share_page] The share link names no page of this app, so it opens nothing; the page "
         "keeps its defaults. Make a fresh link with Share link."
     ]
-    assert editor(at, "payload").value == SEED_TEXT
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
 
 
 def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
     line = '{"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1,}'
-    editor(at, "payload").input(line).run()
+    editor(at, keys.PAYLOAD).input(line).run()
 
     message, excerpt = [c for c in at.code if c.value.startswith(("line 1,", line[34:]))]
     assert message.value == (
@@ -438,7 +440,7 @@ def test_a_syntax_error_on_a_long_line_keeps_its_hint_and_caret_in_view(at):
 def test_a_typeless_message_is_one_table_of_both_verdicts_saying_who_rejects_each_row(at):
     # add_messages raises ValueError for the message, Pydantic alone TypeError: two rows at
     # 12:5; the four field errors both give are one row each, "both".
-    at.selectbox(key="preset").select("typeless_message").run()
+    at.selectbox(key=keys.PRESET).select("typeless_message").run()
     assert not at.exception
     assert _banners(at) == [
         "LangGraph raises before the first node runs: the graph would not run. 6 errors, "
@@ -468,7 +470,7 @@ def test_an_error_both_give_in_their_own_words_is_one_row_with_langgraphs_words_
     # LangGraph's came from add_messages building the message, placed under that message.
     payload = json.loads(SEED_TEXT)
     payload["messages"] = [*payload["messages"], {"type": "human", "content": True}]
-    editor(at, "payload").input(to_text(payload)).run()
+    editor(at, keys.PAYLOAD).input(to_text(payload)).run()
     assert not at.exception
     assert _error_rows(at) == [
         ["messages[1].content", "18:18", "string_type", "both"],
@@ -489,9 +491,9 @@ def test_the_editor_gets_every_error_as_a_mark_at_its_line_col(at):
     # each once; the repeated key is a warning at each of its positions.
     text = to_text({**SEED_PAYLOAD, "messages": [{"role": "user", "content": "hi"}], "x": 1})
     text = text.replace('"amount": 99,', '"amount": 5,\n  "amount": -1,')
-    editor(at, "payload").input(text).run()
+    editor(at, keys.PAYLOAD).input(text).run()
     assert not at.exception
-    marks = editor(at, "payload").args()["marks"]
+    marks = editor(at, keys.PAYLOAD).args()["marks"]
     report = validate_text(text)  # the model alone; LangGraph's entry adds nothing new here
     assert [(e.path, e.line, e.col) for e in report.errors] == [
         ("amount", 4, 13),
@@ -524,18 +526,18 @@ def test_the_editor_gets_every_error_as_a_mark_at_its_line_col(at):
 
 def test_a_json_syntax_error_is_marked_where_it_is(at):
     broken = '{\n  "amount": 1,\n}'
-    editor(at, "payload").input(broken).run()
+    editor(at, keys.PAYLOAD).input(broken).run()
     error = validate_text(broken).syntax_error
     assert (error.line, error.col) == (2, 14)
-    assert editor(at, "payload").args()["marks"] == [
+    assert editor(at, keys.PAYLOAD).args()["marks"] == [
         {"line": 2, "col": 14, "message": f"[json_syntax] {error.message}", "severity": "error"}
     ]
 
 
 def test_selecting_an_error_row_moves_the_caret_once_and_shows_its_details(at):
-    at.button(key="broken_example").click().run()
-    assert editor(at, "payload").value == PRESETS["bad_sku"].value
-    assert editor(at, "payload").args()["goto"] is None
+    at.button(key=keys.BROKEN_EXAMPLE).click().run()
+    assert editor(at, keys.PAYLOAD).value == PRESETS["bad_sku"].value
+    assert editor(at, keys.PAYLOAD).args()["goto"] is None
     # Nothing selected: the first error's details, as one labelled block.
     assert (
         "items[0].sku\nString should match pattern '^[A-Z0-9-]+$'\n\n"
@@ -546,12 +548,14 @@ def test_selecting_an_error_row_moves_the_caret_once_and_shows_its_details(at):
     ) in [t.value for t in at.text]
     assert "First error (select a row for another) at 6:14" in [c.value for c in at.caption]
 
-    at.session_state["errors__table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.session_state[keys.table(keys.ERRORS)] = {
+        "selection": {"rows": [0], "columns": [], "cells": []}
+    }
     at.run()
-    assert editor(at, "payload").args()["goto"] == {"line": 6, "col": 14, "nonce": 1}
+    assert editor(at, keys.PAYLOAD).args()["goto"] == {"line": 6, "col": 14, "nonce": 1}
     assert "Selected error at 6:14" in [c.value for c in at.caption]
     at.run()  # the selection kept: the caret is not pulled back on every rerun
-    assert editor(at, "payload").args()["goto"] is None
+    assert editor(at, keys.PAYLOAD).args()["goto"] is None
     table = next(d for d in at.dataframe if "pointer" in d.value.columns)
     assert list(table.proto.column_order) == ["path", "line:col", "message", "rejected by"]
 
@@ -569,31 +573,31 @@ def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
     assert "None: your model and LangGraph's entry both accept this payload." in [
         c.value for c in at.caption
     ]
-    at.button(key="broken_example").click().run()
+    at.button(key=keys.BROKEN_EXAMPLE).click().run()
     assert "None: your model and LangGraph's entry both accept this payload." not in [
         c.value for c in at.caption
     ]
 
 
 def test_the_download_buttons_are_sent_only_while_their_popover_is_open(at):
-    at.button(key="broken_example").click().run()
+    at.button(key=keys.BROKEN_EXAMPLE).click().run()
     menus = [p.proto.popover.label for p in at.get("popover")]
     assert menus == ["Schema options", "Download errors"]
     assert at.get("download_button") == []  # closed: no buttons sent with each rerun
 
-    at.session_state["export__menu"] = True  # the user opens it: that reruns
+    at.session_state[keys.part(keys.EXPORT, "menu")] = True  # the user opens it: that reruns
     at.run()
     assert [(b.key, b.proto.label) for b in at.get("download_button")] == [
         ("export__json", "Errors (JSON)"),
         ("export__fastapi", "FastAPI's answer (422 body)"),
         ("export__csv", "Errors (CSV)"),
     ]
-    editor(at, "payload").input(PRESETS["bad_sku"].value.replace("bad sku", "bad  sku")).run()
+    editor(at, keys.PAYLOAD).input(PRESETS["bad_sku"].value.replace("bad sku", "bad  sku")).run()
     assert len(at.get("download_button")) == 3  # still open while the user edits
 
 
 def test_schema_options_are_sent_only_while_their_popover_is_open_and_kept_when_closed(at):
-    at.selectbox(key="preset").select("padded_sku").run()
+    at.selectbox(key=keys.PRESET).select("padded_sku").run()
     assert (at.get("toggle"), at.get("number_input"), _banners(at)) == ([], [], [RAISES])
     widgets = options_open(at)
     assert [t.key for t in widgets.get("toggle")] == [
@@ -601,7 +605,7 @@ def test_schema_options_are_sent_only_while_their_popover_is_open_and_kept_when_
         "opt_strip_state",
         "opt_strip_item",
     ]
-    widgets.toggle(key="opt_strip_item").set_value(True).run()
+    widgets.toggle(key=keys.option("strip_item")).set_value(True).run()
     at.session_state[keys.SCHEMA_OPTIONS_MENU] = False  # closed: a click outside it
     at.run()
     assert (at.get("toggle"), _banners(at)) == ([], [RUNS])  # the option still applies
@@ -612,20 +616,22 @@ def test_schema_options_are_sent_only_while_their_popover_is_open_and_kept_when_
 
 def test_share_link_reopens_the_selected_error_row_its_details_and_the_caret(at):
     text = to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "SHARE"})  # two errors
-    editor(at, "payload").input(text).run()
-    at.session_state["errors__table"] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    editor(at, keys.PAYLOAD).input(text).run()
+    at.session_state[keys.table(keys.ERRORS)] = {
+        "selection": {"rows": [1], "columns": [], "cells": []}
+    }
     at.run()
-    at.button(key="share").click().run()
+    at.button(key=keys.SHARE).click().run()
     assert shared(at)["error"] == {"table": "errors", "row": 1}
 
     fresh = AppTest.from_file(PAGE, default_timeout=30)
     fresh.query_params["s"] = at.query_params["s"]
     fresh.run()
     assert not fresh.warning
-    assert editor(fresh, "payload").value == text
+    assert editor(fresh, keys.PAYLOAD).value == text
     assert "Selected error at 17:3" in [c.value for c in fresh.caption]
-    assert editor(fresh, "payload").args()["goto"] == {"line": 17, "col": 3, "nonce": 1}
-    fresh.button(key="share").click().run()
+    assert editor(fresh, keys.PAYLOAD).args()["goto"] == {"line": 17, "col": 3, "nonce": 1}
+    fresh.button(key=keys.SHARE).click().run()
     assert shared(fresh) == shared(at)  # the reopened page shares what it shows, the same
 
 
@@ -673,11 +679,11 @@ def test_a_links_row_in_langgraphs_old_table_is_not_selected_later_either():
     )
     fresh.run()
     assert _selected(fresh) == {"errors": []}
-    editor(fresh, "payload").input(to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "X"}))
+    editor(fresh, keys.PAYLOAD).input(to_text({**SEED_PAYLOAD, "amount": -7.25, "coupon": "X"}))
     fresh.run()  # the verdicts now differ: still one table, nothing selected in it
     assert _selected(fresh) == {"errors": []}
     assert "Selected error at 3:13" not in [c.value for c in fresh.caption]
-    assert editor(fresh, "payload").args()["goto"] is None
+    assert editor(fresh, keys.PAYLOAD).args()["goto"] is None
 
 
 def test_a_link_error_of_the_wrong_shape_is_refused_by_name_and_the_rest_kept():
@@ -687,5 +693,5 @@ def test_a_link_error_of_the_wrong_shape_is_refused_by_name_and_the_rest_kept():
     )
     fresh.run()
     assert [w.value for w in fresh.warning] == [SHARE_FIELD]
-    assert editor(fresh, "payload").value == "{}"
+    assert editor(fresh, keys.PAYLOAD).value == "{}"
     assert "First error (select a row for another) at 1:1" in [c.value for c in fresh.caption]

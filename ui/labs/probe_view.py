@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.probes import VERDICTS, ProbeResult, article_of
+from ui import keys
 
 __all__ = ["MEANINGS", "probe_detail", "results_frame", "verdict_counts"]
 
@@ -67,7 +68,7 @@ def probe_detail(result: ProbeResult, source_code: str) -> None:
     st.dataframe(
         pd.DataFrame({"package": list(result.versions), "version": list(result.versions.values())}),
         hide_index=True,
-        key="probe_versions",
+        key=keys.PROBE_VERSIONS,
     )
     st.caption("Probe code")
     st.code(source_code, language="python")

@@ -1,1 +1,2 @@
-"""The Threads page's pieces: the store picker, the thread list, one thread, audit, unbrick."""
+"""The Threads page's pieces: the store picker, the thread list, one thread, audit, unbrick;
+its Migrate section in migrate/."""

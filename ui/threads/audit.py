@@ -30,17 +30,20 @@ from ui.threads.source import StoreChoice
 __all__ = ["SLICES", "audit_section"]
 
 SLICES = 10  # the audit runs as this many disjoint slices: progress and Cancel between them
-_JOB = "threads_audit_job"
 
 
 def _cancel() -> None:
-    job = st.session_state.get(_JOB)
+    job = st.session_state.get(keys.THREADS_AUDIT_JOB)
     if job is not None:
         job["cancelled"] = True
 
 
 def _start(signature: tuple[str, ...]) -> None:
-    st.session_state[_JOB] = {"signature": signature, "parts": [], "cancelled": False}
+    st.session_state[keys.THREADS_AUDIT_JOB] = {
+        "signature": signature,
+        "parts": [],
+        "cancelled": False,
+    }
 
 
 def _results(result: AuditResult, finished: bool) -> None:
@@ -56,7 +59,7 @@ def _results(result: AuditResult, finished: bool) -> None:
     if result.invalid:
         st.caption("Errors by type and field")
         st.dataframe(
-            pd.DataFrame(error_counts(result)), key="threads_audit_counts", hide_index=True
+            pd.DataFrame(error_counts(result)), key=keys.THREADS_AUDIT_COUNTS, hide_index=True
         )
         st.caption("States that fail the model (one row per error), with the node that wrote them")
         rows = pd.DataFrame(invalid_rows(result))
@@ -64,18 +67,20 @@ def _results(result: AuditResult, finished: bool) -> None:
     if result.unreadable:
         st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
         st.dataframe(
-            pd.DataFrame(unreadable_rows(result)), key="threads_audit_unreadable", hide_index=True
+            pd.DataFrame(unreadable_rows(result)),
+            key=keys.THREADS_AUDIT_UNREADABLE,
+            hide_index=True,
         )
     csv_col, json_col = st.columns(2)
     csv_col.download_button(
-        "Download CSV", to_csv(result), "audit.csv", "text/csv", key="threads_audit_csv"
+        "Download CSV", to_csv(result), "audit.csv", "text/csv", key=keys.THREADS_AUDIT_CSV
     )
     json_col.download_button(
         "Download JSON",
         json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str),
         "audit.json",
         "application/json",
-        key="threads_audit_json",
+        key=keys.THREADS_AUDIT_JSON,
     )
 
 
@@ -90,7 +95,7 @@ def _progress(job: dict[str, Any]) -> None:
             "before Cancel."
         )
     elif len(parts) < SLICES:
-        st.button("Cancel", key="threads_audit_cancel", on_click=_cancel)
+        st.button("Cancel", key=keys.THREADS_AUDIT_CANCEL, on_click=_cancel)
     _results(merged, finished=len(parts) == SLICES)
 
 
@@ -113,18 +118,18 @@ def audit_section(
     """Pick a model, run the audit part by part (a fragment rerun each), show the counts."""
     models = _models(model, candidate)
     names = {key: plain(m.__name__) for key, m in models.items()}
-    if st.session_state.get("threads_audit_model") not in models:
-        st.session_state["threads_audit_model"] = "model"
+    if st.session_state.get(keys.THREADS_AUDIT_MODEL) not in models:
+        st.session_state[keys.THREADS_AUDIT_MODEL] = "model"
     chosen_col, history_col = st.columns(2)
     chosen = chosen_col.radio(
-        "Audit against", list(models), format_func=names.get, key="threads_audit_model"
+        "Audit against", list(models), format_func=names.get, key=keys.THREADS_AUDIT_MODEL
     )
     history = history_col.checkbox(
-        "Every checkpoint, not only each thread's latest", key="threads_audit_history"
+        "Every checkpoint, not only each thread's latest", key=keys.THREADS_AUDIT_HISTORY
     )
     signature = (choice.source, choice.label, models[chosen].__qualname__, str(history))
-    st.button("Run audit", key="threads_audit_run", on_click=_start, args=(signature,))
-    job = st.session_state.get(_JOB)
+    st.button("Run audit", key=keys.THREADS_AUDIT_RUN, on_click=_start, args=(signature,))
+    job = st.session_state.get(keys.THREADS_AUDIT_JOB)
     if job is None or job["signature"] != signature:
         st.caption("Run the audit to validate every thread's stored state against the model.")
         return

@@ -217,10 +217,12 @@ def thread_list(
         )
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-        st.button("← Previous", key="threads_prev", on_click=_previous, disabled=len(cursors) < 2)
+        st.button(
+            "← Previous", key=keys.THREADS_PREV, on_click=_previous, disabled=len(cursors) < 2
+        )
         st.button(
             "Next →",
-            key="threads_next",
+            key=keys.THREADS_NEXT,
             on_click=_next,
             args=(page.next_after,),
             disabled=page.next_after is None,

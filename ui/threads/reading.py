@@ -40,5 +40,5 @@ def reading_cancelled(choice: StoreChoice) -> bool:
         "Reading your upload was cancelled while it waited for a free slot: nothing was read. "
         "Press Read it again to start again."
     )
-    st.button("Read it again", key="threads_read_again", on_click=_again)
+    st.button("Read it again", key=keys.THREADS_READ_AGAIN, on_click=_again)
     return True

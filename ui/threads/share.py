@@ -31,7 +31,6 @@ _LISTED = {
     "page_size": keys.THREADS_PAGE_SIZE,
     "cursors": keys.THREADS_CURSORS,
 }
-_WANTED = "threads_link_wanted"  # the link opened (a ThreadsLink), until its notes are said
 
 
 def restore_threads_link() -> None:
@@ -53,12 +52,12 @@ def _apply(link: ThreadsLink) -> None:
         if link.step is not None:  # the timeline opens here, not at the blamed checkpoint
             ss[keys.THREADS_STEP] = link.step
             ss[keys.THREADS_STEP_OF] = link.thread
-    ss[_WANTED] = link
+    ss[keys.THREADS_LINK_WANTED] = link
 
 
 def store_note(choice: StoreChoice | None) -> None:
     """Say so when a link asked for the server's store and this server has none."""
-    wanted = st.session_state.get(_WANTED)
+    wanted = st.session_state.get(keys.THREADS_LINK_WANTED)
     shown = choice.source if choice is not None else None
     if wanted is not None and wanted.source == "server" and shown != "server":
         if not trusted():  # public mode: the store may exist; it is not this visitor's
@@ -74,7 +73,7 @@ def store_note(choice: StoreChoice | None) -> None:
 
 def model_note(offered: bool) -> None:
     """Say so when a link checks against a changed model this server does not offer."""
-    wanted = st.session_state.get(_WANTED)
+    wanted = st.session_state.get(keys.THREADS_LINK_WANTED)
     if wanted is not None and wanted.current == "candidate" and not offered:
         st.warning(
             "[share_model] This link checks the stored states against a changed model (a "
@@ -86,7 +85,7 @@ def model_note(offered: bool) -> None:
 def thread_note(thread: str | None) -> None:
     """Say so when the thread a link names is not in the list it reopened; the link's notes
     are said in the run that opened it only."""
-    wanted = st.session_state.pop(_WANTED, None)
+    wanted = st.session_state.pop(keys.THREADS_LINK_WANTED, None)
     if wanted is None or wanted.thread is None or wanted.thread == thread:
         return
     where = "the first thread listed is shown" if thread is not None else "no thread is listed"
@@ -99,7 +98,7 @@ def thread_note(thread: str | None) -> None:
 
 def drop_link_notes() -> None:
     """Forget what an opened link asked for (the page stopped before saying all of it)."""
-    st.session_state.pop(_WANTED, None)
+    st.session_state.pop(keys.THREADS_LINK_WANTED, None)
 
 
 def threads_share(choice: StoreChoice, thread: str | None) -> None:
@@ -126,4 +125,4 @@ def threads_share(choice: StoreChoice, thread: str | None) -> None:
             + "."
         )
         return
-    share_button("threads", link, key="threads_share")
+    share_button("threads", link, key=keys.THREADS_SHARE)

@@ -31,8 +31,9 @@ MAX_UPLOAD_BYTES = 50 * _MB  # the largest store the page opens
 # it; Streamlit's own refusal only meets a file over this. (.streamlit/config.toml says why.)
 UPLOAD_CEILING_MB = 100
 # Streamlit's drop zone would say "100MB per file"; the label says the page's limit instead.
-_UPLOAD_STYLE = """<style>
-.st-key-threads_upload [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+_UPLOAD_STYLE = f"""<style>
+.st-key-{keys.THREADS_UPLOAD} [data-testid="stFileUploaderDropzoneInstructions"] {{
+  display: none; }}
 </style>"""
 _AUDIT_COMMAND = "python -m core audit STORE --model pkg.mod:Model"
 SOURCES = {
@@ -84,7 +85,7 @@ def _upload() -> StoreChoice | None:
     upload = st.file_uploader(
         f"SQLite checkpoint store (.sqlite, .db, .sqlite3; up to {limit} MB)",
         type=["sqlite", "db", "sqlite3"],
-        key="threads_upload",
+        key=keys.THREADS_UPLOAD,
         help=f"The file your SqliteSaver writes, up to {limit} MB. It is copied to a private "
         "temp file of this session, opened read-only and deleted when the session ends. "
         f"Audit a larger store from the command line: `{_AUDIT_COMMAND}`",

@@ -139,7 +139,7 @@ def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:
     """What the thread's stored states are under the model, and LangGraph's own get_state
     only when it was run (`get_state`: its outcome, None when no graph ran it)."""
     latest = timeline.checkpoints[-1]
-    with st.container(key="threads_blame"):
+    with st.container(key=keys.THREADS_BLAME):
         if latest.unreadable is not None:
             st.error("The latest checkpoint of this thread cannot be read.")
         elif timeline.blamed is None:
@@ -210,7 +210,7 @@ def thread_view(
             st.text("Not read: see why beside.")
     with detail_col:
         st.caption("This state against the model")
-        _errors(checkpoint, model, key="threads_errors")
+        _errors(checkpoint, model, key=keys.THREADS_ERRORS)
         st.caption("The writes that produced it, with the node that made each")
         if checkpoint.writes:
             st.dataframe(_writes_frame(checkpoint), key=keys.THREADS_WRITES, **WRITES_LAYOUT)
@@ -221,7 +221,7 @@ def thread_view(
     merges = _merge_frame(checkpoint, parent.state if parent else {}, model)
     st.caption("Merge — per written field: before, update, reducer, after (as on Trace)")
     if merges is not None:
-        st.dataframe(merges, key="threads_merge", hide_index=True)
+        st.dataframe(merges, key=keys.THREADS_MERGE, hide_index=True)
     else:
         st.text("No write to a state field made this checkpoint.")
     return checkpoint

@@ -26,10 +26,6 @@ from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
 
-TEXT = "threads_unbrick_text"  # the edited state's text (its code editor: TEXT + "_editor")
-_PLAN = "threads_unbrick_plan"  # (the text it was planned from, the plan)
-_WRITTEN = "threads_unbrick_written"
-
 
 def _editor_text(timeline: Timeline) -> str:
     state = (timeline.blamed or timeline.checkpoints[-1]).state
@@ -49,25 +45,36 @@ def unbrick_section(
             "(or PLAYGROUND_GRAPH) to unbrick threads of this store."
         )
         return
-    written = st.session_state.pop(_WRITTEN, None)
+    written = st.session_state.pop(keys.THREADS_UNBRICK_WRITTEN, None)
     if written is not None:
         st.success("Written. The thread's new latest checkpoint (the list above includes it):")
         st.json(written)
     default = _editor_text(timeline)
-    if st.session_state.get("threads_unbrick_of") != timeline.thread_id:
-        set_payload_text(default, key=TEXT)  # another thread: its own broken state
-        st.session_state["threads_unbrick_of"] = timeline.thread_id
-        st.session_state.pop(_PLAN, None)
+    if st.session_state.get(keys.THREADS_UNBRICK_OF) != timeline.thread_id:
+        set_payload_text(
+            default, key=keys.THREADS_UNBRICK_TEXT
+        )  # another thread: its own broken state
+        st.session_state[keys.THREADS_UNBRICK_OF] = timeline.thread_id
+        st.session_state.pop(keys.THREADS_UNBRICK_PLAN, None)
     # Checked as typed: each error of the edit is marked where it is before the dry run.
-    marks = [Mark(*where) for where in edit_errors(editor_text(TEXT, default), model)]
+    marks = [
+        Mark(*where)
+        for where in edit_errors(editor_text(keys.THREADS_UNBRICK_TEXT, default), model)
+    ]
     text = payload_editor(
-        TEXT, default, marks=marks, label="The state to write (edit the broken fields)"
+        keys.THREADS_UNBRICK_TEXT,
+        default,
+        marks=marks,
+        label="The state to write (edit the broken fields)",
     )
-    if st.button("Validate and dry run", key="threads_unbrick_validate"):
-        st.session_state.pop(_PLAN, None)
+    if st.button("Validate and dry run", key=keys.THREADS_UNBRICK_VALIDATE):
+        st.session_state.pop(keys.THREADS_UNBRICK_PLAN, None)
         try:
             edited = parse(text)
-            st.session_state[_PLAN] = (text, plan_unbrick(timeline, edited, model, graph))
+            st.session_state[keys.THREADS_UNBRICK_PLAN] = (
+                text,
+                plan_unbrick(timeline, edited, model, graph),
+            )
         except PayloadError as error:
             st.error("The edited state is not valid JSON:")
             st.code(str(error), language=None)
@@ -75,23 +82,25 @@ def unbrick_section(
             st.error("Nothing will be written:")
             st.code(str(error), language=None, wrap_lines=True)
             if error.code == UnbrickCode.INVALID_EDIT:
-                error_table(validate_value(edited, model), key="threads_unbrick_errors", texts=None)
-    planned = st.session_state.get(_PLAN)
+                error_table(
+                    validate_value(edited, model), key=keys.THREADS_UNBRICK_ERRORS, texts=None
+                )
+    planned = st.session_state.get(keys.THREADS_UNBRICK_PLAN)
     if planned is None or planned[0] != text:  # the dry run of this very text, never a stale one
         return
     plan = planned[1]
     st.success("Valid. This is exactly what will be written (a new checkpoint; no row changes):")
     st.json(as_json(plan.dry_run()))
-    if st.button("Write", key="threads_unbrick_write", type="primary"):
+    if st.button("Write", key=keys.THREADS_UNBRICK_WRITE, type="primary"):
         written = store_write(
             lambda: write_fork(choice.spec, plan, graph, strict_serde([model])),
             after="nothing was changed. Check that the server may write to it.",
         )
         if written is None:
             return
-        st.session_state.pop(_PLAN, None)
-        st.session_state.pop("threads_unbrick_of", None)
-        st.session_state[_WRITTEN] = as_json(written)
+        st.session_state.pop(keys.THREADS_UNBRICK_PLAN, None)
+        st.session_state.pop(keys.THREADS_UNBRICK_OF, None)
+        st.session_state[keys.THREADS_UNBRICK_WRITTEN] = as_json(written)
         # the timeline opens on the new head: the slider's old index would name another row
         st.session_state[keys.THREADS_OPEN_AT] = written["configurable"]["checkpoint_id"]
         st.rerun()  # the list and the timeline above now read the new checkpoint

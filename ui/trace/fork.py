@@ -24,7 +24,6 @@ from ui.trace_table import trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
-TEXT = "fork_text"  # the edited state's text; its code editor is keys.editor(TEXT)
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
     "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
@@ -47,19 +46,19 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
     step = trace.steps[index]
     st.subheader("Fork from this step")
     marker = (run, index)
-    shown = st.session_state.get("fork_for")
+    shown = st.session_state.get(keys.FORK_FOR)
     forkable = _forkable(trace, index)
     if shown != marker:
         # Stepping away keeps an edit: each step of this run remembers its own text (saved
         # before an error row is shown, whose page has no editor to hold it).
-        edits = st.session_state.setdefault("fork_edits", {})
-        if shown is not None and shown[0] == run and TEXT in st.session_state:
-            edits[shown] = st.session_state[TEXT]
-        st.session_state["fork_for"] = marker
+        edits = st.session_state.setdefault(keys.FORK_EDITS, {})
+        if shown is not None and shown[0] == run and keys.FORK_TEXT in st.session_state:
+            edits[shown] = st.session_state[keys.FORK_TEXT]
+        st.session_state[keys.FORK_FOR] = marker
         if forkable:  # the editor's last typing belonged to the row shown before
-            set_payload_text(edits.get(marker, dump_json(step.state, indent=2)), key=TEXT)
+            set_payload_text(edits.get(marker, dump_json(step.state, indent=2)), key=keys.FORK_TEXT)
         else:
-            st.session_state.pop(TEXT, None)
+            st.session_state.pop(keys.FORK_TEXT, None)
     if not forkable:
         st.caption("Pick a row whose state LangGraph merged (not an error row) to fork from it.")
         return
@@ -68,41 +67,42 @@ def fork_section(trace: Trace, index: int, run: int) -> None:
         f"Edit the state after step {step.step} ({plain(step.node)}); it is validated first, then "
         "written with update_state and the rest of the graph runs from there."
     )
-    # The text is plain session state under TEXT (not the widget's): a visit to another page
-    # keeps it. Checked as typed, so each error is marked where it is before Fork is pressed.
+    # The text is plain session state under FORK_TEXT (not the widget's): a visit to another
+    # page keeps it. Checked as typed, so each error is marked where it is before Fork is pressed.
     marks = [
-        Mark(*where) for where in edit_errors(editor_text(TEXT, unedited), trace.options.model)
+        Mark(*where)
+        for where in edit_errors(editor_text(keys.FORK_TEXT, unedited), trace.options.model)
     ]
-    text = payload_editor(TEXT, unedited, marks=marks, height=260, label="State (JSON)")
+    text = payload_editor(keys.FORK_TEXT, unedited, marks=marks, height=260, label="State (JSON)")
     if text != unedited:
         st.caption("Edited: the edit stays with this step while you step through the run.")
-    if st.button("Fork and re-run", key="fork", type="primary"):
+    if st.button("Fork and re-run", key=keys.FORK, type="primary"):
         _fork(trace, index, text)
     # A failed fork's reason stays while the editor holds the text that failed.
-    source = st.session_state.get("trace_fork_source")
-    error = st.session_state.get("trace_fork_error")
-    if error and source == {"row": index, "state": st.session_state[TEXT]}:
+    source = st.session_state.get(keys.TRACE_FORK_SOURCE)
+    error = st.session_state.get(keys.TRACE_FORK_ERROR)
+    if error and source == {"row": index, "state": st.session_state[keys.FORK_TEXT]}:
         st.error("The fork did not run; your edit is kept. Fix it as described:")
         st.code(error, language=None, wrap_lines=True)  # its fix is at the end
-    fork = st.session_state.get("trace_fork")
+    fork = st.session_state.get(keys.TRACE_FORK)
     if fork is not None:
         _branch(trace, fork)
 
 
 def _branch(trace: Trace, fork: Trace) -> None:
     """The forked branch: what the edit changed, both runs side by side, then its own stepper."""
-    source = st.session_state["trace_fork_source"]
+    source = st.session_state[keys.TRACE_FORK_SOURCE]
     # The step it was forked from, which need not be the step selected now.
     step = trace.steps[source["row"]]
     st.markdown(f"**Forked branch**, from step {step.step} ({plain(step.node)})")
     diff = fork_diff(step.state, parse(source["state"]))  # it ran, so its text parses
     if diff:
         st.caption("Edited fields — the state after that step, and your edit:")
-        with st.container(key="fork_diff"):
+        with st.container(key=keys.FORK_DIFF):
             row_height = wrapped_row_height(diff, _DIFF_WIDTHS)
             st.dataframe(
                 pd.DataFrame(diff),
-                key=keys.table("fork_diff"),
+                key=keys.table(keys.FORK_DIFF),
                 hide_index=True,
                 column_config=_DIFF_COLUMNS,
                 row_height=row_height,
@@ -113,12 +113,12 @@ def _branch(trace: Trace, fork: Trace) -> None:
     original, branch = st.columns(2)
     with original:
         st.markdown("**Original run**")
-        trace_table(trace, key="fork_original")
+        trace_table(trace, key=keys.FORK_ORIGINAL)
     with branch:
         st.markdown("**Forked branch**")
         trace_table(
             fork,
-            key="fork_branch",
+            key=keys.FORK_BRANCH,
             fix="Fix the state in the editor and fork again.",
             checked="the edited state",
         )
@@ -126,9 +126,9 @@ def _branch(trace: Trace, fork: Trace) -> None:
         return
     st.markdown("**Step through the forked branch**")
     index = stepper(fork, slider=keys.FORK_STEP_SLIDER)
-    with st.container(key="fork_detail"):
+    with st.container(key=keys.FORK_DETAIL):
         step_detail(fork, index)
-    step_panels(fork, index, key="fork_step")
+    step_panels(fork, index, key=keys.FORK_STEP)
 
 
 def fork_share(trace: Trace, index: int) -> dict[str, Any]:
@@ -139,10 +139,10 @@ def fork_share(trace: Trace, index: int) -> dict[str, Any]:
     the link would put there anyway (the step's state, or the fork's text at its row).
     """
     shared: dict[str, Any] = {}
-    source = st.session_state.get("trace_fork_source")
+    source = st.session_state.get(keys.TRACE_FORK_SOURCE)
     if source is not None:
         shared["fork"] = source
-    text = st.session_state.get(TEXT)
+    text = st.session_state.get(keys.FORK_TEXT)
     edit = {"row": index, "state": text}
     # At the fork's own row the link's fork fills the editor: any other text there is sent.
     at_fork = source is not None and source["row"] == index
@@ -171,7 +171,7 @@ def open_shared_forks(result: dict[str, Any]) -> None:
             st.warning(_CANNOT_OPEN[name])
             continue
         # The editor shows the link's text at that row, whichever row the link selects.
-        st.session_state.setdefault("fork_edits", {})[(result["run"], row)] = text
+        st.session_state.setdefault(keys.FORK_EDITS, {})[(result["run"], row)] = text
         if name == "fork":  # refused again, its reason shows under the editor at that row
             _fork(trace, row, text)
 
@@ -180,10 +180,10 @@ def forget_forks() -> None:
     """Drop the forks, refusals and edits of the last run: they belong to the run they were
     made on."""
     for key in (
-        "trace_fork",
-        "trace_fork_source",
-        "trace_fork_error",
-        "fork_edits",
+        keys.TRACE_FORK,
+        keys.TRACE_FORK_SOURCE,
+        keys.TRACE_FORK_ERROR,
+        keys.FORK_EDITS,
         keys.FORK_STEP_SLIDER,
     ):
         st.session_state.pop(key, None)
@@ -197,16 +197,16 @@ def _forkable(trace: Trace, index: int) -> bool:
 def _fork(trace: Trace, index: int, text: str) -> None:
     """Run the fork and keep it for the page, or keep the reason it did not run."""
     step = trace.steps[index]
-    st.session_state["trace_fork_source"] = {"row": index, "state": text}
+    st.session_state[keys.TRACE_FORK_SOURCE] = {"row": index, "state": text}
     try:
         fork = fork_trace(trace, step.step, parse(text), text=text)
     except (PayloadError, ForkError) as exc:
         # No branch for this edit, so none is shown: an older one beside it would look like its.
-        st.session_state.pop("trace_fork", None)
-        st.session_state["trace_fork_error"] = _state_error(exc)
+        st.session_state.pop(keys.TRACE_FORK, None)
+        st.session_state[keys.TRACE_FORK_ERROR] = _state_error(exc)
         return
-    st.session_state["trace_fork"] = fork
-    st.session_state.pop("trace_fork_error", None)
+    st.session_state[keys.TRACE_FORK] = fork
+    st.session_state.pop(keys.TRACE_FORK_ERROR, None)
     # The branch opens where it went wrong, as a run does.
     st.session_state[keys.FORK_STEP_SLIDER] = opened_row(fork) or 0
 

@@ -108,13 +108,13 @@ def share_section(result: dict[str, Any]) -> None:
         state = state | {"run_anyway": True}
     if trace is not None:
         json_col.download_button(
-            "Trace (JSON)", trace.to_json, "trace.json", "application/json", key="export_json"
+            "Trace (JSON)", trace.to_json, "trace.json", "application/json", key=keys.EXPORT_JSON
         )
         csv_col.download_button(
-            "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key="export_csv"
+            "Trace (CSV)", trace.to_csv, "trace.csv", "text/csv", key=keys.EXPORT_CSV
         )
         if trace.steps:
             step = st.session_state.get(keys.STEP_SLIDER, 0)
             state = state | {"step": step} | fork_share(trace, step)
     with share_col:
-        share_button("trace", shown_link(TraceLink, **state), key="share")
+        share_button("trace", shown_link(TraceLink, **state), key=keys.SHARE)

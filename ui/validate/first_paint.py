@@ -86,7 +86,7 @@ def workbench(*, wide_editor: bool = False) -> tuple[DeltaGenerator, ...]:
     controls' box, then the editor) and the result's. Returns (verdict, controls, edit,
     result). `wide_editor` gives the editor more of the width when the result column has
     little to show."""
-    with st.container(key="validate_workbench"):
+    with st.container(key=keys.VALIDATE_WORKBENCH):
         verdict = st.container()
         # The result column is the wider: its error table and the selected error's details sit
         # side by side in it, and at 1400 px neither is cut off on the right.

@@ -22,7 +22,6 @@ __all__ = ["APPLY", "columns_of", "table_editor"]
 # JSON text says, the editor keeps its data, its key and so its identity (and the focus):
 # Streamlit gives a dynamic data editor a new identity, and the browser a new grid, whenever
 # its rows change.
-_TABLES = "form-tables"
 APPLY = "Apply to payload"
 # Static: the server cannot see edits the browser has not sent, so the note is always there.
 _PENDING = (
@@ -68,7 +67,7 @@ def _base(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Pat
     """The rows the editor keeps (stored per table) and its key, refreshed when the JSON text
     holds something other than those rows with the editor's edits applied."""
     key, ss = keys.field_key(path), st.session_state
-    tables = ss.setdefault(_TABLES, {})
+    tables = ss.setdefault(keys.FORM_TABLES, {})
     base, generation = tables.get(key, (None, 0))
     editor_key = keys.generation(key, generation)
     edits = ss.get(editor_key) or {}
@@ -98,7 +97,7 @@ def table_editor(
     cell JSON cannot write stays in the table as typed and is named under it.
     """
     editor_key = _base(item, root, rows, path)
-    base = st.session_state[_TABLES][keys.field_key(path)][0]
+    base = st.session_state[keys.FORM_TABLES][keys.field_key(path)][0]
     columns = columns_of(item, root, base)
     title = str(item.get("title", "objects"))
     st.caption(f"{label}: a list of {plain(title)} (one row each)")

@@ -25,10 +25,11 @@ __all__ = ["model_form"]
 _UNSET = "(unset)"
 # Static CSS (no user data): a field's errors sit under it, smaller, with a red rule beside
 # them; the text keeps the theme's own colour, so it reads on light and dark themes alike.
-_ERROR_STYLE = """<style>
-[class*="st-key-form-errors-"] { border-left: 3px solid #e5484d; padding-left: 0.6rem;
-  margin-top: -0.5rem; }
-[class*="st-key-form-errors-"] [data-testid="stText"] { font-size: 0.875rem; }
+_ERRORS = keys.field_key((), "errors")  # every field's errors box: form-errors-<path>
+_ERROR_STYLE = f"""<style>
+[class*="st-key-{_ERRORS}"] {{ border-left: 3px solid #e5484d; padding-left: 0.6rem;
+  margin-top: -0.5rem; }}
+[class*="st-key-{_ERRORS}"] [data-testid="stText"] {{ font-size: 0.875rem; }}
 </style>"""
 
 

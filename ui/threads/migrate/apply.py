@@ -61,11 +61,11 @@ def _written(choice: StoreChoice) -> None:
     with st.container(horizontal=True, gap="small"):
         st.download_button(
             "Download CSV", frame.to_csv(index=False), "migration-written.csv", "text/csv",
-            key="threads_migrate_written_csv", on_click="ignore",
+            key=keys.THREADS_MIGRATE_WRITTEN_CSV, on_click="ignore",
         )  # fmt: skip
         st.download_button(
             "Download JSON", dumps(rows, indent=2), "migration-written.json",
-            "application/json", key="threads_migrate_written_json", on_click="ignore",
+            "application/json", key=keys.THREADS_MIGRATE_WRITTEN_JSON, on_click="ignore",
         )  # fmt: skip
 
 
@@ -92,7 +92,7 @@ def apply_section(
         "and the candidate then accepts: a fork of that state, through LangGraph's "
         "update_state over the candidate. Existing rows never change."
     )
-    if st.button("Apply the plan", key="threads_migrate_apply", type="primary"):
+    if st.button("Apply the plan", key=keys.THREADS_MIGRATE_APPLY, type="primary"):
         written = store_write(
             lambda: write_migration(choice.spec, model, candidate, plan, graph_for,
                                     strict_serde([model, candidate]),

@@ -24,7 +24,6 @@ from ui.threads.timeline import as_json
 
 __all__ = ["diff_section"]
 
-_PICK = "threads_migrate_thread"
 _OPTIONS = 200  # still-broken states offered; any other thread is picked in the list above
 Option = tuple[str, str]  # (thread id, checkpoint id; "" for the thread's latest)
 _NO_THREAD_IN_STORE = (
@@ -80,10 +79,10 @@ def diff_section(
             "The list above shows no thread with these filters: the states still broken are "
             "offered here. Widen the filters to pick any other thread."
         )
-    if st.session_state.get(_PICK) not in options:
-        st.session_state[_PICK] = next(iter(options))
+    if st.session_state.get(keys.THREADS_MIGRATE_THREAD) not in options:
+        st.session_state[keys.THREADS_MIGRATE_THREAD] = next(iter(options))
     thread_id, checkpoint_id = st.selectbox(
-        "Thread", list(options), format_func=options.__getitem__, key=_PICK,
+        "Thread", list(options), format_func=options.__getitem__, key=keys.THREADS_MIGRATE_THREAD,
         help="Any thread: pick it in the thread list above.",
     )  # fmt: skip
     try:

@@ -18,14 +18,13 @@ from ui.threads.migrate.plan_table import TablePlan, plan_frame, plan_rows, read
 
 __all__ = ["plan_editor", "steps_key"]
 
-_UPLOAD = "threads_migrate_upload"
-_UPLOAD_ERROR = "threads_migrate_upload_error"
 # What the browser sends (Streamlit's smallest cap, in MB): above the page's limit, so a plan
 # over MAX_PLAN_BYTES reaches the page, which says what to do with it. Streamlit's drop zone
 # would say "1MB per file"; the label says the page's limit instead.
 _UPLOAD_CEILING_MB = 1
-_UPLOAD_STYLE = """<style>
-.st-key-threads_migrate_upload [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+_UPLOAD_STYLE = f"""<style>
+.st-key-{keys.THREADS_MIGRATE_UPLOAD} [data-testid="stFileUploaderDropzoneInstructions"] {{
+  display: none; }}
 </style>"""
 _TOO_LARGE = (
     f"the plan is over {MAX_PLAN_BYTES:,} bytes; shorten it: one step whose path has [*] "
@@ -82,8 +81,8 @@ def _start(rows: list[dict[str, Any]], origin: str, of: tuple[str, ...]) -> None
 
 def _uploaded(of: tuple[str, ...]) -> None:
     """The uploaded plan replaces the table; one that cannot be read is said, with its line."""
-    st.session_state.pop(_UPLOAD_ERROR, None)
-    file = st.session_state.get(_UPLOAD)
+    st.session_state.pop(keys.THREADS_MIGRATE_UPLOAD_ERROR, None)
+    file = st.session_state.get(keys.THREADS_MIGRATE_UPLOAD)
     if file is None:
         return
     try:
@@ -92,10 +91,10 @@ def _uploaded(of: tuple[str, ...]) -> None:
         plan = parse_plan(file.getvalue().decode("utf-8"))
     except UnicodeDecodeError:
         error = CodedError(ErrorCode.PLAN_TOML, "the file is not UTF-8 text; save it as UTF-8.")
-        st.session_state[_UPLOAD_ERROR] = str(error)
+        st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = str(error)
         return
     except PlanError as error:
-        st.session_state[_UPLOAD_ERROR] = str(error)
+        st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = str(error)
         return
     _start(plan_rows(Proposal(plan=plan)), f"the uploaded plan {file.name}", of)
 
@@ -112,7 +111,7 @@ def _downloads(table: TablePlan, candidate: type[BaseModel]) -> None:
             plan_toml(plan, table.notes) if plan is not None else "",
             "migration-plan.toml",
             "application/toml",
-            key="threads_migrate_toml",
+            key=keys.THREADS_MIGRATE_TOML,
             on_click="ignore",
             disabled=plan is None,
         )
@@ -121,7 +120,7 @@ def _downloads(table: TablePlan, candidate: type[BaseModel]) -> None:
             export_module(plan, model_name=candidate.__name__) if plan is not None else "",
             "migrate_state.py",
             "text/x-python",
-            key="threads_migrate_module",
+            key=keys.THREADS_MIGRATE_MODULE,
             on_click="ignore",
             disabled=plan is None,
         )
@@ -160,7 +159,7 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
     )
     table = read_rows(edited, base["rows"])
     if table.refusals:
-        refused = st.container(key="threads_migrate_refusals")
+        refused = st.container(key=keys.THREADS_MIGRATE_REFUSALS)
         refused.error("Not a plan yet: fix these rows (what you typed stays in the table).")
         refused.code("\n".join(str(refusal) for refusal in table.refusals), language=None,
                      wrap_lines=True)  # fmt: skip
@@ -169,19 +168,19 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
     upload_col.file_uploader(
         f"Upload a plan (TOML [[step]] tables; up to {MAX_PLAN_BYTES // 1000:,} KB)",
         type=["toml"],
-        key=_UPLOAD,
+        key=keys.THREADS_MIGRATE_UPLOAD,
         on_change=_uploaded,
         args=(of,),
         max_upload_size=_UPLOAD_CEILING_MB,
     )
     again_col.button(
         "Start again from the proposal",
-        key="threads_migrate_propose",
+        key=keys.THREADS_MIGRATE_PROPOSE,
         on_click=_proposed,
         args=(proposal, of),
     )
-    if st.session_state.get(_UPLOAD_ERROR):
+    if st.session_state.get(keys.THREADS_MIGRATE_UPLOAD_ERROR):
         st.error("The uploaded plan cannot be used; the table is unchanged:")
-        st.code(st.session_state[_UPLOAD_ERROR], language=None, wrap_lines=True)
+        st.code(st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR], language=None, wrap_lines=True)
     _downloads(table, candidate)
     return table

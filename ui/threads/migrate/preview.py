@@ -76,7 +76,7 @@ def _broken_frame(preview: Preview) -> pd.DataFrame:
 
 
 def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> None:
-    with st.container(horizontal=True, key="threads_migrate_counts"):
+    with st.container(horizontal=True, key=keys.THREADS_MIGRATE_COUNTS):
         st.metric("Threads", preview.threads)
         st.metric("Checkpoints", preview.checkpoints)
         st.metric("Broken before", preview.broken_before,
@@ -122,13 +122,13 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
     if preview.unreadable:
         st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
         rows = pd.DataFrame([row.to_json() for row in preview.unreadable]).astype(str)
-        st.dataframe(rows, key="threads_migrate_unreadable", hide_index=True)
+        st.dataframe(rows, key=keys.THREADS_MIGRATE_UNREADABLE, hide_index=True)
     st.download_button(
         "Download the preview (JSON)",
         dumps(preview.to_json(), indent=2, default=str),
         "migration-preview.json",
         "application/json",
-        key="threads_migrate_json",
+        key=keys.THREADS_MIGRATE_JSON,
         on_click="ignore",
     )
 
@@ -154,7 +154,7 @@ def preview_section(
     if job is not None and job["signature"] == signature and job["cancelled"] and not job["parts"]:
         st.warning("Preview cancelled before any thread was previewed: press Preview again to "
                    "start it again.")  # fmt: skip
-        st.button("Preview again", key="threads_migrate_again", on_click=_again)
+        st.button("Preview again", key=keys.THREADS_MIGRATE_AGAIN, on_click=_again)
         return None
     try:
         with _slot(signature), open_any(choice.spec, strict_serde([model, candidate]),
@@ -185,12 +185,12 @@ def _progress(job: dict[str, Any], plan: Plan, candidate: type[BaseModel]) -> Pr
     previewed = f"{merged.threads:,} threads previewed"
     st.progress(len(parts) / SLICES, text=f"All {previewed}" if done else f"{previewed} so far")
     if running:
-        st.button("Cancel", key="threads_migrate_cancel", on_click=_cancel,
+        st.button("Cancel", key=keys.THREADS_MIGRATE_CANCEL, on_click=_cancel,
                   args=(job["signature"],))  # fmt: skip
     elif not done:
         st.warning(f"Preview cancelled: the counts cover the {previewed} before Cancel.")
     if not running:
-        st.button("Preview again", key="threads_migrate_again", on_click=_again)
+        st.button("Preview again", key=keys.THREADS_MIGRATE_AGAIN, on_click=_again)
     _results(merged, candidate, finished=done)
     return merged
 

@@ -6,6 +6,7 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.order.graph import CompiledGraph
+from ui import keys
 from ui.text import plain
 from ui.threads.migrate.apply import apply_section
 from ui.threads.migrate.diff import diff_section
@@ -41,7 +42,7 @@ def migrate_section(
     table = plan_editor(model, candidate)
     st.markdown("**Preview**")
     history = st.checkbox(
-        "Every checkpoint, not only each thread's latest", key="threads_migrate_history"
+        "Every checkpoint, not only each thread's latest", key=keys.THREADS_MIGRATE_HISTORY
     )
     if table.plan is None:
         st.info("The preview waits for a plan: fix the rows named above.")
