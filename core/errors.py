@@ -130,6 +130,9 @@ class ErrorCode(StrEnum):
     DUPLICATE_PROBE = "duplicate_probe"
     NO_CHECKS = "no_checks"
     PROBE_FAILED = "probe_failed"
+    # The guarded saver (core.guard.GuardedSaver)
+    STATE_INVALID = "state_invalid"
+    GUARD_OPTION = "guard_option"
 
 
 class CodedError(Exception):

@@ -1,0 +1,153 @@
+"""A guard's decisions, shared by its sync and async methods: no call to a saver in here."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+)
+from pydantic import BaseModel
+
+from core.errors import CodedError, ErrorCode
+from core.guard.ledger import Held, Key, Known, Ledger, SeenWrite
+from core.guard.refusal import InvalidStateError
+from core.guard.verdict import checkpoint_verdict, refused_nodes, task_node, writes_verdict
+
+__all__ = ["Gate", "OnInvalid", "check_options", "key_of", "parent_key"]
+
+OnInvalid = Literal["raise", "warn"]
+_log = logging.getLogger("core.guard")
+
+
+@dataclass
+class Gate:
+    """What one guard decides: its model, what to do with an invalid state, its memory."""
+
+    model: type[BaseModel]
+    on_invalid: OnInvalid
+    may_hold_refusals: bool  # the saver's serde may leave a refused value in a state read back
+    ledger: Ledger = field(default_factory=Ledger)
+
+    def errors(
+        self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata
+    ) -> list[dict[str, Any]]:
+        """The checkpoint's errors, as the audit would report them once it is stored."""
+        return checkpoint_verdict(
+            config, checkpoint, metadata, self.model, may_hold_refusals=self.may_hold_refusals
+        )
+
+    def refuse(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        errors: list[dict[str, Any]],
+        parent: Known | None,
+    ) -> CheckpointMetadata:
+        """Raise the refusal (`"raise"`: the checkpoint is remembered as refused, the writes
+        held for it dropped), or log it once and return the metadata to store (`"warn"`)."""
+        error = InvalidStateError(
+            errors,
+            step=metadata.get("step"),
+            nodes=refused_nodes(parent, checkpoint, metadata, errors),
+            model=self.model.__name__,
+            thread_id=str(config["configurable"]["thread_id"]),
+        )
+        if self.on_invalid == "raise":
+            self.ledger.refuse(_own_key(config, checkpoint))
+            raise error
+        _log.warning(error.warning)
+        return {**metadata, "state_errors": errors}  # type: ignore[typeddict-unknown-key]
+
+    def accepted(
+        self, stored: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata
+    ) -> list[Held]:
+        """Remember a checkpoint just stored; the writes that waited for it."""
+        return self.ledger.accept(_own_key(stored, checkpoint), Known.of(checkpoint, metadata))
+
+    def known_or_hold(self, key: Key, stored: CheckpointTuple | None, call: Held) -> Known | None:
+        """The checkpoint a write goes on, read from the saver; when it is not stored yet
+        (LangGraph saves in the background), None: the write waits until it is."""
+        if stored is not None:
+            return self.ledger.learn(key, Known.of_tuple(stored))
+        return self.ledger.hold(key, call)
+
+    def check_writes(self, key: Key, known: Known, call: Held) -> None:
+        """Record a task's writes; raise the refusal when they bring errors (`"raise"`)."""
+        mine = [SeenWrite(call.task_id, call.task_path, c, v) for c, v in call.writes]
+        errors = []
+        if self.on_invalid == "raise":
+            others = self.ledger.writes_on(key, but=call.task_id)
+            errors = writes_verdict(
+                known, others, mine, self.model, may_hold_refusals=self.may_hold_refusals
+            )
+        if errors:
+            mine = [replace(write, stored=False) for write in mine]
+        self.ledger.record(key, call.task_id, mine)
+        if errors:
+            node = task_node(call.task_path, known.sends)
+            raise InvalidStateError(
+                errors,
+                step=None if known.step is None else known.step + 1,
+                nodes=(node,) if node else (),
+                model=self.model.__name__,
+                thread_id=key[0],
+            )
+
+
+def check_options(inner: Any, model: Any, on_invalid: Any, migrate: Any) -> None:
+    """Refuse what a guard cannot be built with (`guard_option`, saying which).
+
+    Example:
+        >>> from core.order import AgentState
+        >>> check_options(object(), AgentState, "raise", None)
+        Traceback (most recent call last):
+        ...
+        core.errors.CodedError: [guard_option] GuardedSaver: inner must be a LangGraph \
+checkpoint saver (a BaseCheckpointSaver).
+    """
+    problem = (
+        "inner must be a LangGraph checkpoint saver (a BaseCheckpointSaver)"
+        if not isinstance(inner, BaseCheckpointSaver)
+        else "model must be a Pydantic model class"
+        if not (isinstance(model, type) and issubclass(model, BaseModel))
+        else 'on_invalid must be "raise" or "warn"'
+        if on_invalid not in ("raise", "warn")
+        else "migrate must be a function taking a state dict and returning one"
+        if migrate is not None and not callable(migrate)
+        else None
+    )
+    if problem is not None:
+        raise CodedError(ErrorCode.GUARD_OPTION, f"GuardedSaver: {problem}.")
+
+
+def key_of(config: RunnableConfig) -> Key | None:
+    """The checkpoint a config names, as the guard keys it; None for a subgraph's (its own
+    namespace, its own state: not the model's to check).
+
+    Example:
+        >>> key_of({"configurable": {"thread_id": 1, "checkpoint_id": "c"}})
+        ('1', '', 'c')
+        >>> key_of({"configurable": {"thread_id": 1, "checkpoint_ns": "sub:9"}}) is None
+        True
+    """
+    configurable = config.get("configurable") or {}
+    if configurable.get("checkpoint_ns") or "thread_id" not in configurable:
+        return None
+    return str(configurable["thread_id"]), "", str(configurable.get("checkpoint_id") or "")
+
+
+def parent_key(config: RunnableConfig) -> Key:
+    """The checkpoint a new one's config names: its parent (no id: the thread's first)."""
+    return key_of(config) or ("", "", "")
+
+
+def _own_key(config: RunnableConfig, checkpoint: Checkpoint) -> Key:
+    return str(config["configurable"]["thread_id"]), "", checkpoint["id"]

@@ -1,0 +1,260 @@
+"""GuardedSaver: any checkpoint saver, refusing a state the model rejects before it is stored."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    DeltaChannelHistory,
+)
+from pydantic import BaseModel
+
+from core.guard.capabilities import guarded_class
+from core.guard.gate import Gate, OnInvalid, check_options, key_of, parent_key
+from core.guard.ledger import Held, Known
+from core.guard.on_read import Migrate, migrated
+from core.guard.refusal import InvalidStateError
+
+__all__ = ["GuardedSaver", "OnInvalid"]
+
+_Specs = list[Any]  # the class defines `list`: this name keeps the builtin in an annotation
+
+
+class GuardedSaver(BaseCheckpointSaver[Any]):
+    """A checkpoint saver around `inner` that stores no state `model` rejects.
+
+    Every checkpoint of the root graph is checked as the audit checks a stored state before
+    it is stored (`put`/`aput`), and every task's writes before they are kept for a resume
+    (`put_writes`/`aput_writes`). `on_invalid="raise"`: nothing of it is stored and the run
+    raises `InvalidStateError` (its errors, step and writing nodes); `"warn"`: it is stored
+    with its errors in the checkpoint's metadata (`state_errors`), and one warning is
+    logged. `migrate`, a function `state -> state`, migrates a state the model rejects as
+    it is read (`get_tuple`, `list`); nothing is rewritten on read. A subgraph's
+    checkpoints (their own namespace and state) pass unchecked. Everything else is the
+    inner saver's, with exactly its optional methods (`prune`, `copy_thread`, ...).
+
+    Example:
+        >>> from langgraph.checkpoint.memory import InMemorySaver
+        >>> from langgraph.graph import START, StateGraph
+        >>> from pydantic import BaseModel
+        >>> class Tagged(BaseModel):
+        ...     tags: list[str] = []
+        >>> builder = StateGraph(Tagged).add_node("tag", lambda state: {"tags": ["a", None]})
+        >>> builder = builder.add_edge(START, "tag")
+        >>> graph = builder.compile(checkpointer=GuardedSaver(InMemorySaver(), Tagged))
+        >>> config = {"configurable": {"thread_id": "t-1"}}
+        >>> try:
+        ...     graph.invoke({"tags": []}, config, durability="sync")
+        ... except InvalidStateError as error:
+        ...     print(error.step, error.nodes, [e["loc"] for e in error.errors])
+        1 ('tag',) [['tags', 1]]
+        >>> graph.get_state(config).values, graph.get_state(config).next
+        ({'tags': []}, ('tag',))
+    """
+
+    def __new__(cls, inner: BaseCheckpointSaver[Any] | None = None, *_: Any, **__: Any) -> Any:
+        if cls is GuardedSaver and inner is not None:  # a copy passes nothing: keep its class
+            cls = guarded_class(GuardedSaver, type(inner))
+        return super().__new__(cls)
+
+    def __init__(
+        self,
+        inner: BaseCheckpointSaver[Any],
+        model: type[BaseModel],
+        *,
+        on_invalid: OnInvalid = "raise",
+        migrate: Migrate | None = None,
+    ) -> None:
+        check_options(inner, model, on_invalid, migrate)
+        super().__init__(serde=inner.serde)
+        self.inner = inner
+        self.migrate = migrate
+        refusals = getattr(inner.serde, "refusals", None) is not None  # the strict serde's
+        self.gate = Gate(model, on_invalid, refusals)
+
+    @property
+    def model(self) -> type[BaseModel]:
+        return self.gate.model
+
+    @property
+    def on_invalid(self) -> OnInvalid:
+        return self.gate.on_invalid
+
+    def __getattr__(self, name: str) -> Any:  # everything else is the inner saver's
+        if name.startswith("__") or name in {"inner", "gate"}:
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def __repr__(self) -> str:
+        named = f"{self.inner!r}, {self.model.__name__}, on_invalid={self.on_invalid!r}"
+        return f"GuardedSaver({named})"
+
+    @property
+    def config_specs(self) -> _Specs:
+        return self.inner.config_specs
+
+    def get_next_version(self, current: Any, channel: None) -> Any:
+        return self.inner.get_next_version(current, channel)
+
+    def with_allowlist(self, extra_allowlist: Any) -> BaseCheckpointSaver[Any]:
+        inner = self.inner.with_allowlist(extra_allowlist)
+        if inner is self.inner:
+            return self
+        twin = GuardedSaver(inner, self.model, on_invalid=self.on_invalid, migrate=self.migrate)
+        twin.gate = self.gate  # one memory: a run may use either
+        return twin
+
+    def forget(self, thread_ids: Iterable[str] | None) -> None:
+        """Drop what the guard remembers of these threads (all: None), as they are deleted."""
+        self.gate.ledger.forget(thread_ids)
+
+    # reads: the inner saver's, each state the model rejects migrated when `migrate` is set
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return migrated(self.inner.get_tuple(config), self.model, self.migrate)
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return migrated(await self.inner.aget_tuple(config), self.model, self.migrate)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        for saved in self.inner.list(config, filter=filter, before=before, limit=limit):
+            yield migrated(saved, self.model, self.migrate) or saved
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        async for saved in self.inner.alist(config, filter=filter, before=before, limit=limit):
+            yield migrated(saved, self.model, self.migrate) or saved
+
+    def get_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        return self.inner.get_delta_channel_history(config=config, channels=channels)
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        return await self.inner.aget_delta_channel_history(config=config, channels=channels)
+
+    def delete_thread(self, thread_id: str) -> None:
+        self.forget([thread_id])
+        self.inner.delete_thread(thread_id)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        self.forget([thread_id])
+        await self.inner.adelete_thread(thread_id)
+
+    # checkpoints: checked before they are stored; then the writes that waited for them
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        if key_of(config) is None:
+            return self.inner.put(config, checkpoint, metadata, new_versions)
+        if errors := self.gate.errors(config, checkpoint, metadata):
+            parent = self.gate.ledger.known(parent_key(config)) or _known(
+                self.get_tuple(config) if parent_key(config)[2] else None
+            )
+            metadata = self.gate.refuse(config, checkpoint, metadata, errors, parent)
+        stored = self.inner.put(config, checkpoint, metadata, new_versions)
+        refused = None
+        for call in self.gate.accepted(stored, checkpoint, metadata):
+            try:
+                self.put_writes(*call)
+            except InvalidStateError as error:
+                refused = refused or error
+        if refused is not None:
+            raise refused
+        return stored
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        if key_of(config) is None:
+            return await self.inner.aput(config, checkpoint, metadata, new_versions)
+        if errors := self.gate.errors(config, checkpoint, metadata):
+            parent = self.gate.ledger.known(parent_key(config)) or _known(
+                await self.aget_tuple(config) if parent_key(config)[2] else None
+            )
+            metadata = self.gate.refuse(config, checkpoint, metadata, errors, parent)
+        stored = await self.inner.aput(config, checkpoint, metadata, new_versions)
+        refused = None
+        for call in self.gate.accepted(stored, checkpoint, metadata):
+            try:
+                await self.aput_writes(*call)
+            except InvalidStateError as error:
+                refused = refused or error
+        if refused is not None:
+            raise refused
+        return stored
+
+    # writes: checked before they are kept for a resume; held until their checkpoint is stored
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        key = key_of(config)
+        if key is None:
+            return self.inner.put_writes(config, writes, task_id, task_path)
+        call = Held(config, writes, task_id, task_path)
+        known = self.gate.ledger.known(key)
+        if known is None:  # a resumed thread's checkpoint, or one not stored yet
+            known = self.gate.known_or_hold(key, self.get_tuple(config), call)
+            if known is None:
+                return None
+        self.gate.check_writes(key, known, call)
+        return self.inner.put_writes(config, writes, task_id, task_path)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        key = key_of(config)
+        if key is None:
+            return await self.inner.aput_writes(config, writes, task_id, task_path)
+        call = Held(config, writes, task_id, task_path)
+        known = self.gate.ledger.known(key)
+        if known is None:
+            known = self.gate.known_or_hold(key, await self.aget_tuple(config), call)
+            if known is None:
+                return None
+        self.gate.check_writes(key, known, call)
+        return await self.inner.aput_writes(config, writes, task_id, task_path)
+
+
+def _known(saved: CheckpointTuple | None) -> Known | None:
+    return None if saved is None else Known.of_tuple(saved)
