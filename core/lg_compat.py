@@ -33,10 +33,13 @@ __all__ = [
     "MSGPACK_EXT_NAMES_MODULE",
     "NODE_FIELDS_NOT_IN_OPTIONS",
     "PULL_TASK_PREFIX",
+    "SAVER_TABLES",
     "SEND_TASK_PATH",
     "TASKS",
+    "TASK_PATH",
     "Branch",
     "Node",
+    "SaverTables",
     "accepted_keywords",
     "branches_of",
     "build_serde_allowlist",
@@ -49,12 +52,14 @@ __all__ = [
     "msgpack_allowlist",
     "msgpack_ext_hook",
     "node_input",
+    "node_of_path",
     "node_runnable",
     "nodes_of",
     "only_async",
     "output_schema",
     "recompile",
     "schema_keys",
+    "send_index",
     "state_schema",
     "stream_channels",
     "waiting_edges_of",
@@ -96,12 +101,14 @@ def build_serde_allowlist(
 TASKS = "__pregel_tasks"
 # The task path a pulled node's own task stores (`task_path_str((PULL, node))`, PULL is
 # langgraph._internal._constants.PULL; task_path_str is in langgraph.pregel._algo): names
-# the node that wrote each stored write (core.stores.writers). Missing public API: the
-# `task_path` column of the writes table is documented nowhere, nor how to parse it.
+# the node that wrote each stored write (`node_of_path`, for core.stores.writers). Missing
+# public API: the `task_path` column of the writes table is documented nowhere, nor how to
+# parse it.
 PULL_TASK_PREFIX = "~__pregel_pull, "
 # A `Send`'s task path, `task_path_str((PUSH, index, False))` (PUSH is
 # langgraph._internal._constants.PUSH): index is the packet's place in the `TASKS`
-# channel of the checkpoint the task ran from (LangGraph's prepare_push_task_send).
+# channel of the checkpoint the task ran from (LangGraph's prepare_push_task_send;
+# `send_index` reads it).
 SEND_TASK_PATH = re.compile(r"~__pregel_push, (\d{10}), \d{10}")
 # INTERRUPT (langgraph._internal._constants.INTERRUPT): the key under which `invoke` and
 # the "updates" stream hand back interrupts, and the channel of a stored interrupt write
@@ -130,6 +137,77 @@ MSGPACK_EXT_HOLDS_VALUES = frozenset({7})
 # langgraph.graph.message), patched so the demo store's ids are numbered and byte-stable
 # (core.stores.demo). Missing public API: add_messages takes no id factory.
 MESSAGE_IDS_UUID = "langgraph.graph.message.uuid"
+
+
+def node_of_path(task_path: str) -> str | None:
+    """The node a stored task path names: a pulled node's task is `~__pregel_pull, <node>`
+    (`PULL_TASK_PREFIX`).
+
+    Pushed tasks (`Send`: their node is their packet's, `send_index`) and writes made
+    outside a task (`update_state`) name no node here.
+
+    Example:
+        >>> node_of_path("~__pregel_pull, validate_order"), node_of_path("")
+        ('validate_order', None)
+    """
+    name = task_path.removeprefix(PULL_TASK_PREFIX)
+    return name if name != task_path and "," not in name else None
+
+
+def send_index(task_path: str) -> int | None:
+    """The index of a `Send` task's packet in the `TASKS` channel of the checkpoint it ran
+    from (`SEND_TASK_PATH`), else None.
+
+    Example:
+        >>> send_index("~__pregel_push, 0000000002, 0000000000"), send_index("~__pregel_pull, a")
+        (2, None)
+    """
+    found = SEND_TASK_PATH.fullmatch(task_path)
+    return int(found.group(1)) if found else None
+
+
+# --- The savers' tables ----------------------------------------------------------------------
+# SqliteSaver and PostgresSaver keep checkpoints in tables they create in `setup()`
+# (langgraph.checkpoint.sqlite's SqliteSaver.setup, langgraph.checkpoint.postgres's
+# MIGRATIONS). core.stores reads them with its own SQL: one streamed query for many threads
+# (the savers read one thread at a time), values over a size limit left unread, thread ids
+# paged and sharded in the database, the raised threads found. Missing public API: the
+# savers offer no such reads, and their table layouts are documented nowhere.
+
+
+@dataclass(frozen=True)
+class SaverTables:
+    """The tables one saver keeps (checkpoints; each task's writes; PostgresSaver's channel
+    values by version) and, for each, the columns core.stores' own SQL reads: that SQL
+    takes the table names from here and reads no other column (tests/core/stores/
+    test_saver_tables.py)."""
+
+    checkpoints: str
+    writes: str
+    blobs: str | None
+    columns: dict[str, tuple[str, ...]]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The saver's tables: those a store must hold to be one of its stores."""
+        return tuple(self.columns)
+
+
+# The writes' column a store written before LangGraph kept task paths lacks (SqliteSaver's
+# setup() and PostgresSaver's last migration add it); without it no stored write names a node.
+TASK_PATH = "task_path"
+_KEYS = ("thread_id", "checkpoint_ns", "checkpoint_id")
+SAVER_TABLES = {
+    "sqlite": SaverTables("checkpoints", "writes", None, {
+        "checkpoints": (*_KEYS, "parent_checkpoint_id", "type", "checkpoint", "metadata"),
+        "writes": (*_KEYS, "task_id", TASK_PATH, "idx", "channel", "type", "value"),
+    }),
+    "postgres": SaverTables("checkpoints", "checkpoint_writes", "checkpoint_blobs", {
+        "checkpoints": (*_KEYS, "parent_checkpoint_id", "checkpoint", "metadata"),
+        "checkpoint_blobs": ("thread_id", "checkpoint_ns", "channel", "version", "type", "blob"),
+        "checkpoint_writes": (*_KEYS, "task_id", TASK_PATH, "idx", "channel", "type", "blob"),
+    }),
+}  # fmt: skip
 
 
 # --- Private attributes --------------------------------------------------------------------

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from core.lg_compat import mark_sqlite_set_up
+from core.lg_compat import SAVER_TABLES, TASK_PATH, mark_sqlite_set_up
 from core.stores.errors import StoreCode, StoreError
 from core.stores.postgres import STORE_ENV, open_postgres
 from core.stores.serde import EncryptionRefused
@@ -170,11 +170,12 @@ def _open_sqlite(spec: StoreSpec, serde: SerializerProtocol, seconds: float) -> 
         except sqlite3.DatabaseError as exc:
             raise _not_a_database(label, exc) from None
         require_tables(label, kinds, "sqlite")
-        columns = {row[1] for row in own.execute("PRAGMA table_info(writes)")}
+        writes = SAVER_TABLES["sqlite"].writes
+        has_task_path = TASK_PATH in {row[1] for row in own.execute(f"PRAGMA table_info({writes})")}
         saver = SqliteSaver(conn, serde=serde)
         # setup() writes (WAL pragma, CREATE TABLE, ALTER TABLE); the tables are there
-        mark_sqlite_set_up(saver, has_task_path="task_path" in columns)
-        yield Store(saver, "sqlite", label, own, has_task_path="task_path" in columns)
+        mark_sqlite_set_up(saver, has_task_path=has_task_path)
+        yield Store(saver, "sqlite", label, own, has_task_path=has_task_path)
 
 
 _VIRTUAL = re.compile(r"^\s*create\s+virtual\s+table", re.IGNORECASE)
@@ -182,9 +183,10 @@ _VIRTUAL = re.compile(r"^\s*create\s+virtual\s+table", re.IGNORECASE)
 
 def _sqlite_kinds(conn: sqlite3.Connection) -> dict[str, str]:
     """Each checkpoint table's kind: "table" for a real table, else what it is instead."""
-    kinds = {}
+    kinds, names = {}, SAVER_TABLES["sqlite"].names
     for name, kind, sql in conn.execute(
-        "SELECT name, type, sql FROM sqlite_master WHERE name IN ('checkpoints', 'writes')"
+        f"SELECT name, type, sql FROM sqlite_master WHERE name IN ({', '.join('?' * len(names))})",
+        names,
     ):
         if kind == "table" and _VIRTUAL.match(sql or ""):
             kind = "virtual table"

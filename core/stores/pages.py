@@ -12,6 +12,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple, writes_sort_key
 
+from core.lg_compat import SAVER_TABLES, TASK_PATH
 from core.stores.open import Store
 from core.stores.rows import (
     RowProblem,
@@ -41,21 +42,24 @@ def _capped(column: str) -> str:
     return f"CASE WHEN {_size(column)} > ? THEN NULL ELSE {column} END, {_size(column)}"
 
 
+_LITE, _PG = SAVER_TABLES["sqlite"], SAVER_TABLES["postgres"]  # their tables' names
+
 # The columns and ordering of SqliteSaver.list / get_tuple, for many threads at once; a value
 # over the store's limit comes back as NULL beside its size (it is never fetched).
 _SQLITE = (
     "SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, "
-    f"{_capped('checkpoint')}, {_capped('metadata')} FROM checkpoints c "
+    f"{_capped('checkpoint')}, {_capped('metadata')} FROM {_LITE.checkpoints} c "
     "WHERE checkpoint_ns = '' AND thread_id IN ({marks}){latest} "
     "ORDER BY thread_id, checkpoint_id DESC"
 )
 _SQLITE_LATEST = (
-    " AND checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints l "
+    f" AND checkpoint_id = (SELECT max(checkpoint_id) FROM {_LITE.checkpoints} l "
     "WHERE l.thread_id = c.thread_id AND l.checkpoint_ns = '')"
 )
 _SQLITE_WRITES = (
     "SELECT thread_id, checkpoint_id, task_id, channel, type, {capped}, {path}, idx "
-    "FROM writes WHERE checkpoint_ns = '' AND thread_id IN ({marks})"
+    f"FROM {_LITE.writes} "
+    "WHERE checkpoint_ns = '' AND thread_id IN ({marks})"
 )
 # PostgresSaver's SELECT_SQL without its pending_writes column (read separately, when
 # asked): the checkpoint row and its channels' blobs, each with its version and size; the
@@ -74,21 +78,21 @@ SELECT thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id,
             convert_to(length(bl.blob)::text, 'UTF8')])
         FROM jsonb_each_text(CASE jsonb_typeof(checkpoint -> 'channel_versions')
             WHEN 'object' THEN checkpoint -> 'channel_versions' ELSE '{{}}'::jsonb END) AS v
-        INNER JOIN checkpoint_blobs bl
-            ON bl.thread_id = checkpoints.thread_id
-            AND bl.checkpoint_ns = checkpoints.checkpoint_ns
+        INNER JOIN {blobs} bl
+            ON bl.thread_id = c.thread_id
+            AND bl.checkpoint_ns = c.checkpoint_ns
             AND bl.channel = v.key
             AND bl.version = v.value
     ) AS channel_values
 FROM (
-    SELECT {distinct} * FROM checkpoints WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)
+    SELECT {distinct} * FROM {checkpoints} WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)
     ORDER BY thread_id, checkpoint_id DESC
-) checkpoints, LATERAL (SELECT checkpoint::text AS ctext, metadata::text AS mtext OFFSET 0) t
+) c, LATERAL (SELECT checkpoint::text AS ctext, metadata::text AS mtext OFFSET 0) t
 ORDER BY thread_id, checkpoint_id DESC"""
 _POSTGRES_WRITES = """
 SELECT thread_id, checkpoint_id, task_id, channel, type,
     CASE WHEN length(blob) > %(limit)s THEN NULL ELSE blob END, length(blob), {path}, idx
-FROM checkpoint_writes WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)"""
+FROM {writes} WHERE checkpoint_ns = '' AND thread_id = ANY(%(ids)s)"""
 
 
 def read_checkpoints(
@@ -151,7 +155,7 @@ _Writes = dict[tuple[str, str], list[tuple[str, str, Any]]]
 
 def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
     """The pending writes of the threads' root checkpoints, in LangGraph's order."""
-    path = "task_path" if store.has_task_path else "''"
+    path = TASK_PATH if store.has_task_path else "''"
     limit = store.max_value_bytes
     if store.kind == "sqlite":
         sql = _SQLITE_WRITES.format(
@@ -160,7 +164,8 @@ def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
         rows = store.conn.execute(sql, (limit, *thread_ids)).fetchall()
     else:
         with store.conn.cursor() as cur:
-            cur.execute(_POSTGRES_WRITES.format(path=path), {"limit": limit, "ids": thread_ids})
+            sql = _POSTGRES_WRITES.format(path=path, writes=_PG.writes)
+            cur.execute(sql, {"limit": limit, "ids": thread_ids})
             rows = [tuple(row.values()) for row in cur.fetchall()]
     found: _Writes = {}
     for thread, checkpoint_id, task_id, channel, type_, blob, size, _path, _idx in sorted(
@@ -265,7 +270,8 @@ def _postgres(
 ) -> Iterator[CheckpointTuple | Unreadable]:
     from psycopg.rows import tuple_row
 
-    sql = _POSTGRES.format(distinct="DISTINCT ON (thread_id)" if latest else "")
+    distinct = "DISTINCT ON (thread_id)" if latest else ""
+    sql = _POSTGRES.format(distinct=distinct, checkpoints=_PG.checkpoints, blobs=_PG.blobs)
     serde, limit = store.saver.serde, store.max_value_bytes
     shared = SharedValues() if share else None  # used when the serde is a strict one
     # a server-side cursor needs a transaction (read-only, as every one on this connection)
@@ -300,7 +306,7 @@ def _postgres_rows(
                 checkpoint = decode_json_checkpoint(text, size, limit)
                 # as PostgresSaver._load_blobs: inline values, then each channel's blob
                 # decoded; its migration of pending sends (checkpoints before v4) only fills
-                # LangGraph's own `__pregel_tasks` channel, which is not part of the state
+                # LangGraph's own `TASKS` channel (core.lg_compat), which is not in the state
                 decoded: dict[tuple[str, bytes, bytes], tuple[Any, bool]] = {}
                 for blob in blobs or ():
                     if blob[2] != b"empty":

@@ -9,6 +9,7 @@ from typing import Any
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
+from core.lg_compat import SAVER_TABLES, TASK_PATH
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 from core.stores.spec import StoreSpec
 from core.stores.store import TABLES, Store, require_tables
@@ -43,7 +44,8 @@ def open_postgres(spec: StoreSpec, serde: SerializerProtocol, seconds: float) ->
         with own.cursor() as cur:
             cur.execute(
                 "SELECT 1 FROM information_schema.columns "
-                "WHERE table_name = 'checkpoint_writes' AND column_name = 'task_path'"
+                "WHERE table_name = %s AND column_name = %s",
+                (SAVER_TABLES["postgres"].writes, TASK_PATH),
             )
             has_task_path = cur.fetchone() is not None
         warnings = _role_warnings(own, label)

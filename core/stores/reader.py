@@ -90,8 +90,10 @@ def thread_total(store: AnyStore, contains: str = "") -> int | None:
     if "\x00" in contains:  # no PostgreSQL text holds one: no thread matches
         return 0
     find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
-    rows = store.query(f"SELECT COUNT(DISTINCT thread_id) FROM checkpoints WHERE {find} > 0",
-                       (contains,))  # fmt: skip
+    rows = store.query(
+        f"SELECT COUNT(DISTINCT thread_id) FROM {store.tables.checkpoints} WHERE {find} > 0",
+        (contains,),
+    )
     return int(rows[0][0])
 
 
@@ -118,7 +120,8 @@ def page_starts(store: AnyStore, contains: str, size: int, pages: int) -> list[s
     # the last thread of each whole page before page `pages`, in the list's id order
     rows = store.query(
         "SELECT thread_id FROM (SELECT thread_id, ROW_NUMBER() OVER (ORDER BY thread_id) AS n "
-        f"FROM (SELECT DISTINCT thread_id FROM checkpoints WHERE {find} > 0) AS ids) AS numbered "
+        f"FROM (SELECT DISTINCT thread_id FROM {store.tables.checkpoints} WHERE {find} > 0) "
+        "AS ids) AS numbered "
         f"WHERE {last} = 0 AND n < ? ORDER BY n",
         (contains, size, size * pages),
     )

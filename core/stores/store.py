@@ -7,13 +7,14 @@ from typing import Any, Literal
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from core.lg_compat import SAVER_TABLES, SaverTables
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 
 __all__ = ["MAX_VALUE_BYTES", "TABLES", "Store", "require_tables"]
 
 MAX_VALUE_BYTES = 16 * 1024 * 1024  # a stored value larger than this is skipped, not read
-TABLES = {"sqlite": ("checkpoints", "writes"),
-           "postgres": ("checkpoints", "checkpoint_blobs", "checkpoint_writes")}  # fmt: skip
+# the tables a store must hold to be read (each saver's, as core.lg_compat names them)
+TABLES = {kind: tables.names for kind, tables in SAVER_TABLES.items()}
 
 
 @dataclass
@@ -39,9 +40,14 @@ class Store:
             return [tuple(row.values()) for row in cur.fetchall()]
 
     @property
+    def tables(self) -> SaverTables:
+        """The saver's tables (`core.lg_compat.SAVER_TABLES`): our own SQL's table names."""
+        return SAVER_TABLES[self.kind]
+
+    @property
     def writes_table(self) -> str:
         """The table where the saver keeps each task's writes."""
-        return "writes" if self.kind == "sqlite" else "checkpoint_writes"
+        return self.tables.writes
 
 
 def require_tables(label: str, kinds: dict[str, str], backend: str) -> None:

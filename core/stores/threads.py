@@ -143,7 +143,7 @@ def _ids_page(store: Store, after: str | None, contains: str, size: int) -> list
     # the first page has no lower bound, so a thread whose id is "" is listed too
     bound = "" if after is None else "thread_id > ? AND "
     rows = store.query(
-        f"SELECT DISTINCT thread_id FROM checkpoints WHERE {bound}{find} > 0 "
+        f"SELECT DISTINCT thread_id FROM {store.tables.checkpoints} WHERE {bound}{find} > 0 "
         "ORDER BY thread_id LIMIT ?",
         (contains, size) if after is None else (after, contains, size),
     )
@@ -153,8 +153,8 @@ def _ids_page(store: Store, after: str | None, contains: str, size: int) -> list
 def _counts(store: Store, ids: list[str]) -> dict[str, int]:
     marks = ", ".join("?" for _ in ids)
     rows = store.query(
-        "SELECT thread_id, COUNT(*) FROM checkpoints WHERE checkpoint_ns = '' AND thread_id "
-        f"IN ({marks}) GROUP BY thread_id",
+        f"SELECT thread_id, COUNT(*) FROM {store.tables.checkpoints} WHERE checkpoint_ns = '' "
+        f"AND thread_id IN ({marks}) GROUP BY thread_id",
         tuple(ids),
     )
     return {thread: int(count) for thread, count in rows}

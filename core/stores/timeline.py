@@ -235,7 +235,7 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
     namespaces = [
         row[0]
         for row in store.query(
-            "SELECT DISTINCT checkpoint_ns FROM checkpoints WHERE thread_id = ? "
+            f"SELECT DISTINCT checkpoint_ns FROM {store.tables.checkpoints} WHERE thread_id = ? "
             "AND checkpoint_ns <> '' ORDER BY checkpoint_ns",
             (thread_id,),
         )

@@ -43,7 +43,8 @@ def iter_thread_ids(store: Store, shard: Shard = (0, 1)) -> Iterator[str]:
             params += [shards, index]
         where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
         rows = store.query(
-            f"SELECT DISTINCT thread_id FROM checkpoints {where}ORDER BY thread_id LIMIT ?",
+            f"SELECT DISTINCT thread_id FROM {store.tables.checkpoints} {where}"
+            "ORDER BY thread_id LIMIT ?",
             (*params, _PAGE),
         )
         yield from (thread_id for (thread_id,) in rows)

@@ -12,9 +12,13 @@ from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
 
-from core.lg_compat import PULL_TASK_PREFIX as _PULL
-from core.lg_compat import SEND_TASK_PATH as _SEND
+from core.lg_compat import TASK_PATH
 from core.lg_compat import TASKS as _TASKS
+
+# Re-exported (X as X): this module is where they were first; LangGraph's task-path format
+# is read in core.lg_compat.
+from core.lg_compat import node_of_path as node_of_path
+from core.lg_compat import send_index as send_index
 from core.stores.open import Store
 from core.stores.rows import RowProblem, decode_value
 
@@ -39,50 +43,26 @@ class Write:
     channel: str
 
 
-def node_of_path(task_path: str) -> str | None:
-    """The node a task path names: a pulled node's task is `~__pregel_pull, <node>`.
-
-    Pushed tasks (`Send`: `parent_writes` finds their node in the checkpoint's pending
-    sends) and writes made outside a task (`update_state`) name no node here.
-
-    Example:
-        >>> node_of_path("~__pregel_pull, validate_order"), node_of_path("")
-        ('validate_order', None)
-    """
-    name = task_path.removeprefix(_PULL)
-    return name if name != task_path and "," not in name else None
-
-
-def send_index(task_path: str) -> int | None:
-    """The index of a `Send` task's packet in its checkpoint's pending sends, else None.
-
-    Example:
-        >>> send_index("~__pregel_push, 0000000002, 0000000000"), send_index("~__pregel_pull, a")
-        (2, None)
-    """
-    found = _SEND.fullmatch(task_path)
-    return int(found.group(1)) if found else None
-
-
 def pending_sends(store: Store, thread_id: str, ns: str, checkpoint_id: str) -> list[Any]:
-    """The `Send` packets a checkpoint holds (its `__pregel_tasks` channel), decoded by the
+    """The `Send` packets a checkpoint holds (its `TASKS` channel), decoded by the
     store's strict serde; `[]` when it holds none.
 
     Read with the store's own connection (the saver's may be busy with a `list`): on SQLite
     the checkpoint's blob, on Postgres the channel's blob at the checkpoint's version.
     """
-    key = (thread_id, ns, checkpoint_id)
+    key, tables = (thread_id, ns, checkpoint_id), store.tables
     limit = store.max_value_bytes  # a value over it is not read: the sends name no node
     if store.kind == "sqlite":
         rows = store.query(
             "SELECT type, CASE WHEN length(checkpoint) > ? THEN NULL ELSE checkpoint END "
-            "FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            f"FROM {tables.checkpoints} "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
             (limit, *key),
         )
     else:
         rows = store.query(
             "SELECT b.type, CASE WHEN length(b.blob) > ? THEN NULL ELSE b.blob END "
-            "FROM checkpoints c JOIN checkpoint_blobs b "
+            f"FROM {tables.checkpoints} c JOIN {tables.blobs} b "
             "ON b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns "
             "AND b.channel = ? AND b.version = c.checkpoint -> 'channel_versions' ->> ? "
             "WHERE c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = ?",
@@ -109,7 +89,7 @@ def parent_writes(store: Store, thread_id: str, ns: str, parent_id: str | None) 
     """
     if parent_id is None:
         return []
-    column = "task_path" if store.has_task_path else "''"
+    column = TASK_PATH if store.has_task_path else "''"
     rows = store.query(
         f"SELECT task_id, {column}, channel FROM {store.writes_table} "
         "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? "

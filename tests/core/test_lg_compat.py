@@ -250,6 +250,97 @@ def test_a_real_run_stores_the_strings_lg_compat_reads(tmp_path):
     )
 
 
+def test_stored_task_paths_name_the_tasks_langgraph_ran(tmp_path):
+    from langgraph._internal._constants import PULL, PUSH
+
+    path = tmp_path / "store.sqlite"
+    config = _store_with_writes(path)
+    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+    graph = _send_graph().compile(checkpointer=saver)
+    ran = {(snapshot.config["configurable"]["checkpoint_id"], task.id): task
+           for snapshot in graph.get_state_history(config) for task in snapshot.tasks}  # fmt: skip
+    rows = saver.conn.execute("SELECT checkpoint_id, task_id, task_path FROM writes").fetchall()
+    saver.conn.close()
+    read, theirs = [], []
+    for checkpoint_id, task_id, task_path in rows:
+        task = ran[(checkpoint_id, task_id)]
+        read.append((task_path, lg_compat.node_of_path(task_path), lg_compat.send_index(task_path)))
+        theirs.append((task_path, task.name if task.path[0] == PULL else None,
+                       task.path[1] if task.path[0] == PUSH else None))  # fmt: skip
+    assert read == theirs, broken(
+        "node_of_path/send_index", f"stored task paths are read otherwise than LangGraph ran "
+        f"them: {sorted(set(read) ^ set(theirs))}"
+    )  # fmt: skip
+    assert sorted(set(read)) == [
+        ("~__pregel_pull, __start__", "__start__", None),
+        ("~__pregel_pull, fail", "fail", None),
+        ("~__pregel_pull, start", "start", None),
+        ("~__pregel_push, 0000000000, 0000000000", None, 0),
+        ("~__pregel_push, 0000000001, 0000000000", None, 1),
+    ]
+
+
+@pytest.fixture(scope="module")
+def postgres_dsn():
+    """A database on a throwaway PostgreSQL 15 cluster (for PostgresSaver's own tables)."""
+    from bench._postgres import throwaway_postgres
+
+    with throwaway_postgres() as cluster:
+        yield cluster.create_database("lg_compat")
+
+
+def _sqlite_tables(path: Path) -> dict[str, set[str]]:
+    """The tables, with their columns, SqliteSaver.setup() creates."""
+    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False))
+    saver.setup()
+    names = [
+        n for (n,) in saver.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    ]
+    tables = {n: {row[1] for row in saver.conn.execute(f"PRAGMA table_info({n})")} for n in names}
+    saver.conn.close()
+    return tables
+
+
+def _postgres_tables(dsn: str) -> dict[str, set[str]]:
+    """The tables, with their columns, PostgresSaver.setup() creates."""
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with PostgresSaver.from_conn_string(dsn) as saver:
+        saver.setup()
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public'"
+        ).fetchall()
+    tables: dict[str, set[str]] = {}
+    for table, column in rows:
+        tables.setdefault(table, set()).add(column)
+    return tables
+
+
+def test_saver_tables_are_the_tables_and_columns_langgraphs_savers_create(tmp_path, postgres_dsn):
+    created = {"sqlite": _sqlite_tables(tmp_path / "setup.sqlite"),
+               "postgres": _postgres_tables(postgres_dsn)}  # fmt: skip
+    for kind, tables in lg_compat.SAVER_TABLES.items():
+        real = created[kind]
+        # PostgresSaver's own record of its migrations holds no checkpoint
+        assert set(real) - {"checkpoint_migrations"} == set(tables.names), broken(
+            "SAVER_TABLES", f"{kind}: the saver now creates the tables {sorted(real)}"
+        )
+        unknown = {name: sorted(set(columns) - real[name])
+                   for name, columns in tables.columns.items() if set(columns) - real[name]}  # fmt: skip
+        assert unknown == {}, broken(
+            "SAVER_TABLES", f"{kind}: the saver's tables no longer have the columns {unknown}"
+        )
+        roles = {tables.checkpoints, tables.writes, tables.blobs} - {None}
+        assert roles == set(tables.names), broken("SAVER_TABLES", f"{kind}: roles {roles}")
+        assert lg_compat.TASK_PATH in real[tables.writes], broken(
+            "TASK_PATH",
+            f"{kind}: {tables.writes} has no such column: {sorted(real[tables.writes])}",
+        )
+
+
 def test_invoke_hands_interrupts_back_under_interrupt():
     from langgraph.checkpoint.memory import InMemorySaver
 
