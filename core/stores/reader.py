@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from core.order.graph import CompiledGraph
 from core.stores.audit import AuditResult, audit_store
 from core.stores.open import MAX_VALUE_BYTES, Store, open_store
+from core.stores.rows import Unreadable
 from core.stores.serde import StrictSerializer
 from core.stores.server import RemoteStore, open_server
 from core.stores.server_read import audit_server, list_server_threads
@@ -20,6 +21,7 @@ from core.stores.server_timeline import server_get_state, server_timeline
 from core.stores.server_unbrick import write_unbrick_server
 from core.stores.shards import Shard
 from core.stores.spec import parse_store_spec
+from core.stores.stored import StoredState, server_states, store_states
 from core.stores.threads import ThreadPage, list_threads
 from core.stores.timeline import Timeline, langgraph_get_state, thread_timeline
 from core.stores.unbrick import UnbrickPlan, write_unbrick
@@ -30,6 +32,7 @@ __all__ = [
     "get_state_said",
     "open_any",
     "page_starts",
+    "stored_states",
     "thread_page",
     "thread_total",
     "timeline_of",
@@ -85,16 +88,7 @@ def thread_total(store: AnyStore, contains: str = "") -> int | None:
         ...     thread_total(store), thread_total(store, "fault-")
         (10, 6)
     """
-    if isinstance(store, RemoteStore):
-        return None if contains else store.count()
-    if "\x00" in contains:  # no PostgreSQL text holds one: no thread matches
-        return 0
-    find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
-    rows = store.query(
-        f"SELECT COUNT(DISTINCT thread_id) FROM {store.tables.checkpoints} WHERE {find} > 0",
-        (contains,),
-    )
-    return int(rows[0][0])
+    return store.count_threads(contains)
 
 
 def page_starts(store: AnyStore, contains: str, size: int, pages: int) -> list[str]:
@@ -110,22 +104,7 @@ def page_starts(store: AnyStore, contains: str, size: int, pages: int) -> list[s
         ...     page_starts(store, "", 4, 3), page_starts(store, "fault-", 4, 9)
         (['', 'fault-negative_amount', 'fault-undeclared_key'], ['', 'fault-overwrite_logs'])
     """
-    if isinstance(store, RemoteStore):
-        return [""] + [str(size * index) for index in range(1, pages)]
-    if "\x00" in contains or pages < 2:  # no PostgreSQL text holds a NUL: one empty page
-        return [""]
-    sqlite = store.kind == "sqlite"
-    find = "instr(thread_id, ?)" if sqlite else "strpos(thread_id, ?)"
-    last = "n % ?" if sqlite else "MOD(n, ?)"  # psycopg reads a % as a placeholder's start
-    # the last thread of each whole page before page `pages`, in the list's id order
-    rows = store.query(
-        "SELECT thread_id FROM (SELECT thread_id, ROW_NUMBER() OVER (ORDER BY thread_id) AS n "
-        f"FROM (SELECT DISTINCT thread_id FROM {store.tables.checkpoints} WHERE {find} > 0) "
-        "AS ids) AS numbered "
-        f"WHERE {last} = 0 AND n < ? ORDER BY n",
-        (contains, size, size * pages),
-    )
-    return [""] + [row[0] for row in rows]
+    return store.page_starts(contains, size, pages)
 
 
 def timeline_of(store: AnyStore, thread_id: str, model: type[BaseModel]) -> Timeline | None:
@@ -142,6 +121,25 @@ def audit_any(
     if isinstance(store, RemoteStore):
         return audit_server(store, model, history_too=history, shard=shard)
     return audit_store(store, model, history=history, shard=shard)
+
+
+def stored_states(
+    store: AnyStore, model: type[BaseModel], *, history_too: bool = False, shard: Shard = (0, 1)
+) -> Iterator[StoredState | Unreadable]:
+    """Each thread's latest stored state (every checkpoint's with `history_too`), in thread
+    order (`store_states` / `server_states`); a row that cannot be read is an `Unreadable`.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> from core.stores.demo import open_demo_store
+        >>> with open_demo_store() as store:
+        ...     states = list(stored_states(store, AgentState, shard=(0, 3)))
+        >>> [(s.thread_id, s.step, s.latest) for s in states][:2]
+        [('clean-2', 6, True), ('fault-node_exception', 1, True)]
+    """
+    if isinstance(store, RemoteStore):
+        return server_states(store, model, history_too=history_too, shard=shard)
+    return store_states(store, model, history_too=history_too, shard=shard)
 
 
 def get_state_said(store: AnyStore, graph: CompiledGraph | None, timeline: Timeline) -> str | None:

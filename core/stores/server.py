@@ -70,6 +70,16 @@ class RemoteStore:
         metadata = {"graph_id": self.graph_id} if self.graph_id else None
         return int(self.call(lambda: self.client.threads.count(metadata=metadata)))
 
+    def count_threads(self, contains: str = "") -> int | None:
+        """`Store.count_threads`: None for a filter (the server's search has no substring
+        filter)."""
+        return None if contains else self.count()
+
+    def page_starts(self, contains: str, size: int, pages: int) -> list[str]:
+        """`Store.page_starts` on a server: the offsets of all its threads' pages, as text
+        (its total is known only unfiltered)."""
+        return [""] + [str(size * index) for index in range(1, pages)]
+
 
 def one_line(text: Any, limit: int = 300) -> str:
     """A server's message on one line, cut to `limit` characters.

@@ -24,6 +24,9 @@ SHARD_WEIGHTS = (31, 37, 41, 43, 47, 53, 59, 61)
 # The code point of one character: SQLite's unicode() and Postgres's ascii() (the code
 # point on a UTF-8 database, Postgres's default encoding) agree for every character.
 _CODE_POINT = {"sqlite": "unicode", "postgres": "ascii"}
+# The modulo operator: on Postgres written `%%`, as the driver reads a lone `%` as a
+# placeholder's start.
+_MODULO = {"sqlite": "%", "postgres": "%%"}
 
 
 def shard_hash(thread_id: str) -> int:
@@ -54,9 +57,8 @@ def shard_of(thread_id: str, shards: int) -> int:
 
 
 def shard_condition(kind: Literal["sqlite", "postgres"], column: str = "thread_id") -> str:
-    """A WHERE condition true for the rows of one shard; its two `?` are N, then i.
-
-    On Postgres the modulo is written `%%`: the driver reads a lone `%` as a placeholder.
+    """A WHERE condition true for the rows of one shard, in `kind`'s SQL; its two `?` are N,
+    then i.
 
     Example:
         >>> import sqlite3
@@ -73,5 +75,4 @@ def shard_condition(kind: Literal["sqlite", "postgres"], column: str = "thread_i
         f"THEN {code_point}(substr({column}, length({column}) - {j - 1}, 1)) ELSE 0 END"
         for j, weight in enumerate(SHARD_WEIGHTS, start=1)
     )
-    modulo = "%%" if kind == "postgres" else "%"
-    return f"(length({column}) + {terms}) {modulo} ? = ?"
+    return f"(length({column}) + {terms}) {_MODULO[kind]} ? = ?"

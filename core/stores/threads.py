@@ -136,20 +136,6 @@ def _version(version: Any) -> tuple[int, float, str]:
     return (2, 0.0, version) if isinstance(version, str) and version else (0, 0.0, "")
 
 
-def _ids_page(store: Store, after: str | None, contains: str, size: int) -> list[str]:
-    if "\x00" in contains:  # no PostgreSQL text holds one (psycopg refuses to send it):
-        return []  # no thread matches, on either backend, and the page keeps working
-    find = "instr(thread_id, ?)" if store.kind == "sqlite" else "strpos(thread_id, ?)"
-    # the first page has no lower bound, so a thread whose id is "" is listed too
-    bound = "" if after is None else "thread_id > ? AND "
-    rows = store.query(
-        f"SELECT DISTINCT thread_id FROM {store.tables.checkpoints} WHERE {bound}{find} > 0 "
-        "ORDER BY thread_id LIMIT ?",
-        (contains, size) if after is None else (after, contains, size),
-    )
-    return [row[0] for row in rows]
-
-
 def _counts(store: Store, ids: list[str]) -> dict[str, int]:
     marks = ", ".join("?" for _ in ids)
     rows = store.query(
@@ -284,7 +270,7 @@ def list_threads(
     cursor = after
     while True:
         # one id more than the page: whether another page follows is then known, not guessed
-        ids = _ids_page(store, cursor, contains, size + 1)
+        ids = store.thread_ids(cursor, size + 1, contains=contains)
         more, ids = len(ids) > size, ids[:size]
         if not ids:
             return ThreadPage(rows, None, scanned)

@@ -12,7 +12,7 @@ from langgraph.checkpoint.base import CheckpointTuple
 from core.stores.open import Store
 from core.stores.pages import read_checkpoints
 from core.stores.rows import Unreadable
-from core.stores.shards import Shard, shard_condition
+from core.stores.shards import Shard
 
 __all__ = ["THREADS_PER_QUERY", "ThreadsPage", "Walked", "iter_thread_ids", "walk_store"]
 
@@ -24,8 +24,8 @@ def iter_thread_ids(store: Store, shard: Shard = (0, 1)) -> Iterator[str]:
     """Thread ids in order, one page per query, only those of shard `(i, N)`.
 
     Every id is read, the empty one included: the first page has no lower bound. The
-    database picks the shard's ids (`shard_condition`, the SQL form of `shard_of`): each of
-    N workers reads about 1/N of the ids.
+    database picks the shard's ids (`Store.thread_ids`, with `shard_condition`, the SQL form
+    of `shard_of`): each of N workers reads about 1/N of the ids.
 
     Example:
         >>> from core.stores.demo import open_demo_store
@@ -33,24 +33,13 @@ def iter_thread_ids(store: Store, shard: Shard = (0, 1)) -> Iterator[str]:
         ...     list(iter_thread_ids(store))[:2], list(iter_thread_ids(store, (1, 3)))[:2]
         (['clean-1', 'clean-2'], ['fault-bad_status_last', 'fault-overwrite_logs'])
     """
-    index, shards = shard
     last: str | None = None
     while True:
-        conditions: list[str] = [] if last is None else ["thread_id > ?"]
-        params: list[str | int] = [] if last is None else [last]
-        if shards > 1:
-            conditions.append(shard_condition(store.kind))
-            params += [shards, index]
-        where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
-        rows = store.query(
-            f"SELECT DISTINCT thread_id FROM {store.tables.checkpoints} {where}"
-            "ORDER BY thread_id LIMIT ?",
-            (*params, _PAGE),
-        )
-        yield from (thread_id for (thread_id,) in rows)
-        if len(rows) < _PAGE:
+        page = store.thread_ids(last, _PAGE, shard=shard)
+        yield from page
+        if len(page) < _PAGE:
             return
-        last = rows[-1][0]
+        last = page[-1]
 
 
 class Walked(NamedTuple):

@@ -47,33 +47,19 @@ def pending_sends(store: Store, thread_id: str, ns: str, checkpoint_id: str) -> 
     """The `Send` packets a checkpoint holds (its `TASKS` channel), decoded by the
     store's strict serde; `[]` when it holds none.
 
-    Read with the store's own connection (the saver's may be busy with a `list`): on SQLite
-    the checkpoint's blob, on Postgres the channel's blob at the checkpoint's version.
+    Read with the store's own connection (the saver's may be busy with a `list`), from
+    where the saver keeps the channel (`Store.channel_row`).
     """
-    key, tables = (thread_id, ns, checkpoint_id), store.tables
+    found = store.channel_row((thread_id, ns, checkpoint_id), _TASKS)
+    if found is None:
+        return []
+    type_, blob, whole = found
     limit = store.max_value_bytes  # a value over it is not read: the sends name no node
-    if store.kind == "sqlite":
-        rows = store.query(
-            "SELECT type, CASE WHEN length(checkpoint) > ? THEN NULL ELSE checkpoint END "
-            f"FROM {tables.checkpoints} "
-            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
-            (limit, *key),
-        )
-    else:
-        rows = store.query(
-            "SELECT b.type, CASE WHEN length(b.blob) > ? THEN NULL ELSE b.blob END "
-            f"FROM {tables.checkpoints} c JOIN {tables.blobs} b "
-            "ON b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns "
-            "AND b.channel = ? AND b.version = c.checkpoint -> 'channel_versions' ->> ? "
-            "WHERE c.thread_id = ? AND c.checkpoint_ns = ? AND c.checkpoint_id = ?",
-            (limit, _TASKS, _TASKS, *key),
-        )
     try:
-        type_, blob = rows[0] if rows else (None, None)
-        value = decode_value(store.saver.serde, type_, blob, None, limit, "sends") if rows else None
+        value = decode_value(store.saver.serde, type_, blob, None, limit, "sends")
     except RowProblem:  # a damaged row: its sends name no node
         return []
-    if store.kind == "sqlite":
+    if whole:  # the whole checkpoint: the sends are its TASKS channel's value
         values = value.get("channel_values") if isinstance(value, dict) else None
         value = (values or {}).get(_TASKS) if isinstance(values, dict) else None
     return list(value) if isinstance(value, list | tuple) else []

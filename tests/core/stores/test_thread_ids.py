@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
-from core.stores import audit_store, open_store, strict_serde
+from core.stores import audit_store, open_store, shard_of, strict_serde
 from core.stores import walk as walk_module
 from core.stores.threads import list_threads
 from core.stores.walk import iter_thread_ids
@@ -84,3 +84,23 @@ def test_a_thousand_threads_are_each_read_once_across_page_boundaries(tmp_path, 
     assert (result.threads, result.checkpoints, result.invalid, result.unreadable) == (
         1_002, 1_002, [], [],
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("contains", ["", "fault-", "_", "\x00"])
+@pytest.mark.parametrize("shard", [(0, 1), (1, 2), (2, 3)])
+def test_the_one_pager_keeps_the_ids_after_holding_and_in_the_shard_python_picks(
+    demo_store, contains, shard
+):
+    kind, spec = demo_store
+    with writer(kind, spec) as saver:
+        every = sorted({t.config["configurable"]["thread_id"] for t in saver.list(None)})
+    kept = [t for t in every if contains in t and shard_of(t, shard[1]) == shard[0]]
+    with open_store(spec, strict_serde([AgentState])) as store:
+        pages = {after: store.thread_ids(after, 3, contains=contains, shard=shard)
+                 for after in (None, "", "clean-2", "fault-z")}  # fmt: skip
+        counted = store.count_threads(contains)
+        starts = store.page_starts(contains, 2, 4)
+    assert pages == {after: [t for t in kept if after is None or t > after][:3]
+                     for after in (None, "", "clean-2", "fault-z")}  # fmt: skip
+    holding = [t for t in every if contains in t]
+    assert (counted, starts) == (len(holding), [""] + holding[1:7:2])
