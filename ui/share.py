@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.links import DroppedField, ShareLink
 from core.share import PARAM, ShareError, decode_share, encode_share
 from ui import keys
@@ -59,7 +60,8 @@ def name_dropped(dropped: list[DroppedField]) -> None:
     if not dropped:
         return
     st.warning(
-        "[share_field] These fields of the share link have the wrong type or value and were "
+        f"[{ErrorCode.SHARE_FIELD}] "
+        "These fields of the share link have the wrong type or value and were "
         "ignored; their defaults are used. Make a fresh link with Share link."
     )
     st.code(", ".join(field.name for field in dropped), language=None)
@@ -95,7 +97,8 @@ def shared_state(page: str) -> dict[str, Any] | None:
         if target is not None:
             st.switch_page(target, query_params={PARAM: token})
         st.warning(
-            "[share_page] The share link names no page of this app, so it opens nothing; the "
+            f"[{ErrorCode.SHARE_PAGE}] "
+            "The share link names no page of this app, so it opens nothing; the "
             "page keeps its defaults. Make a fresh link with Share link."
         )
         return None

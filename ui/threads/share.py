@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.links.threads import ThreadsLink
 from core.project.hosting import members_only
 from ui import keys
@@ -65,7 +66,8 @@ def store_note(choice: StoreChoice | None) -> None:
             st.warning(f"{said} The demo store is shown instead.")
             return
         st.warning(
-            "[share_store] This link reads the server's checkpoint store, and this server is "
+            f"[{ErrorCode.SHARE_STORE}] "
+            "This link reads the server's checkpoint store, and this server is "
             "not configured with one: the demo store is shown instead. Open the link on the "
             "server it was made on."
         )
@@ -76,7 +78,8 @@ def model_note(offered: bool) -> None:
     wanted = st.session_state.get(keys.THREADS_LINK_WANTED)
     if wanted is not None and wanted.current == "candidate" and not offered:
         st.warning(
-            "[share_model] This link checks the stored states against a changed model (a "
+            f"[{ErrorCode.SHARE_MODEL}] "
+            "This link checks the stored states against a changed model (a "
             "candidate), and this server is not configured with one: they are checked against "
             "the configured model."
         )
@@ -90,7 +93,8 @@ def thread_note(thread: str | None) -> None:
         return
     where = "the first thread listed is shown" if thread is not None else "no thread is listed"
     st.warning(
-        "[share_thread] The thread this link names is not listed on this page with these "
+        f"[{ErrorCode.SHARE_THREAD}] "
+        "The thread this link names is not listed on this page with these "
         f"filters: {where}. Its id:"
     )
     st.code(wanted.thread, language=None, wrap_lines=True)

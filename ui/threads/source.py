@@ -13,6 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.stores.config import ServerStore, server_store
 from core.stores.demo import build_demo_store
 from core.stores.errors import StoreError
@@ -98,7 +99,8 @@ def _upload() -> StoreChoice | None:
     if upload.size > MAX_UPLOAD_BYTES:
         size = math.ceil(upload.size * 10 / _MB) / 10  # rounded up: never shown as the limit
         st.error(
-            f"[upload_too_large] The file is {size:.1f} MB; the limit is {limit} MB. Audit a "
+            f"[{ErrorCode.UPLOAD_TOO_LARGE}] "
+            f"The file is {size:.1f} MB; the limit is {limit} MB. Audit a "
             "larger store from the command line, or start the server with it as its store "
             "(--store or PLAYGROUND_STORE):"
         )

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.stores.unbrick import UnbrickError
 
 __all__ = ["store_write"]
@@ -25,6 +26,7 @@ def store_write(write: Callable[[], T], *, after: str) -> T | None:
         st.code(str(error), language=None, wrap_lines=True)
     except Exception as error:  # noqa: BLE001 - the driver's text may quote the DSN
         st.error(
-            f"[store_write_failed] The store refused the write ({type(error).__name__}); " + after
+            f"[{ErrorCode.STORE_WRITE_FAILED}] "
+            f"The store refused the write ({type(error).__name__}); " + after
         )
     return None

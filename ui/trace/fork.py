@@ -26,9 +26,11 @@ __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
 _EMPTY_STATE = "The state is empty: paste a JSON object, or press Reset for this step's state."
 _CANNOT_OPEN = {  # a link's fork or edit for a row its fresh run cannot fork from
-    "fork": "[share_fork] The share link forks a row this run cannot fork from (the payload or "
+    "fork": f"[{ErrorCode.SHARE_FORK}] "
+    "The share link forks a row this run cannot fork from (the payload or "
     "graph differs from the shared run); the run is shown without the fork.",
-    "edit": "[share_edit] The share link holds an edited state for a row this run cannot fork "
+    "edit": f"[{ErrorCode.SHARE_EDIT}] "
+    "The share link holds an edited state for a row this run cannot fork "
     "from (the payload or graph differs from the shared run); the edit is left out.",
 }
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.links.trace import Fork, TraceLink
 from ui import keys
 from ui.editor.payload import set_payload_text
@@ -41,7 +42,8 @@ def restore_trace_share(
         return None
     if state.get("graph") == "project" and "project" not in graphs:
         st.warning(
-            "[share_no_project] The share link runs the server's own graph, but this server has "
+            f"[{ErrorCode.SHARE_NO_PROJECT}] "
+            "The share link runs the server's own graph, but this server has "
             "no project graph configured, so the first graph listed is used. Configure one with "
             "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
         )
@@ -68,7 +70,8 @@ def _faults(value: list[str], known: dict[str, str]) -> list[str]:
     unknown = [fault for fault in value if fault not in known]
     if unknown:
         st.error(
-            "[unknown_fault] The share link names fault ids this version does not define; "
+            f"[{ErrorCode.UNKNOWN_FAULT}] "
+            "The share link names fault ids this version does not define; "
             "they were left out. Pick faults from the list instead."
         )
         st.code(
@@ -88,7 +91,8 @@ def select_shared_step(result: dict[str, Any], step: int) -> None:
         st.session_state[keys.STEP_SLIDER] = step
         return
     st.warning(
-        "[share_step] The share link selects a row this run does not have (the payload or "
+        f"[{ErrorCode.SHARE_STEP}] "
+        "The share link selects a row this run does not have (the payload or "
         "graph differs from the shared run); the first row is shown."
     )
 
