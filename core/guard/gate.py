@@ -16,6 +16,7 @@ from langgraph.checkpoint.base import (
 from pydantic import BaseModel
 
 from core.errors import CodedError, ErrorCode
+from core.guard.check import StateCheck
 from core.guard.ledger import Held, Key, Known, Ledger, SeenWrite
 from core.guard.refusal import InvalidStateError
 from core.guard.verdict import checkpoint_verdict, refused_nodes, task_node, writes_verdict
@@ -34,14 +35,16 @@ class Gate:
     on_invalid: OnInvalid
     may_hold_refusals: bool  # the saver's serde may leave a refused value in a state read back
     ledger: Ledger = field(default_factory=Ledger)
+    check: StateCheck = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.check = StateCheck(self.model, self.may_hold_refusals)
 
     def errors(
         self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata
     ) -> list[dict[str, Any]]:
         """The checkpoint's errors, as the audit would report them once it is stored."""
-        return checkpoint_verdict(
-            config, checkpoint, metadata, self.model, may_hold_refusals=self.may_hold_refusals
-        )
+        return checkpoint_verdict(config, checkpoint, metadata, self.check)
 
     def refuse(
         self,
@@ -72,6 +75,18 @@ class Gate:
         """Remember a checkpoint just stored; the writes that waited for it."""
         return self.ledger.accept(_own_key(stored, checkpoint), Known.of(checkpoint, metadata))
 
+    def read(self, config: RunnableConfig, saved: CheckpointTuple | None) -> CheckpointTuple | None:
+        """Remember a root checkpoint read from the saver: a run loads the one it starts from,
+        and the writes its tasks put on it are then checked without reading it again. A
+        thread read empty (a new one) is remembered too: a write on a checkpoint of it the
+        guard has not seen stored is one whose save has not landed yet."""
+        key = key_of(config if saved is None else saved.config)
+        if key is not None and saved is not None:
+            self.ledger.learn(key, Known.of_tuple(saved))
+        elif key is not None and not key[2]:
+            self.ledger.saw_thread(key[0])
+        return saved
+
     def known_or_hold(self, key: Key, stored: CheckpointTuple | None, call: Held) -> Known | None:
         """The checkpoint a write goes on, read from the saver; when it is not stored yet
         (LangGraph saves in the background), None: the write waits until it is."""
@@ -85,9 +100,7 @@ class Gate:
         errors = []
         if self.on_invalid == "raise":
             others = self.ledger.writes_on(key, but=call.task_id)
-            errors = writes_verdict(
-                known, others, mine, self.model, may_hold_refusals=self.may_hold_refusals
-            )
+            errors = writes_verdict(known, others, mine, self.check, key[0])
         if errors:
             mine = [replace(write, stored=False) for write in mine]
         self.ledger.record(key, call.task_id, mine)

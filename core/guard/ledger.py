@@ -57,12 +57,12 @@ class Known:
 
     @classmethod
     def of(cls, checkpoint: Checkpoint, metadata: CheckpointMetadata) -> Known:
-        values = checkpoint.get("channel_values") or {}
+        values = (checkpoint.get("channel_values") if isinstance(checkpoint, dict) else {}) or {}
         sends = values.get(TASKS)
         return cls(
             metadata.get("step"),
             state_channels(values),
-            checkpoint.get("versions_seen") or {},
+            (checkpoint.get("versions_seen") if isinstance(checkpoint, dict) else {}) or {},
             list(sends) if isinstance(sends, list | tuple) else [],
         )
 
@@ -93,6 +93,7 @@ class Ledger:
         self._known: OrderedDict[Key, Known] = OrderedDict()
         self._refused: OrderedDict[Key, None] = OrderedDict()
         self._held: OrderedDict[Key, list[Held]] = OrderedDict()
+        self._newest: OrderedDict[str, str] = OrderedDict()  # thread -> its newest checkpoint
 
     def known(self, key: Key) -> Known | None:
         with self._lock:
@@ -101,22 +102,18 @@ class Ledger:
                 self._known.move_to_end(key)
             return found
 
-    def refused(self, key: Key) -> bool:
-        with self._lock:
-            return key in self._refused
-
     def learn(self, key: Key, known: Known) -> Known:
         """Remember a checkpoint read from the saver (what the guard already knows wins)."""
         with self._lock:
             found = self._known.setdefault(key, known)
-            self._trim(self._known)
+            self._saw(key)
             return found
 
     def accept(self, key: Key, known: Known) -> list[Held]:
         """A checkpoint just stored: remember it, and hand back the writes held for it."""
         with self._lock:
             self._known.setdefault(key, known)
-            self._trim(self._known)
+            self._saw(key)
             return self._held.pop(key, [])
 
     def refuse(self, key: Key) -> None:
@@ -125,6 +122,28 @@ class Ledger:
             self._refused[key] = None
             self._trim(self._refused)
             self._held.pop(key, None)
+
+    def claim(self, key: Key, call: Held) -> tuple[Known | None, bool]:
+        """The checkpoint a write goes on when known; else whether the write is taken care
+        of: held, when its checkpoint is newer than every one of its thread the guard knows
+        (LangGraph saves in the background: that save has not landed), or dropped, when the
+        checkpoint was refused. `(None, False)`: read the checkpoint from the saver.
+
+        Checkpoint ids sort by time, as savers list them.
+        """
+        with self._lock:
+            found = self._known.get(key)
+            if found is not None:
+                self._known.move_to_end(key)
+                return found, False
+            if key in self._refused:
+                return None, True
+            newest = self._newest.get(key[0])
+            if newest is not None and key[2] > newest:
+                self._held.setdefault(key, []).append(call)
+                self._trim(self._held)
+                return None, True
+            return None, False
 
     def hold(self, key: Key, call: Held) -> Known | None:
         """Hold `call` until its checkpoint is stored; the checkpoint instead when it was
@@ -157,7 +176,23 @@ class Ledger:
             for table in (self._known, self._refused, self._held):
                 for key in [k for k in table if wanted is None or k[0] in wanted]:
                     del table[key]
+            for thread in [t for t in self._newest if wanted is None or t in wanted]:
+                del self._newest[thread]
 
-    def _trim(self, table: OrderedDict[Key, Any]) -> None:
+    def saw_thread(self, thread_id: str) -> None:
+        """A thread the saver holds nothing of (yet): any checkpoint of it is newer."""
+        with self._lock:
+            self._newest.setdefault(thread_id, "")
+            self._trim(self._newest)
+
+    def _saw(self, key: Key) -> None:
+        self._trim(self._known)
+        thread, _, checkpoint_id = key
+        if checkpoint_id > self._newest.get(thread, ""):
+            self._newest[thread] = checkpoint_id
+        self._newest.move_to_end(thread)
+        self._trim(self._newest)
+
+    def _trim(self, table: OrderedDict[Any, Any]) -> None:
         while len(table) > self._size:
             table.popitem(last=False)

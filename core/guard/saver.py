@@ -115,13 +115,16 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         """Drop what the guard remembers of these threads (all: None), as they are deleted."""
         self.gate.ledger.forget(thread_ids)
 
-    # reads: the inner saver's, each state the model rejects migrated when `migrate` is set
+    # reads: the inner saver's, each state the model rejects migrated when `migrate` is set;
+    # a checkpoint read (a run starts from one) is remembered for the writes put on it
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        return migrated(self.inner.get_tuple(config), self.model, self.migrate)
+        saved = migrated(self.inner.get_tuple(config), self.model, self.migrate)
+        return self.gate.read(config, saved)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        return migrated(await self.inner.aget_tuple(config), self.model, self.migrate)
+        saved = migrated(await self.inner.aget_tuple(config), self.model, self.migrate)
+        return self.gate.read(config, saved)
 
     def list(
         self,
@@ -228,8 +231,10 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         if key is None:
             return self.inner.put_writes(config, writes, task_id, task_path)
         call = Held(config, writes, task_id, task_path)
-        known = self.gate.ledger.known(key)
-        if known is None:  # a resumed thread's checkpoint, or one not stored yet
+        known, waiting = self.gate.ledger.claim(key, call)
+        if waiting:  # held until its checkpoint is stored, or dropped with it
+            return None
+        if known is None:  # a checkpoint the guard forgot: read it (or hold, not stored yet)
             known = self.gate.known_or_hold(key, self.get_tuple(config), call)
             if known is None:
                 return None
@@ -247,7 +252,9 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         if key is None:
             return await self.inner.aput_writes(config, writes, task_id, task_path)
         call = Held(config, writes, task_id, task_path)
-        known = self.gate.ledger.known(key)
+        known, waiting = self.gate.ledger.claim(key, call)
+        if waiting:
+            return None
         if known is None:
             known = self.gate.known_or_hold(key, await self.aget_tuple(config), call)
             if known is None:

@@ -10,11 +10,12 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import Checkpoint, CheckpointMetadata, CheckpointTuple
 from pydantic import BaseModel
 
+from core.guard.check import StateCheck
 from core.guard.ledger import Known, SeenWrite
 from core.jsontext.write import jsonable
 from core.lg_compat import INTERRUPT
 from core.stores.rows import RowProblem
-from core.stores.state import checkpoint_errors, cut_input, state_errors
+from core.stores.state import checkpoint_errors, cut_input, state_errors, stored_state
 from core.stores.writers import Write, blame, node_of_path, send_index
 from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
@@ -42,30 +43,32 @@ def checkpoint_verdict(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
-    model: type[BaseModel],
-    *,
-    may_hold_refusals: bool,
+    check: StateCheck,
 ) -> list[dict[str, Any]]:
-    """The errors the audit would report for this checkpoint once stored (`checkpoint_errors`:
-    an input checkpoint's input written through the model's channels, role-style messages
-    converted), `[]` when its state is valid.
+    """The errors the audit would report for this checkpoint once stored, `[]` when its
+    state is valid: an input checkpoint's input written through the model's channels first
+    (`checkpoint_errors`: role-style messages converted); any other's state (`stored_state`)
+    checked as `checkpoint_errors` checks it, with `check` (the state a step's writes made
+    was checked with them: it is not validated again).
 
     Example:
+        >>> from core.guard.check import StateCheck
         >>> from core.order import LineItem
         >>> config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
         >>> cp = {"id": "1", "channel_values": {"sku": "ab", "qty": 1, "unit_price": 2.0},
         ...       "channel_versions": {}, "versions_seen": {}}
-        >>> [e["type"] for e in checkpoint_verdict(config, cp, {"source": "loop"}, LineItem,
-        ...                                        may_hold_refusals=False)]
+        >>> check = StateCheck(LineItem, may_hold_refusals=False)
+        >>> [e["type"] for e in checkpoint_verdict(config, cp, {"source": "loop"}, check)]
         ['string_too_short']
     """
-    own: RunnableConfig = {
-        **config,
-        "configurable": {**config["configurable"], "checkpoint_id": checkpoint["id"]},
-    }
-    saved = CheckpointTuple(own, checkpoint, metadata)
+    configurable = {**config["configurable"], "checkpoint_id": checkpoint["id"]}
+    saved = CheckpointTuple({**config, "configurable": configurable}, checkpoint, metadata)
     try:
-        return checkpoint_errors(saved, model, may_hold_refusals=may_hold_refusals)[1]
+        if metadata.get("source") == "input":
+            return checkpoint_errors(saved, check.model, may_hold_refusals=check.may_hold_refusals)[
+                1
+            ]
+        return check(str(configurable["thread_id"]), stored_state(saved, check.model))
     except RowProblem as problem:  # nested too deep to be checked: refused, with its code
         return [{"type": str(problem.code), "loc": [], "msg": problem.message, "input": None}]
 
@@ -74,40 +77,40 @@ def writes_verdict(
     known: Known,
     others: Sequence[SeenWrite],
     mine: Sequence[SeenWrite],
-    model: type[BaseModel],
-    *,
-    may_hold_refusals: bool,
+    check: StateCheck,
+    thread_id: str,
 ) -> list[dict[str, Any]]:
     """The errors a task's writes (`mine`) bring into the next state, `[]` when they bring none.
 
     The next state is the checkpoint's state with the writes put on it so far (`others`,
     those the guard stored) and `mine` applied in the order LangGraph applies a step's
-    writes (by task path), each through its channel of a graph over `model` (reducers run
-    as in a run); it is checked as the audit checks a state. Only the errors at a field
-    `mine` touch count, and only those the state without them did not have: a sibling task
-    of the same step may still write another field a model validator compares (the
+    writes (by task path), each through its channel of a graph over the model (reducers run
+    as in a run); it is checked as the audit checks a state (`check`). Only the errors at a
+    field `mine` touch count, and only those the state without them did not have: a sibling
+    task of the same step may still write another field a model validator compares (the
     checkpoint the step makes is checked whole when it is stored).
 
     Example:
+        >>> from core.guard.check import StateCheck
         >>> from core.guard.ledger import Known
         >>> from core.order import AgentState
         >>> known = Known(0, {"logs": ["a"]}, {}, [])
         >>> mine = [SeenWrite("t1", "~__pregel_pull, log", "logs", ["b", None])]
-        >>> [(e["loc"], e["type"]) for e in writes_verdict(
-        ...     known, [], mine, AgentState, may_hold_refusals=False)]
+        >>> check = StateCheck(AgentState, may_hold_refusals=False)
+        >>> [(e["loc"], e["type"]) for e in writes_verdict(known, [], mine, check, "t")]
         [(['logs', 2], 'string_type')]
     """
     touched = {w.channel for w in mine if is_state_channel(w.channel)}
     if not touched:
         return []
     before = [w for w in others if w.stored]
-    after_state, raised = _written(known.state, [*before, *mine], model)
-    found = raised + state_errors(after_state, model, may_hold_refusals=may_hold_refusals)
+    after_state, raised = _written(known.state, [*before, *mine], check.model)
+    found = raised + check(thread_id, after_state)
     found = [e for e in found if e["loc"] and str(e["loc"][0]) in touched]
     if not found:
         return []
-    before_state, _ = _written(known.state, before, model)
-    had = {_identity(e) for e in state_errors(before_state, model, may_hold_refusals=False)}
+    before_state, _ = _written(known.state, before, check.model)
+    had = {_identity(e) for e in state_errors(before_state, check.model)}
     return [e for e in found if _identity(e) not in had]
 
 
