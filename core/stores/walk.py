@@ -94,15 +94,18 @@ def walk_store(
 def _walked(
     store: Store, page: list[str], history: bool, share: bool, counted: list[int | None]
 ) -> Iterator[Walked | Unreadable]:
-    serde, seen = store.saver.serde, set[str]()
+    serde, previous = store.saver.serde, None
     for saved in read_checkpoints(store, page, latest=not history, share=share):
         if isinstance(saved, Unreadable):
-            seen.add(saved.thread_id)
+            previous = saved.thread_id
             yield saved
             continue
         thread_id = saved.config["configurable"]["thread_id"]
-        latest = thread_id not in seen  # newest first: a thread's first is its latest
-        seen.add(thread_id)
+        # a thread's rows come together, newest first: its first is its latest
+        latest, previous = thread_id != previous, thread_id
         now = getattr(serde, "refusals", None)  # the serde counts each value it refused
         refusals, counted[0] = now is None or now != counted[0], now
-        yield Walked(saved, latest, refusals)
+        yield _new(Walked, (saved, latest, refusals))
+
+
+_new = tuple.__new__  # a Walked without NamedTuple's Python-level __new__: one per checkpoint
