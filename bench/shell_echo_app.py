@@ -14,7 +14,7 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # also under a bare `streamlit run`
 
-from app import main  # noqa: E402
+from app import main
 
 
 @st.fragment

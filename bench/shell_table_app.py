@@ -16,10 +16,10 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # also under a bare `streamlit run`
 
-from app import main  # noqa: E402
-from core.order import AgentState  # noqa: E402
-from core.validate.report import validate_text  # noqa: E402
-from ui.errors.view import error_table  # noqa: E402
+from app import main
+from core.order import AgentState
+from core.validate.report import validate_text
+from ui.errors.view import error_table
 
 
 @st.fragment

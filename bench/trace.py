@@ -16,11 +16,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from langgraph.graph import END, START, StateGraph  # noqa: E402
-from langgraph.graph.state import CompiledStateGraph  # noqa: E402
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
-from core.order import SEED_PAYLOAD, AgentState, build_order_graph  # noqa: E402
-from core.trace import run_trace  # noqa: E402
+from core.order import SEED_PAYLOAD, AgentState, build_order_graph
+from core.trace import run_trace
 
 
 def build_linear_graph(length: int = 20) -> CompiledStateGraph:

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pydantic import ValidationError  # noqa: E402
+from pydantic import ValidationError
 
-from core.order import SEED_PAYLOAD  # noqa: E402
-from core.order.schema_options import SchemaOptions, build_model  # noqa: E402
-from core.validate.report import validate_text  # noqa: E402
+from core.order import SEED_PAYLOAD
+from core.order.schema_options import SchemaOptions, build_model
+from core.validate.report import validate_text
 
 
 def _ratio(ours, bare, repeat: int, number: int) -> tuple[float, float]:

@@ -116,7 +116,7 @@ class _Check:
             except ValidationError as exc:
                 found = exc.errors(include_url=False, include_context=False, include_input=False)
                 return [tuple(error["loc"]) for error in found]
-            except Exception:  # noqa: BLE001, S110 - a validator raised: state_errors pins it
+            except Exception:  # noqa: BLE001 - a validator raised: state_errors pins it
                 pass
             else:
                 return []

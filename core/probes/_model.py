@@ -194,5 +194,5 @@ def outcome(action: Callable[[], Any]) -> tuple[Any, BaseException | None]:
     """
     try:
         return action(), None
-    except Exception as exc:  # a probe observes any failure; it never decides which to expect
+    except Exception as exc:  # noqa: BLE001 - a probe observes any failure; it never decides which to expect
         return None, exc

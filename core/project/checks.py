@@ -67,7 +67,7 @@ def load_graph(spec: str) -> CompiledGraph:
     if callable(target) and not isinstance(target, StateGraph | CompiledStateGraph | type):
         try:
             target = target()
-        except Exception as exc:  # noqa: BLE001 - the user's factory may raise anything
+        except Exception as exc:
             raise ProjectError(
                 ErrorCode.GRAPH_FACTORY_FAILED,
                 f"graph factory {spec!r} raised {type(exc).__name__}: {exc}. A factory must "
@@ -76,7 +76,7 @@ def load_graph(spec: str) -> CompiledGraph:
     if isinstance(target, StateGraph):
         try:
             target = target.compile()
-        except Exception as exc:  # noqa: BLE001 - e.g. a builder with no entry point
+        except Exception as exc:
             raise ProjectError(
                 ErrorCode.GRAPH_COMPILE_FAILED,
                 f"graph {spec!r} did not compile: {type(exc).__name__}: {exc}. Fix the builder.",
@@ -159,7 +159,7 @@ def _import(spec: str, kind: str) -> Any:
                 "directory that holds it (or install it), and check the spelling.",
             ) from exc
         raise _import_failed(module_name, kind, exc) from exc
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module may raise anything
+    except (Exception, SystemExit) as exc:
         raise _import_failed(module_name, kind, exc) from exc
     for part in attr.split("."):
         if not hasattr(target, part):

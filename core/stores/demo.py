@@ -83,7 +83,7 @@ def run_demo_threads(saver: BaseCheckpointSaver[Any]) -> dict[str, str | None]:
                     turn = {"type": "human", "content": again, "id": f"{thread_id}-again"}
                     graph.invoke({"messages": [turn]}, config)
             outcome[thread_id] = "interrupted before confirm" if interrupt else None
-        except Exception as exc:  # the store keeps what was checkpointed before the raise
+        except Exception as exc:  # noqa: BLE001 - the store keeps what was checkpointed before the raise
             outcome[thread_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
     return outcome
 

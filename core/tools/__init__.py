@@ -87,7 +87,7 @@ def attempt(what: str, action: Callable[[], str], *, instead: str = "") -> Obser
     with recorded_warnings() as caught:
         try:
             result = action()
-        except Exception as exc:  # the failure is the observation
+        except Exception as exc:  # noqa: BLE001 - the failure is the observation
             said = _errors_text(exc) if isinstance(exc, ValidationError) else _first_line(exc)
             failure = f"{type(exc).__name__}: {said}"
             return Observation(what, "fails", failure, instead)

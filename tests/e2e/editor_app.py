@@ -8,9 +8,9 @@ from pathlib import Path
 # `streamlit run tests/e2e/editor_app.py` puts only this folder on sys.path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import streamlit as st  # noqa: E402
+import streamlit as st
 
-from ui.editor.json_editor import Mark, json_editor, pending_text  # noqa: E402
+from ui.editor.json_editor import Mark, json_editor, pending_text
 
 TEXT = '{\n  "order_id": "A-1",\n  "qty": "three",\n  "items": []\n}\n'
 QTY_MESSAGE = "Input should be a valid integer, unable to parse string as an integer"

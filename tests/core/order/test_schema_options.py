@@ -16,7 +16,7 @@ def _schema(model):
 
 def _exec_source(options):
     namespace: dict = {}
-    exec(compile(model_source(options), "<model_source>", "exec"), namespace)  # noqa: S102
+    exec(compile(model_source(options), "<model_source>", "exec"), namespace)
     return namespace["AgentState"]
 
 

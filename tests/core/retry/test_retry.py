@@ -689,7 +689,7 @@ def test_the_shown_source_builds_the_model_the_lab_validates_with(constraints):
     exec(
         compile(header + answer_source(constraints), "<answer_source>", "exec", dont_inherit=True),
         namespace,
-    )  # noqa: S102
+    )
     shown = namespace["Answer"].model_json_schema()
     assert json.dumps(shown, sort_keys=True) == json.dumps(
         answer_model(constraints).model_json_schema(), sort_keys=True

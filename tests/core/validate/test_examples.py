@@ -26,9 +26,9 @@ from core.validate.pattern_sample import sample_pattern
 from core.validate.report import validate_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures"))
-from custom_reducer.graph import TagState  # noqa: E402
-from shop.state import ShopState  # noqa: E402
-from typed_state.graph import TicketIn  # noqa: E402
+from custom_reducer.graph import TagState
+from shop.state import ShopState
+from typed_state.graph import TicketIn
 
 
 class Colour(Enum):
