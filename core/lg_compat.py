@@ -50,6 +50,7 @@ __all__ = [
     "input_schema",
     "mark_sqlite_set_up",
     "msgpack_allowlist",
+    "msgpack_encode",
     "msgpack_ext_hook",
     "node_input",
     "node_of_path",
@@ -221,6 +222,24 @@ def msgpack_ext_hook(serde: Any) -> Callable[[int, bytes], Any] | None:
     """
     hook = getattr(serde, "_unpack_ext_hook", None)
     return hook if callable(hook) else None
+
+
+def msgpack_encode(value: Any) -> bytes:
+    """`langgraph.checkpoint.serde.jsonplus._msgpack_enc`: the bytes LangGraph's serializer
+    stores for `value` (its extension types for messages, models, enums...), with any
+    `ormsgpack.Ext` in `value` written as it is: how the tests craft a stored value by hand.
+    Missing public API: `dumps_typed` gives the same bytes for a container, but its type tag
+    first and no way to hand it a raw extension value.
+
+    Example:
+        >>> from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+        >>> msgpack_encode({"a": [1]}) == JsonPlusSerializer().dumps_typed({"a": [1]})[1]
+        True
+    """
+    from langgraph.checkpoint.serde.jsonplus import _msgpack_enc
+
+    encoded: bytes = _msgpack_enc(value)
+    return encoded
 
 
 def msgpack_allowlist(serde: Any) -> Any:

@@ -24,13 +24,7 @@ _FILE = re.compile(r"\.(toml|py|md|json|csv|sqlite)")  # `playground.toml`: a fi
 # Tests that import a private part of LangGraph directly today, each with what it takes. Their
 # files are not this change's to edit: each should take it from core.lg_compat (with a check
 # in tests/core/test_lg_compat.py), then leave this list, which the test below keeps exact.
-NOT_YET_THROUGH_LG_COMPAT = [
-    "tests/core/stores/test_aliases.py:16: langgraph.checkpoint.serde.jsonplus._msgpack_enc",
-    "tests/core/stores/test_encrypted.py:164: langgraph.checkpoint.serde.jsonplus._msgpack_enc",
-    "tests/core/stores/test_pages.py:15: langgraph.checkpoint.serde.jsonplus._msgpack_enc",
-    "tests/core/stores/test_serde.py:18: langgraph.checkpoint.serde.jsonplus._msgpack_enc",
-    "tests/core/validate/test_run_saver.py:54: langgraph._internal._serde",
-]
+NOT_YET_THROUGH_LG_COMPAT: list[str] = []
 
 
 # --- the map ---------------------------------------------------------------------------------

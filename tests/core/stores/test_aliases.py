@@ -18,10 +18,10 @@ from langgraph.checkpoint.serde.jsonplus import (
     EXT_DELTA_SNAPSHOT,
     EXT_METHOD_SINGLE_ARG,
     JsonPlusSerializer,
-    _msgpack_enc,
 )
 
 from core.lg_compat import build_serde_allowlist
+from core.lg_compat import msgpack_encode as _msgpack_enc
 from core.stores.aliases import module_aliases, rewrite_modules, server_module_names
 
 # A user's graph file, as langgraph dev imports it (under "__graph") and as the playground

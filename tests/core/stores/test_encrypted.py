@@ -161,8 +161,7 @@ def test_inside_an_encrypted_value_the_allow_list_still_decides(tmp_path):
     call are refused unread (LangGraph's default serializer would run the latter)."""
     import pickle
 
-    from langgraph.checkpoint.serde.jsonplus import _msgpack_enc
-
+    from core.lg_compat import msgpack_encode as _msgpack_enc
     from core.stores import Refused
 
     from .test_serde import _crafted

@@ -12,8 +12,8 @@ from typing import Any
 import psycopg
 import pytest
 from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.serde.jsonplus import _msgpack_enc
 
+from core.lg_compat import msgpack_encode as _msgpack_enc
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import audit_store, open_store, strict_serde
 from core.stores import pages as pages_module

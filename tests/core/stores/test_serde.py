@@ -18,10 +18,10 @@ import pytest
 from langgraph.checkpoint.serde.jsonplus import (
     EXT_CONSTRUCTOR_SINGLE_ARG,
     JsonPlusSerializer,
-    _msgpack_enc,
 )
 
 from core.__main__ import main
+from core.lg_compat import msgpack_encode as _msgpack_enc
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import Refused, audit_store, open_store, strict_serde
 from core.stores.audit import InvalidState

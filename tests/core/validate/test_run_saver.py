@@ -51,8 +51,7 @@ def test_runs_read_back_their_own_types_with_or_without_strict_msgpack(strict):
 
 
 def test_the_allowlist_is_langgraphs_own_for_the_graph_collected_once():
-    from langgraph._internal._serde import build_serde_allowlist
-
+    from core.lg_compat import build_serde_allowlist, msgpack_allowlist
     from core.order import build_order_graph
     from core.validate.run_saver import graph_schemas, run_saver, serde_allowlist
 
@@ -63,4 +62,4 @@ def test_the_allowlist_is_langgraphs_own_for_the_graph_collected_once():
     assert serde_allowlist(graph) == frozenset(langgraphs)
     assert serde_allowlist(graph) is serde_allowlist(graph)  # not walked again per run
     saver = run_saver(graph, lenient=True)
-    assert saver.serde._allowed_msgpack_modules == langgraphs
+    assert msgpack_allowlist(saver.serde) == langgraphs
