@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import CodedError, ErrorCode
 from core.project.checks import ProjectError
-from core.project.load import CONFIG_FILE
+from core.project.load import CONFIG_FILE, playground_table
 
 __all__ = [
     "MEMBERS_ENV",
@@ -75,7 +74,7 @@ def read_hosting(env: Mapping[str, str], cwd: Path | str) -> Hosting:
         >>> read_hosting({}, "/nonexistent").public
         False
     """
-    table = _table(Path(cwd) / CONFIG_FILE)
+    table = playground_table(Path(cwd) / CONFIG_FILE)
     public, source = table.get("public"), CONFIG_FILE
     if public is None:
         public, source = _flag(env.get(PUBLIC_ENV, "")), "environment"
@@ -115,18 +114,6 @@ def _members(members: object) -> tuple[str, ...]:
         )
     assert isinstance(members, list)  # for the type checker: `ok` said so
     return tuple(dict.fromkeys(m.strip().lower() for m in members))
-
-
-def _table(path: Path) -> dict[str, object]:
-    if not path.is_file():
-        return {}
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("playground", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        raise ProjectError(
-            ErrorCode.BAD_CONFIG_FILE, f"{CONFIG_FILE} cannot be read as TOML; fix it."
-        ) from None
-    return table if isinstance(table, dict) else {}
 
 
 def hosting_or_closed(env: Mapping[str, str], cwd: Path | str) -> tuple[Hosting, str | None]:

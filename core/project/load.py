@@ -9,7 +9,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -30,6 +30,7 @@ __all__ = [
     "ProjectSpec",
     "is_configured",
     "load_project",
+    "playground_table",
 ]
 
 CONFIG_FILE = "playground.toml"
@@ -145,18 +146,37 @@ def _resolve(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> ProjectS
     return ProjectSpec(model, graph, model_from, graph_from, candidate, candidate_from)
 
 
-def _config_file(path: Path) -> dict[str, str]:
+def playground_table(path: Path) -> dict[str, Any]:
+    """playground.toml's `[playground]` table, the one reading of that file for the model, the
+    graph, the store and public mode alike: {} without the file or the table.
+
+    Raises `ProjectError` (`bad_config_file`) for a file that cannot be read as TOML, or whose
+    `playground` is not a table, naming the file and never quoting it (it may hold a DSN).
+
+    Example:
+        >>> playground_table(Path("/nonexistent/playground.toml"))
+        {}
+    """
     if not path.is_file():
         return {}
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8")).get("playground", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         raise ProjectError(
-            ErrorCode.BAD_CONFIG_FILE, f"{path} cannot be read: {exc}. Fix it."
-        ) from exc
-    if not isinstance(table, dict) or any(
-        not isinstance(table.get(k, ""), str) for k in ("model", "graph", "candidate")
-    ):
+            ErrorCode.BAD_CONFIG_FILE, f"{path} cannot be read as TOML; fix the [playground] table."
+        ) from None
+    if not isinstance(table, dict):
+        raise ProjectError(
+            ErrorCode.BAD_CONFIG_FILE,
+            f"{path}: playground is not a table; write [playground] on a line of its own, then "
+            "its entries under it.",
+        )
+    return table
+
+
+def _config_file(path: Path) -> dict[str, str]:
+    table = playground_table(path)
+    if any(not isinstance(table.get(k, ""), str) for k in ("model", "graph", "candidate")):
         raise ProjectError(
             ErrorCode.BAD_CONFIG_FILE,
             f'{path}: write a [playground] table with string entries model = "pkg.mod:Model" '

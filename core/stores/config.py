@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import argparse
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from core.project import CONFIG_FILE
+from core.project.checks import ProjectError
+from core.project.load import playground_table
 from core.stores.errors import StoreCode, StoreError
 from core.stores.open import STORE_ENV
 
@@ -27,16 +28,11 @@ class ServerStore(NamedTuple):
 
 
 def _from_file(path: Path, key: str = "store") -> str | None:
-    if not path.is_file():
-        return None
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("playground", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        # the file may hold a DSN: name the file, never quote it
-        raise StoreError(
-            StoreCode.BAD_SPEC, f"{path} cannot be read as TOML; fix the [playground] table."
-        ) from None
-    value = table.get(key) if isinstance(table, dict) else None
+        table = playground_table(path)  # names the file, never quotes it: it may hold a DSN
+    except ProjectError as error:
+        raise StoreError(StoreCode.BAD_SPEC, error.message) from None
+    value = table.get(key)
     if value is not None and not isinstance(value, str):
         raise StoreError(
             StoreCode.BAD_SPEC,
