@@ -159,8 +159,13 @@ def announce_public_mode() -> None:
     """On a public server, log once what it keeps from visitors who are not signed-in
     members: each thing the host configured, and where it was set."""
     found = hosting()
-    if not found.public:
-        return
+    if found.public:  # worked out once per configuration, not on every rerun
+        config = Path.cwd() / CONFIG_FILE
+        _announced(found, config.stat().st_mtime_ns if config.is_file() else 0)
+
+
+@st.cache_resource(show_spinner=False)
+def _announced(found: Hosting, stamp: int) -> bool:
     from core.stores.unbrick import WRITES_ENV, writes_enabled  # only on a public server
 
     kept = []
@@ -179,6 +184,7 @@ def announce_public_mode() -> None:
         "order, the demo store and their own uploads, and writes (if enabled) reach only "
         "those; share links never run a graph by themselves."
     )
+    return True
 
 
 def access_sidebar() -> None:
