@@ -253,7 +253,15 @@ def _secret_spans(text: str) -> list[tuple[int, int]]:
     colon, at = text.find(":", scheme + 3 if scheme >= 0 else 0), text.rfind("@")
     spans = [(colon + 1, at)] if 0 <= colon < at else []
     spans += [match.span(1) for match in _SECRET_VALUE.finditer(text)]
+    if scheme >= 0:  # in a URL's query a value runs to the next "&", spaces and all
+        spans += [(m.start(1), _query_end(text, m.start(1))) for m in _SECRET_VALUE.finditer(text)]
     return [(start, end) for start, end in spans if end - start >= _FRAGMENT]
+
+
+def _query_end(text: str, start: int) -> int:
+    """Where a URL query's value that starts at `start` ends: its "&", its "#", or the end."""
+    ends = [at for at in (text.find("&", start), text.find("#", start)) if at >= 0]
+    return min(ends, default=len(text))
 
 
 def _fragments(shown: str, text: str) -> list[str]:

@@ -223,3 +223,9 @@ def test_mask_secrets_masks_the_password_and_its_parts_and_keeps_the_rest():
         "a part": 'invalid connection option "***"',
         "not a part": "/tmp/pytest-Q9zK/x",
     }
+
+
+def test_a_query_password_holding_a_space_and_an_at_sign_leaves_no_piece_in_the_label():
+    # Found by the properties above: the password runs to its "&" or the end, not its space.
+    spec = "postgresql://a:1/_?user=0&password=? Q9zK@:::"
+    assert store_label(spec) == "a PostgreSQL DSN (not shown: part of it may be a password)"
