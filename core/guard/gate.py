@@ -13,6 +13,7 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
     CheckpointTuple,
 )
+from langgraph.constants import START
 from pydantic import BaseModel
 
 from core.errors import CodedError, ErrorCode
@@ -70,10 +71,19 @@ class Gate:
         return {**metadata, "state_errors": errors}  # type: ignore[typeddict-unknown-key]
 
     def accepted(
-        self, stored: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata
+        self,
+        config: RunnableConfig,
+        stored: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
     ) -> list[Held]:
-        """Remember a checkpoint just stored; the writes that waited for it."""
-        return self.ledger.accept(_own_key(stored, checkpoint), Known.of(checkpoint, metadata))
+        """Remember a checkpoint just stored (put with `config`); the writes that waited
+        for it."""
+        known = Known.of(checkpoint, metadata)
+        known.checked_input = self.on_invalid == "raise" and metadata.get("source") == "input"
+        parent = parent_key(config)
+        own = _own_key(stored, checkpoint)
+        return self.ledger.accept(own, known, parent if parent[2] else None)
 
     def read(self, config: RunnableConfig, saved: CheckpointTuple | None) -> CheckpointTuple | None:
         """Remember a root checkpoint read from the saver: a run loads the one it starts from,
@@ -95,10 +105,15 @@ class Gate:
         return self.ledger.hold(key, call)
 
     def check_writes(self, key: Key, known: Known, call: Held) -> None:
-        """Record a task's writes; raise the refusal when they bring errors (`"raise"`)."""
+        """Record a task's writes; raise the refusal when they bring errors (`"raise"`).
+
+        The input a checked input checkpoint holds was checked written into its state: its
+        `__start__` task writes just that, and is not checked again.
+        """
         mine = [SeenWrite(call.task_id, call.task_path, c, v) for c, v in call.writes]
         errors = []
-        if self.on_invalid == "raise":
+        started = known.checked_input and task_node(call.task_path, known.sends) == START
+        if self.on_invalid == "raise" and not started:
             others = self.ledger.writes_on(key, but=call.task_id)
             errors = writes_verdict(known, others, mine, self.check, key[0])
         if errors:

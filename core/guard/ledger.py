@@ -47,13 +47,16 @@ class SeenWrite:
 @dataclass
 class Known:
     """A checkpoint as the guard saw it stored: the step, its state channels, which versions
-    each node had seen (to tell which nodes ran next), its pending `Send`s, its writes."""
+    each node had seen (to tell which nodes ran next), its pending `Send`s, its writes, and
+    whether it is an input checkpoint the guard checked (its input written into the state
+    is what its `__start__` task writes: known valid)."""
 
     step: int | None
     state: dict[str, Any]
     versions_seen: Mapping[str, Mapping[str, Any]]
     sends: Sequence[Any]
     writes: list[SeenWrite] = field(default_factory=list)
+    checked_input: bool = False
 
     @classmethod
     def of(cls, checkpoint: Checkpoint, metadata: CheckpointMetadata) -> Known:
@@ -109,10 +112,14 @@ class Ledger:
             self._saw(key)
             return found
 
-    def accept(self, key: Key, known: Known) -> list[Held]:
-        """A checkpoint just stored: remember it, and hand back the writes held for it."""
+    def accept(self, key: Key, known: Known, parent: Key | None = None) -> list[Held]:
+        """A checkpoint just stored: remember it, and hand back the writes held for it. Its
+        `parent` is forgotten: its step is done (a write still on its way to it reads it
+        from the saver), and a long thread keeps one state in memory, not one per step."""
         with self._lock:
             self._known.setdefault(key, known)
+            if parent is not None and parent != key:
+                self._known.pop(parent, None)
             self._saw(key)
             return self._held.pop(key, [])
 

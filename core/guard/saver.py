@@ -184,7 +184,7 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
             metadata = self.gate.refuse(config, checkpoint, metadata, errors, parent)
         stored = self.inner.put(config, checkpoint, metadata, new_versions)
         refused = None
-        for call in self.gate.accepted(stored, checkpoint, metadata):
+        for call in self.gate.accepted(config, stored, checkpoint, metadata):
             try:
                 self.put_writes(*call)
             except InvalidStateError as error:
@@ -209,7 +209,7 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
             metadata = self.gate.refuse(config, checkpoint, metadata, errors, parent)
         stored = await self.inner.aput(config, checkpoint, metadata, new_versions)
         refused = None
-        for call in self.gate.accepted(stored, checkpoint, metadata):
+        for call in self.gate.accepted(config, stored, checkpoint, metadata):
             try:
                 await self.aput_writes(*call)
             except InvalidStateError as error:

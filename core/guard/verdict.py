@@ -183,16 +183,25 @@ def _written(
     state: dict[str, Any], writes: Iterable[SeenWrite], model: type[BaseModel]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """`state` with the writes applied through their channels, tasks in path order as
-    LangGraph applies them, and what raised (a reducer's crash, JSON-safe, its input cut)."""
+    LangGraph applies them, and what raised (a reducer's crash, JSON-safe, its input cut).
+    A task's writes to distinct channels go through in one pass."""
     graph, raised = entry_graph(model), []
+    batches: list[dict[str, Any]] = []
+    last: tuple[str, str] | None = None
     for write in sorted(writes, key=lambda w: (w.task_path, w.task_id)):  # stable in a task
-        if is_state_channel(write.channel):
-            state, crashed = write_input(graph, state, {write.channel: write.value})
-            raised += [
-                jsonable({k: v for k, v in row.items() if k != "input"})
-                | {"input": cut_input(row.get("input"))}
-                for row in crashed
-            ]
+        if not is_state_channel(write.channel):
+            continue
+        task = (write.task_path, write.task_id)
+        if task != last or write.channel in batches[-1]:
+            batches.append({})
+        batches[-1][write.channel], last = write.value, task
+    for batch in batches:
+        state, crashed = write_input(graph, state, batch)
+        raised += [
+            jsonable({k: v for k, v in row.items() if k != "input"})
+            | {"input": cut_input(row.get("input"))}
+            for row in crashed
+        ]
     return state, raised
 
 
