@@ -24,11 +24,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from langgraph.checkpoint.base import BaseCheckpointSaver  # noqa: E402
-from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
 
-from core.guard import GuardedSaver  # noqa: E402
-from core.order import SEED_PAYLOAD, AgentState, build_order_graph  # noqa: E402
+from core.guard import GuardedSaver
+from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 
 TARGET = 1.3
 
