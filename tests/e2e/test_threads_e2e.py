@@ -146,7 +146,10 @@ def test_the_audit_streams_its_results_with_progress_and_cancel_stops_it(
         # the server's store opens first: the Store radio has it selected
         expect(page.get_by_role("radio", name="The server's store")).to_be_checked()
         expect(page.locator(THREAD_GRID)).to_be_visible()
-        page.locator(".st-key-threads_audit_history").get_by_text("Every checkpoint").click()
+        # the box's run settled first (the page previews the migration in it): a click on a
+        # busy machine could otherwise meet the page mid-run
+        with rerun(page, timeout_ms=120_000):
+            page.locator(".st-key-threads_audit_history").get_by_text("Every checkpoint").click()
         page.locator(".st-key-threads_audit_run").get_by_role("button").click()
 
         progress = page.locator(AUDIT_PROGRESS)
