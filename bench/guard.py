@@ -8,6 +8,14 @@ Target: guarded / bare <= 1.3x in wall time. Runs alternate, bare first, and the
 compared; the process's CPU time (every thread: LangGraph saves in the background) is printed
 beside it, steadier than wall time on a shared machine.
 Prints numbers; never fails. Run: python bench/guard.py [invokes] [rounds]
+
+Measured 2026-12-05 (1,000 invokes, 3 rounds, a shared 2-core machine whose load moves the
+wall times): (a) wall 1.01x, CPU 1.11x; (b) wall 0.76x, CPU 1.02x. Where the guard's time
+goes on (a)'s growing state: the input checkpoint's check (its input written through the
+reducers, then validated) and one validation per task's writes; the checkpoint a step
+stores holds the state its writes made and is not validated again. Before a stored
+checkpoint's parent was forgotten, the guard kept every state of the thread it had seen
+(256) and the garbage collector's passes over them made (a) 1.4-1.5x in CPU.
 """
 
 from __future__ import annotations
