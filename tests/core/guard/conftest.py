@@ -66,26 +66,19 @@ def raw_rows(saver: BaseCheckpointSaver[Any], thread_id: str) -> list[tuple[Any,
     channels, [(channel, value) of each pending write], sorted: parallel tasks write in any
     order)."""
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-    return [
-        (
-            saved.metadata["step"],
-            saved.metadata["source"],
-            state_channels(saved.checkpoint["channel_values"]),
-            sorted(((c, v) for _, c, v in saved.pending_writes or ()), key=repr),
-        )
-        for saved in saver.list(config)
-    ]
+    return [_raw_row(saved) for saved in saver.list(config)]
 
 
 async def araw_rows(saver: BaseCheckpointSaver[Any], thread_id: str) -> list[tuple[Any, ...]]:
     """`raw_rows` through the saver's `alist`."""
     config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-    return [
-        (
-            saved.metadata["step"],
-            saved.metadata["source"],
-            state_channels(saved.checkpoint["channel_values"]),
-            sorted(((c, v) for _, c, v in saved.pending_writes or ()), key=repr),
-        )
-        async for saved in saver.alist(config)
-    ]
+    return [_raw_row(saved) async for saved in saver.alist(config)]
+
+
+def _raw_row(saved: Any) -> tuple[Any, ...]:
+    return (
+        saved.metadata["step"],
+        saved.metadata["source"],
+        state_channels(saved.checkpoint["channel_values"]),
+        sorted(((c, v) for _, c, v in saved.pending_writes or ()), key=repr),
+    )
