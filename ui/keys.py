@@ -137,6 +137,7 @@ __all__ = [
     "THREADS_STATUS",
     "THREADS_STEP",
     "THREADS_STEP_OF",
+    "THREADS_TAB",
     "THREADS_TABLE",
     "THREADS_THREAD",
     "THREADS_TIMELINE",
@@ -356,6 +357,9 @@ THREADS_MERGE = "threads_merge"
 THREADS_SHARE = "threads_share"
 THREADS_LINK_WANTED = "threads_link_wanted"
 THREADS_READ_AGAIN = "threads_read_again"
+# The open thread's tool shown (Timeline, Audit, Migrate, Unbrick): st.tabs' own state, set
+# by a share link before the tabs are drawn (ui/threads/share.py).
+THREADS_TAB = "threads_tab"
 
 # Audit (ui/threads/audit.py): the model it checks against, every checkpoint or the latest,
 # Run; the running job's slices; Cancel; the results' tables and downloads.
