@@ -105,13 +105,18 @@ __all__ = [
     "THREADS_MIGRATE_CANCEL",
     "THREADS_MIGRATE_CHANGES",
     "THREADS_MIGRATE_COUNTS",
+    "THREADS_MIGRATE_DRY_RUN",
     "THREADS_MIGRATE_HISTORY",
     "THREADS_MIGRATE_JOB",
     "THREADS_MIGRATE_JSON",
+    "THREADS_MIGRATE_LAST_PLAN",
     "THREADS_MIGRATE_MODULE",
+    "THREADS_MIGRATE_PLANNED",
+    "THREADS_MIGRATE_PLANNED_TABLE",
     "THREADS_MIGRATE_PREVIEW",
     "THREADS_MIGRATE_PROPOSE",
     "THREADS_MIGRATE_REFUSALS",
+    "THREADS_MIGRATE_STALE",
     "THREADS_MIGRATE_STEPS",
     "THREADS_MIGRATE_STEP_COUNTS",
     "THREADS_MIGRATE_THREAD",
@@ -148,8 +153,10 @@ __all__ = [
     "THREADS_UNBRICK_VALIDATE",
     "THREADS_UNBRICK_WRITE",
     "THREADS_UNBRICK_WRITTEN",
+    "THREADS_UNBRICK_WRITTEN_TABLE",
     "THREADS_UPLOAD",
     "THREADS_WRITES",
+    "THREADS_WRITE_NEXT",
     "TOOL_ERRORS",
     "TOOL_PAYLOAD",
     "TOOL_PRESET",
@@ -383,6 +390,8 @@ THREADS_UNBRICK_WRITTEN = "threads_unbrick_written"
 THREADS_UNBRICK_VALIDATE = "threads_unbrick_validate"
 THREADS_UNBRICK_WRITE = "threads_unbrick_write"
 THREADS_UNBRICK_ERRORS = "threads_unbrick_errors"
+# The table of what the last unbrick wrote (thread, from checkpoint, new checkpoint).
+THREADS_UNBRICK_WRITTEN_TABLE = "threads_unbrick_written_table"
 
 # Migrate (ui/threads/migrate/): the rows the plan table starts from (the proposal's or an
 # upload's, with the generation that suffixes the table's key, STEPS, after each new start),
@@ -410,6 +419,16 @@ THREADS_MIGRATE_THREAD = "threads_migrate_thread"
 THREADS_MIGRATE_APPLY = "threads_migrate_apply"
 THREADS_MIGRATE_WRITTEN_CSV = "threads_migrate_written_csv"
 THREADS_MIGRATE_WRITTEN_JSON = "threads_migrate_written_json"
+# Apply's dry run: its button, the forks it found (with the plan and store they are for) and
+# their table; the last complete plan (a half-typed row keeps its preview, marked stale) and
+# the stale note's box.
+THREADS_MIGRATE_DRY_RUN = "threads_migrate_dry_run"
+THREADS_MIGRATE_PLANNED = "threads_migrate_planned"
+THREADS_MIGRATE_PLANNED_TABLE = "threads_migrate_planned_table"
+THREADS_MIGRATE_LAST_PLAN = "threads_migrate_last_plan"
+THREADS_MIGRATE_STALE = "threads_migrate_stale"
+# After any write on the Threads page: what to do next (resume the thread), in its box.
+THREADS_WRITE_NEXT = "threads_write_next"
 
 # The server's heavy jobs on the Threads page (ui/heavy.py queues each for a slot): reading an
 # uploaded store, the audit, the migration preview. READ_CANCELLED: the read's wait was
