@@ -5,7 +5,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.jsontext.write import plural
 from core.retry import (
     ENGINES,
     MAX_RETRIES,
@@ -18,6 +17,7 @@ from core.retry import (
     load_script,
     run_script,
 )
+from core.words import count
 from ui import keys
 from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor
@@ -101,16 +101,16 @@ def _render_run(run: RetryRun) -> None:
         **fit,
     )
     if run.output is not None:
-        st.success(f"Valid Answer after {plural(run.calls, 'model call')}")
+        st.success(f"Valid Answer after {count(run.calls, 'model call')}")
         st.json(run.output.model_dump(mode="json"))
     elif run.error is not None:
-        st.error(f"The run raised an exception after {plural(run.calls, 'model call')}")
+        st.error(f"The run raised an exception after {count(run.calls, 'model call')}")
         st.code(f"{run.error.type}: {run.error.message}", language=None, wrap_lines=True)
     by_counter = run.retries_by_counter()
     if run.retries_used > run.retries and len(by_counter) > 1:  # past the budget, and why
-        spent = ", ".join(f"{count} on the {name} counter" for name, count in by_counter.items())
+        spent = ", ".join(f"{n} on the {name} counter" for name, n in by_counter.items())
         st.info(
-            f"{run.retries_used} retries on a budget of {run.retries}: "
+            f"{count(run.retries_used, 'retry', 'retries')} on a budget of {run.retries}: "
             f"{spent}. Each counter has the whole budget: a plain-text answer draws on the run's, "
             "a call of the output tool on the tool's own."
         )

@@ -16,6 +16,7 @@ from pydantic_ai.messages import ModelResponse, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from core.probes._model import ARTICLE_OUTPUT, OUTPUT_PACKAGES, Check, article_probe, describe
+from core.words import count
 
 __all__ = ["PROBES"]
 
@@ -89,7 +90,7 @@ def probe_default_retry_limit() -> list[Check]:
     return [
         Check(
             expected="an always-invalid model is called 2 times (1 try + 1 retry)",
-            observed=f"{seen['calls']} model calls",
+            observed=count(seen["calls"], "model call"),
             matches=seen["calls"] == 2,
         ),
         Check(
@@ -116,7 +117,7 @@ def probe_retries_can_be_raised() -> list[Check]:
         Check(
             expected="run_sync(retries=2) lets the third answer through",
             observed=(
-                f"{raised['calls']} model calls, output {raised['output'].output!r}"
+                f"{count(raised['calls'], 'model call')}, output {raised['output'].output!r}"
                 if raised["error"] is None
                 else describe(raised["error"])
             ),
@@ -131,7 +132,8 @@ def probe_feedback_part() -> list[Check]:
     return [
         Check(
             expected="the validation error goes back to the model and the run retries",
-            observed=f"{seen['calls']} model calls; sent back after the bad answer: {kinds}",
+            observed=f"{count(seen['calls'], 'model call')}; "
+            f"sent back after the bad answer: {kinds}",
             matches=seen["calls"] == 2 and seen["error"] is None,
         ),
         Check(

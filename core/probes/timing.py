@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from core.order.graph import CompiledGraph
 from core.probes._model import ARTICLE_STATE, Check, Probe
+from core.words import count
 
 __all__ = ["BUDGET_SECONDS", "MARGIN", "PROBES", "time_state_kinds"]
 
@@ -128,7 +129,7 @@ def probe_basemodel_state_is_slower() -> list[Check]:
         checks.append(
             Check(
                 expected=f"BaseModel state is at least {MARGIN:.0%} slower than {other} state",
-                observed=f"{verdict}: {ratio}; {len(times['basemodel'])} rounds of "
+                observed=f"{verdict}: {ratio}; {count(len(times['basemodel']), 'round')} of "
                 f"{_CALLS_PER_ROUND} invokes; fastest invoke, median of rounds: {medians}; "
                 f"{schema_ratio}",
                 matches=slower,

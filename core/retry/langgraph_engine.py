@@ -26,6 +26,7 @@ from core.retry.lg_messages import (
 from core.retry.script import MAX_CALLS, QUESTION, SYSTEM_PROMPT, search, turn_at
 from core.retry.timeline import Attempt, RetryRun, RunError, left_out
 from core.trace import run_trace
+from core.words import count
 
 __all__ = [
     "RECURSION_LIMIT",
@@ -100,7 +101,7 @@ def build_retry_graph(
         raw, is_text = raw_output(last_turn(state.messages))
         errors = full_errors(model, raw, as_json_text=is_text)
         if errors:
-            return {"errors": errors, "status": "invalid", "logs": [f"{len(errors)} errors"]}
+            return {"errors": errors, "status": "invalid", "logs": [count(len(errors), "error")]}
         value = model.model_validate_json(raw) if is_text else model.model_validate(raw)
         row = Attempt(
             state.calls,

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from core.probes import VERDICTS, ProbeResult, article_of
+from core.words import count
 from ui import keys
 
 __all__ = ["MEANINGS", "probe_detail", "results_frame", "verdict_counts"]
@@ -53,7 +54,7 @@ def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
 def verdict_counts(results: list[ProbeResult]) -> str:
     """'N probes: a holds, b differs, c partly, d inconclusive' for a caption."""
     counts = {v: sum(r.verdict == v for r in results) for v in VERDICTS}
-    return f"{len(results)} probes: " + ", ".join(f"{n} {v}" for v, n in counts.items())
+    return f"{count(len(results), 'probe')}: " + ", ".join(f"{n} {v}" for v, n in counts.items())
 
 
 def probe_detail(result: ProbeResult, source_code: str) -> None:
