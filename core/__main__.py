@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import sys
 
+from core.guard.cli import add_guard_parser
 from core.migrate.cli import add_migrate_parser
 from core.stores.cli import add_audit_parser
 from core.stores.merge_cli import add_merge_parser
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     add_audit_parser(commands)
     add_merge_parser(commands)
     add_migrate_parser(commands)
+    add_guard_parser(commands)
     args = parser.parse_args(argv)
     out = sys.stdout
     with contextlib.redirect_stdout(sys.stderr):  # a user module's print() must not reach out
