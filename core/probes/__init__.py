@@ -16,6 +16,7 @@ from core.probes._model import (
     Verdict,
     describe,
     evidence_of,
+    split_source,
     verdict_of,
     versions_of,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "results_to_markdown",
     "run_all",
     "run_probe",
+    "split_source",
 ]
 
 # One module per family; each exposes PROBES. Imported on first use so that importing
@@ -132,7 +134,7 @@ def run_all(*, include_on_demand: bool = False) -> list[ProbeResult]:
 
 
 def probe_source(probe_id: str) -> str:
-    """The Python source of a probe's function, followed by the article snippet it runs.
+    """The Python source of a probe's function: our own code, which the lab shows as it runs.
 
     Example:
         >>> probe_source("invoke_returns_dict").startswith("def probe_invoke_returns_dict")
@@ -141,12 +143,7 @@ def probe_source(probe_id: str) -> str:
     probes = registry()
     if probe_id not in probes:
         raise UnknownProbeError(probe_id, list(probes))
-    probe = probes[probe_id]
-    source = inspect.getsource(probe.run)
-    if probe.snippet:
-        source = textwrap.dedent(source) + "\n\n# The article's snippet, run as written:\n"
-        source += probe.snippet
-    return source.rstrip("\n")
+    return textwrap.dedent(inspect.getsource(probes[probe_id].run)).rstrip("\n")
 
 
 def article_of(source: str) -> str:
@@ -156,7 +153,7 @@ def article_of(source: str) -> str:
         >>> article_of("Some article § 3 lifecycle")
         'Some article'
     """
-    return source.split(" § ", 1)[0]
+    return split_source(source)[0]
 
 
 _COLUMNS = ("id", "verdict", "claim", "source", "evidence", "versions")

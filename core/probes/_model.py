@@ -2,7 +2,6 @@
 
 import dataclasses
 import platform
-import traceback
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Literal
@@ -26,6 +25,7 @@ __all__ = [
     "describe",
     "evidence_of",
     "outcome",
+    "split_source",
     "verdict_of",
     "versions_of",
 ]
@@ -64,15 +64,38 @@ class Check:
 
 @dataclasses.dataclass(frozen=True)
 class Probe:
-    """A claim, where it comes from, and the function that tests it against installed code."""
+    """A claim, where it comes from, and the function that tests it against installed code.
+
+    `source` is "<article> § <section>"; `article` and `section` are its two parts.
+    """
 
     id: str
     claim: str
     source: str
     run: Callable[[], list[Check]]
-    snippet: str | None = None
     on_demand: bool = False
     packages: tuple[str, ...] = STATE_PACKAGES
+
+    @property
+    def article(self) -> str:
+        return split_source(self.source)[0]
+
+    @property
+    def section(self) -> str:
+        return split_source(self.source)[1]
+
+
+def split_source(source: str) -> tuple[str, str]:
+    """A claim's source as (article, section): the parts before and after the first " § ".
+
+    Example:
+        >>> split_source("Serialization traps of LLM tool parameters § Trap 2, solution 1")
+        ('Serialization traps of LLM tool parameters', 'Trap 2, solution 1')
+        >>> split_source("An article")
+        ('An article', '')
+    """
+    article, _, section = source.partition(" § ")
+    return article, section
 
 
 def article_probe(
@@ -105,6 +128,14 @@ class ProbeResult:
     versions: dict[str, str]
     seconds: float = 0.0
     checks: tuple[Check, ...] = ()
+
+    @property
+    def article(self) -> str:
+        return split_source(self.source)[0]
+
+    @property
+    def section(self) -> str:
+        return split_source(self.source)[1]
 
 
 def verdict_of(checks: Sequence[Check]) -> Verdict:
@@ -165,7 +196,7 @@ def versions_of(packages: Sequence[str]) -> dict[str, str]:
 
 
 def describe(exc: BaseException) -> str:
-    """`Type: message` of an exception, with any notes, and the snippet line it came from.
+    """`Type: message` of an exception, with any notes.
 
     Example:
         >>> describe(ValueError("bad"))
@@ -174,14 +205,6 @@ def describe(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}"
     for note in getattr(exc, "__notes__", ()):
         text += f"\nnote: {note}"
-    # Article snippets are compiled with a "<article ...>" filename; point at their line.
-    frames = [
-        frame
-        for frame in traceback.extract_tb(exc.__traceback__)
-        if frame.filename.startswith("<article")
-    ]
-    if frames:
-        text += f"\nat {frames[-1].filename} line {frames[-1].lineno}"
     return text
 
 

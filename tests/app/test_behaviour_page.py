@@ -33,9 +33,17 @@ def _table(at: AppTest):
 def test_table_lists_every_fast_probe_with_its_verdict(page):
     results = page.session_state[keys.PROBE_RESULTS]
     table = _table(page)
-    assert list(table.columns) == ["id", "verdict", "claim", "source", "evidence", "seconds"]
-    assert table[["id", "verdict", "evidence"]].values.tolist() == [
-        [r.id, r.verdict, r.evidence] for r in results
+    assert list(table.columns) == [
+        "id",
+        "verdict",
+        "claim",
+        "article",
+        "section",
+        "evidence",
+        "seconds",
+    ]
+    assert table[["id", "verdict", "article", "section", "evidence"]].values.tolist() == [
+        [r.id, r.verdict, r.article, r.section, r.evidence] for r in results
     ]
     assert "basemodel_state_is_slower" not in set(table["id"])
 
@@ -59,11 +67,15 @@ def test_no_match_says_how_to_widen_the_filters(page):
 
 
 def test_detail_view_shows_evidence_versions_and_probe_code(page):
-    page.selectbox(key=keys.PROBE).set_value("example_schema_indent_runs").run()
-    result = {r.id: r for r in page.session_state[keys.PROBE_RESULTS]}["example_schema_indent_runs"]
+    page.selectbox(key=keys.PROBE).set_value("json_schema_takes_indent").run()
+    result = {r.id: r for r in page.session_state[keys.PROBE_RESULTS]}["json_schema_takes_indent"]
     assert [c.value for c in page.code] == [
         result.evidence,
-        probe_source("example_schema_indent_runs"),
+        probe_source("json_schema_takes_indent"),
+    ]
+    assert [t.value for t in page.text] == [
+        f"Claim: {result.claim}\nArticle: {ARTICLE_TOOLS}\nSection: Trap 6: json_schema_extra\n"
+        "Verdict: differs"
     ]
     assert "model_json_schema() got an unexpected keyword argument 'indent'" in result.evidence
     assert result.verdict == "differs"

@@ -54,24 +54,28 @@ def _text_outside_code(page: Any) -> str:
 
 
 def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page: Any) -> None:
-    probe = "literal_field_auto_discriminates"  # its source once read "陷阱三 (v2 会自动…)"
+    probe = "literal_field_auto_discriminates"  # its section once read in the article's words
     verdict = run_probe(probe).verdict  # the probe in this process is the oracle
     page = new_page(f"behaviour?s={encode_share({'page': 'behaviour', 'probe': probe})}")
     detail = page.locator("[data-testid='stMain'] [data-testid='stText']").filter(has_text="Claim:")
     expect(detail).to_have_text(
-        f"Claim: {registry()[probe].claim}\nSource: {registry()[probe].source}\nVerdict: {verdict}"
+        f"Claim: {registry()[probe].claim}\nArticle: {registry()[probe].article}\n"
+        f"Section: {registry()[probe].section}\nVerdict: {verdict}"
     )
-    assert registry()[probe].source.endswith(
-        '§ Trap 3: "v2 automatically tries to use it as the discriminator"'
+    assert (
+        registry()[probe].section
+        == 'Trap 3: "v2 automatically tries to use it as the discriminator"'
     )
+
     expect(page.locator("[data-testid='stMain'] .stMarkdownBadge")).to_have_text(verdict)
     expect(page.get_by_text(MEANINGS[verdict])).to_be_visible()
     # The evidence wraps inside its block: nothing hides past the right edge.
     evidence = page.locator("[data-testid='stCode']").first.locator("code")
     assert evidence.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
-    # No section reference, claim or caption on the page is left in Chinese (the probe's
-    # own code, quoted from the article, is the only text allowed to be).
+    # No section reference, claim, caption or probe code on the page is left in Chinese: the
+    # probes' code is our own, in English, like the rest.
     assert CJK.findall(_text_outside_code(page)) == []
+    assert CJK.findall(page.locator("[data-testid='stMain']").inner_text()) == []
 
 
 def test_the_tool_lab_says_which_model_judged_the_payload(new_page: Any) -> None:

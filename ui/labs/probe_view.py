@@ -7,7 +7,7 @@ from typing import Literal
 import pandas as pd
 import streamlit as st
 
-from core.probes import VERDICTS, ProbeResult, article_of
+from core.probes import VERDICTS, ProbeResult
 from core.words import count
 from ui import keys
 
@@ -36,18 +36,21 @@ _COLOURS: dict[str, BadgeColor] = {
 
 
 def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
-    """One text row per probe (numbers only in `seconds`), for st.dataframe and filtering."""
+    """One text row per probe (numbers only in `seconds`), for st.dataframe and filtering.
+
+    The claim's source is two columns: the article (the page filters on it) and its section.
+    """
     return pd.DataFrame(
         {
             "id": [r.id for r in results],
             "verdict": [r.verdict for r in results],
             "claim": [r.claim for r in results],
-            "source": [r.source for r in results],
-            "article": [article_of(r.source) for r in results],
+            "article": [r.article for r in results],
+            "section": [r.section for r in results],
             "evidence": [r.evidence for r in results],
             "seconds": [float(r.seconds) for r in results],
         },
-        columns=["id", "verdict", "claim", "source", "article", "evidence", "seconds"],
+        columns=["id", "verdict", "claim", "article", "section", "evidence", "seconds"],
     )
 
 
@@ -62,7 +65,10 @@ def probe_detail(result: ProbeResult, source_code: str) -> None:
     st.subheader(result.id)
     st.badge(result.verdict, color=_COLOURS[result.verdict])  # one of VERDICTS: fixed words
     st.caption(MEANINGS[result.verdict])
-    st.text(f"Claim: {result.claim}\nSource: {result.source}\nVerdict: {result.verdict}")
+    st.text(
+        f"Claim: {result.claim}\nArticle: {result.article}\nSection: {result.section}\n"
+        f"Verdict: {result.verdict}"
+    )
     st.caption(f"Evidence (observed in {result.seconds:.3f} s)")
     st.code(result.evidence, language="text", wrap_lines=True)  # never cut at the right
     st.caption("Installed versions")

@@ -1,5 +1,6 @@
 """Behaviour lab probes: registry contract, fresh-process speed, and today's pinned verdicts."""
 
+import inspect
 import json
 import re
 import subprocess
@@ -30,7 +31,6 @@ from core.probes._model import (
     evidence_of,
     verdict_of,
 )
-from core.probes.article_examples import run_snippet
 from core.probes.timing import time_state_kinds
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -64,12 +64,12 @@ PINNED_VERDICTS = {
     "discriminator_error_as_printed": "differs",
     "self_reference_needs_model_rebuild": "differs",
     "circular_reference_dump_is_guarded": "partly",
-    "example_user_basics_runs": "partly",
-    "example_schema_indent_runs": "differs",
-    "example_validatorinfo_runs": "differs",
-    "example_model_validator_import_runs": "differs",
-    "example_list_discriminator_runs": "differs",
-    "example_color_core_schema_runs": "differs",
+    "model_str_shows_class_name": "partly",
+    "json_schema_takes_indent": "differs",
+    "field_validator_has_validatorinfo": "partly",
+    "after_validator_checks_field_combination": "holds",
+    "discriminator_on_list_of_union": "differs",
+    "core_schema_serializer_takes_json_serialize": "partly",
     "output_is_hidden_final_result_tool": "holds",
     "output_retries_default_one": "holds",
     "output_retries_raised_per_run": "holds",
@@ -90,6 +90,8 @@ def test_probe_contract(probe_id):
     articles = "|".join(map(re.escape, (ARTICLE_STATE, ARTICLE_TOOLS, ARTICLE_OUTPUT)))
     assert re.match(rf"({articles}) § \S", probe.source)
     assert not re.search(r"[\u4e00-\u9fff]", probe.source), "section references read in English"
+    assert (result.article, result.section) == (probe.article, probe.section)
+    assert f"{probe.article} § {probe.section}" == probe.source and probe.section
     assert (result.id, result.claim, result.source) == (probe.id, probe.claim, probe.source)
     assert result.checks, "a probe must observe at least one check"
     assert all(isinstance(c, Check) and c.expected and c.observed for c in result.checks)
@@ -99,10 +101,10 @@ def test_probe_contract(probe_id):
     assert result.evidence == evidence_of(result.checks)
     assert sorted(result.versions) == sorted(["python", *probe.packages])
     assert all(isinstance(v, str) and v for v in result.versions.values())
+    # The lab shows the code that ran: ours, in English, never an article's snippet.
     source = probe_source(probe_id)
     assert source.startswith("def probe")
-    if probe.snippet:
-        assert source.endswith(probe.snippet.rstrip())
+    assert not re.search(r"[\u3000-\u9fff\uff00-\uffef]", source)
 
 
 @pytest.mark.parametrize("probe_id", FAST_IDS)
@@ -242,16 +244,19 @@ def test_unknown_probe_id_names_the_known_ones():
         run_probe("nope")
 
 
-def test_snippets_print_into_their_own_buffer(capsys):
-    printed, exc, caught = run_snippet("print('a', 1)\nprint('b', end='!')", "demo")
-    assert (printed, exc, caught, capsys.readouterr().out) == ("a 1\nb!", None, [], "")
+def test_an_article_example_is_probed_by_our_own_code_and_cited_by_section():
+    probe = registry()["json_schema_takes_indent"]
+    assert (probe.article, probe.section) == (ARTICLE_TOOLS, "Trap 6: json_schema_extra")
+    assert probe_source(probe.id) == inspect.getsource(probe.run).rstrip("\n")
+    assert [c.observed for c in run_probe(probe.id).checks] == [
+        "TypeError: BaseModel.model_json_schema() got an unexpected keyword argument 'indent'"
+    ]
 
 
-def test_snippet_errors_point_at_the_article_line():
-    _, exc, _ = run_snippet("x = 1\nundefined_name", "demo")
-    assert (
-        describe(exc) == "NameError: name 'undefined_name' is not defined\nat <article demo> line 2"
-    )
+def test_describe_names_the_exception_and_its_notes():
+    exc = ValueError("bad")
+    exc.add_note("while reading x")
+    assert describe(exc) == "ValueError: bad\nnote: while reading x"
 
 
 _RESULT = ProbeResult(
