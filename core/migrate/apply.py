@@ -37,6 +37,8 @@ def apply_step(step: Step, state: dict[str, Any]) -> tuple[dict[str, Any], list[
         >>> state["items"][0]["qty"]
         '2'
     """
+    if not step.answered:  # its `to` or `value` is still the user's to write: no change
+        return state, []
     after, changed = rewrite(
         state,
         step.path,

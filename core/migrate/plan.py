@@ -12,7 +12,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from core.errors import CodedError, ErrorCode
 
-__all__ = ["ACTIONS", "Plan", "PlanError", "Step", "parse_plan", "plan_toml", "split_path"]
+__all__ = [
+    "ACTIONS",
+    "HEADER_KEYS",
+    "Plan",
+    "PlanError",
+    "Step",
+    "parse_plan",
+    "plan_toml",
+    "split_path",
+]
 
 Action = Literal["default", "drop", "map", "rename", "coerce"]
 ACTIONS: tuple[str, ...] = ("default", "drop", "map", "rename", "coerce")
@@ -21,6 +30,10 @@ MAX_PLAN_BYTES = 200_000
 MAX_STEPS = 200
 MAX_VALUE_DEPTH = 64  # a default or mapped value nested deeper is not a plan's business
 JSON_KEYS = ("value", "from", "to")  # each may be written `<key>_json` (null, nested nulls)
+HEADER_KEYS = ("id", "after", "model")  # a chained plan's keys, above its first [[step]]
+ANSWERS = {"map": "to", "default": "value"}  # the key a step marked `answer` leaves open
+_ID = r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,99}"
+_MODEL = r"[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_.]*"
 
 # a dotted path of field names, "[*]" after a name for every element of that list
 _PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[\*\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\*\])?)*")
@@ -60,6 +73,9 @@ class Step(BaseModel):
     value: Any = None  # default: the value to set (`value_json` holds null or any JSON)
     from_: Any = Field(default=None, alias="from")  # map: the old value
     to: Any = None  # map: the new value; rename: the new field name; coerce: the type
+    # a map's `to` or a default's `value` left for the user to answer: until it is, the
+    # step changes nothing (the proposal writes it where only the user knows the meaning)
+    answer: Literal["to", "value"] | None = None
 
     @field_validator("value", "from_", "to")
     @classmethod
@@ -78,9 +94,26 @@ class Step(BaseModel):
             raise ValueError("a rename needs `to`: the field's new name")
         if self.action == "coerce" and self.to not in COERCIONS:
             raise ValueError(f"a coerce needs `to`: one of {', '.join(COERCIONS)}")
-        if self.action == "map" and "from" not in self.model_fields_set | _aliases(self):
+        given = self.model_fields_set | _aliases(self)
+        if self.action == "map" and "from" not in given:
             raise ValueError("a map needs `from` and `to`: the old value and the new one")
+        if self.answer is not None and ANSWERS.get(self.action) != self.answer:
+            raise ValueError(
+                "`answer` marks a map's `to` or a default's `value` as still to be answered"
+            )
+        open_key = ANSWERS.get(self.action)
+        if open_key and self.answer is None and open_key not in given:
+            raise ValueError(
+                f"a {self.action} needs `{open_key}`"
+                + (" (the new value)" if open_key == "to" else " (the value to fill in)")
+                + f'; write it, or mark the step answer = "{open_key}" to leave it open'
+            )
         return self
+
+    @property
+    def answered(self) -> bool:
+        """False while the step is marked `answer`: it then changes nothing."""
+        return self.answer is None
 
     def as_toml(self) -> dict[str, Any]:
         """The step as its TOML table holds it (only the keys its action uses)."""
@@ -91,6 +124,10 @@ class Step(BaseModel):
             table["from"], table["to"] = self.from_, self.to
         elif self.action in ("rename", "coerce"):
             table["to"] = self.to
+        if self.answer is not None:
+            table["answer"] = self.answer
+            if self.answer not in self.model_fields_set:  # nothing proposed: nothing written
+                table.pop(self.answer, None)
         return table
 
 
@@ -116,10 +153,14 @@ def _not_json(value: Any, levels: int) -> str:
 
 
 class Plan(BaseModel):
-    """The steps, applied in this order to every state."""
+    """The steps, applied in this order to every state; in a chain, the plan's `id`, the
+    `after` id it follows (none for the first) and the `model` it migrates from."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
+    id: Annotated[str, Field(pattern=f"^{_ID}$")] | None = None
+    after: Annotated[str, Field(pattern=f"^{_ID}$")] | None = None
+    model: Annotated[str, Field(pattern=f"^{_MODEL}$", max_length=300)] | None = None
     steps: list[Step] = Field(default_factory=list, alias="step", max_length=MAX_STEPS)
 
 
@@ -136,8 +177,8 @@ def parse_plan(text: str) -> Plan:
         >>> try:
         ...     parse_plan(text.replace('"map"', '"squash"'))
         ... except PlanError as error:
-        ...     print(error.message[:44])
-        line 1: step 1: action: Input should be 'def
+        ...     print(error.message[:48])
+        line 3: step 1 (its [[step]] at line 1): action:
     """
     if len(text.encode("utf-8", "surrogatepass")) > MAX_PLAN_BYTES:
         raise PlanError(
@@ -155,39 +196,82 @@ def parse_plan(text: str) -> Plan:
         raise PlanError(
             ErrorCode.PLAN_TOML, "a number in the plan has too many digits; shorten it."
         ) from None
-    unknown = sorted(set(table) - {"step"})
+    unknown = sorted(set(table) - {"step", *HEADER_KEYS})
     if unknown:
         raise PlanError(
             ErrorCode.PLAN_TOML,
             f"line {_line_of(text, unknown[0])}: unknown table or key {unknown[0]!r}; a plan "
-            "holds only [[step]] tables.",
+            "holds only `id`, `after`, `model` and [[step]] tables.",
         )
     raw = table.get("step", [])
     starts = _step_lines(text)
     steps = []
     for index, entry in enumerate(raw if isinstance(raw, list) else [raw]):
         line = starts[index] if index < len(starts) else 1
+        where = _Where(text, index, line, starts[index + 1] if index + 1 < len(starts) else 0)
         if isinstance(entry, dict):
-            entry = _with_json_values(entry, index, line)
+            entry = _with_json_values(entry, where)
         try:
             steps.append(Step.model_validate(entry))
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
-            where = ".".join(str(part) for part in first["loc"])
+            key = str(first["loc"][0]) if first["loc"] else _blamed_key(entry)
             said = first["msg"].removeprefix("Value error, ")
+            named = ".".join(str(part) for part in first["loc"])
             raise PlanError(
-                ErrorCode.PLAN_STEP,
-                f"line {line}: step {index + 1}: {where + ': ' if where else ''}{said}.",
+                ErrorCode.PLAN_STEP, where.said(key, f"{named + ': ' if named else ''}{said}.")
             ) from None
+    header = {key: table[key] for key in HEADER_KEYS if key in table}
     try:
-        return Plan(step=steps)
-    except ValidationError:
+        return Plan(step=steps, **header)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        if first["loc"][0] != "step":
+            key = str(first["loc"][0])
+            raise PlanError(
+                ErrorCode.PLAN_TOML,
+                f"line {_line_of(text, key)}: {key}: {first['msg']}"
+                + (' (a model as "package.module:Class").' if key == "model" else "."),
+            ) from None
         raise PlanError(
             ErrorCode.PLAN_STEP, f"the plan has more than {MAX_STEPS} steps; split it."
         ) from None
 
 
-def _with_json_values(entry: dict[str, Any], index: int, line: int) -> dict[str, Any]:
+def _blamed_key(entry: Any) -> str:
+    """The key a whole-step refusal is about: where the user will fix it."""
+    if not isinstance(entry, dict):
+        return ""
+    if "answer" in entry:
+        return "answer"
+    return "to" if entry.get("action") in ("rename", "coerce") and "to" in entry else ""
+
+
+class _Where:
+    """One step's place in the plan's text: its [[step]] header's line, its keys' lines."""
+
+    def __init__(self, text: str, index: int, header: int, next_header: int) -> None:
+        self.lines = text.splitlines()
+        self.index, self.header, self.next_header = index, header, next_header
+
+    def line_of(self, key: str) -> int:
+        """The line of `key` (or `key_json`) in this step's table; its header's if not found
+        (a step written as an inline table)."""
+        stop = self.next_header - 1 if self.next_header else len(self.lines)
+        wanted = re.compile(rf'\s*"?{re.escape(key)}(_json)?"?\s*=')
+        for number in range(self.header + 1, stop + 1):
+            if key and wanted.match(self.lines[number - 1]):
+                return number
+        return self.header
+
+    def said(self, key: str, text: str) -> str:
+        line = self.line_of(key)
+        if line == self.header:
+            return f"line {line}: step {self.index + 1}: {text}"
+        return f"line {line}: step {self.index + 1} (its [[step]] at line {self.header}): {text}"
+
+
+def _with_json_values(entry: dict[str, Any], where: _Where) -> dict[str, Any]:
     """`value_json`, `from_json`, `to_json` read as JSON into `value`, `from`, `to`."""
     entry = dict(entry)
     for key in JSON_KEYS:
@@ -201,10 +285,9 @@ def _with_json_values(entry: dict[str, Any], index: int, line: int) -> dict[str,
         if entry[key].__class__ is object:
             raise PlanError(
                 ErrorCode.PLAN_STEP,
-                f"line {line}: step {index + 1}: {key}_json: write the value as JSON text "
-                f"nested at most {MAX_VALUE_DEPTH} levels, e.g. {key}_json = "
-                '"null".',
-            )
+                where.said(key, f"{key}_json: write the value as JSON text nested at most "
+                           f'{MAX_VALUE_DEPTH} levels, e.g. {key}_json = "null".'),
+            )  # fmt: skip
     return entry
 
 
@@ -232,6 +315,10 @@ def plan_toml(plan: Plan, notes: dict[int, str] | None = None) -> str:
         value = "normal"
     """
     blocks = []
+    header = [f"{key} = {_toml(getattr(plan, key))}" for key in HEADER_KEYS
+              if getattr(plan, key) is not None]  # fmt: skip
+    if header:
+        blocks.append("\n".join(header))
     for index, step in enumerate(plan.steps):
         lines = [f"# {line}" for line in (notes or {}).get(index, "").splitlines()]
         lines.append("[[step]]")

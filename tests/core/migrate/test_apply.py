@@ -157,7 +157,8 @@ def test_a_rename_keeps_the_field_where_it_was():
 )
 @pytest.mark.parametrize("action", ["default", "drop", "map", "rename", "coerce"])
 def test_a_path_with_no_object_to_change_is_skipped_not_an_error(path, action):
-    params = {"map": {"from_": None, "to": 1}, "rename": {"to": "x"}, "coerce": {"to": "int"}}
+    params = {"map": {"from_": None, "to": 1}, "rename": {"to": "x"}, "coerce": {"to": "int"},
+              "default": {"value": 0}}  # fmt: skip
     step = Step(path=path, action=action, **params.get(action, {}))
     state, changed = apply_step(step, ORDER)
     assert (state is ORDER, changed) == (True, [])
@@ -165,7 +166,8 @@ def test_a_path_with_no_object_to_change_is_skipped_not_an_error(path, action):
 
 @pytest.mark.parametrize("action", ["default", "drop", "rename"])
 def test_default_drop_and_rename_act_on_fields_never_on_list_elements(action):
-    step = Step(path="tags[*]", action=action, to="x" if action == "rename" else None)
+    params = {"rename": {"to": "x"}, "default": {"value": 0}}.get(action, {})
+    step = Step(path="tags[*]", action=action, **params)
     assert apply_step(step, ORDER) == (ORDER, [])
 
 

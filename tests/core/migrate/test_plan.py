@@ -106,18 +106,19 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
         (
             '[[step]]\npath = "a"\naction = "drop"\n\n[options]\nx = 1\n',
             "plan_toml",
-            "line 5: unknown table or key 'options'; a plan holds only [[step]] tables.",
+            "line 5: unknown table or key 'options'; a plan holds only `id`, `after`, `model` and "
+            "[[step]] tables.",
         ),
         (
             '[[step]]\npath = "a"\naction = "drop"\n\n[[step]]\npath = "b"\naction = "squash"\n',
             "plan_step",
-            "line 5: step 2: action: Input should be 'default', 'drop', 'map', 'rename' or "
+            "line 7: step 2 (its [[step]] at line 5): action: Input should be 'default', 'drop', 'map', 'rename' or "
             "'coerce'.",
         ),
         (
             '[[step]]\npath = "items[0].sku"\naction = "drop"\n',
             "plan_step",
-            "line 1: step 1: path: String should match pattern "
+            "line 2: step 1 (its [[step]] at line 1): path: String should match pattern "
             "'^[A-Za-z_][A-Za-z0-9_]*(\\[\\*\\])?(\\.[A-Za-z_][A-Za-z0-9_]*(\\[\\*\\])?)*$'.",
         ),
         (
@@ -128,17 +129,18 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
         (
             '[[step]]\npath = "a"\naction = "drop"\nwhy = "old"\n',
             "plan_step",
-            "line 1: step 1: why: Extra inputs are not permitted.",
+            "line 4: step 1 (its [[step]] at line 1): why: Extra inputs are not permitted.",
         ),
         (
             '[[step]]\npath = "a"\naction = "rename"\nto = "b.c"\n',
             "plan_step",
-            "line 1: step 1: a rename needs `to`: the field's new name.",
+            "line 4: step 1 (its [[step]] at line 1): a rename needs `to`: the field's new name.",
         ),
         (
             '[[step]]\npath = "a"\naction = "coerce"\nto = "date"\n',
             "plan_step",
-            "line 1: step 1: a coerce needs `to`: one of int, float, str, bool.",
+            "line 4: step 1 (its [[step]] at line 1): a coerce needs `to`: one of int, float, str, "
+            "bool.",
         ),
         (
             '[[step]]\npath = "a"\naction = "map"\nto = 1\n',
@@ -148,13 +150,13 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
         (
             '\n[[step]]\npath = "a"\naction = "default"\nvalue_json = "{nope"\n',
             "plan_step",
-            "line 2: step 1: value_json: write the value as JSON text nested at most 64 "
+            "line 5: step 1 (its [[step]] at line 2): value_json: write the value as JSON text nested at most 64 "
             'levels, e.g. value_json = "null".',
         ),
         (
             '[[step]]\npath = "a"\naction = "map"\nfrom_json = 1\nto = 2\n',
             "plan_step",
-            "line 1: step 1: from_json: write the value as JSON text nested at most 64 "
+            "line 4: step 1 (its [[step]] at line 1): from_json: write the value as JSON text nested at most 64 "
             'levels, e.g. from_json = "null".',
         ),
         (
@@ -163,19 +165,21 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
             + "]" * 5000
             + '"\n',
             "plan_step",
-            "line 1: step 1: value_json: write the value as JSON text nested at most 64 "
+            "line 4: step 1 (its [[step]] at line 1): value_json: write the value as JSON text nested at most 64 "
             'levels, e.g. value_json = "null".',
         ),
         (
             '[[step]]\npath = "a"\naction = "default"\nvalue = 2024-01-31\n',
             "plan_step",
-            "line 1: step 1: value: write the value as JSON data, not a TOML date (a date "
+            "line 4: step 1 (its [[step]] at line 1): value: write the value as JSON data, not a "
+            "TOML date (a date "
             'as a string: "2024-01-31").',
         ),
         (
             '[[step]]\npath = "a"\naction = "map"\nfrom = [07:32:00]\nto = 1\n',
             "plan_step",
-            "line 1: step 1: from: write the value as JSON data, not a TOML time (a date as "
+            "line 4: step 1 (its [[step]] at line 1): from: write the value as JSON data, not a "
+            "TOML time (a date as "
             'a string: "2024-01-31").',
         ),
         (
@@ -184,7 +188,7 @@ def test_the_text_written_names_only_the_keys_each_action_uses_and_nulls_as_json
             + "]" * (MAX_VALUE_DEPTH + 1)
             + "\n",
             "plan_step",
-            "line 1: step 1: value: the value nests deeper than 64 levels; flatten it.",
+            "line 4: step 1 (its [[step]] at line 1): value: the value nests deeper than 64 levels; flatten it.",
         ),
         (
             "x = " + "[" * 5000 + "]" * 5000 + "\n",
@@ -304,4 +308,83 @@ def test_a_delete_character_is_escaped_since_toml_forbids_it_raw():
         plan_toml(plan)
         == '[[step]]\npath = "a"\naction = "default"\nvalue = {"k\\u007f" = "x\\u007fy"}\n'
     )
+    assert parse_plan(plan_toml(plan)) == plan
+
+
+def test_a_plan_carries_its_id_the_id_it_follows_and_its_model():
+    plan = parse_plan('id = "v3"\nafter = "v2"\nmodel = "pkg.mod:Old"\n\n[[step]]\n'
+                      'path = "a"\naction = "drop"\n')  # fmt: skip
+    assert (plan.id, plan.after, plan.model, len(plan.steps)) == ("v3", "v2", "pkg.mod:Old", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "message"),
+    [
+        (
+            'id = "v3"\nafter = "v2"\nmodel = "no colon"\n',
+            "plan_toml",
+            "line 3: model: String should match pattern "
+            "'^[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_.]*$' (a model as "
+            '"package.module:Class").',
+        ),
+        (
+            'id = "v 3"\n',
+            "plan_toml",
+            "line 1: id: String should match pattern '^[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,99}$'.",
+        ),
+        (  # the issue's finding: line 5, not the header's line 4
+            '# a plan\nid = "v2"\n\n[[step]]\naction = "explode"\npath = "a"\n',
+            "plan_step",
+            "line 5: step 1 (its [[step]] at line 4): action: Input should be 'default', "
+            "'drop', 'map', 'rename' or 'coerce'.",
+        ),
+        (
+            '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\n',
+            "plan_step",
+            "line 1: step 1: a map needs `to` (the new value); write it, or mark the step "
+            'answer = "to" to leave it open.',
+        ),
+        (
+            '[[step]]\npath = "currency"\naction = "default"\n',
+            "plan_step",
+            "line 1: step 1: a default needs `value` (the value to fill in); write it, or mark "
+            'the step answer = "value" to leave it open.',
+        ),
+        (
+            '[[step]]\npath = "a"\naction = "drop"\nanswer = "to"\n',
+            "plan_step",
+            "line 4: step 1 (its [[step]] at line 1): `answer` marks a map's `to` or a "
+            "default's `value` as still to be answered.",
+        ),
+    ],
+    ids=[
+        "model-spec",
+        "id-spaces",
+        "value-line",
+        "map-without-to",
+        "default-without-value",
+        "answer-on-a-drop",
+    ],  # fmt: skip
+)
+def test_header_and_answer_refusals_name_their_line(text, code, message):
+    with pytest.raises(PlanError) as caught:
+        parse_plan(text)
+    assert (caught.value.code, caught.value.message) == (code, message)
+
+
+def test_a_step_marked_to_answer_reads_back_as_written():
+    text = ('id = "v2"\n\n[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\n'
+            'answer = "to"\n\n[[step]]\npath = "note"\naction = "default"\nvalue = "x"\n'
+            'answer = "value"\n')  # fmt: skip
+    plan = parse_plan(text)
+    assert [(s.answered, s.as_toml()) for s in plan.steps] == [
+        (False, {"path": "status", "action": "map", "from": "shipped", "answer": "to"}),
+        (False, {"path": "note", "action": "default", "value": "x", "answer": "value"}),
+    ]
+    assert parse_plan(plan_toml(plan)).steps == plan.steps
+
+
+def test_a_chained_plan_is_written_with_its_header():
+    plan = parse_plan('id = "v3"\nafter = "v2"\n\n[[step]]\npath = "a"\naction = "drop"\n')
+    assert plan_toml(plan) == 'id = "v3"\nafter = "v2"\n\n[[step]]\npath = "a"\naction = "drop"\n'
     assert parse_plan(plan_toml(plan)) == plan
