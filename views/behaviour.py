@@ -25,13 +25,12 @@ _TIMING_ID = "basemodel_state_is_slower"
 # The probe table inside the page's 938 px at 1400 (#32 item 8): its texts wrap, four lines
 # at most; a probe's whole claim and evidence are in its detail under the table.
 PROBE_WIDTHS = {
-    "id": 130,
-    "verdict": 80,
-    "claim": 220,
-    "article": 110,
-    "section": 140,
-    "evidence": 200,
-    "seconds": 58,
+    "id": 140,
+    "verdict": 88,
+    "claim": 250,
+    "source": 140,
+    "evidence": 250,
+    "seconds": 60,
 }
 
 
@@ -112,7 +111,7 @@ chosen = st.multiselect("Source article", articles, key=keys.SOURCE_FILTER, pers
 keep = frame["verdict"].isin(verdicts) & frame["article"].isin(chosen)
 shown = [r for r, kept in zip(results, keep, strict=True) if kept]
 st.caption(verdict_counts(shown))
-table = results_frame(shown)
+table = results_frame(shown).drop(columns=["article"])
 fit = fitted(table.to_dict("records"), PROBE_WIDTHS, most_lines=4)
 st.dataframe(
     table,

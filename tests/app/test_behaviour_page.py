@@ -33,17 +33,9 @@ def _table(at: AppTest):
 def test_table_lists_every_fast_probe_with_its_verdict(page):
     results = page.session_state[keys.PROBE_RESULTS]
     table = _table(page)
-    assert list(table.columns) == [
-        "id",
-        "verdict",
-        "claim",
-        "article",
-        "section",
-        "evidence",
-        "seconds",
-    ]
-    assert table[["id", "verdict", "article", "section", "evidence"]].values.tolist() == [
-        [r.id, r.verdict, r.article, r.section, r.evidence] for r in results
+    assert list(table.columns) == ["id", "verdict", "claim", "source", "evidence", "seconds"]
+    assert table[["id", "verdict", "source", "evidence"]].values.tolist() == [
+        [r.id, r.verdict, f"{r.article} § {r.section}", r.evidence] for r in results
     ]
     assert "basemodel_state_is_slower" not in set(table["id"])
 

@@ -38,19 +38,20 @@ _COLOURS: dict[str, BadgeColor] = {
 def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
     """One text row per probe (numbers only in `seconds`), for st.dataframe and filtering.
 
-    The claim's source is two columns: the article (the page filters on it) and its section.
+    `source` names the article and the section ("<article> § <section>"); `article` alone is
+    what the page filters on, and is dropped from the table it draws.
     """
     return pd.DataFrame(
         {
             "id": [r.id for r in results],
             "verdict": [r.verdict for r in results],
             "claim": [r.claim for r in results],
+            "source": [r.source for r in results],
             "article": [r.article for r in results],
-            "section": [r.section for r in results],
             "evidence": [r.evidence for r in results],
             "seconds": [float(r.seconds) for r in results],
         },
-        columns=["id", "verdict", "claim", "article", "section", "evidence", "seconds"],
+        columns=["id", "verdict", "claim", "source", "article", "evidence", "seconds"],
     )
 
 
