@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.order import AgentState, build_order_graph
+from core.order import build_order_graph
 from core.stores.demo import DEMO_THREADS
 from core.stores.errors import coded
 from core.stores.reader import get_state_said, open_any, timeline_of
 from core.stores.serde import strict_serde
-from core.stores.session import allowed_types
 from core.validate.entry_run import entry_graph
+from ui import keys
 from ui.access import writes_off, writes_reach
 from ui.project import active_project
 from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
-from ui.threads.listing import choose_models, offered_candidate, thread_list
+from ui.threads.judge import judging
+from ui.threads.listing import thread_list
 from ui.threads.migrate.section import migrate_section
 from ui.threads.reading import read_slot, reading_cancelled
 from ui.threads.share import (
+    THREAD_TABS,
     drop_link_notes,
     model_note,
     restore_threads_link,
@@ -27,7 +29,7 @@ from ui.threads.share import (
     threads_share,
 )
 from ui.threads.source import choose_store
-from ui.threads.timeline import thread_view
+from ui.threads.timeline import thread_headline, thread_view
 from ui.threads.unbrick import unbrick_section
 
 st.title("Threads")
@@ -38,7 +40,7 @@ st.caption(
     "— even where LangGraph's own get_state raises."
 )
 project = active_project()
-restore_threads_link()  # a share link's store, filters, thread and checkpoint
+restore_threads_link()  # a share link's store, filters, thread, checkpoint and tab
 choice = choose_store()
 store_note(choice)
 if choice is None:
@@ -46,32 +48,41 @@ if choice is None:
     st.stop()
 st.caption("Reading:")
 st.code(choice.label, language=None)
-model = project.model or AgentState
-offered = offered_candidate(model, project.candidate, project.spec.candidate_from)
-current = choose_models(model, offered, project.spec.model_from if project.model else "default")
-model_note(offered is not None)
-# The graph LangGraph's own get_state runs with: the demo's seed graph, or yours (none is
-# assumed for a store of your own when no graph is configured)
-graph = build_order_graph() if choice.is_demo else project.graph
-# Read with the types the command line reads with: the models and the graph's schemas
-allowed = allowed_types(model, offered[0] if offered is not None else None, graph)
+judged = judging(project, choice)  # the one model every view below judges with
+model_note(judged.offered is not None)
 if reading_cancelled(choice):  # an upload waits for a heavy-job slot, and may be cancelled
     drop_link_notes()
     st.stop()
 try:
-    with read_slot(choice), open_any(choice.spec, strict_serde(allowed),
+    with read_slot(choice), open_any(choice.spec, strict_serde(judged.allowed),
                                       assistant=choice.assistant) as store:  # fmt: skip
         for warning in store.warnings:  # the role the store is read as: coded, plain text
             st.warning("The store is read, but:")
             st.code(str(warning), language=None, wrap_lines=True)
-        st.subheader("Thread list")
-        thread = thread_list(store, model, current)
-        thread_note(thread)
-        timeline = timeline_of(store, thread, model) if thread else None
-        if timeline is not None:
-            st.subheader("One thread")
-            thread_view(timeline, model, get_state_said(store, graph, timeline))
-        threads_share(choice, thread)
+        # The thread list beside the open thread (stacked on a phone), its tools as tabs
+        list_col, thread_col = st.columns([2, 3], gap="medium")
+        with list_col:
+            st.subheader("Thread list")
+            thread = thread_list(store, judged.model, judged.current)
+            thread_note(thread)
+        timeline = timeline_of(store, thread, judged.judge) if thread else None
+        with thread_col:
+            st.subheader("Open thread")
+            if timeline is not None:
+                said = get_state_said(store, judged.graph, timeline)
+                thread_headline(
+                    timeline, judged.judge.__name__, said, candidate=judged.current is not None
+                )
+            else:
+                st.info("No thread is open: the list holds none with these filters.")
+            # Stateful tabs: their choice is kept (ui.keys.THREADS_TAB), so a link reopens it
+            drawn = st.tabs(THREAD_TABS, key=keys.THREADS_TAB, on_change="rerun")
+            tabs = dict(zip(THREAD_TABS, drawn, strict=True))
+            if timeline is not None:
+                with tabs["Timeline"]:
+                    thread_view(timeline, judged.judge)
+        with list_col:
+            threads_share(choice, thread)
 except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
     st.error("This store cannot be read:")
     message = str(coded(error, choice.label))
@@ -81,16 +92,17 @@ except Exception as error:  # noqa: BLE001 - a store is untrusted: never a trace
     drop_link_notes()
     st.stop()
 
-st.subheader("Audit")
-audit_section(choice, model, offered[0] if offered is not None else None)
-migrate_section(choice, model, offered, project.graph)
-
-st.subheader("Unbrick")
-if not writes_reach(choice.source):
-    st.caption(f"{writes_off('Writing a repaired state')}; everything above is read-only.")
-elif timeline is not None:
-    if choice.is_demo:
-        graph = build_order_graph(DEMO_THREADS.get(timeline.thread_id, ((),))[0])
-    elif choice.source == "server" and graph is None:
-        graph = entry_graph(model)  # the server runs the graph; its reducers are the model's
-    unbrick_section(choice, timeline, model, graph)
+with tabs["Audit"]:
+    audit_section(choice, judged.judge, judged.allowed)
+with tabs["Migrate"]:
+    migrate_section(choice, judged.model, judged.offered, project.graph)
+with tabs["Unbrick"]:
+    if not writes_reach(choice.source):
+        st.caption(f"{writes_off('Writing a repaired state')}; the other tabs are read-only.")
+    elif timeline is not None:
+        graph = judged.graph
+        if choice.is_demo:
+            graph = build_order_graph(DEMO_THREADS.get(timeline.thread_id, ((),))[0])
+        elif choice.source == "server" and graph is None:
+            graph = entry_graph(judged.model)  # the server runs the graph; its reducers
+        unbrick_section(choice, timeline, judged.model, graph)

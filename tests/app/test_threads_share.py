@@ -16,6 +16,7 @@ from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import shared, token
 from ui import keys
 from ui.text import plain
+from ui.threads.share import THREAD_TABS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "threads.py")
@@ -81,6 +82,7 @@ def test_a_link_reopens_the_filters_the_thread_and_the_checkpoint_shown():
         "cursors": [""],
         "thread": "fault-negative_amount",
         "step": 0,
+        "tab": "Timeline",
     }
 
     fresh = _open(token(at))  # another session: its own demo store, same threads
@@ -147,6 +149,7 @@ def test_a_link_to_the_servers_store_names_it_only_as_the_servers(tmp_path, monk
         "cursors": [""],
         "thread": "interrupted",
         "step": at.select_slider(key=keys.THREADS_STEP).value,
+        "tab": "Timeline",
     }
     assert str(tmp_path) not in str(link)  # the file's path never goes into a link
     fresh = _open(token(at))
@@ -179,7 +182,7 @@ def test_a_link_reopens_a_later_page_of_the_list_its_size_and_the_changed_model(
     )
     assert "8 threads shown of 10" in [c.value for c in at.caption]
     step = at.select_slider(key=keys.THREADS_STEP).value  # the blamed checkpoint, as opened
-    assert _link(at) == link | {"thread": "fault-bad_status_last", "step": step}
+    assert _link(at) == link | {"thread": "fault-bad_status_last", "step": step, "tab": "Timeline"}
 
 
 def test_a_link_checking_a_candidate_on_a_server_without_one_says_so(monkeypatch):
@@ -223,3 +226,20 @@ def test_no_link_is_offered_for_a_view_its_link_would_refuse():
     assert f"No share link for this view: a link cannot carry its {reason}." in [
         c.value for c in at.caption
     ]
+
+
+def test_a_link_reopens_the_thread_tool_that_was_open():
+    """The thread's tools are tabs (Timeline, Audit, Migrate, Unbrick): a link made with
+    the Audit open reopens it, in another session; a link without a tab opens the Timeline."""
+    at = _open()
+    assert [tab.label for tab in at.tabs] == list(THREAD_TABS)
+    assert at.session_state[keys.THREADS_TAB] == "Timeline"
+    at.session_state[keys.THREADS_TAB] = "Audit"  # what a click on the tab sets
+    at.run()
+    link = _link(at)
+    assert (link["thread"], link["tab"]) == ("clean-1", "Audit")
+    fresh = _open(token(at))
+    assert not fresh.exception and not fresh.warning
+    assert (fresh.session_state[keys.THREADS_TAB], _shown(fresh)["thread"]) == ("Audit", "clean-1")
+    older = _open(encode_share({"page": "threads", "thread": "clean-2"}))
+    assert older.session_state[keys.THREADS_TAB] == "Timeline"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -104,34 +105,22 @@ def _checked(threads: int, finished: bool) -> str:
     return f"All {threads:,} threads checked" if finished else f"{threads:,} threads checked so far"
 
 
-def _models(model: type[BaseModel], candidate: type[BaseModel] | None) -> dict[str, Any]:
-    models: dict[str, Any] = {"model": model}
-    if candidate is not None:
-        models["candidate"] = candidate
-    return models
-
-
 @st.fragment
-def audit_section(
-    choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel] | None
-) -> None:
-    """Pick a model, run the audit part by part (a fragment rerun each), show the counts."""
-    models = _models(model, candidate)
-    names = {key: plain(m.__name__) for key, m in models.items()}
-    if st.session_state.get(keys.THREADS_AUDIT_MODEL) not in models:
-        st.session_state[keys.THREADS_AUDIT_MODEL] = "model"
-    chosen_col, history_col = st.columns(2)
-    chosen = chosen_col.radio(
-        "Audit against", list(models), format_func=names.get, key=keys.THREADS_AUDIT_MODEL
-    )
-    history = history_col.checkbox(
+def audit_section(choice: StoreChoice, model: type[BaseModel], allowed: Sequence[type]) -> None:
+    """Run the audit against `model` (the page's one, named in its header) part by part (a
+    fragment rerun each), reading with the page's `allowed` types; show the counts."""
+    name = plain(model.__name__)
+    history = st.checkbox(
         "Every checkpoint, not only each thread's latest", key=keys.THREADS_AUDIT_HISTORY
     )
-    signature = (choice.source, choice.label, models[chosen].__qualname__, str(history))
-    st.button("Run audit", key=keys.THREADS_AUDIT_RUN, on_click=_start, args=(signature,))
+    st.button(
+        f"Run audit against {name}", key=keys.THREADS_AUDIT_RUN, on_click=_start,
+        args=((choice.source, choice.label, model.__qualname__, str(history)),),
+    )  # fmt: skip
+    signature = (choice.source, choice.label, model.__qualname__, str(history))
     job = st.session_state.get(keys.THREADS_AUDIT_JOB)
     if job is None or job["signature"] != signature:
-        st.caption("Run the audit to validate every thread's stored state against the model.")
+        st.caption(f"Run the audit to validate every thread's stored state against {name}.")
         return
     parts: list[AuditResult] = job["parts"]
     if job["cancelled"] and not parts:
@@ -147,10 +136,10 @@ def audit_section(
     with heavy_slot(keys.THREADS_AUDIT, "The audit", _cancel):
         _progress(job)
         try:
-            serde = strict_serde(models.values())
+            serde = strict_serde(allowed)
             with open_any(choice.spec, serde, assistant=choice.assistant) as store:
                 shard = (len(parts), SLICES)
-                parts.append(audit_any(store, models[chosen], history=history, shard=shard))
+                parts.append(audit_any(store, model, history=history, shard=shard))
         except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, not a traceback
             job["cancelled"] = True
             st.error("The store cannot be read:")

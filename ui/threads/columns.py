@@ -30,10 +30,12 @@ __all__ = [
     "PHONE_COLUMNS",
     "THREAD_LIST_DETAIL_WIDTHS",
     "THREAD_LIST_LAYOUT",
+    "THREAD_LIST_SHORT_ID",
     "TIMELINE_DETAIL_WIDTHS",
     "TIMELINE_LAYOUT",
     "WRAP_ROW_HEIGHT",
     "WRITES_LAYOUT",
+    "thread_list_layout",
 ]
 
 # Streamlit wraps a cell's text only in rows taller than 4rem (64 px); 66 px holds 3 lines.
@@ -128,6 +130,28 @@ THREAD_LIST_LAYOUT = _layout(
         ),
     },
 )
+# The list's id column when its ids are shortened (a uuid's 36 characters wrapped over lines
+# of every row): its start and end, the whole id in the open thread's box beside the list.
+THREAD_LIST_SHORT_ID = _Text(
+    "thread_id",
+    width=_THREAD_LIST["thread_id"]["width"],
+    help="Each id's start and end (…: the middle left out). The open thread shows it whole, "
+    "with a copy button.",
+)
+
+
+def thread_list_layout(columns: list[str], *, short_ids: bool = False) -> dict[str, Any]:
+    """THREAD_LIST_LAYOUT for a list holding only `columns` (a server does not count
+    checkpoints or steps: no empty column); `short_ids`: its thread ids are shortened."""
+    config = THREAD_LIST_LAYOUT["column_config"] | (
+        {"thread_id": THREAD_LIST_SHORT_ID} if short_ids else {}
+    )
+    return THREAD_LIST_LAYOUT | {
+        "column_order": [name for name in THREAD_LIST_LAYOUT["column_order"] if name in columns],
+        "column_config": {name: config[name] for name in config if name in columns},
+    }
+
+
 # The timeline's details at widths that fit the 1400 px page's 938 px of grid with the first
 # four: a checkpoint's ids (36 characters) wrap over three lines of their columns, and the
 # time over two (rows as tall as they need: ui.tables.wrapped_row_height), none of them past

@@ -17,9 +17,9 @@ from core.stores.threads import ThreadPage, ThreadStatus, short_time
 from ui import keys
 from ui.tables import wrapped_row_height
 from ui.text import plain
-from ui.threads.columns import THREAD_LIST_DETAIL_WIDTHS, THREAD_LIST_LAYOUT
+from ui.threads.columns import THREAD_LIST_DETAIL_WIDTHS, thread_list_layout
 
-__all__ = ["choose_models", "offered_candidate", "page_numbers", "thread_list"]
+__all__ = ["choose_models", "offered_candidate", "page_numbers", "short_ids", "thread_list"]
 
 _ALL = "all"
 
@@ -124,18 +124,43 @@ def _select(row: int) -> None:
         }
 
 
+_SHORT = 24  # ids up to this long are shown whole (a column's width); a uuid (36) is cut
+
+
+def short_ids(ids: list[str]) -> list[str]:
+    """The list's thread ids as it shows them: each id up to _SHORT characters whole, a
+    longer one as its first 8 and its last characters around "…", its end as long as it
+    takes to tell it from the others listed.
+
+    Example:
+        >>> short_ids(["model-change", "10000000-0000-4000-8000-000000000004",
+        ...            "10000000-0000-4000-8000-000000000014"])
+        ['model-change', '10000000…0004', '10000000…0014']
+    """
+    for tail in range(4, max(map(len, ids), default=0)):
+        shown = [i if len(i) <= _SHORT else f"{i[:8]}…{i[-tail:]}" for i in ids]
+        if len(set(shown)) == len(set(ids)):
+            return shown
+    return list(ids)
+
+
 def _frame(page: ThreadPage) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "thread_id": [row.thread_id for row in page.rows],
-            "status": [row.label() for row in page.rows],
-            # a server's list does not count them: one type for the column, blank where unknown
-            "checkpoints": pd.array([row.checkpoints for row in page.rows], dtype="Int64"),
-            "last step": ["" if row.last_step is None else str(row.last_step) for row in page.rows],
-            "last time": [short_time(row.last_time) for row in page.rows],
-            "detail": [row.detail for row in page.rows],
-        }
-    )
+    """The list's table: only the columns the store gives (a server counts no checkpoints
+    and steps: no column of blanks), each id shortened where it is long."""
+    rows = page.rows
+    columns = {
+        "thread_id": short_ids([row.thread_id for row in rows]),
+        "status": [row.label() for row in rows],
+        "checkpoints": pd.array([row.checkpoints for row in rows], dtype="Int64"),
+        "last step": ["" if row.last_step is None else str(row.last_step) for row in rows],
+        "last time": [short_time(row.last_time) for row in rows],
+        "detail": [row.detail for row in rows],
+    }
+    unknown = {
+        "checkpoints": all(row.checkpoints is None for row in rows),
+        "last step": all(row.last_step is None for row in rows),
+    }
+    return pd.DataFrame({name: values for name, values in columns.items() if not unknown.get(name)})
 
 
 def _fit_note(page: ThreadPage, model: type[BaseModel]) -> None:
@@ -203,8 +228,9 @@ def thread_list(
         _fit_note(page, model)
         st.caption("Click a row to open its thread.")
         _select(ids.index(st.session_state[keys.THREADS_THREAD]))
+        frame = _frame(page)
         st.dataframe(
-            _frame(page),
+            frame,
             key=keys.THREADS_TABLE,
             on_select=partial(_open_row, ids),
             selection_mode=["single-row", "single-cell"],
@@ -213,7 +239,7 @@ def thread_list(
                 {"detail": THREAD_LIST_DETAIL_WIDTHS["detail"]},
                 most_lines=3,
             ),
-            **THREAD_LIST_LAYOUT,
+            **thread_list_layout(list(frame), short_ids=list(frame["thread_id"]) != ids),
         )
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):

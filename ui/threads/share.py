@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 import streamlit as st
 
@@ -16,6 +16,7 @@ from ui.text import plain
 from ui.threads.source import StoreChoice
 
 __all__ = [
+    "THREAD_TABS",
     "drop_link_notes",
     "model_note",
     "restore_threads_link",
@@ -24,6 +25,17 @@ __all__ = [
     "threads_share",
 ]
 
+_Tab = Literal["Timeline", "Audit", "Migrate", "Unbrick"]
+THREAD_TABS: tuple[str, ...] = get_args(_Tab)  # the open thread's tools, in their order
+
+
+class _TabLink(ThreadsLink):
+    """A Threads link with the tool it shows open (`tab`): an older link, without it,
+    opens on the Timeline; an older page reading this one ignores it."""
+
+    tab: _Tab = "Timeline"
+
+
 # The list's filters and pages: link field -> the widget (or list) it is kept in.
 _LISTED = {
     "current": keys.THREADS_CURRENT,
@@ -31,15 +43,16 @@ _LISTED = {
     "status": keys.THREADS_STATUS,
     "page_size": keys.THREADS_PAGE_SIZE,
     "cursors": keys.THREADS_CURSORS,
+    "tab": keys.THREADS_TAB,
 }
 
 
 def restore_threads_link() -> None:
     """Copy an opened link's state into the page's widgets, before they are drawn."""
-    apply_link("threads", ThreadsLink, _apply)
+    apply_link("threads", _TabLink, _apply)
 
 
-def _apply(link: ThreadsLink) -> None:
+def _apply(link: _TabLink) -> None:
     ss = st.session_state
     ss[keys.THREADS_SOURCE] = link.source
     ss[keys.THREADS_CURRENT] = link.current
@@ -47,6 +60,7 @@ def _apply(link: ThreadsLink) -> None:
     ss[keys.THREADS_STATUS] = link.status
     ss[keys.THREADS_PAGE_SIZE] = link.page_size
     ss[keys.THREADS_CURSORS] = list(link.cursors)
+    ss[keys.THREADS_TAB] = link.tab
     ss.pop(keys.THREADS_THREAD, None)
     if link.thread is not None:
         ss[keys.THREADS_THREAD] = link.thread
@@ -121,7 +135,7 @@ def threads_share(choice: StoreChoice, thread: str | None) -> None:
         state["thread"] = thread
         if ss.get(keys.THREADS_STEP_OF) == thread and isinstance(ss.get(keys.THREADS_STEP), int):
             state["step"] = ss[keys.THREADS_STEP]
-    link, refused = ThreadsLink.parse(state)
+    link, refused = _TabLink.parse(state)
     if refused:  # a link the page would refuse when opened: none, and why
         st.caption(
             "No share link for this view: a link cannot carry its "

@@ -25,7 +25,7 @@ from ui.tables import wrapped_row_height
 from ui.text import plain
 from ui.threads.columns import TIMELINE_DETAIL_WIDTHS, TIMELINE_LAYOUT, WRITES_LAYOUT
 
-__all__ = ["as_json", "thread_view"]
+__all__ = ["as_json", "thread_headline", "thread_view"]
 
 STATE_VERDICTS = Verdicts(
     "Valid — this stored state passes the model.",
@@ -135,15 +135,31 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
         st.dataframe(pd.DataFrame(report.to_rows()), key=keys.table(key), **STATE_ERROR_TABLE)
 
 
-def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:
-    """What the thread's stored states are under the model, and LangGraph's own get_state
-    only when it was run (`get_state`: its outcome, None when no graph ran it)."""
+def _said_again(note: str | None, get_state: str) -> bool:
+    """Whether LangGraph's get_state only repeats the error the history note already holds
+    (a server refuses both with the same validation message)."""
+    _, _, message = get_state.partition(": ")
+    return note is not None and len(message) > 20 and message in note
+
+
+def thread_headline(
+    timeline: Timeline, name: str, get_state: str | None = None, *, candidate: bool = False
+) -> None:
+    """The open thread: its whole id (a copy button), what its stored states are under the
+    model judging them (`name`; `candidate`: a changed model, so "would not resume"), and
+    LangGraph's own get_state only when it was run (`get_state`: its outcome, None when no
+    graph ran it). An error is said once: get_state repeating the history's note is not."""
     latest = timeline.checkpoints[-1]
+    st.code(timeline.thread_id, language=None, wrap_lines=True)
     with st.container(key=keys.THREADS_BLAME):
         if latest.unreadable is not None:
             st.error("The latest checkpoint of this thread cannot be read.")
         elif timeline.blamed is None:
             st.success(f"The latest state of this thread is valid under {plain(name)}.")
+        elif candidate:
+            st.error(
+                f"This thread would not resume under {plain(name)}: its latest state fails it."
+            )
         elif timeline.does_not_fit:
             st.warning(
                 f"No stored state of this thread fits {plain(name)}, from its first checkpoint "
@@ -154,16 +170,16 @@ def _headline(timeline: Timeline, name: str, get_state: str | None) -> None:
         st.code(timeline.blame_line(), language=None, wrap_lines=True)
         if timeline.note is not None:  # why the history is not all there: coded, plain text
             st.code(timeline.note, language=None, wrap_lines=True)
-        if get_state is not None:
+        if get_state is not None and _said_again(timeline.note, get_state):
+            st.caption("Asked just now, LangGraph's own get_state fails with the same error.")
+        elif get_state is not None:
             st.caption("Asked just now, of LangGraph itself:")
             st.code(get_state, language=None, wrap_lines=True)
 
 
-def thread_view(
-    timeline: Timeline, model: type[BaseModel], get_state: str | None = None
-) -> Checkpoint:
-    """The headline, the timeline table, the stepper, then the chosen checkpoint in full."""
-    _headline(timeline, model.__name__, get_state)
+def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
+    """The timeline table, the stepper, then the chosen checkpoint in full (the headline is
+    `thread_headline`, above the thread's tabs)."""
     if timeline.interrupts:
         st.caption("Pending interrupts (what interrupt() was called with):")
         st.json(as_json(timeline.interrupts), expanded=False)
