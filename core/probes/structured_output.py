@@ -49,7 +49,7 @@ def _run(answers: list[dict[str, Any]], **run_options: Any) -> dict[str, Any]:
     @agent.tool_plain
     def search(query: str) -> str:
         """Look the question up (returns a fixed passage)."""
-        return "ResearchCopilot uses PostgreSQL 17."
+        return "The order service stores its data in PostgreSQL 17."
 
     with capture_run_messages() as messages:
         try:

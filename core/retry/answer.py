@@ -1,4 +1,5 @@
-"""The retry article's output model (Answer with Citations) and its editable constraints."""
+"""The retry lab's output model (the article's Answer and Citation shapes, described in our own
+words) and its editable constraints."""
 
 from __future__ import annotations
 
@@ -24,14 +25,14 @@ __all__ = [
 
 
 class Citation(BaseModel):
-    source: str = Field(description="来源标记，如 pg / cache")
-    quote: str = Field(description="被引用的原文片段")
+    source: str = Field(description="Where the quote was found, such as pg or cache")
+    quote: str = Field(description="The cited text, word for word")
 
 
 class Answer(BaseModel):
-    answer: str = Field(description="对问题的直接回答")
-    citations: list[Citation] = Field(min_length=1, description="至少一条可回溯引用")
-    confidence: float = Field(ge=0, le=1, description="0~1 的置信度")
+    answer: str = Field(description="A short, direct answer to the question")
+    citations: list[Citation] = Field(min_length=1, description="At least one checkable citation")
+    confidence: float = Field(ge=0, le=1, description="How sure the answer is, from 0 to 1")
 
 
 @dataclass(frozen=True)

@@ -39,10 +39,12 @@ _LIMIT_CODES = {
     ErrorCode.LONE_SURROGATE: ErrorCode.RETRY_SCRIPT_SURROGATE,
     ErrorCode.NUMBER_TOO_LONG: ErrorCode.RETRY_SCRIPT_NUMBER,
 }
-SEARCH_RESULT = ["[pg] ResearchCopilot 使用 PostgreSQL 17.11。"]
-# The article's conversation, the same on both engines: its system prompt and the question.
-SYSTEM_PROMPT = "先检索再回答，回答必须带可回溯引用。"
-QUESTION = "用的哪个 Postgres？"
+# The lab's conversation, the same on both engines: one stored chunk the search tool finds, a
+# system prompt that asks for a search and a citation, and the question (the article's setup,
+# in our own words).
+SEARCH_RESULT = ["[pg] The order service stores its data in PostgreSQL 17.11."]
+SYSTEM_PROMPT = "Search before you answer, and cite the passage your answer rests on."
+QUESTION = "Which Postgres version does the order service use?"
 
 
 class RetryInputError(CodedError, ValueError):
@@ -67,11 +69,11 @@ def _preset(
 
 
 def search(query: str) -> list[str]:
-    """The article's fake retriever: every query finds the same chunk.
+    """The lab's stand-in retriever: every query finds the same chunk.
 
     Example:
         >>> search("postgres")
-        ['[pg] ResearchCopilot 使用 PostgreSQL 17.11。']
+        ['[pg] The order service stores its data in PostgreSQL 17.11.']
     """
     return list(SEARCH_RESULT)
 
@@ -253,7 +255,9 @@ def _number_problem(value: Any) -> str | None:
 
 _VALID = {
     "answer": "PostgreSQL 17.11",
-    "citations": [{"source": "pg", "quote": "ResearchCopilot 使用 PostgreSQL 17.11。"}],
+    "citations": [
+        {"source": "pg", "quote": "The order service stores its data in PostgreSQL 17.11."}
+    ],
     "confidence": 0.8,
 }
 _EMPTY_CITATIONS = {"answer": "17.11", "citations": [], "confidence": 0.9}

@@ -52,7 +52,9 @@ def test_page_opens_on_the_article_run_on_both_engines():
     )
     answer = {
         "answer": "PostgreSQL 17.11",
-        "citations": [{"source": "pg", "quote": "ResearchCopilot 使用 PostgreSQL 17.11。"}],
+        "citations": [
+            {"source": "pg", "quote": "The order service stores its data in PostgreSQL 17.11."}
+        ],
         "confidence": 0.8,
     }
     assert [json.loads(j.value) for j in at.json if "answer" in json.loads(j.value)] == [answer] * 2

@@ -35,7 +35,7 @@ def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-QUOTE = "ResearchCopilot 使用 PostgreSQL 17.11。"
+QUOTE = "The order service stores its data in PostgreSQL 17.11."
 VALID = {
     "answer": "PostgreSQL 17.11",
     "citations": [{"source": "pg", "quote": QUOTE}],
@@ -669,7 +669,8 @@ def test_pydantic_ai_engine_runs_with_the_network_blocked():
 def test_the_model_source_shows_every_digit_of_the_bounds_it_uses():
     source = answer_source(AnswerConstraints(confidence_min=0.123456789, confidence_max=1.0))
     assert source.splitlines()[-1] == (
-        '    confidence: float = Field(ge=0.123456789, le=1, description="0~1 的置信度")'
+        "    confidence: float = Field("
+        'ge=0.123456789, le=1, description="How sure the answer is, from 0 to 1")'
     )
 
 
