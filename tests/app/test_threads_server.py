@@ -54,28 +54,37 @@ def at(served, open_page) -> AppTest:
     return open_page(served.url)
 
 
-def test_the_servers_threads_are_listed_with_their_status_and_no_count(at, served):
+def test_the_servers_threads_are_listed_with_what_the_server_gives_and_short_ids(at, served):
     assert not at.exception
     assert at.code[0].value == served.url  # under "Reading:": the URL, never a key
-    rows = [(r[0], r[1], r[2]) for r in table_rows(at, "thread_id")]
-    assert [(thread, status) for thread, status, _ in rows] == [
-        (VALID, "valid"), (ROLE, "valid"), (STOPPED, "interrupted"), (BROKEN, "broken"),
+    (table,) = [t for t in at.dataframe if t.key == keys.THREADS_TABLE]
+    # no column the server leaves blank: it counts no checkpoints and gives no step
+    assert list(table.value.columns) == ["thread_id", "status", "last time", "detail"]
+    assert [(row[0], row[1]) for row in table_rows(at, "thread_id")] == [
+        ("10000000…0001", "valid"), ("10000000…0002", "valid"),
+        ("10000000…0003", "interrupted"), ("10000000…0004", "broken"),
     ]  # fmt: skip
-    assert all(str(count) == "<NA>" for _, _, count in rows)  # the server does not count them
     assert "4 threads shown of 4" in [c.value for c in at.caption]  # threads.count
     page = at.selectbox(key=keys.THREADS_PAGE)
     assert (page.format_func(page.value), page.options) == ("Page 1 of 1", ["Page 1 of 1"])
+    # the whole id: the Thread picker's options, and the open thread's box (copy button)
+    assert at.selectbox(key=keys.THREADS_THREAD).options == [VALID, ROLE, STOPPED, BROKEN]
+    assert VALID in [c.value for c in at.code]
 
 
 def test_a_thread_whose_history_is_refused_shows_its_values_the_note_and_the_servers_answer(at):
     at.selectbox(key=keys.THREADS_THREAD).set_value(BROKEN).run()
     assert not at.exception
     assert [e.value for e in at.error][:1] == ["This thread's latest state fails OrderState."]
-    codes = [c.value for c in at.code]
-    assert any(c.startswith("[server_history_refused] The server answered 400") for c in codes)
-    assert any(
-        c.startswith("The server's get_state answered 400: 1 validation error") for c in codes
-    )
+    # Pydantic's message is said once, in the history's note: get_state refuses the thread
+    # with the same words, and the page says so rather than repeat them
+    said = [c.value for c in at.code if "String should match pattern" in c.value]
+    assert [c.split(" (")[0] for c in said] == [
+        "[server_history_refused] The server answered 400 for this thread's history"
+    ]
+    assert "Asked just now, LangGraph's own get_state fails with the same error." in [
+        c.value for c in at.caption
+    ]
     assert [(r[0], r[3]) for r in table_rows(at, "path")] == [
         ("lines[0].sku", "string_pattern_mismatch")
     ]
