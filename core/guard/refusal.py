@@ -13,8 +13,11 @@ __all__ = ["MAX_NAMED", "InvalidStateError"]
 MAX_NAMED = 3  # errors the message names; the rest are counted
 
 
-class InvalidStateError(CodedError):
+class InvalidStateError(CodedError, ValueError):
     """A state `GuardedSaver` refused to store (code `state_invalid`).
+
+    A ValueError too, as Pydantic's ValidationError is: a LangGraph server reports a run's
+    ValueError with its message (any other exception's message it hides).
 
     `errors` are Pydantic's errors for the state, as the audit reports them (JSON data, each
     input cut); `step` is the step the state would have been stored at; `nodes` are the
