@@ -27,7 +27,7 @@ FIXTURES = str(ROOT / "tests" / "fixtures")
 COLUMNS = ["path", "action", "value", "from", "to", "asked", "note"]
 AMOUNT_MAP = {"path": "amount", "action": "map", "from": "750", "to": "500"}
 NARROWER = (
-    "`amount` is narrower in the candidate (le: 1000000 -> 500): some stored values may "
+    "amount is narrower in the candidate (le: 1000000 -> 500): some stored values may "
     "fail, and the preview counts them."
 )
 STATUS_LAST = ("fault-bad_status_last", "status", "literal_error",
@@ -36,14 +36,12 @@ NEGATIVE = ("fault-negative_amount", "amount", "greater_than_equal",
             "Input should be greater than or equal to 0", 1)  # fmt: skip
 OVER_500 = ("model-change", "amount", "less_than_equal",
             "Input should be less than or equal to 500", 1)  # fmt: skip
+UNTOUCHED = ["clean-1", "clean-2", "fault-node_exception", "fault-overwrite_logs",
+             "fault-parallel_status", "fault-undeclared_key", "interrupted"]  # fmt: skip
 DIFF_PICK = keys.THREADS_MIGRATE_THREAD  # the diff's own picker, beside the list's Thread box
 NO_THREAD_IN_STORE = (
     "No thread to show before and after: this store holds no threads yet. Open a store that "
     "holds threads."
-)
-NO_THREAD_LISTED = (
-    "No thread to show before and after: the list above shows none with these filters. "
-    "Widen them, then pick a thread in the list."
 )
 
 
@@ -113,12 +111,12 @@ def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
 def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
     assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value.to_dict("records") == [
-        {"path": "status", "action": "map", "value": "", "from": '"validated"', "to": '"pending"',
-         "asked": True, "note": '"validated" is no longer allowed at `status`: choose what it '
+        {"path": "status", "action": "map", "value": "", "from": "validated", "to": "pending",
+         "asked": True, "note": '"validated" is no longer allowed at status: choose what it '
          'becomes ("pending", the candidate\'s first member, is proposed).'},
-        {"path": "status", "action": "map", "value": "", "from": '"confirmed"',
-         "to": '"CONFIRMED"', "asked": False, "note": '"confirmed" is no longer allowed at '
-         '`status`: it becomes "CONFIRMED", the same text in another case.'},
+        {"path": "status", "action": "map", "value": "", "from": "confirmed",
+         "to": "CONFIRMED", "asked": False, "note": '"confirmed" is no longer allowed at '
+         'status: it becomes "CONFIRMED", the same text in another case.'},
     ]  # fmt: skip
     assert any("Rows marked asked need your value." in c.value for c in at.caption)
     assert _counts(at) == {
@@ -151,25 +149,100 @@ def test_a_map_of_amount_fixes_the_thread_it_maps_and_editing_it_changes_the_cou
 def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at):
     _edit(at, added=[
         AMOUNT_MAP | {"to": "five hundred"},
-        {"path": "status", "action": "rename", "to": '"1st"'},
+        {"path": "status", "action": "rename", "to": "1st"},
         {},  # a row just added, nothing typed yet: not a step
         {"path": "items[0].sku", "action": "drop"},
     ])  # fmt: skip
     assert _refusals(at) == [
         "[plan_step] row 1 (amount), column to: not JSON (Expecting value at character 1); "
-        'write a string in double quotes ("shipped"), a number (750), true, false, null, a '
-        "list or an object.\n"
-        "[plan_step] row 2 (status): a rename needs `to`: the field's new name.\n"
+        "the field here is not text, so write JSON: a number (750), true, false, null, a "
+        'list, an object, or a string in double quotes ("shipped").\n'
+        "[plan_step] row 2 (status): a rename needs to: the field's new name.\n"
         "[plan_step] row 4 (items[0].sku), column path: 'items[0].sku' is not a path: write "
         "field names joined by dots, [*] after a list's name for each of its elements "
         "(items[*].sku)."
     ]
-    # what was typed stays in the table; the preview waits for a plan
+    # what was typed stays in the table; the preview stays the last complete plan's (none)
     assert at.session_state[_steps_key(at)]["added_rows"][0]["to"] == "five hundred"
-    assert [info.value for info in at.info][-1] == (
-        "The preview waits for a plan: fix the rows named above."
-    )
-    assert at.metric.len == 0
+    assert [e.value for e in at.error] == []
+    assert _stale(at) == [STALE_NO_STEP]
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 0, "Still broken": 3,
+    }  # fmt: skip
+
+
+def _stale(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning if w.value.startswith("Stale:")]
+
+
+STALE_NO_STEP = (
+    "Stale: the preview below is of the last complete plan (0 steps); the rows named above "
+    "are not in it until they are finished."
+)
+
+
+def test_a_half_typed_step_keeps_the_last_preview_marked_stale_and_says_what_it_lacks(at):
+    _edit(at, added=[AMOUNT_MAP])
+    assert (_stale(at), _counts(at)["Fixed"]) == ([], 1)
+    # the first cell of a new row typed: the step lacks its action, then its from and to
+    _edit(at, added=[AMOUNT_MAP, {"path": "status"}])
+    assert _refusals(at) == [
+        "[plan_step] row 2 (status), column action: choose the step's action: default, drop, "
+        "map, rename, coerce."
+    ]
+    assert [e.value for e in at.error] == []  # no red: nothing is wrong, only unfinished
+    assert _stale(at) == [
+        "Stale: the preview below is of the last complete plan (1 step); the rows named above "
+        "are not in it until they are finished."
+    ]
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 1, "Still broken": 2,
+    }  # fmt: skip
+    assert table_rows(at, "path", "action", "changed") == [("amount", "map", 1, 1)]
+    assert "Apply waits for a complete plan: finish or delete the rows named above." not in [
+        c.value for c in at.caption
+    ]  # writes are off here: Apply is not offered at all
+    _edit(at, added=[AMOUNT_MAP, {"path": "status", "action": "map"}])
+    assert _refusals(at) == [
+        "[plan_step] row 2 (status): a map needs from and to: the old value and the new one."
+    ]
+    assert _counts(at)["Fixed"] == 1
+    _edit(at, added=[AMOUNT_MAP, {"path": "status", "action": "map", "from": "shipped",
+                                  "to": "confirmed"}])  # fmt: skip
+    assert (_refusals(at), _stale(at)) == ([], [])
+    assert _counts(at) == {
+        "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 2, "Still broken": 1,
+    }  # fmt: skip
+
+
+def test_from_and_to_take_plain_text_where_the_field_is_text_and_json_elsewhere(at):
+    # status is an enum of strings: shipped unquoted is the string "shipped", as is "shipped"
+    for typed in ("shipped", '"shipped"'):
+        _edit(at, added=[{"path": "status", "action": "map", "from": typed, "to": "confirmed"}])
+        assert (_refusals(at), _counts(at)["Fixed"]) == ([], 1)
+        assert _broken(at) == [NEGATIVE, OVER_500]
+    # items[*].sku is a string inside a list; a rename's new name is a name
+    _edit(at, added=[
+        {"path": "items[*].sku", "action": "map", "from": "SKU-01", "to": "SKU-02"},
+        {"path": "status", "action": "rename", "to": "state"},
+    ])  # fmt: skip
+    assert _refusals(at) == []
+    # amount is a number: a word there is refused, saying JSON is needed
+    _edit(at, added=[{"path": "amount", "action": "map", "from": "seven", "to": "7"}])
+    assert _refusals(at) == [
+        "[plan_step] row 1 (amount), column from: not JSON (Expecting value at character 1); "
+        "the field here is not text, so write JSON: a number (750), true, false, null, a "
+        'list, an object, or a string in double quotes ("shipped").'
+    ]
+
+
+def test_no_text_shown_as_it_is_holds_markdown_backticks(monkeypatch):
+    at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
+    _edit(at, added=[{"path": "status", "action": "map"}])  # a refusal naming from and to
+    shown = [code.value for code in at.code] + [text.value for text in at.text]
+    notes = at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value["note"].tolist()
+    assert "a map needs from and to" in "\n".join(shown)
+    assert [line for line in shown + notes if "`" in line] == []
 
 
 def test_the_plan_uploader_takes_1_mb_and_a_plan_over_the_limit_is_told_how_to_shorten(at):
@@ -231,7 +304,7 @@ def test_the_downloads_hold_the_edited_plan_as_toml_and_as_a_module(monkeypatch)
     # the edited step lost its note (it no longer says why); the one as proposed kept it
     assert stored["migration-plan.toml"].startswith(
         '[[step]]\npath = "status"\naction = "map"\nfrom = "validated"\nto = "cancelled"\n\n'
-        '# "confirmed" is no longer allowed at `status`: it becomes "CONFIRMED", the same '
+        '# "confirmed" is no longer allowed at status: it becomes "CONFIRMED", the same '
         "text in another case.\n[[step]]\n"
     )
     assert stored["migrate_state.py"] == export_module(plan, model_name="OrderWithFewerStatuses")
@@ -247,6 +320,7 @@ def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_fiel
         "model-change (the thread picked in the list above)",
         f"fault-bad_status_last (still broken at checkpoint {_checkpoint(at, 0)})",
         f"fault-negative_amount (still broken at checkpoint {_checkpoint(at, 1)})",
+        *[f"{thread} (the plan leaves it as it is)" for thread in UNTOUCHED],
     ]
     stored, migrated = (json.loads(shown.value) for shown in at.json[-2:])
     assert (stored["amount"], migrated["amount"]) == (750, 500)
@@ -281,7 +355,7 @@ def test_without_writes_there_is_no_apply_button(at):
     ) in [caption.value for caption in at.caption]
 
 
-def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(monkeypatch):
+def test_apply_dry_runs_the_rows_then_writes_them_on_confirm_and_says_how_to_resume(monkeypatch):
     at = _open(monkeypatch, writes=True)
     _edit(at, added=[AMOUNT_MAP])
     before = {row[0]: row[2] for row in table_rows(at, "thread_id", "status")}
@@ -289,8 +363,23 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     # the diff names the thread's latest checkpoint: the one its fork is written from
     shown = [c.value for c in at.code if c.value.startswith("model-change · ")]
     forked_from = shown[0].removeprefix("model-change · ")
+    assert APPLY_SAYS in [c.value for c in at.caption]
+    # nothing is written on one click: first the dry run, then Write
+    assert keys.THREADS_MIGRATE_APPLY not in [button.key for button in at.button]
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert not at.exception
+    assert [s.value for s in at.success][-1] == (
+        "Dry run: 1 new checkpoint will be written, one per thread, each forked from the "
+        "checkpoint named, with these fields (nothing is written yet):"
+    )
+    assert table_rows(at, "thread", "from checkpoint", "fields written") == [
+        ("model-change", forked_from, '{"amount": 500}')
+    ]
+    assert {row[0]: row[2] for row in table_rows(at, "thread_id", "status")} == before
+    write = at.button(key=keys.THREADS_MIGRATE_APPLY)
+    assert (write.label, write.proto.type) == ("Write 1 checkpoint", "primary")
     with downloads() as stored:
-        at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
+        write.click().run()
     assert not at.exception
     assert [s.value for s in at.success][-1] == (
         "Written: 1 new checkpoint, one per thread migrated (the thread list above reads them)."
@@ -304,6 +393,12 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     assert stored["migration-written.csv"] == (
         "thread_id,from_checkpoint_id,new_checkpoint_id\n" + ",".join(fork.values()) + "\n"
     )
+    assert _next(at) == [(
+        "Next: run each migrated thread on from its new checkpoint with your graph built over "
+        "CandidateState (a thread whose run had ended takes its next input instead of None):",
+        "# graph: your graph, compiled with a checkpointer on this store\n"
+        'graph.invoke(None, {"configurable": {"thread_id": "model-change"}})',
+    )]  # fmt: skip
     after = {row[0]: row[2] for row in table_rows(at, "thread_id", "status")}
     assert {t: (before[t], after[t]) for t in before if before[t] != after[t]} == {
         "model-change": (before["model-change"], before["model-change"] + 1)
@@ -311,10 +406,44 @@ def test_apply_writes_one_fork_per_fixed_thread_and_a_second_apply_writes_none(m
     assert _counts(at) == {  # the fork is model-change's latest now, and valid
         "Threads": 10, "Checkpoints": 10, "Broken before": 2, "Fixed": 0, "Still broken": 2,
     }  # fmt: skip
-    at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
-    assert [info.value for info in at.info][-1].startswith("Nothing was written: no thread's")
-    assert table_rows(at, "thread", "from checkpoint", "new checkpoint") == []
+    # the dry run is spent: a second one finds nothing to write, and offers no Write
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert [info.value for info in at.info][-1].startswith("Nothing to write: no thread's")
+    assert keys.THREADS_MIGRATE_APPLY not in [button.key for button in at.button]
     assert {row[0]: row[2] for row in table_rows(at, "thread_id", "status")} == after
+
+
+APPLY_SAYS = (
+    "Apply writes one new checkpoint for each thread whose latest state the plan changes and "
+    "the candidate then accepts, forked from that latest checkpoint through LangGraph's "
+    "update_state over the candidate; existing rows never change. Dry-run it to see the "
+    "rows, then confirm."
+)
+
+
+def _next(at: AppTest) -> list[tuple[str, str]]:
+    """What the page says to do after a write: its sentence and the code to run."""
+    try:
+        box = at.main.get_by_key(keys.THREADS_WRITE_NEXT)
+    except KeyError:
+        return []
+    return [(box.caption[0].value, box.code[0].value)]
+
+
+def test_editing_the_plan_after_a_dry_run_withdraws_the_write(monkeypatch):
+    at = _open(monkeypatch, writes=True)
+    _edit(at, added=[AMOUNT_MAP])
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert keys.THREADS_MIGRATE_APPLY in [button.key for button in at.button]
+    _edit(at, added=[AMOUNT_MAP | {"to": "400"}])
+    assert keys.THREADS_MIGRATE_APPLY not in [button.key for button in at.button]
+    assert table_rows(at, "thread", "from checkpoint", "fields written") == []
+    # a half-typed row: the preview is the last plan's, and nothing can be applied
+    _edit(at, added=[AMOUNT_MAP, {"path": "status"}])
+    assert keys.THREADS_MIGRATE_DRY_RUN not in [button.key for button in at.button]
+    assert "Apply waits for a complete plan: finish or delete the rows named above." in [
+        c.value for c in at.caption
+    ]
 
 
 def test_a_page_without_a_candidate_says_how_to_configure_one(monkeypatch):
@@ -322,7 +451,7 @@ def test_a_page_without_a_candidate_says_how_to_configure_one(monkeypatch):
     monkeypatch.syspath_prepend(FIXTURES)
     monkeypatch.setenv("PLAYGROUND_MODEL", "candidates.order_v2:OrderV2")
     at = _open(monkeypatch)
-    assert at.subheader[3].value == "Migrate"
+    assert "Migrate" in [subheader.value for subheader in at.subheader]
     assert (
         "Migrating the stored threads needs the changed model to carry them to: configure it "
         "with --candidate, candidate = ... in playground.toml or PLAYGROUND_CANDIDATE."
@@ -367,6 +496,7 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
     at = _open(monkeypatch, writes=True)
     _edit(at, added=[AMOUNT_MAP])
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
     at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     _edit(at, added=[AMOUNT_MAP | {"from": "500", "to": "499"}])  # the fork's 500: a change
@@ -420,41 +550,52 @@ def test_an_empty_store_uploaded_after_a_pick_offers_no_thread_of_the_demo(at, t
     at.file_uploader(key=keys.THREADS_UPLOAD).set_value(("empty.sqlite", empty, "")).run()
     assert not at.exception
     assert _pickers(at) == []  # neither the list's Thread box nor the diff's picker
-    assert [info.value for info in at.info] == [
-        "This store holds no threads yet.",
+    assert _migrate_infos(at) == [
         "No stored state was previewed: the store holds no threads yet.",
         NO_THREAD_IN_STORE,
     ]
 
 
-def test_a_filter_matching_no_thread_offers_only_the_still_broken_states(at):
+def _migrate_infos(at: AppTest) -> list[str]:
+    return [info.value for info in at.info
+            if info.value.startswith(("No stored state", "No thread to show"))]  # fmt: skip
+
+
+def test_a_filter_matching_no_thread_offers_every_thread_the_fixed_ones_first(at):
     assert at.selectbox(key=keys.THREADS_THREAD).value == "clean-1"
     at.text_input(key=keys.THREADS_CONTAINS).input("zzz").run()
     assert not at.exception
-    assert [info.value for info in at.info] == ["No thread matches these filters."]
+    assert "No thread matches these filters." in [info.value for info in at.info]
     assert _pickers(at) == [DIFF_PICK]  # the list's Thread box is not drawn
     checkpoints = [row[5] for row in table_rows(at, "thread", "field", "type")]
     assert at.selectbox(key=DIFF_PICK).options == [
         f"fault-bad_status_last (still broken at checkpoint {checkpoints[0]})",
         f"fault-negative_amount (still broken at checkpoint {checkpoints[1]})",
         f"model-change (still broken at checkpoint {checkpoints[2]})",
+        *[f"{thread} (the plan leaves it as it is)" for thread in UNTOUCHED],
     ]
     assert (
-        "The list above shows no thread with these filters: the states still broken are "
-        "offered here. Widen the filters to pick any other thread."
+        "The list above shows no thread with these filters: the store's threads are offered "
+        "here, those the plan fixes first."
     ) in [caption.value for caption in at.caption]
-    # a plan that fixes every state: nothing is left to offer, and the page says what to do
+    # a plan that fixes every state: the fixed threads come first, then any other thread
     _edit(at, added=[
         AMOUNT_MAP,
         {"path": "amount", "action": "map", "from": "-1", "to": "0"},
-        {"path": "status", "action": "map", "from": '"shipped"', "to": '"confirmed"'},
+        {"path": "status", "action": "map", "from": "shipped", "to": "confirmed"},
     ])  # fmt: skip
     assert _counts(at)["Still broken"] == 0
-    assert _pickers(at) == []
-    assert [info.value for info in at.info] == [
-        "No thread matches these filters.",
-        NO_THREAD_LISTED,
+    assert at.selectbox(key=DIFF_PICK).options == [
+        "fault-bad_status_last (fixed by the plan)",
+        "fault-negative_amount (fixed by the plan)",
+        "model-change (fixed by the plan)",
+        *[f"{thread} (the plan leaves it as it is)" for thread in UNTOUCHED],
     ]
-    # the filter cleared: the first thread listed is picked, and offered again
+    assert _migrate_infos(at) == []
+    # the filter cleared: the first thread listed is picked, and offered first
     at.text_input(key=keys.THREADS_CONTAINS).input("").run()
-    assert at.selectbox(key=DIFF_PICK).options == ["clean-1 (the thread picked in the list above)"]
+    assert at.selectbox(key=DIFF_PICK).options[:2] == [
+        "clean-1 (the thread picked in the list above)",
+        "fault-bad_status_last (fixed by the plan)",
+    ]
+    assert at.selectbox(key=DIFF_PICK).value == ("clean-1", "")

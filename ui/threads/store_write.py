@@ -1,19 +1,28 @@
-"""One write to a checkpoint store from a page (an unbrick fork, a migration's forks), said
-plainly when the store refuses it."""
+"""Every write to a checkpoint store from the Threads page (an unbrick fork, a migration's
+forks) the same way: one sentence before it, the write said plainly when the store refuses
+it, the rows it wrote, and what to do next (resume the thread)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+import pandas as pd
 import streamlit as st
 
 from core.errors import ErrorCode
 from core.stores.unbrick import UnbrickError
+from ui import keys
+from ui.threads.source import StoreChoice
 
-__all__ = ["store_write"]
+__all__ = ["WRITTEN_COLUMNS", "resume_code", "store_write", "what_next", "written_table"]
 
 T = TypeVar("T")
+# The rows a write wrote, named as `python -m core migrate --json` names them.
+WRITTEN_COLUMNS = ["thread_id", "from_checkpoint_id", "new_checkpoint_id"]
+_SHOWN = ["thread", "from checkpoint", "new checkpoint"]
+_LISTED = 20  # thread ids written into the resume code; the written table has them all
 
 
 def store_write(write: Callable[[], T], *, after: str) -> T | None:
@@ -30,3 +39,65 @@ def store_write(write: Callable[[], T], *, after: str) -> T | None:
             f"The store refused the write ({type(error).__name__}); " + after
         )
     return None
+
+
+def written_table(rows: Sequence[dict[str, str]], key: str, **layout: Any) -> pd.DataFrame:
+    """The rows written (thread, the checkpoint forked from, the new one), drawn; returns
+    them under their JSON names (the downloads' columns)."""
+    frame = pd.DataFrame(list(rows), columns=WRITTEN_COLUMNS, dtype=str)
+    shown = frame.set_axis(_SHOWN, axis="columns")
+    st.dataframe(shown, key=key, **({"hide_index": True} | layout))
+    return frame
+
+
+def resume_code(
+    choice: StoreChoice, threads: Sequence[str], assistant: str | None, given: str = "None"
+) -> str:
+    """The call that runs `threads` on from their latest checkpoint: LangGraph's own
+    `invoke(None, ...)` on a file or database, the SDK's `runs.wait` on a server (`given`:
+    the input, as Python; None resumes what is due).
+
+    Example:
+        >>> demo = StoreChoice("x.sqlite", "demo store", "demo")
+        >>> print(resume_code(demo, ["t-1"], None))
+        # graph: your graph, compiled with a checkpointer on this store
+        graph.invoke(None, {"configurable": {"thread_id": "t-1"}})
+    """
+    listed = [json.dumps(thread, ensure_ascii=False) for thread in threads[:_LISTED]]
+    more = len(threads) - len(listed)
+    if choice.source == "server":
+        lines = [
+            "from langgraph_sdk import get_sync_client",
+            "",
+            f"client = get_sync_client(url={json.dumps(choice.label)})",
+        ]
+        named = json.dumps(assistant or "agent", ensure_ascii=False)
+        call = f"client.runs.wait(<thread>, {named}, input={given})"
+        if assistant is None:
+            lines.append('# "agent": the assistant (or graph id) that ran the thread')
+    else:
+        lines = ["# graph: your graph, compiled with a checkpointer on this store"]
+        call = f'graph.invoke({given}, {{"configurable": {{"thread_id": <thread>}}}})'
+    if len(listed) == 1 and not more:
+        return "\n".join([*lines, call.replace("<thread>", listed[0])])
+    loop = [
+        f"for thread_id in [{', '.join(listed)}]:",
+        "    " + call.replace("<thread>", "thread_id"),
+    ]
+    if more:
+        loop.insert(0, f"# the first {len(listed)} of {len(threads)}: the table lists them all")
+    return "\n".join([*lines, *loop])
+
+
+def what_next(
+    choice: StoreChoice,
+    threads: Sequence[str],
+    said: str,
+    assistant: str | None = None,
+    given: str = "None",
+) -> None:
+    """After a write: `said` (what the written threads do next), then the call."""
+    box = st.container(key=keys.THREADS_WRITE_NEXT)
+    box.caption(said)
+    code = resume_code(choice, threads, assistant, given)
+    box.code(code, language="python", wrap_lines=True)

@@ -1,4 +1,5 @@
-"""The unbrick section: edit a broken state, validate it, see the dry run, then write it."""
+"""The unbrick section: what it writes and from which checkpoint, the broken state to edit,
+its dry run, the write on confirmation, then what was written and how to resume."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 from core.jsontext.payload import PayloadError, parse
 from core.stores.reader import write_fork
 from core.stores.serde import strict_serde
-from core.stores.timeline import Timeline
+from core.stores.timeline import Checkpoint, Timeline
 from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick
 from core.trace.fork import edit_errors
 from core.validate.report import validate_value
@@ -20,8 +21,10 @@ from ui import keys
 from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.errors.view import error_table
+from ui.text import plain
+from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.source import StoreChoice
-from ui.threads.store_write import store_write
+from ui.threads.store_write import store_write, what_next, written_table
 from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
@@ -30,6 +33,77 @@ __all__ = ["unbrick_section"]
 def _editor_text(timeline: Timeline) -> str:
     state = (timeline.blamed or timeline.checkpoints[-1]).state
     return json.dumps(as_json(state), ensure_ascii=False, indent=2)
+
+
+def _fork_point(timeline: Timeline) -> tuple[Checkpoint, str | None] | None:
+    """The checkpoint the fork starts from and the node it is written as, as plan_unbrick
+    picks them (None: the input itself is broken, no checkpoint precedes it)."""
+    blamed = timeline.blamed
+    if blamed is None:
+        latest = timeline.checkpoints[-1]
+        return latest, latest.node
+    parent = [c for c in timeline.checkpoints if c.checkpoint_id == blamed.parent_id]
+    if not parent or blamed.source == "input":
+        return None
+    return parent[0], blamed.node
+
+
+def _intro(timeline: Timeline) -> bool:
+    """The one sentence before the write: what it writes, from which checkpoint, as which
+    node; False (and why) when there is no checkpoint to fork from."""
+    found = _fork_point(timeline)
+    thread = timeline.thread_id
+    if found is None:
+        st.info(plain(
+            f"Thread {thread} cannot be unbricked here: its input itself is invalid, so no "
+            "valid checkpoint precedes it to fork from. Start a new thread with a corrected "
+            "input."
+        ))  # fmt: skip
+        return False
+    base, node = found
+    writer = node.split(",")[0].strip() if node else None
+    why = (
+        f"the last valid one, before {writer or 'an update'}'s write broke the state), "
+        if timeline.blamed is not None
+        else "its latest), "
+    )
+    said = (
+        f"Unbrick writes the state below, once you edit, dry-run and confirm it, as one new "
+        f"checkpoint of thread {thread} forked from checkpoint {base.checkpoint_id} (step "
+        f"{base.step}, {why}"
+        + (f"written as {writer} so the run goes on with what follows it" if writer
+           else "written as an update from outside the graph")
+        + "; no stored row changes."
+    )  # fmt: skip
+    st.caption(plain(said))
+    return True
+
+
+def _written(choice: StoreChoice, timeline: Timeline) -> None:
+    """What the last write wrote (shown once, in the run after it), and how to resume."""
+    written = st.session_state.pop(keys.THREADS_UNBRICK_WRITTEN, None)
+    if written is None:
+        return
+    st.success("Written. The thread's new latest checkpoint (the list above includes it):")
+    st.json(written["config"])
+    row = {"thread_id": written["thread_id"], "from_checkpoint_id": written["from"],
+           "new_checkpoint_id": written["config"]["configurable"]["checkpoint_id"]}  # fmt: skip
+    written_table([row], keys.THREADS_UNBRICK_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
+    head = [c for c in timeline.checkpoints if c.checkpoint_id == row["new_checkpoint_id"]]
+    pending = head[0].pending if head else []
+    if pending:
+        said = (
+            f"Next: the thread waits at the new checkpoint to run {', '.join(pending)} (the "
+            "list reads it as interrupted until then). Resume it, and the run goes on from the "
+            "repaired state:"
+        )
+        what_next(choice, [timeline.thread_id], plain(said), choice.assistant)
+        return
+    said = (
+        "Next: no node is due at the new checkpoint, so the thread's run is complete; its "
+        "next input starts a new run from the repaired state:"
+    )
+    what_next(choice, [timeline.thread_id], plain(said), choice.assistant, given="new_input")
 
 
 def unbrick_section(
@@ -45,10 +119,9 @@ def unbrick_section(
             "(or PLAYGROUND_GRAPH) to unbrick threads of this store."
         )
         return
-    written = st.session_state.pop(keys.THREADS_UNBRICK_WRITTEN, None)
-    if written is not None:
-        st.success("Written. The thread's new latest checkpoint (the list above includes it):")
-        st.json(written)
+    _written(choice, timeline)
+    if not _intro(timeline):
+        return
     default = _editor_text(timeline)
     if st.session_state.get(keys.THREADS_UNBRICK_OF) != timeline.thread_id:
         set_payload_text(
@@ -91,7 +164,11 @@ def unbrick_section(
     plan = planned[1]
     st.success("Valid. This is exactly what will be written (a new checkpoint; no row changes):")
     st.json(as_json(plan.dry_run()))
-    if st.button("Write", key=keys.THREADS_UNBRICK_WRITE, type="primary"):
+    st.caption(plain(
+        f"Confirm: write it as one new checkpoint of thread {plan.thread_id}, forked from "
+        f"checkpoint {plan.checkpoint_id}."
+    ))  # fmt: skip
+    if st.button("Write 1 checkpoint", key=keys.THREADS_UNBRICK_WRITE, type="primary"):
         written = store_write(
             lambda: write_fork(choice.spec, plan, graph, strict_serde([model])),
             after="nothing was changed. Check that the server may write to it.",
@@ -100,7 +177,9 @@ def unbrick_section(
             return
         st.session_state.pop(keys.THREADS_UNBRICK_PLAN, None)
         st.session_state.pop(keys.THREADS_UNBRICK_OF, None)
-        st.session_state[keys.THREADS_UNBRICK_WRITTEN] = as_json(written)
+        st.session_state[keys.THREADS_UNBRICK_WRITTEN] = {
+            "thread_id": plan.thread_id, "from": plan.checkpoint_id, "config": as_json(written),
+        }  # fmt: skip
         # the timeline opens on the new head: the slider's old index would name another row
         st.session_state[keys.THREADS_OPEN_AT] = written["configurable"]["checkpoint_id"]
         st.rerun()  # the list and the timeline above now read the new checkpoint

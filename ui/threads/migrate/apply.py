@@ -1,4 +1,5 @@
-"""Apply the plan: one new checkpoint per fixed thread, written only when the server allows."""
+"""Apply the plan: what it writes, its dry run (the rows), Write on confirmation, what it
+wrote and how to resume; written only when the server allows."""
 
 from __future__ import annotations
 
@@ -10,18 +11,22 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps, plural
-from core.migrate.plan import Plan
+from core.migrate.plan import Plan, plan_toml
 from core.migrate.write import write_migration
 from core.order import build_order_graph
 from core.order.graph import CompiledGraph
 from core.stores.demo import DEMO_THREADS
+from core.stores.errors import coded
+from core.stores.reader import open_any
 from core.stores.serde import strict_serde
 from core.validate.entry_run import entry_graph
 from ui import keys
 from ui.access import writes_off, writes_reach
+from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
+from ui.threads.migrate.outcomes import outcomes
 from ui.threads.source import StoreChoice
-from ui.threads.store_write import store_write
+from ui.threads.store_write import store_write, what_next, written_table
 
 __all__ = ["apply_section"]
 
@@ -38,8 +43,65 @@ def _graph_for(
     return None if graph is None else (lambda _: graph)
 
 
-def _written(choice: StoreChoice) -> None:
-    """What the last Apply on this store wrote (it stays until the next Apply)."""
+def _signature(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
+               plan: Plan) -> list[str]:  # fmt: skip
+    """What a dry run is of: the store, the models and the plan (any change withdraws it)."""
+    return [choice.source, choice.label, str(choice.assistant), model.__qualname__,
+            candidate.__qualname__, plan_toml(plan)]  # fmt: skip
+
+
+def _dry_run(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
+             plan: Plan) -> None:  # fmt: skip
+    """Find the forks Apply would write now and keep them with what they are of."""
+    st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)
+    try:
+        with open_any(choice.spec, strict_serde([model, candidate]),
+                      assistant=choice.assistant) as store:  # fmt: skip
+            found = [o for o in outcomes(store, model, candidate, plan) if o.fields]
+    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
+        st.error("The store cannot be read:")
+        st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
+        return
+    st.session_state[keys.THREADS_MIGRATE_PLANNED] = {
+        "of": _signature(choice, model, candidate, plan),
+        "rows": [{"thread_id": o.thread_id, "from_checkpoint_id": o.checkpoint_id,
+                  "fields": dumps(o.fields)} for o in found],
+    }  # fmt: skip
+
+
+def _planned(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
+             plan: Plan) -> list[dict[str, str]] | None:  # fmt: skip
+    """The dry run of this very plan on this store (None: none yet, or of another plan)."""
+    planned = st.session_state.get(keys.THREADS_MIGRATE_PLANNED)
+    if planned is None or planned["of"] != _signature(choice, model, candidate, plan):
+        return None
+    rows: list[dict[str, str]] = planned["rows"]
+    return rows
+
+
+def _show_planned(rows: list[dict[str, str]]) -> None:
+    if not rows:
+        st.info(
+            "Nothing to write: no thread's latest state is both changed by the plan and "
+            "accepted by the candidate after it (a migrated thread's latest is its fork)."
+        )
+        return
+    st.success(
+        f"Dry run: {plural(len(rows), 'new checkpoint')} will be written, one per thread, "
+        "each forked from the checkpoint named, with these fields (nothing is written yet):"
+    )
+    frame = pd.DataFrame(rows, columns=["thread_id", "from_checkpoint_id", "fields"], dtype=str)
+    st.dataframe(
+        frame.set_axis(["thread", "from checkpoint", "fields written"], axis="columns"),
+        key=keys.THREADS_MIGRATE_PLANNED_TABLE,
+        hide_index=True,
+        column_config={"fields written": st.column_config.TextColumn(width="large")},
+    )
+
+
+def _written(choice: StoreChoice, candidate: type[BaseModel]) -> None:
+    """What the last Apply on this store wrote (it stays until the next Apply), and how to
+    resume the threads written."""
     written = st.session_state.get(keys.THREADS_MIGRATE_WRITTEN)
     if written is None or written["store"] != [choice.source, choice.label]:
         return
@@ -55,9 +117,7 @@ def _written(choice: StoreChoice) -> None:
         "list above reads them)."
     )
     # the downloads name the fields as `python -m core migrate --json` does
-    frame = pd.DataFrame(rows, columns=["thread_id", "from_checkpoint_id", "new_checkpoint_id"])
-    shown = frame.set_axis(["thread", "from checkpoint", "new checkpoint"], axis="columns")
-    st.dataframe(shown, key=keys.THREADS_MIGRATE_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
+    frame = written_table(rows, keys.THREADS_MIGRATE_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
     with st.container(horizontal=True, gap="small"):
         st.download_button(
             "Download CSV", frame.to_csv(index=False), "migration-written.csv", "text/csv",
@@ -67,16 +127,24 @@ def _written(choice: StoreChoice) -> None:
             "Download JSON", dumps(rows, indent=2), "migration-written.json",
             "application/json", key=keys.THREADS_MIGRATE_WRITTEN_JSON, on_click="ignore",
         )  # fmt: skip
+    said = (
+        f"Next: run each migrated thread on from its new checkpoint with your graph built over "
+        f"{plain(candidate.__name__)} (a thread whose run had ended takes its next input "
+        "instead of None):"
+    )
+    what_next(choice, [row["thread_id"] for row in rows], said, choice.assistant)
 
 
 def apply_section(
     choice: StoreChoice,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan,
+    plan: Plan | None,
     graph: CompiledGraph | None,
 ) -> None:
-    """The Apply button (writes enabled only), then what it wrote."""
+    """What Apply writes, in one sentence; its dry run; Write on confirmation (writes enabled
+    only); then what it wrote and how to resume. `plan` None: the table holds no complete
+    plan (the preview above is the last one's): nothing can be applied."""
     if not writes_reach(choice.source):
         st.caption(f"{writes_off('Applying the plan')}; the preview above writes nothing.")
         return
@@ -89,10 +157,21 @@ def apply_section(
         return
     st.caption(
         "Apply writes one new checkpoint for each thread whose latest state the plan changes "
-        "and the candidate then accepts: a fork of that state, through LangGraph's "
-        "update_state over the candidate. Existing rows never change."
+        "and the candidate then accepts, forked from that latest checkpoint through "
+        "LangGraph's update_state over the candidate; existing rows never change. Dry-run it "
+        "to see the rows, then confirm."
     )
-    if st.button("Apply the plan", key=keys.THREADS_MIGRATE_APPLY, type="primary"):
+    if plan is None:
+        st.caption("Apply waits for a complete plan: finish or delete the rows named above.")
+        _written(choice, candidate)
+        return
+    if st.button("Dry run", key=keys.THREADS_MIGRATE_DRY_RUN):
+        _dry_run(choice, model, candidate, plan)
+    rows = _planned(choice, model, candidate, plan)
+    if rows is not None:
+        _show_planned(rows)
+    if rows and st.button(f"Write {plural(len(rows), 'checkpoint')}",
+                          key=keys.THREADS_MIGRATE_APPLY, type="primary"):  # fmt: skip
         written = store_write(
             lambda: write_migration(choice.spec, model, candidate, plan, graph_for,
                                     strict_serde([model, candidate]),
@@ -104,6 +183,7 @@ def apply_section(
         st.session_state[keys.THREADS_MIGRATE_WRITTEN] = {
             "store": [choice.source, choice.label], "rows": [asdict(w) for w in written],
         }  # fmt: skip
+        st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)  # written: dry-run anew
         st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)  # the store changed: preview anew
         st.rerun(scope="app")  # the list, the timeline and the preview read the new checkpoints
-    _written(choice)
+    _written(choice, candidate)

@@ -19,31 +19,42 @@ from core.stores.state import json_state_errors, state_errors
 from ui import keys
 from ui.text import plain
 from ui.threads.columns import MIGRATE_CHANGES_LAYOUT
+from ui.threads.migrate.outcomes import Outcome, outcomes
 from ui.threads.source import StoreChoice
 from ui.threads.timeline import as_json
 
 __all__ = ["diff_section"]
 
-_OPTIONS = 200  # still-broken states offered; any other thread is picked in the list above
+_OPTIONS = 200  # threads offered (the fixed first); any other is picked in the list above
 Option = tuple[str, str]  # (thread id, checkpoint id; "" for the thread's latest)
 _NO_THREAD_IN_STORE = (
     "No thread to show before and after: this store holds no threads yet. Open a store that "
     "holds threads."
 )
-_NO_THREAD_LISTED = (
-    "No thread to show before and after: the list above shows none with these filters. "
-    "Widen them, then pick a thread in the list."
+_NO_THREAD_READ = (
+    "No thread to show before and after: no thread's latest state can be read (the preview "
+    "names the checkpoints it could not read)."
 )
 
 
-def _options(preview: Preview, picked: str | None) -> dict[Option, str]:
+def _options(preview: Preview, picked: str | None, found: list[Outcome]) -> dict[Option, str]:
+    """The thread picked in the list, then the threads the plan fixes, those it leaves
+    broken, those it changes, then the rest."""
     options: dict[Option, str] = {}
     if picked is not None:
         options[(picked, "")] = f"{picked} (the thread picked in the list above)"
+    for outcome in found:
+        if outcome.fixed:
+            options.setdefault((outcome.thread_id, ""), f"{outcome.thread_id} (fixed by the plan)")
     for state in preview.still_broken[:_OPTIONS]:
         at = f" at checkpoint {state.checkpoint_id}" if state.checkpoint_id else ""
         options.setdefault((state.thread_id, state.checkpoint_id),
                            f"{state.thread_id} (still broken{at})")  # fmt: skip
+    broken = {state.thread_id for state in preview.still_broken}
+    rest = [o for o in found if not o.fixed and o.thread_id not in broken]
+    for outcome in sorted(rest, key=lambda o: not o.fields):  # the changed ones first
+        said = "changed by the plan" if outcome.fields else "the plan leaves it as it is"
+        options.setdefault((outcome.thread_id, ""), f"{outcome.thread_id} ({said})")
     return options
 
 
@@ -66,24 +77,37 @@ def diff_section(
     plan: Plan,
     preview: Preview,
 ) -> None:
-    """Pick a thread (the list's, or a still-broken one); show its state before and after."""
+    """Pick a thread (the list's, one the plan fixes, or any other); show its state before
+    and after."""
     # the thread shown in the list above; none while the list shows none (thread_list)
     listed = st.session_state.get(keys.THREADS_THREAD)
     picked = listed if isinstance(listed, str) else None
-    options = _options(preview, picked)
-    if not options:  # no thread listed, none still broken
-        st.info(_NO_THREAD_LISTED if preview.threads else _NO_THREAD_IN_STORE)
+    try:
+        with open_any(choice.spec, strict_serde([model, candidate]),
+                      assistant=choice.assistant) as store:  # fmt: skip
+            read = outcomes(store, model, candidate, plan, limit=_OPTIONS)
+    except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
+        st.error("The store cannot be read:")
+        st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
+        return
+    options = _options(preview, picked, read)
+    if not options:  # no thread listed, none read
+        st.info(_NO_THREAD_READ if preview.threads else _NO_THREAD_IN_STORE)
         return
     if picked is None:
         st.caption(
-            "The list above shows no thread with these filters: the states still broken are "
-            "offered here. Widen the filters to pick any other thread."
+            "The list above shows no thread with these filters: the store's threads are "
+            "offered here, those the plan fixes first."
         )
-    if st.session_state.get(keys.THREADS_MIGRATE_THREAD) not in options:
+    # the list's pick, when it changes, is shown here (else the pick here stays)
+    followed = keys.part(keys.THREADS_MIGRATE_THREAD, "of")
+    if (st.session_state.get(followed) != picked
+            or st.session_state.get(keys.THREADS_MIGRATE_THREAD) not in options):  # fmt: skip
         st.session_state[keys.THREADS_MIGRATE_THREAD] = next(iter(options))
+    st.session_state[followed] = picked
     thread_id, checkpoint_id = st.selectbox(
         "Thread", list(options), format_func=options.__getitem__, key=keys.THREADS_MIGRATE_THREAD,
-        help="Any thread: pick it in the thread list above.",
+        help="Any thread: the ones the plan fixes first (or pick one in the list above).",
     )  # fmt: skip
     try:
         with open_any(choice.spec, strict_serde([model, candidate]),

@@ -14,6 +14,7 @@ from core.migrate.propose import Proposal, propose
 from ui import keys
 from ui.text import plain
 from ui.threads.columns import MIGRATE_PLAN_LAYOUT
+from ui.threads.migrate.cells import TakesText, takes_text, unticked
 from ui.threads.migrate.plan_table import TablePlan, plan_frame, plan_rows, read_rows
 
 __all__ = ["plan_editor", "steps_key"]
@@ -31,8 +32,9 @@ _TOO_LARGE = (
     "(items[*].sku) covers every element of a list."
 )
 _JSON_HELP = (
-    'JSON: a string in double quotes ("shipped"), a number, true, false, null, a list or '
-    "an object. Empty: the step does not give it."
+    "Plain text where the field is text (shipped); JSON where it is not: a number, true, "
+    'false, null, a list, an object, or a string that reads as one ("750"). Empty: the step '
+    "does not give it."
 )
 _COLUMNS = {
     "path": st.column_config.TextColumn(
@@ -79,7 +81,7 @@ def _start(rows: list[dict[str, Any]], origin: str, of: tuple[str, ...]) -> None
     }  # fmt: skip
 
 
-def _uploaded(of: tuple[str, ...]) -> None:
+def _uploaded(of: tuple[str, ...], text: TakesText) -> None:
     """The uploaded plan replaces the table; one that cannot be read is said, with its line."""
     st.session_state.pop(keys.THREADS_MIGRATE_UPLOAD_ERROR, None)
     file = st.session_state.get(keys.THREADS_MIGRATE_UPLOAD)
@@ -96,11 +98,11 @@ def _uploaded(of: tuple[str, ...]) -> None:
     except PlanError as error:
         st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = str(error)
         return
-    _start(plan_rows(Proposal(plan=plan)), f"the uploaded plan {file.name}", of)
+    _start(plan_rows(Proposal(plan=plan), text), f"the uploaded plan {file.name}", of)
 
 
-def _proposed(proposal: Proposal, of: tuple[str, ...]) -> None:
-    _start(plan_rows(proposal), "the proposal", of)
+def _proposed(proposal: Proposal, of: tuple[str, ...], text: TakesText) -> None:
+    _start(plan_rows(proposal, text), "the proposal", of)
 
 
 def _downloads(table: TablePlan, candidate: type[BaseModel]) -> None:
@@ -130,19 +132,22 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
     """The steps as an editable table (proposed from `model` -> `candidate`, or uploaded);
     returns what the edited rows say."""
     proposal = propose(model, candidate)
+    text = takes_text(model, candidate)
     of = (f"{model.__module__}.{model.__qualname__}",
           f"{candidate.__module__}.{candidate.__qualname__}")  # fmt: skip
     base = st.session_state.get(keys.THREADS_MIGRATE_BASE)
     if base is None or base["of"] != of:
-        _proposed(proposal, of)
+        _proposed(proposal, of, text)
         base = st.session_state[keys.THREADS_MIGRATE_BASE]
     if proposal.warnings:
         st.caption("Changes no step fixes (the preview counts the states they fail):")
-        st.code("\n".join(proposal.warnings), language=None, wrap_lines=True)
+        st.code("\n".join(map(unticked, proposal.warnings)), language=None, wrap_lines=True)
     asked = any(row["asked"] for row in base["rows"])
     st.caption(
         f"The plan, from {plain(base['origin'])}: one step per row, applied in order to each "
-        "stored state. Edit a cell, add a row (+) or delete rows; value, from and to are JSON. "
+        "stored state. Edit a cell, add a row (+) or delete rows; value, from and to are "
+        "plain text where the field is text, JSON where it is not (each column's help says "
+        "more). "
         + ("Rows marked asked need your value. " if asked else "")
         + (
             "It starts with no step: add one if the preview shows states to fix."
@@ -157,12 +162,14 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         alt="The migration plan: one step per row",
         **MIGRATE_PLAN_LAYOUT | {"column_config": _configured()},
     )
-    table = read_rows(edited, base["rows"])
+    table = read_rows(edited, base["rows"], text)
     if table.refusals:
         refused = st.container(key=keys.THREADS_MIGRATE_REFUSALS)
-        refused.error("Not a plan yet: fix these rows (what you typed stays in the table).")
-        refused.code("\n".join(str(refusal) for refusal in table.refusals), language=None,
-                     wrap_lines=True)  # fmt: skip
+        refused.caption(
+            "Not in the plan yet: what each row lacks (what you typed stays in the table)."
+        )
+        refused.code("\n".join(unticked(str(refusal)) for refusal in table.refusals),
+                     language=None, wrap_lines=True)  # fmt: skip
     upload_col, again_col = st.columns([3, 1], vertical_alignment="bottom")
     st.html(_UPLOAD_STYLE)
     upload_col.file_uploader(
@@ -170,14 +177,14 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         type=["toml"],
         key=keys.THREADS_MIGRATE_UPLOAD,
         on_change=_uploaded,
-        args=(of,),
+        args=(of, text),
         max_upload_size=_UPLOAD_CEILING_MB,
     )
     again_col.button(
         "Start again from the proposal",
         key=keys.THREADS_MIGRATE_PROPOSE,
         on_click=_proposed,
-        args=(proposal, of),
+        args=(proposal, of, text),
     )
     if st.session_state.get(keys.THREADS_MIGRATE_UPLOAD_ERROR):
         st.error("The uploaded plan cannot be used; the table is unchanged:")

@@ -1,9 +1,11 @@
 """The plan editor's rows as data, without Streamlit: a plan -> rows, edited rows -> a plan.
 
-Each step is one row: `path`, `action`, then `value`, `from` and `to` as JSON text (an empty
+Each step is one row: `path`, `action`, then `value`, `from` and `to` as text (an empty
 cell: the step does not give it), the proposal's `note` and whether it `asked` the user to
-choose the value. Edited rows are read back through `Step.model_validate`; each refusal is
-coded and names the row (its position in the table, 1-based) and, for a cell, the column.
+choose the value. A value cell is plain text where the field at the path takes text
+(`shipped`), JSON elsewhere (750, "750", null): `ui.threads.migrate.cells`. Edited rows are
+read back through `Step.model_validate`; each refusal is coded and names the row (its
+position in the table, 1-based) and, for a cell, the column.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ import pandas as pd
 from pydantic import ValidationError
 
 from core.errors import CodedError, ErrorCode
-from core.jsontext.write import dumps
 from core.migrate.plan import ACTIONS, MAX_STEPS, Plan, Step
 from core.migrate.propose import Proposal
+from ui.threads.migrate.cells import TakesText, cell_text, unticked
 
 __all__ = ["COLUMNS", "JSON_COLUMNS", "TablePlan", "plan_frame", "plan_rows", "read_rows"]
 
@@ -42,8 +44,19 @@ class TablePlan:
     refusals: list[CodedError] = field(default_factory=list)
 
 
-def plan_rows(proposal: Proposal) -> list[dict[str, Any]]:
-    """One row per step of the proposal's plan, its note and whether it is asked.
+def _no_text(path: str, action: str, column: str) -> bool:
+    return False
+
+
+def _cells(step: Step, text: TakesText) -> dict[str, str]:
+    table = step.as_toml()
+    return {key: cell_text(table[key], text(step.path, step.action, key)) if key in table
+            else "" for key in JSON_COLUMNS}  # fmt: skip
+
+
+def plan_rows(proposal: Proposal, text: TakesText = _no_text) -> list[dict[str, Any]]:
+    """One row per step of the proposal's plan, its note and whether it is asked; a value
+    is plain text where `text` says its field takes text.
 
     Example:
         >>> step = Step(path="status", action="map", **{"from": "Shipped", "to": "shipped"})
@@ -52,11 +65,9 @@ def plan_rows(proposal: Proposal) -> list[dict[str, Any]]:
     """  # noqa: E501 - a doctest's output is one line
     rows = []
     for index, step in enumerate(proposal.plan.steps):
-        table = step.as_toml()
-        cells = {key: dumps(table[key]) if key in table else "" for key in JSON_COLUMNS}
         rows.append(
-            {"path": step.path, "action": step.action, **cells,
-             "asked": index in proposal.asked, "note": proposal.notes.get(index, "")}
+            {"path": step.path, "action": step.action, **_cells(step, text),
+             "asked": index in proposal.asked, "note": unticked(proposal.notes.get(index, ""))}
         )  # fmt: skip
     return rows
 
@@ -83,17 +94,23 @@ def _refused(row: int, path: str, where: str, message: str) -> CodedError:
     return CodedError(ErrorCode.PLAN_STEP, f"{named}{', ' + where if where else ''}: {message}")
 
 
-def _json_cells(row: int, cells: dict[str, str]) -> tuple[dict[str, Any], list[CodedError]]:
-    """The JSON cells that are not empty, parsed; each one that is not JSON refused."""
+def _json_cells(
+    row: int, cells: dict[str, str], text: TakesText
+) -> tuple[dict[str, Any], list[CodedError]]:
+    """The value cells that are not empty, read: JSON, else plain text where the field
+    takes text; each other one refused, saying JSON is needed there."""
     given: dict[str, Any] = {}
     refusals = []
     for column in JSON_COLUMNS:
-        text = cells[column]
-        if not text.strip():
+        typed = cells[column]
+        if not typed.strip():
             continue
         try:
-            given[column] = json.loads(text)
+            given[column] = json.loads(typed)
         except (ValueError, RecursionError) as exc:
+            if text(cells["path"], cells["action"], column):
+                given[column] = typed  # plain text, as typed
+                continue
             why = (
                 f"{exc.msg} at character {exc.pos + 1}"
                 if isinstance(exc, json.JSONDecodeError)
@@ -101,8 +118,9 @@ def _json_cells(row: int, cells: dict[str, str]) -> tuple[dict[str, Any], list[C
             )
             refusals.append(_refused(
                 row, cells["path"], f"column {column}",
-                f"not JSON ({why}); write a string in double quotes (\"shipped\"), a number "
-                "(750), true, false, null, a list or an object.",
+                f"not JSON ({why}); the field here is not text, so write JSON: a number "
+                "(750), true, false, null, a list, an object, or a string in double quotes "
+                '("shipped").',
             ))  # fmt: skip
     return given, refusals
 
@@ -122,10 +140,13 @@ def _step_refusals(row: int, path: str, error: ValidationError) -> list[CodedErr
     return refusals
 
 
-def read_rows(edited: pd.DataFrame, base: list[dict[str, Any]]) -> TablePlan:
+def read_rows(
+    edited: pd.DataFrame, base: list[dict[str, Any]], text: TakesText = _no_text
+) -> TablePlan:
     """The plan the edited table holds. `base` is the rows the editor was given: a row still
     at its base index whose step is unchanged keeps its note. A row with every cell empty
-    (just added) is not a step.
+    (just added) is not a step. A value cell that is not JSON is plain text where `text`
+    says its field takes text.
 
     Example:
         >>> rows = [{"path": "status", "action": "map", "value": "", "from": '"Shipped"',
@@ -139,7 +160,7 @@ def read_rows(edited: pd.DataFrame, base: list[dict[str, Any]]) -> TablePlan:
         cells = {name: _cell(raw.get(name)) for name in _TEXT}
         if not any(cells[name].strip() for name in ("path", "action", *JSON_COLUMNS)):
             continue
-        given, refusals = _json_cells(position, cells)
+        given, refusals = _json_cells(position, cells, text)
         found.refusals += refusals
         if refusals:
             continue
@@ -152,7 +173,7 @@ def read_rows(edited: pd.DataFrame, base: list[dict[str, Any]]) -> TablePlan:
             found.refusals += _step_refusals(position, cells["path"], error)
             continue
         at = int(index) if pd.api.types.is_integer(index) else -1  # an added row: none
-        if 0 <= at < len(base) and _same(step, base[at]):
+        if 0 <= at < len(base) and _same(step, base[at], text):
             found.notes[len(steps)] = str(base[at]["note"])
         steps.append(step)
     if len(steps) > MAX_STEPS:
@@ -164,10 +185,9 @@ def read_rows(edited: pd.DataFrame, base: list[dict[str, Any]]) -> TablePlan:
     return found
 
 
-def _same(step: Step, row: dict[str, Any]) -> bool:
+def _same(step: Step, row: dict[str, Any], text: TakesText) -> bool:
     """Whether `step` is the step `row` was drawn from (its note still says why)."""
-    table = step.as_toml()
-    cells = {key: dumps(table[key]) if key in table else "" for key in JSON_COLUMNS}
+    cells = _cells(step, text)
     return (step.path, step.action, cells) == (
         row["path"], row["action"], {key: row[key] for key in JSON_COLUMNS}
     )  # fmt: skip

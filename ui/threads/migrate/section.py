@@ -5,6 +5,8 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import BaseModel
 
+from core.jsontext.write import plural
+from core.migrate.plan import Plan
 from core.order.graph import CompiledGraph
 from ui import keys
 from ui.text import plain
@@ -44,13 +46,35 @@ def migrate_section(
     history = st.checkbox(
         "Every checkpoint, not only each thread's latest", key=keys.THREADS_MIGRATE_HISTORY
     )
-    if table.plan is None:
-        st.info("The preview waits for a plan: fix the rows named above.")
+    plan = _complete_plan(model, candidate, table.plan)
+    if plan is None:
+        st.info("The preview waits for a plan: finish the rows named above.")
         return
-    preview = preview_section(choice, model, candidate, table.plan, history)
+    preview = preview_section(choice, model, candidate, plan, history)
     if preview is None:
         return
     st.markdown("**One thread, before and after**")
-    diff_section(choice, model, candidate, table.plan, preview)
+    diff_section(choice, model, candidate, plan, preview)
     st.markdown("**Apply**")
     apply_section(choice, model, candidate, table.plan, graph)
+
+
+def _complete_plan(
+    model: type[BaseModel], candidate: type[BaseModel], plan: Plan | None
+) -> Plan | None:
+    """The table's plan, kept as the last complete one; while a row is half-typed, the last
+    complete plan (its preview marked stale); None before any."""
+    of = [model.__qualname__, candidate.__qualname__]
+    if plan is not None:
+        st.session_state[keys.THREADS_MIGRATE_LAST_PLAN] = {"of": of, "plan": plan}
+        return plan
+    last = st.session_state.get(keys.THREADS_MIGRATE_LAST_PLAN)
+    if last is None or last["of"] != of:
+        return None
+    kept: Plan = last["plan"]
+    st.container(key=keys.THREADS_MIGRATE_STALE).warning(
+        "Stale: the preview below is of the last complete plan "
+        f"({plural(len(kept.steps), 'step')}); the rows named above are not in it until "
+        "they are finished."
+    )
+    return kept
