@@ -1,0 +1,130 @@
+"""Threads page's Unbrick with AppTest: one sentence before it, then after the write the row
+written and what to do next; the resume call it shows, run, finishes the thread."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
+from streamlit.testing.v1 import AppTest
+
+from core.lg_compat import recompile
+from core.order import build_order_graph
+from core.stores.demo import DEMO_THREADS
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
+from tests.app._editor import editor
+from tests.app.conftest import table_rows
+from ui import keys
+from ui.text import plain
+from ui.threads import source
+
+pytestmark = pytest.mark.usefixtures("session_ends")
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+
+
+@pytest.fixture
+def at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
+    """The page with writes on, its demo store built in `tmp_path` (the test reads it)."""
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
+    monkeypatch.setenv(WRITES_ENV, "1")
+    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))
+    page = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not page.exception
+    return page
+
+
+def _unbrick(at: AppTest, thread: str, field: str, value: Any) -> dict[str, Any]:
+    """Open `thread`, set `field` in its broken state, dry-run it; returns the dry run."""
+    at.selectbox(key=keys.THREADS_THREAD).set_value(thread).run()
+    text = editor(at, keys.THREADS_UNBRICK_TEXT)
+    state = json.loads(text.value)
+    state[field] = value
+    text.input(json.dumps(state, indent=2)).run()
+    at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
+    assert not at.exception
+    dry_run: dict[str, Any] = json.loads(at.json[-1].value)
+    return dry_run
+
+
+def _intro(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption if c.value.startswith("Unbrick writes")]
+
+
+def _next(at: AppTest) -> tuple[str, str] | None:
+    try:
+        box = at.main.get_by_key(keys.THREADS_WRITE_NEXT)
+    except KeyError:
+        return None
+    return box.caption[0].value, box.code[0].value
+
+
+def test_unbrick_says_what_it_writes_and_from_which_checkpoint_before_the_editor(at):
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-negative_amount").run()
+    (said,) = _intro(at)
+    dry_run = _unbrick(at, "fault-negative_amount", "amount", 99)
+    # the sentence names the checkpoint LangGraph's fork starts from, as the dry run does
+    assert said == plain(
+        "Unbrick writes the state below, once you edit, dry-run and confirm it, as one new "
+        "checkpoint of thread fault-negative_amount forked from checkpoint "
+        f"{dry_run['fork_from_checkpoint']} (step 0, the last valid one, before "
+        "validate_order's write broke the state), written as validate_order so the run goes "
+        "on with what follows it; no stored row changes."
+    )
+    assert dry_run["as_node"] == "validate_order"
+    assert [c.value for c in at.caption if c.value.startswith("Confirm")] == [
+        plain(
+            "Confirm: write it as one new checkpoint of thread fault-negative_amount, forked "
+            f"from checkpoint {dry_run['fork_from_checkpoint']}."
+        )
+    ]
+    assert at.button(key=keys.THREADS_UNBRICK_WRITE).label == "Write 1 checkpoint"
+    assert _next(at) is None  # nothing written yet
+
+
+def test_after_an_unbrick_the_resume_call_shown_runs_the_thread_to_its_end(at, tmp_path):
+    dry_run = _unbrick(at, "fault-negative_amount", "amount", 99)
+    at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
+    assert not at.exception
+    (written,) = table_rows(at, "thread", "from checkpoint", "new checkpoint")
+    assert written[:2] == ("fault-negative_amount", dry_run["fork_from_checkpoint"])
+    said, code = _next(at) or ("", "")
+    assert said == plain(
+        "Next: the thread waits at the new checkpoint to run confirm (the list reads it as "
+        "interrupted until then). Resume it, and the run goes on from the repaired state:"
+    )
+    assert code == (
+        "# graph: your graph, compiled with a checkpointer on this store\n"
+        'graph.invoke(None, {"configurable": {"thread_id": "fault-negative_amount"}})'
+    )
+    # LangGraph is the oracle: the code shown, run on the store, finishes the thread
+    faults = DEMO_THREADS["fault-negative_amount"][0]
+    with closing(sqlite3.connect(tmp_path / "demo.sqlite", check_same_thread=False)) as conn:
+        graph = recompile(build_order_graph(faults), SqliteSaver(conn))
+        scope: dict[str, Any] = {"graph": graph}
+        exec(code, scope)  # the page's own text, run as a user would
+        state = graph.get_state({"configurable": {"thread_id": "fault-negative_amount"}})
+    assert (state.next, state.values["status"], state.values["amount"]) == ((), "confirmed", 99)
+    assert state.values["logs"][-1] == "confirmed"
+
+
+def test_an_unbrick_as_the_last_node_says_the_run_is_complete_and_how_to_go_on(at):
+    _unbrick(at, "fault-bad_status_last", "status", "confirmed")
+    at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
+    assert not at.exception
+    assert _next(at) == (
+        plain(
+            "Next: no node is due at the new checkpoint, so the thread's run is complete; its "
+            "next input starts a new run from the repaired state:"
+        ),
+        "# graph: your graph, compiled with a checkpointer on this store\n"
+        'graph.invoke(new_input, {"configurable": {"thread_id": "fault-bad_status_last"}})',
+    )
+    at.selectbox(key=keys.THREADS_THREAD).set_value("clean-1").run()
+    assert _next(at) is None  # said once, after the write
