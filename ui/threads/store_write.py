@@ -12,11 +12,22 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import ErrorCode
+from core.stores.reader import open_any
+from core.stores.serde import strict_serde
+from core.stores.server import RemoteStore
+from core.stores.spec import parse_store_spec
 from core.stores.unbrick import UnbrickError
 from ui import keys
 from ui.threads.source import StoreChoice
 
-__all__ = ["WRITTEN_COLUMNS", "resume_code", "store_write", "what_next", "written_table"]
+__all__ = [
+    "WRITTEN_COLUMNS",
+    "resume_code",
+    "server_assistant",
+    "store_write",
+    "what_next",
+    "written_table",
+]
 
 T = TypeVar("T")
 # The rows a write wrote, named as `python -m core migrate --json` names them.
@@ -65,7 +76,7 @@ def resume_code(
     """
     listed = [json.dumps(thread, ensure_ascii=False) for thread in threads[:_LISTED]]
     more = len(threads) - len(listed)
-    if choice.source == "server":
+    if parse_store_spec(choice.spec).kind == "server":
         lines = [
             "from langgraph_sdk import get_sync_client",
             "",
@@ -87,6 +98,23 @@ def resume_code(
     if more:
         loop.insert(0, f"# the first {len(listed)} of {len(threads)}: the table lists them all")
     return "\n".join([*lines, *loop])
+
+
+def server_assistant(choice: StoreChoice, thread_id: str) -> str | None:
+    """The assistant a server's thread is resumed with: the one the page reads (--assistant),
+    else the graph that ran the thread (its metadata's graph_id); None for any other store,
+    or when the server does not say."""
+    if parse_store_spec(choice.spec).kind != "server" or choice.assistant:
+        return choice.assistant
+    try:
+        with open_any(choice.spec, strict_serde([])) as store:
+            if not isinstance(store, RemoteStore):
+                return None
+            found: dict[str, Any] = store.call(lambda: store.client.threads.get(thread_id))
+    except Exception:  # noqa: BLE001 - only a hint: the code then names a placeholder
+        return None
+    graph = (found.get("metadata") or {}).get("graph_id")
+    return str(graph) if graph else None
 
 
 def what_next(

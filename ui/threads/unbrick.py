@@ -24,7 +24,7 @@ from ui.errors.view import error_table
 from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.source import StoreChoice
-from ui.threads.store_write import store_write, what_next, written_table
+from ui.threads.store_write import server_assistant, store_write, what_next, written_table
 from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
@@ -91,19 +91,20 @@ def _written(choice: StoreChoice, timeline: Timeline) -> None:
     written_table([row], keys.THREADS_UNBRICK_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
     head = [c for c in timeline.checkpoints if c.checkpoint_id == row["new_checkpoint_id"]]
     pending = head[0].pending if head else []
+    assistant = server_assistant(choice, timeline.thread_id)
     if pending:
         said = (
             f"Next: the thread waits at the new checkpoint to run {', '.join(pending)} (the "
             "list reads it as interrupted until then). Resume it, and the run goes on from the "
             "repaired state:"
         )
-        what_next(choice, [timeline.thread_id], plain(said), choice.assistant)
+        what_next(choice, [timeline.thread_id], plain(said), assistant)
         return
     said = (
         "Next: no node is due at the new checkpoint, so the thread's run is complete; its "
         "next input starts a new run from the repaired state:"
     )
-    what_next(choice, [timeline.thread_id], plain(said), choice.assistant, given="new_input")
+    what_next(choice, [timeline.thread_id], plain(said), assistant, given="new_input")
 
 
 def unbrick_section(

@@ -26,7 +26,7 @@ from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.migrate.outcomes import outcomes
 from ui.threads.source import StoreChoice
-from ui.threads.store_write import store_write, what_next, written_table
+from ui.threads.store_write import server_assistant, store_write, what_next, written_table
 
 __all__ = ["apply_section"]
 
@@ -132,7 +132,8 @@ def _written(choice: StoreChoice, candidate: type[BaseModel]) -> None:
         f"{plain(candidate.__name__)} (a thread whose run had ended takes its next input "
         "instead of None):"
     )
-    what_next(choice, [row["thread_id"] for row in rows], said, choice.assistant)
+    threads = [row["thread_id"] for row in rows]
+    what_next(choice, threads, said, server_assistant(choice, threads[0]))
 
 
 def apply_section(
