@@ -75,11 +75,28 @@ class Chain:
 
     def plan(self, start: int = 0) -> Plan:
         """One plan of the steps of the chain's plans from the `start`-th to the stop."""
-        return Plan(step=[s for link in self.links[start : self.stop] for s in link.plan.steps])
+        steps = [step for link in self.links[start : self.stop] for step in link.plan.steps]
+        return Plan.model_construct(steps=steps)  # each step was validated as its plan was read
 
     def offset(self, start: int) -> int:
         """Where the `start`-th plan's first step is among `steps()`."""
         return sum(len(link.plan.steps) for link in self.links[:start])
+
+    def migrate(self, state: dict[str, Any], record: str | None = None) -> dict[str, Any]:
+        """`state` through every plan it still needs: after the plan `record` names, else
+        from the newest plan whose model accepts it (the guard's migration on read).
+
+        Example:
+            >>> plan = parse_plan('[[step]]\\npath = "a"\\naction = "rename"\\nto = "b"\\n')
+            >>> Chain.of(plan).migrate({"a": 1})
+            {'b': 1}
+        """
+        from core.migrate.apply import apply_plan
+        from core.stores.state import state_errors
+
+        start = self.start_of(record, lambda model: not state_errors(state, model))
+        migrated: dict[str, Any] = apply_plan(self.plan(start), state).state
+        return migrated
 
     def start_of(self, record: str | None, accepts: Any) -> int:
         """The index of the first plan a state still needs.
@@ -114,15 +131,15 @@ def load_chain(path: str | Path) -> Chain:
         >>> load_chain(folder).ids
         ['v2', 'v3']
         >>> _ = (folder / "c.toml").write_text('id = "v4"\\nafter = "v9"\\n')
-        >>> try:
+        >>> try:  # doctest: +ELLIPSIS
         ...     load_chain(folder)
         ... except PlanError as error:
         ...     print(error)
-        [plan_toml] c.toml: after = 'v9': no plan has that id; the ids are v2, v3, v4.
+        [plan_toml] ...: c.toml: after = 'v9': no plan has that id; the ids are v2, v3, v4.
     """
     path = Path(path)
     if not path.is_dir():
-        plan = _read(path)
+        plan = _read(path, str(path))
         return Chain((Link(plan.id or "", plan, _model(plan, path), str(path)),), 1)
     files = sorted(file for file in path.glob("*.toml") if file.is_file())
     if not files:
@@ -131,8 +148,11 @@ def load_chain(path: str | Path) -> Chain:
         raise PlanError(
             ErrorCode.PLAN_TOML, f"{path}: more than {MAX_PLANS} plans; merge the old ones."
         )
-    plans = {file: _read(file) for file in files}
-    return _chain(plans)
+    plans = {file: _read(file, f"{path}: {file.name}") for file in files}
+    try:
+        return _chain(plans)
+    except PlanError as error:
+        raise PlanError(ErrorCode(error.code), f"{path}: {error.message}") from None
 
 
 def _chain(plans: dict[Path, Plan]) -> Chain:
@@ -180,16 +200,17 @@ def _ordered(by_id: Any) -> list[str]:
     return order
 
 
-def _read(file: Path) -> Plan:
+def _read(file: Path, named: str) -> Plan:
+    """The plan in `file`; a refusal names it as `named` (the folder's path and its name)."""
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         why = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise PlanError(ErrorCode.PLAN_TOML, f"{file} cannot be read ({why}).") from None
+        raise PlanError(ErrorCode.PLAN_TOML, f"{named} cannot be read ({why}).") from None
     try:
         return parse_plan(text)
     except PlanError as error:
-        raise PlanError(ErrorCode(error.code), f"{file.name}: {error.message}") from None
+        raise PlanError(ErrorCode(error.code), f"{named}: {error.message}") from None
 
 
 def _model(plan: Plan, file: Path) -> type[BaseModel] | None:

@@ -40,7 +40,10 @@ def add_migrate_parser(
     migrate.add_argument("--candidate", help="the changed model, as package.module:Class")
     migrate.add_argument("--graph", help="the threads' StateGraph (to write the forks with)")
     migrate.add_argument("--assistant", help="a LangGraph server: one graph's threads")
-    migrate.add_argument("--plan", help="a plan file (TOML [[step]] tables)")
+    migrate.add_argument(
+        "--plan", help="a plan file (TOML [[step]] tables), or a folder of plans: a chain"
+    )
+    migrate.add_argument("--to", help="with a chain: stop after the plan of this id")
     migrate.add_argument("--history", action="store_true", help="every checkpoint, not the latest")
     migrate.add_argument("--apply", action="store_true", help="write the forks (writes enabled)")
     migrate.add_argument("--export", help="write the plan as a Python module here")
@@ -57,11 +60,13 @@ def _fail(message: str, spec: str) -> int:
 
 def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run `migrate` on parsed arguments; returns 0, 1 or 2 (see the parser's description)."""
+    from core.migrate.chain import Chain, load_chain
     from core.migrate.export import export_module
-    from core.migrate.plan import PlanError, parse_plan, plan_toml
+    from core.migrate.plan import PlanError, plan_toml
     from core.migrate.preview import preview_migration
     from core.migrate.propose import propose
     from core.stores.reader import open_any
+    from core.stores.serde import strict_serde
     from core.stores.session import store_session
 
     out = out or sys.stdout
@@ -83,16 +88,16 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     notes: dict[int, str] = {}
     try:
         if args.plan:
-            plan = parse_plan(Path(args.plan).read_text(encoding="utf-8"))
+            chain = load_chain(args.plan).to(args.to)
         else:
             proposal = propose(model, candidate)
-            plan, notes = proposal.plan, proposal.notes
+            chain, notes = Chain.of(proposal.plan), proposal.notes
     except PlanError as error:
-        return _fail(f"{args.plan}: {error}", spec)
-    except OSError as error:
-        return _fail(
-            f"[{ErrorCode.PLAN_TOML}] {args.plan} cannot be read ({error.strerror}).", spec
-        )
+        return _fail(str(error), spec)  # it names the plan's file
+    if args.to and not args.plan:
+        return _fail(f"[{ErrorCode.PLAN_TOML}] --to names a plan of a chain: pass the chain's "
+                     "folder with --plan.", spec)  # fmt: skip
+    plan = chain.plan()
     if args.export:
         source = export_module(plan, model_name=candidate.__name__)
         Path(args.export).write_text(source, encoding="utf-8")
@@ -106,14 +111,14 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return _fail(str(error), spec)
     spec = session.store.spec if session.store is not None else ""
     assistant = session.store.assistant if session.store is not None else None
-    serde = session.serde()
+    serde = strict_serde([*session.allowed, *chain.models])  # every version the store may hold
     try:
         if args.apply:  # refused before the preview reads the whole store
             require_writes(spec)
         with open_any(spec, serde, assistant=assistant) as store:
-            preview = preview_migration(store, model, candidate, plan, history=args.history)
+            preview = preview_migration(store, model, candidate, chain, history=args.history)
         if args.apply:
-            preview.written = [vars(w) for w in _apply(spec, project, plan, serde, assistant)]
+            preview.written = [vars(w) for w in _apply(spec, project, chain, serde, assistant)]
     except (StoreError, UnbrickError) as error:
         return _fail(str(error), spec)
     except Exception as error:  # noqa: BLE001 - never a traceback, never the DSN
@@ -123,12 +128,12 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return EXIT_BROKEN if preview.still_broken or preview.unreadable else EXIT_OK
 
 
-def _apply(spec: str, project: Any, plan: Any, serde: Any, assistant: str | None) -> list[Any]:
+def _apply(spec: str, project: Any, chain: Any, serde: Any, assistant: str | None) -> list[Any]:
     from core.migrate.write import write_migration
     from core.order import build_order_graph
 
     graph = project.graph if project.graph is not None else build_order_graph()
-    return write_migration(spec, project.model, project.candidate, plan, lambda _: graph, serde,
+    return write_migration(spec, project.model, project.candidate, chain, lambda _: graph, serde,
                            assistant=assistant)  # fmt: skip
 
 
@@ -146,8 +151,10 @@ def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) ->
         file=out,
     )
     for step in report["steps"]:
-        print(f"  {step['action']:<8} {step['path']}: changed {step['changed']}, fixed "
-              f"{step['fixed']}", file=out)  # fmt: skip
+        plan = f"{step['plan']}: " if step["plan"] else ""
+        answer = "  (to answer: it changes nothing until you do)" if step["to_answer"] else ""
+        print(f"  {plan}{step['action']:<8} {step['path']}: changed {step['changed']}, fixed "
+              f"{step['fixed']}{answer}", file=out)  # fmt: skip
     for state in report["still_broken"][:20]:
         first = state["errors"][0]
         loc = ".".join(str(part) for part in first["loc"]) or "(state)"

@@ -12,9 +12,11 @@ from langgraph.types import Overwrite
 from pydantic import BaseModel
 
 from core.jsontext.write import jsonable
+from core.migrate.chain import Chain
 from core.migrate.graph import with_state
 from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
+from core.migrate.standing import RECORD_KEY, migration_records, start_of
 from core.migrate.states import StoredState, stored_states
 from core.order.graph import CompiledGraph
 from core.stores.reader import AnyStore, open_any, timeline_of
@@ -49,7 +51,7 @@ def write_migration(
     spec: str,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan,
+    plan: Plan | Chain,
     graph_for: Callable[[str], CompiledGraph],
     serde: StrictSerializer,
     *,
@@ -61,22 +63,34 @@ def write_migration(
     rebuilt by `with_state`), as the node that wrote the latest checkpoint, so its next
     tasks stay; on a LangGraph server through its API. Existing rows never change; a second
     run finds nothing to do. Refused unless writes are enabled (PLAYGROUND_STORE_WRITES=1).
+
+    A `Chain` migrates each thread from where it stands (`core.migrate.standing.start_of`)
+    to its stop, and each fork records the stop's plan id in its metadata (`migration`).
+    A thread is written when its migrated state differs from the stored one and the
+    candidate accepts it. Every version the chain names may have left a field the
+    candidate lacks: the fork keeps no channel version of any of them.
     """
     require_writes(spec)
+    chain = plan if isinstance(plan, Chain) else Chain.of(plan)
     with open_any(spec, serde, assistant=assistant) as store:
+        records = migration_records(store, chain)
         chosen = [
             (read, fields)
             for read in stored_states(store, model)
-            if isinstance(read, StoredState) and (fields := _fix(plan, read, candidate))
+            if isinstance(read, StoredState)
+            and (fields := _fix(chain.plan(start_of(chain, records, read)), read, candidate))
+            is not None
         ]
         if isinstance(store, RemoteStore):
-            forks = (_write_server(store, plan, read, candidate) for read, _ in chosen)
+            forks = (_write_server(store, chain, records, read, candidate) for read, _ in chosen)
             return [fork for fork in forks if fork is not None]
         nodes = {read.thread_id: _writer(store, read.thread_id, model) for read, _ in chosen}
     written: list[Written] = []
     with writable_saver(spec, serde) as saver:
         _without_pending_writes(saver)
-        _without_channels(saver, set(model.model_fields) - set(candidate.model_fields))
+        versions = [model, *chain.models]
+        gone = {name for version in versions for name in version.model_fields}
+        _without_channels(saver, gone - set(candidate.model_fields), chain.head)
         for read, fields in chosen:
             rebuilt = with_state(graph_for(read.thread_id), candidate).compile(checkpointer=saver)
             channels = rebuilt.channels
@@ -117,8 +131,9 @@ def _without_pending_writes(saver: Any) -> None:
     saver.get_tuple = get_tuple
 
 
-def _without_channels(saver: Any, gone: set[str]) -> None:
-    """Make the checkpoints `saver` writes name no channel of a field the candidate lacks.
+def _without_channels(saver: Any, gone: set[str], record: str) -> None:
+    """Make the checkpoints `saver` writes name no channel of a field the candidate lacks,
+    and record in their metadata the last plan applied (`migration`, unless `record` is "").
 
     LangGraph copies the forked checkpoint's channel versions whole into the new one, so a
     field the plan dropped or renamed away keeps its version there. SqliteSaver stores the
@@ -131,23 +146,28 @@ def _without_channels(saver: Any, gone: set[str]) -> None:
 
     def put(config: RunnableConfig, checkpoint: Any, metadata: Any, versions: Any) -> Any:
         kept = {k: v for k, v in checkpoint["channel_versions"].items() if k not in gone}
+        if record:
+            metadata = {**metadata, RECORD_KEY: record}
         return write(config, {**checkpoint, "channel_versions": kept}, metadata, versions)
 
     saver.put = put
 
 
-def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any]:
-    """The fields to write for this state: only when the plan changes it and the candidate
-    accepts the result."""
+def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any] | None:
+    """The fields to write for this state (None: nothing to write): only when the plan
+    leaves it different from the stored one and the candidate accepts the result; {} when
+    only fields the candidate lacks went away."""
     try:
         result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
                           may_hold_refusals=read.may_hold_refusals,
                           stored_with=read.stored_with)  # fmt: skip
     except RowProblem:  # too deep to be checked: the preview names it unreadable
-        return {}
+        return None
     if result.errors or not any(result.changed) or not isinstance(result.state, dict):
-        return {}
-    return _changes(read.state, result.state)
+        return None
+    fields = _changes(read.state, result.state)
+    gone = set(read.state) - set(result.state) if isinstance(read.state, dict) else set()
+    return fields if fields or gone else None
 
 
 def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | None:
@@ -158,7 +178,7 @@ def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | No
 
 
 def _write_server(
-    store: RemoteStore, plan: Plan, read: StoredState, candidate: type[BaseModel]
+    store: RemoteStore, chain: Chain, records: Any, read: StoredState, candidate: type[BaseModel]
 ) -> Written | None:
     """Fork the thread's head as the plan migrates it; None when the head, read now (the
     thread list's values can lag a write by a moment), needs no change."""
@@ -176,8 +196,8 @@ def _write_server(
         return None
     head = StoredState(read.thread_id, str(page[0]["checkpoint"]["checkpoint_id"]), read.step,
                        read.source, page[0].get("values"), True, json_mode=True)  # fmt: skip
-    fields = _fix(plan, head, candidate)
-    if not fields:
+    fields = _fix(chain.plan(start_of(chain, records, head)), head, candidate)
+    if fields is None:
         return None
     checkpoint_id = head.checkpoint_id
     node = blamed_node(page[1] if len(page) > 1 else None, [])  # who wrote the latest

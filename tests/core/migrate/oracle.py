@@ -105,8 +105,9 @@ def brute_preview(
 ) -> dict[str, Any]:
     """`Preview.to_json()` as it must be: each state validated after every step."""
     steps = parse_plan(plan_text).steps
-    counts = [{"path": step.path, "action": step.action, "changed": 0, "fixed": 0}
-              for step in steps]  # fmt: skip
+    plan_id = parse_plan(plan_text).id
+    counts = [{"plan": plan_id, "path": step.path, "action": step.action, "changed": 0,
+               "fixed": 0, "to_answer": not step.answered} for step in steps]  # fmt: skip
     broken_before = fixed = 0
     still_broken = []
     for thread, checkpoint, state in states:

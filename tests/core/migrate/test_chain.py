@@ -127,6 +127,7 @@ def test_a_chain_that_cannot_be_ordered_is_refused_with_a_code(tmp_path, plans, 
     code = "plan_step" if "explode" in str(plans) else "plan_toml"
     assert caught.value.code == code
     said = caught.value.message.removeprefix(f"{folder}: ")
+    assert said != caught.value.message  # the folder is named
     assert said.startswith(message) if message.endswith(": ") else said == message
 
 

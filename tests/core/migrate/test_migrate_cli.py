@@ -74,7 +74,7 @@ def test_the_json_report_is_the_preview_and_the_exit_says_whether_a_state_stays_
     assert (code, list(report), [list(step) for step in report["steps"]], report, err) == (
         1 if preview.still_broken else 0,
         CONTRACT,
-        [["path", "action", "changed", "fixed"]] * len(case.plan.steps),
+        [["plan", "path", "action", "changed", "fixed", "to_answer"]] * len(case.plan.steps),
         preview.to_json(),
         "",
     )
@@ -125,17 +125,23 @@ _BAD_PLANS = {
     "unknown action": (
         '[[step]]\npath = "channel"\naction = "drop"\n\n[[step]]\npath = "mood"\n'
         'action = "squash"\n',
-        "[plan_step] line 5: step 2: action: Input should be 'default', 'drop', 'map', "
-        "'rename' or 'coerce'.",
+        "[plan_step] {plan}: line 7: step 2 (its [[step]] at line 5): action: Input should be "
+        "'default', 'drop', 'map', 'rename' or 'coerce'.",
     ),
     "a map without from": (
         '[[step]]\npath = "turn"\naction = "rename"\nto = "turns"\n\n\n[[step]]\n'
         'path = "mood"\naction = "map"\nto = "calm"\n',
-        "[plan_step] line 7: step 2: a map needs `from` and `to`: the old value and the new one.",
+        "[plan_step] {plan}: line 7: step 2: a map needs `from` and `to`: the old value and the "
+        "new one.",
+    ),
+    "a map without to": (
+        '[[step]]\npath = "mood"\naction = "map"\nfrom = "calm"\n',
+        "[plan_step] {plan}: line 1: step 1: a map needs `to` (the new value); write it, or mark "
+        'the step answer = "to" to leave it open.',
     ),
     "not TOML": (
         '[[step]]\npath = "turn"\naction = \n',
-        "[plan_toml] Invalid value (at line 3, column 10); fix the TOML there.",
+        "[plan_toml] {plan}: Invalid value (at line 3, column 10); fix the TOML there.",
     ),
 }
 
@@ -148,7 +154,44 @@ def test_a_bad_plan_is_refused_naming_its_line_and_code(chat_store, tmp_path, ca
     assert _migrate(capsys, *_flags(chat_store, "--plan", str(plan))) == (
         2,
         "",
-        f"{plan}: {said}\n",
+        said.format(plan=plan) + "\n",
+    )
+
+
+_BAD_CHAINS = {
+    "duplicate id": (
+        {"a.toml": 'id = "v1"\n', "b.toml": 'id = "v1"\nafter = "v1"\n'},
+        [],
+        "b.toml: id = 'v1' is also a.toml's; give each plan its own.",
+    ),
+    "dangling after": (
+        {"a.toml": 'id = "v1"\n', "b.toml": 'id = "v2"\nafter = "v0"\n'},
+        [],
+        "b.toml: after = 'v0': no plan has that id; the ids are v1, v2.",
+    ),
+    "cycle": (
+        {"a.toml": 'id = "v1"\nafter = "v2"\n', "b.toml": 'id = "v2"\nafter = "v1"\n'},
+        [],
+        "every plan names one it comes after (v1, v2): a cycle; the first plan has no `after`.",
+    ),
+    "unknown --to": (
+        {"a.toml": 'id = "v1"\n', "b.toml": 'id = "v2"\nafter = "v1"\n'},
+        ["--to", "v3"],
+        "--to 'v3': no plan of the chain has that id; the chain is v1 -> v2.",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_BAD_CHAINS))
+def test_a_chain_that_cannot_be_ordered_exits_2_with_a_code(chat_store, tmp_path, capsys, name):
+    plans, flags, said = _BAD_CHAINS[name]
+    for file, text in plans.items():
+        (tmp_path / file).write_text(text, encoding="utf-8")
+    prefix = "" if flags else f"{tmp_path}: "
+    assert _migrate(capsys, *_flags(chat_store, "--plan", str(tmp_path), *flags)) == (
+        2,
+        "",
+        f"[plan_toml] {prefix}{said}\n",
     )
 
 

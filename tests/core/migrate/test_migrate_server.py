@@ -89,7 +89,8 @@ def test_a_servers_threads_are_previewed_then_forked_once_each_through_its_api(s
     assert {key: preview[key] for key in ("threads", "checkpoints", "broken_before", "fixed")} == {
         "threads": 4, "checkpoints": 4, "broken_before": 3, "fixed": 2,
     }  # fmt: skip
-    assert preview["steps"] == [{"path": "status", "action": "map", "changed": 3, "fixed": 3}]
+    assert preview["steps"] == [{"plan": None, "path": "status", "action": "map", "changed": 3,
+                                 "fixed": 3, "to_answer": False}]  # fmt: skip
     # the broken thread's bad line stays broken; its status is mapped all the same
     assert [(s["thread_id"], [e["loc"] for e in s["errors"]]) for s in preview["still_broken"]] == [
         (BROKEN, [["lines", 0, "sku"]])
