@@ -1,24 +1,48 @@
-"""Threads page's Migrate section in Chromium: a step typed into the plan table moves the preview."""
+"""Threads page's Migrate section in Chromium: a step typed into the plan table moves the
+preview (a half-typed one keeps the last preview, marked stale), and Apply writes only after
+its dry run is confirmed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e._browser import grid_with, rerun
+from core.stores.unbrick import WRITES_ENV
+from tests.e2e._browser import grid_with, new_context, open_app, rerun
+from tests.e2e._server import Server, streamlit_server
+from tests.e2e.conftest import VIEWPORT
 
 pytestmark = pytest.mark.e2e
 
 STEPS = ".st-key-threads_migrate_steps"
 COUNTS = ".st-key-threads_migrate_counts [data-testid='stMetricValue']"
 REFUSALS = ".st-key-threads_migrate_refusals [data-testid='stCode']"
+STALE = ".st-key-threads_migrate_stale"
 HEADER_PX, ROW_PX = 36, 35  # the grid's header and row heights (Streamlit's defaults)
 
 
-def _type_into(page: Any, column: int, text: str) -> None:
-    """Type `text` into row 1's cell `column` (0: path, 1: action) as a person does: click
+def _migrate(page: Any) -> None:
+    """Open the Migrate tab where the page has tabs (the section is drawn in it)."""
+    tab = page.get_by_role("tab", name="Migrate")
+    if tab.count():
+        tab.click()
+    expect(page.locator(STEPS)).to_be_visible()
+
+
+def _add_row(page: Any, rows: int) -> None:
+    steps = page.locator(STEPS)
+    steps.evaluate("e => e.scrollIntoView({block: 'center'})")  # its toolbar below the header
+    steps.hover()
+    with rerun(page):
+        steps.get_by_role("button", name="Add row").dispatch_event("click")
+    expect(steps.locator(f"#glide-cell-1-{rows - 1}")).to_have_count(1)
+
+
+def _type_into(page: Any, column: int, text: str, row: int = 0) -> None:
+    """Type `text` into cell `column` (0: path, 1: action) of `row` as a person does: click
     the row's first cell, arrow right to the column, type (the cell's editor opens), Enter.
 
     A grid still redrawing after the last run can miss the click or the first keys (seen
@@ -32,7 +56,8 @@ def _type_into(page: Any, column: int, text: str) -> None:
     )
     for attempt in range(3):
         box = grid.bounding_box()
-        page.mouse.click(box["x"] + 45, box["y"] + HEADER_PX + ROW_PX // 2)  # past the markers
+        y = box["y"] + HEADER_PX + ROW_PX * row + ROW_PX // 2
+        page.mouse.click(box["x"] + 45, y)  # past the markers
         for _ in range(column):
             page.keyboard.press("ArrowRight")
         page.keyboard.type(text, delay=30)
@@ -50,31 +75,32 @@ def _type_into(page: Any, column: int, text: str) -> None:
         page.keyboard.press("Enter")
 
 
-def test_a_step_typed_into_the_plan_table_changes_the_preview_counts(new_page) -> None:
+def test_a_half_typed_step_keeps_the_preview_stale_and_a_finished_one_moves_it(new_page) -> None:
     page = new_page("threads")
+    _migrate(page)
     counts = page.locator(COUNTS)
     # threads, checkpoints, broken before, fixed, still broken: the demo's candidate
     # (amount at most 500) rejects three latest states, and no step is proposed
     expect(counts).to_have_text(["10", "10", "3", "0", "3"])
-    steps = page.locator(STEPS)
-    steps.evaluate("e => e.scrollIntoView({block: 'center'})")  # its toolbar below the header
-    steps.hover()
-    with rerun(page):
-        steps.get_by_role("button", name="Add row").dispatch_event("click")
-    expect(steps.locator("#glide-cell-1-0")).to_have_count(1)
+    _add_row(page, 1)
 
     _type_into(page, 0, "amount")
+    # the row lacks its action: said plainly, and the last preview stays, marked stale
     expect(page.locator(REFUSALS)).to_have_text(
         "[plan_step] row 1 (amount), column action: choose the step's action: default, drop, "
         "map, rename, coerce."
     )
+    expect(page.locator(STALE)).to_contain_text("Stale: the preview below is of the last")
+    expect(counts).to_have_text(["10", "10", "3", "0", "3"])
+    expect(page.get_by_text("Not a plan yet")).to_have_count(0)
+    expect(page.get_by_text("The preview waits for a plan")).to_have_count(0)
     _type_into(page, 1, "map")
-    expect(page.locator(REFUSALS)).to_have_text(
-        "[plan_step] row 1 (amount): a map needs `from` and `to`: the old value and the new one."
-    )
+    expect(page.locator(REFUSALS)).to_contain_text("[plan_step] row 1 (amount): a map needs")
+    expect(page.locator(REFUSALS)).not_to_contain_text("`")  # no Markdown ticks, shown raw
     _type_into(page, 3, "750")
-    expect(page.locator(REFUSALS)).to_have_count(0)
     _type_into(page, 4, "500")  # model-change's 750 becomes 500: the candidate accepts it
+    expect(page.locator(REFUSALS)).to_have_count(0)
+    expect(page.locator(STALE)).to_have_count(0)
     expect(counts).to_have_text(["10", "10", "3", "1", "2"])
     step_counts = grid_with(page, "fixed").locator("[role='gridcell']")  # what each step did
     expect(step_counts).to_have_text(["amount", "map", "1", "1"])
@@ -82,3 +108,49 @@ def test_a_step_typed_into_the_plan_table_changes_the_preview_counts(new_page) -
     _type_into(page, 4, "600")  # still over 500: the step changes the state, fixes nothing
     expect(counts).to_have_text(["10", "10", "3", "0", "3"])
     expect(step_counts).to_have_text(["amount", "map", "1", "0"])
+
+    # status is text: shipped, typed unquoted, is the string the faulty confirm wrote
+    _add_row(page, 2)
+    for column, text in ((0, "status"), (1, "map"), (3, "shipped"), (4, "confirmed")):
+        _type_into(page, column, text, row=1)
+    expect(page.locator(REFUSALS)).to_have_count(0)
+    expect(counts).to_have_text(["10", "10", "3", "1", "2"])
+
+
+@pytest.fixture(scope="module")
+def writes_server() -> Iterator[Server]:
+    """The app with writes enabled (never in the hosted demo), on each session's demo store."""
+    with streamlit_server(env={WRITES_ENV: "1"}) as server:
+        yield server
+
+
+def test_apply_writes_only_after_its_dry_run_is_confirmed(browser, writes_server) -> None:
+    page = open_app(new_context(browser, viewport=VIEWPORT), f"{writes_server.url}/threads")
+    try:
+        _migrate(page)
+        _add_row(page, 1)
+        for column, text in ((0, "amount"), (1, "map"), (3, "750"), (4, "500")):
+            _type_into(page, column, text)
+        expect(page.locator(COUNTS)).to_have_text(["10", "10", "3", "1", "2"])
+        write = page.locator(".st-key-threads_migrate_apply")
+        expect(write).to_have_count(0)  # no write on one click: the dry run comes first
+        with rerun(page):
+            page.locator(".st-key-threads_migrate_dry_run").get_by_role("button").click()
+        planned = grid_with(page, "fields written").locator("[role='gridcell']")
+        expect(planned.nth(0)).to_have_text("model-change")
+        expect(planned.nth(2)).to_have_text('{"amount": 500}')
+        expect(write.get_by_role("button")).to_have_text("Write 1 checkpoint")
+        with rerun(page):
+            write.get_by_role("button").click()
+        expect(page.get_by_text("Written: 1 new checkpoint")).to_be_visible()
+        written = grid_with(page, "new checkpoint").locator("[role='gridcell']")
+        expect(written.nth(0)).to_have_text("model-change")
+        resume = page.locator(".st-key-threads_write_next [data-testid='stCode']")
+        expect(resume).to_contain_text(
+            'graph.invoke(None, {"configurable": {"thread_id": "model-change"}})'
+        )
+        # the fork is model-change's latest now, and valid: nothing left for this step
+        expect(page.locator(COUNTS)).to_have_text(["10", "10", "2", "0", "2"])
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.context.close()
