@@ -181,7 +181,7 @@ def thread_list(
     store: AnyStore, model: type[BaseModel], current: type[BaseModel] | None
 ) -> str | None:
     """Filters, one page of threads as a table, paging buttons; returns the picked thread."""
-    search, status_col, size_col = st.columns([3, 2, 1])
+    search, status_col, size_col = st.columns([3, 2, 2])
     contains = search.text_input(
         "Thread id contains", key=keys.THREADS_CONTAINS, on_change=_reset_pages
     )
