@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e._browser import grid_with, new_context, open_app, rerun
+from tests.e2e._server import Server
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +50,7 @@ def _open(browser: Any, url: str, viewport: dict[str, int], *, timeline: bool = 
 
 
 def test_at_1400_px_the_list_is_beside_the_thread_and_its_tools_start_within_two_screens(
-    browser, app_server
+    browser: Any, app_server: Server
 ) -> None:
     page = _open(browser, f"{app_server.url}/threads", DESKTOP)
     try:
@@ -68,7 +69,9 @@ def test_at_1400_px_the_list_is_beside_the_thread_and_its_tools_start_within_two
         page.context.close()
 
 
-def test_on_a_phone_the_thread_and_its_tabs_come_under_the_list(browser, app_server) -> None:
+def test_on_a_phone_the_thread_and_its_tabs_come_under_the_list(
+    browser: Any, app_server: Server
+) -> None:
     page = _open(browser, f"{app_server.url}/threads", PHONE)
     try:
         listed = _drawn(page, LIST)
@@ -81,7 +84,7 @@ def test_on_a_phone_the_thread_and_its_tabs_come_under_the_list(browser, app_ser
         page.context.close()
 
 
-def test_a_share_link_made_on_the_audit_tab_reopens_it(browser, app_server) -> None:
+def test_a_share_link_made_on_the_audit_tab_reopens_it(browser: Any, app_server: Server) -> None:
     page = _open(browser, f"{app_server.url}/threads", DESKTOP)
     try:
         with rerun(page):
