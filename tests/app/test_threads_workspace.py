@@ -19,7 +19,7 @@ PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
 
 
 @pytest.fixture
-def at(monkeypatch) -> Iterator[AppTest]:
+def at(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
     monkeypatch.delenv(STORE_ENV, raising=False)
     monkeypatch.delenv(WRITES_ENV, raising=False)
     yield AppTest.from_file(PAGE, default_timeout=60).run()
@@ -47,7 +47,7 @@ def _judged(at: AppTest) -> dict[str, object]:
     }
 
 
-def test_the_list_the_thread_the_audit_and_migrate_judge_by_the_one_model_the_header_names(at):
+def test_the_list_the_thread_the_audit_and_migrate_judge_by_the_one_model_the_header_names(at: AppTest) -> None:
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     assert _judged(at) == {
         "header": [
@@ -81,7 +81,7 @@ def test_the_list_the_thread_the_audit_and_migrate_judge_by_the_one_model_the_he
     }
 
 
-def test_the_threads_tools_are_tabs_beside_the_list_each_drawn(at):
+def test_the_threads_tools_are_tabs_beside_the_list_each_drawn(at: AppTest) -> None:
     assert [tab.label for tab in at.tabs] == ["Timeline", "Audit", "Migrate", "Unbrick"]
     assert list(THREAD_TABS) == [tab.label for tab in at.tabs]
     # the list in the first column, the open thread (its headline, then its tabs) beside it
