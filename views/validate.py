@@ -14,7 +14,6 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
-from streamlit.delta_generator import DeltaGenerator
 
 from core.links.validate import EDITORS, TABLES, VIEWS, ValidateLink
 from core.order import AgentState
@@ -48,14 +47,14 @@ from ui.errors.view import (
     select_row,
     verdict,
 )
-from ui.project import active_project, gallery, init_payload, load_preset, preset_picker, say_loaded
+from ui.project import active_project, gallery, init_payload
 from ui.schema_options import schema_options_form
 from ui.share import name_dropped, opened_link, share_button, shown_link
 from ui.tables import fitted
 from ui.text import plain
 from ui.validate.first_paint import EDITOR_HEIGHT, head, heading, more, workbench
 from ui.validate.model_form import model_form
-from ui.validate.result_room import editor_is_wide
+from ui.validate.preset_box import load_fresh, preset_box
 
 MODELS = {"project": "Your model", "seed": "Seed order (AgentState)"}
 # LangGraph's entry against the model alone, inside the page's 938 px at 1400 (#32 item 8).
@@ -130,10 +129,6 @@ with head():  # the title and caption, then the controls that choose the model a
         st.warning(
             "No example payload could be built for this model; add json_schema_extra examples."
         )
-    # Said under the picker by the workbench below: it has the text as typed this run.
-    loaded_line = preset_picker(
-        presets, key=keys.PRESET, placeholder="Load a preset payload…", say=False
-    )
     if chosen is AgentState:
         options = schema_options_form()
         model = build_model(options)
@@ -153,7 +148,6 @@ def _workbench(
     graph: CompiledGraph,
     default_text: str,
     presets: dict[str, tuple[str, str]],
-    loaded_line: DeltaGenerator,
 ) -> None:
     # Segmented controls, not st.tabs: only the chosen view is computed, and the browser
     # renders a Validate rerun with about 115 ms less CPU than with two stateful tab sets.
@@ -163,8 +157,6 @@ def _workbench(
     # the browser ahead of the editor's widgets (the editor shows this same text).
     reset_text = SEED_TEXT if chosen is AgentState else default_text
     text = editor_text(keys.PAYLOAD, reset_text)
-    # On every run, the fragment's own reruns too: an edit or a paste clears the line at once.
-    say_loaded(loaded_line, text)
     report = validate_text(text, model)
     comparison = _comparison(report, graph)
     entry = (
@@ -183,8 +175,9 @@ def _workbench(
     )
     # The verdict spans the page above the editor: on a phone, where the columns stack, it
     # is the first thing under the options rather than a screen below the top.
-    # With nothing to list beside it, the editor takes the room (only the widths change).
-    verdict_box, controls, edit, result = workbench(wide_editor=editor_is_wide(report, shown))
+    # The editor keeps one width whatever the verdict: it narrowed (480 -> 315 px at 1400)
+    # when errors arrived, and its lines wrapped anew under the user's hands (issue 41, item 9).
+    verdict_box, controls, edit, result = workbench()
     with verdict_box:
         if comparison is None:  # not JSON we can give LangGraph: the text's own problem
             verdict(report, texts=GATE)
@@ -219,6 +212,8 @@ def _workbench(
     # could leave it blank: "component message for unregistered ComponentInstance").
     with controls:
         heading("Payload")
+        # Here, with the text as typed this run: the box names the preset the text holds.
+        preset_box(presets, text, key=keys.PRESET, table=keys.ERRORS)
         if chosen is AgentState:
             _first_contact(presets)
         editor = st.segmented_control(
@@ -262,8 +257,9 @@ def _annotated(report: Report, entry: Report | None) -> None:
     if marked.ok and not report.duplicates:
         st.caption("No error positions to mark.")
     # Its lines fit the page at 1400 px (a long one goes on in pieces, each caret under its
-    # own); narrower, the browser wraps them, and each mark still names its path.
-    st.code(annotated_text(marked), language=None, wrap_lines=True)
+    # own); narrower, the block scrolls sideways: wrapped, a line went on under the line
+    # numbers' gutter on a phone and its caret left its character (issue 41, item 9).
+    st.code(annotated_text(marked), language=None, wrap_lines=False)
 
 
 def _lens(report: Report) -> None:
@@ -314,8 +310,8 @@ def _first_contact(presets: dict[str, tuple[str, str]]) -> None:
         "Try a broken order",
         key=keys.BROKEN_EXAMPLE,
         icon=":material/bug_report:",
-        on_click=load_preset,  # named under the picker, as a preset picked there is
-        args=presets[BROKEN_EXAMPLE],
+        on_click=load_fresh,  # named in the preset box, as a preset picked there is
+        args=(*presets[BROKEN_EXAMPLE], keys.ERRORS),
         help=f"Loads the preset {PRESETS[BROKEN_EXAMPLE].title!r}: "
         f"{PRESETS[BROKEN_EXAMPLE].summary} Errors are marked in the editor and listed "
         "in the table; select a row to jump to it.",
@@ -362,4 +358,4 @@ def _json_schema(model: type[BaseModel]) -> None:
         st.json(schema_text, expanded=2)
 
 
-_workbench(chosen, options, model, graph, default_text, presets, loaded_line)
+_workbench(chosen, options, model, graph, default_text, presets)

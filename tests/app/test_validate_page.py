@@ -293,7 +293,7 @@ def test_langgraph_view_runs_the_real_entry_and_names_the_dropped_key(at):
         ["amount in the channels", "validated value 99.0"],
         [
             "messages in the channels",
-            'validates the input as sent: [{"type": "human", "content": "下单"}]',
+            'validates the input as sent: [{"type": "human", "content": "Order, please"}]',
         ],
     ]
     assert rows["LangGraph"].tolist()[:3] == [
@@ -356,40 +356,56 @@ def test_format_json_changes_the_layout_only(at):
     )
 
 
-def test_the_preset_box_is_a_menu_so_the_same_preset_loads_again_after_an_edit(at):
-    assert [s.value for s in at.success if "preset" in s.value] == []  # none loaded yet
-    loaded = "Last preset loaded: Bad UUID — user\\_id is not a UUID\\."
+def test_the_preset_box_names_the_preset_the_text_holds_and_loads_it_again_after_an_edit(at):
+    # Issue 41, item 9: the box went back to its placeholder beside "Last preset loaded: …".
+    assert at.selectbox(key=keys.PRESET).value is None  # the seed order: no preset loaded
     at.selectbox(key=keys.PRESET).select("bad_uuid").run()
-    assert at.selectbox(key=keys.PRESET).value is None  # back to "Load a preset payload…"
-    # Said under the box, in the page's flow (a toast covered the caption on a phone), and
-    # kept while the text is the preset's: a rerun that leaves the text alone keeps it.
-    assert [(s.value, s.icon) for s in at.success] == [(loaded, ":material/download_done:")]
-    assert list(at.toast) == []
-    at.run()
-    assert [s.value for s in at.success] == [loaded]
+    assert (at.selectbox(key=keys.PRESET).value, editor(at, keys.PAYLOAD).value) == (
+        "bad_uuid",
+        PRESETS["bad_uuid"].value,
+    )
+    at.run()  # a rerun that leaves the text alone keeps it
+    assert at.selectbox(key=keys.PRESET).value == "bad_uuid"
+    assert [s.value for s in at.success if "preset" in s.value] == []  # no second line
     editor(at, keys.PAYLOAD).input("{}").run()  # #32 item 8: the text is the user's now
-    assert [s.value for s in at.success if "preset" in s.value] == []
-    at.selectbox(key=keys.PRESET).select("bad_uuid").run()
-    assert editor(at, keys.PAYLOAD).value == PRESETS["bad_uuid"].value
-    assert [s.value for s in at.success] == [loaded]
+    assert at.selectbox(key=keys.PRESET).value is None
+    at.selectbox(key=keys.PRESET).select("bad_uuid").run()  # the same one, again
+    assert (at.selectbox(key=keys.PRESET).value, editor(at, keys.PAYLOAD).value) == (
+        "bad_uuid",
+        PRESETS["bad_uuid"].value,
+    )
     at.selectbox(key=keys.PRESET).select("bad_sku").run()
-    assert [s.value for s in at.success] == [
-        "Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."
-    ]
+    assert at.selectbox(key=keys.PRESET).value == "bad_sku"
 
 
-def test_try_a_broken_order_is_said_as_the_last_preset_loaded(at):
+def test_try_a_broken_order_is_named_in_the_preset_box(at):
     # #32 item 8: the button loads a preset, and the line named the one picked before it.
     at.selectbox(key=keys.PRESET).select("bad_uuid").run()
     at.button(key=keys.BROKEN_EXAMPLE).click().run()
     assert editor(at, keys.PAYLOAD).value == PRESETS["bad_sku"].value
-    assert [s.value for s in at.success] == [
-        "Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."
-    ]
+    assert at.selectbox(key=keys.PRESET).value == "bad_sku"
     at.button(
         key=keys.part(keys.PAYLOAD, "reset")
     ).click().run()  # the seed order again: no preset's text
-    assert [s.value for s in at.success if "preset" in s.value] == []
+    assert at.selectbox(key=keys.PRESET).value is None
+
+
+def test_a_new_preset_leaves_no_error_row_selected(at):
+    # Issue 41, item 6: row 1 stayed ticked after a new preset, and the details said
+    # "Selected error at 2:14" of the payload it replaced.
+    at.selectbox(key=keys.PRESET).select("bad_uuid").run()
+    at.session_state[keys.table(keys.ERRORS)] = {"selection": {"rows": [0], "columns": []}}
+    at.run()
+    assert "Selected error at 2:14" in [c.value for c in at.caption]
+    at.button(key=keys.BROKEN_EXAMPLE).click().run()
+    selected = at.session_state[keys.table(keys.ERRORS)]["selection"]["rows"]
+    details = [c.value for c in at.caption if "error" in c.value and " at " in c.value]
+    assert (selected, details) == ([], ["First error (select a row for another) at 6:14"])
+    at.session_state[keys.table(keys.ERRORS)] = {"selection": {"rows": [0], "columns": []}}
+    at.selectbox(key=keys.PRESET).select("bad_uuid").run()
+    selected = at.session_state[keys.table(keys.ERRORS)]["selection"]["rows"]
+    details = [c.value for c in at.caption if "error" in c.value and " at " in c.value]
+    assert (selected, details) == ([], ["First error (select a row for another) at 2:14"])
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from core.order import SEED_PAYLOAD
-from core.order.presets import SEED_TEXT
 from tests.e2e._browser import (
     editor_frame,
-    editor_value,
     grid_with,
     new_context,
     open_app,
@@ -316,38 +314,76 @@ def test_at_1400_px_the_annotated_texts_long_line_goes_on_in_pieces_its_carets_i
 EDITOR_COLUMN = "[data-testid='stColumn']:has(.st-key-payload_editor)"
 
 
-def test_at_1400_px_a_valid_payloads_editor_takes_the_room_and_keeps_its_history(
+def _line_heights(editor: Any) -> list[float]:
+    lines = editor.locator(".cm-line")
+    expect(lines.first).to_have_text("{")
+    heights: list[float] = lines.evaluate_all(
+        "ls => ls.map((l) => l.getBoundingClientRect().height)"
+    )
+    return heights
+
+
+def test_at_1400_px_the_editor_keeps_its_width_when_a_verdict_arrives(
     browser: Any, app_server: Any
 ) -> None:
-    # #32 item 8: with the seed payload (no error, the errors column holds a caption) the
-    # editor had a third of the width and wrapped the user_id line over two.
+    # Issue 41, item 9: "Try a broken order" narrowed the editor from 497 to 326 px (the
+    # errors column took the room), and its lines wrapped anew; #32 item 8 before it: the
+    # seed's user_id line wrapped over two.
     with _laptop(browser, app_server.url) as page:
         editor = editor_frame(page)
-        lines = editor.locator(".cm-line")
-        expect(lines.first).to_have_text("{")
-        heights = lines.evaluate_all("ls => ls.map((l) => l.getBoundingClientRect().height)")
+        heights = _line_heights(editor)
         assert heights == [heights[0]] * len(heights)  # the user_id's line too: none wrapped
-        wide = page.locator(EDITOR_COLUMN).bounding_box()["width"]
-        # Only the columns' widths change with the verdict, never the page's elements: the
-        # editor's iframe stays (a remount reloads it and loses the undo history).
+        before = page.locator(EDITOR_COLUMN).bounding_box()["width"]
         frame = page.locator(".st-key-payload_editor iframe").element_handle().content_frame()
-        frame.evaluate("window.__kept = true")
-        lines.filter(has_text='"amount": 99').click()
+        frame.evaluate("window.__kept = true")  # the editor's iframe stays (its undo history)
         with rerun(page):
-            page.keyboard.press("End")
-            page.keyboard.press("ArrowLeft")  # before the comma
-            page.keyboard.press("Backspace")
-            page.keyboard.press("Backspace")
-            page.keyboard.type("-1")
+            page.locator(".st-key-broken_example").get_by_role("button").click()
         expect(page.locator(".st-key-errors__table")).to_be_visible()
-        narrow = page.locator(EDITOR_COLUMN).bounding_box()["width"]
+        page.wait_for_timeout(500)  # the columns are laid out after the run
+        after = page.locator(EDITOR_COLUMN).bounding_box()["width"]
+        heights = _line_heights(editor)
+        assert (before, heights, frame.evaluate("window.__kept")) == (
+            after,
+            [heights[0]] * len(heights),
+            True,
+        )
+        assert before > 480, before
+
+
+def test_at_1400_px_every_error_message_is_drawn_whole_in_its_row(
+    browser: Any, app_server: Any
+) -> None:
+    # Issue 41, item 6: a long message was cut at its row's foot (four lines of 100 px rows).
+    with _laptop(browser, app_server.url, drawn=True) as page:
+        payload = {**SEED_PAYLOAD, "status": "shipped", "user_id": "not-a-uuid", "totl": 1}
+        submit_payload(page, json.dumps(payload, indent=2))
+        grid = grid_with(page, "path", "message")
+        expect(grid.locator("[role='gridcell']").filter(has_text="literal_error")).to_have_count(0)
+        expect(grid.locator("[role='gridcell']").filter(has_text="'confirmed'")).to_have_count(1)
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert cells_not_whole(grid) == {}
+
+
+def test_on_a_phone_the_annotated_text_keeps_each_line_on_one_line(
+    browser: Any, app_server: Any
+) -> None:
+    # Issue 41, item 9: at 390 px a payload line wrapped under the line numbers' gutter.
+    context = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = open_app(context, app_server.url)
         with rerun(page):
-            for _ in range(3):  # the typing, undone
-                page.keyboard.press("Control+z")
-        expect(page.get_by_text("None: your model and LangGraph's entry both")).to_be_visible()
-        assert (editor_value(page), frame.evaluate("window.__kept")) == (SEED_TEXT, True)
-        again = page.locator(EDITOR_COLUMN).bounding_box()["width"]
-        assert (wide > narrow * 1.5, again) == (True, wide), (wide, narrow, again)
+            page.locator(".st-key-broken_example").get_by_role("button").click()
+        with rerun(page):
+            page.locator(".st-key-validate_view").get_by_text("Annotated text", exact=True).click()
+        code = page.locator("[data-testid='stCode']").filter(has_text="│").locator("code")
+        expect(code).to_contain_text("string_pattern_mismatch")
+        lines, height, line_height = code.evaluate(
+            "e => [e.textContent.replace(/\\n$/, '').split('\\n').length,"
+            " e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).lineHeight)]"
+        )
+        assert round(height / line_height) == lines, (height, line_height, lines)
+    finally:
+        context.close()
 
 
 # Every data grid and code block of the page whose content is wider than its box: it would be

@@ -4,6 +4,8 @@
 // tells the JSON editor (frontend/json_editor/src/editor.js) to move its caret to the error
 // without taking the keyboard away from the table; a pointer press in the table unmarks it,
 // so a row picked by a click still puts the focus in the editor, ready for typing.
+// A click on any cell of a row selects that row, as a click on its box does (issue 41, item
+// 6: one row-click rule for every table); a click on the box itself is the grid's own.
 //
 // Run in the page itself (st.html), once per table drawn: the first run installs the two
 // listeners on the window, every run adds the tables its page names (each script element's
@@ -35,21 +37,22 @@
     return null;
   }
 
-  /** Select the focused row of `canvas` (in `box`) unless it is selected already. */
-  function selectFocusedRow(box, canvas) {
+  /** Select the focused row of `canvas` (in `box`) unless it is selected already; `keep`:
+   * the keyboard stays in the table (a key picked it), not a click. */
+  function selectFocusedRow(box, canvas, keep) {
     const focused = document.activeElement;
     if (!(focused instanceof Element) || !canvas.contains(focused)) return; // the user left
     const cell = canvas.querySelector("td[role='gridcell'][aria-selected='true']");
     const row = cell === null ? null : cell.closest("tr");
     if (row === null || row.getAttribute("aria-selected") === "true") return;
-    box.dataset.keepsFocus = "";
+    if (keep) box.dataset.keepsFocus = "";
     focused.dispatchEvent(new KeyboardEvent("keydown", {
       key: " ", code: "Space", shiftKey: true, bubbles: true, cancelable: true, composed: true,
     }));
   }
 
   /** Select the focused row once the grid's accessible table has been still STILL_MS. */
-  function pickWhenStill(box, canvas) {
+  function pickWhenStill(box, canvas, keep) {
     if (waiting.has(canvas)) return; // presses while one waits are that one pick
     waiting.add(canvas);
     const until = performance.now() + MOST_MS;
@@ -57,7 +60,7 @@
     const done = () => {
       observer.disconnect();
       waiting.delete(canvas);
-      selectFocusedRow(box, canvas);
+      selectFocusedRow(box, canvas, keep);
     };
     const wait = () => {
       clearTimeout(timer);
@@ -82,11 +85,24 @@
     if (event.shiftKey) return; // Shift+Space selects already; Shift+Enter is the grid's
     event.preventDefault(); // no overlay, and no scrolling the page (Space)
     event.stopImmediatePropagation();
-    pickWhenStill(box, canvas);
+    pickWhenStill(box, canvas, true);
   }, true);
 
   window.addEventListener("pointerdown", (event) => {
     const box = tableOf(event.target);
     if (box !== null) delete box.dataset.keepsFocus;
+  }, true);
+
+  // The grid draws each row's box in a column of its own, first and MARKER_PX wide: a click
+  // there is the grid's (it ticks or unticks the row); a click right of it, on a cell, moves
+  // the grid's focus to that cell, and its row is selected once the grid is still.
+  const MARKER_PX = 40;
+  // The click lands on the grid's scroller, laid over its canvas.
+  window.addEventListener("click", (event) => {
+    const box = tableOf(event.target);
+    const canvas = box === null ? null : box.querySelector("[data-testid='data-grid-canvas']");
+    if (canvas === null || event.button !== 0 || !event.target.closest(".dvn-scroller")) return;
+    if (event.clientX - canvas.getBoundingClientRect().left < MARKER_PX) return;
+    pickWhenStill(box, canvas, false);
   }, true);
 })();

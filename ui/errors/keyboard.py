@@ -12,8 +12,8 @@ from ui import keys
 __all__ = ["ROW_KEYS_HELP", "keyboard_rows"]
 
 ROW_KEYS_HELP = (
-    "Click a row's box, and the editor's caret goes to its error; or reach a row with the "
-    "arrow keys and press Enter or Space, and the keys stay in the table."
+    "Click a row, and the editor's caret goes to its error; or reach a row with the arrow "
+    "keys and press Enter or Space, and the keys stay in the table."
 )
 # Our own script (keyboard.js says what it does and why); no user text goes into the page.
 _SCRIPT = (Path(__file__).with_name("keyboard.js")).read_text(encoding="utf-8")

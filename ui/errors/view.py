@@ -18,7 +18,7 @@ from core.validate.report import Report
 from ui import keys
 from ui.errors.focus import error_details
 from ui.errors.keyboard import ROW_KEYS_HELP, keyboard_rows
-from ui.tables import rows_in_view
+from ui.tables import rows_in_view, wrapped_row_height
 
 __all__ = [
     "COLUMN_ORDER",
@@ -97,6 +97,10 @@ ERROR_COLUMNS = {
 SELECTABLE_ORDER = ("path", "line:col", "message")
 # Streamlit wraps cell text only in rows taller than 4rem (64 px): 86 px holds four lines.
 MESSAGE_ROW_HEIGHT = 100
+# A message longer than four lines makes every row taller, up to this many lines: Validate's
+# messages were cut mid-line at the row's foot (issue 41, item 6). The details under or
+# beside the table hold the whole of the selected one, however long.
+MOST_MESSAGE_LINES = 12
 
 
 def _where_columns(path: int, line_col: int, message: int) -> dict[str, Any]:
@@ -229,21 +233,24 @@ def error_table(
             column_order=COLUMN_ORDER if by is None else (*COLUMN_ORDER, "rejected by"),
         )
         return None
-    # Side by side, stacked on a phone (details below); "rejected by" takes a wider table.
-    table, beside = st.columns([3, 2] if by is None else [2, 1], gap="small")
+    # Side by side, stacked on a phone (details below). "rejected by" (the Validate page,
+    # beside its editor) takes the result column's whole width, the details under it.
+    table, beside = st.columns([3, 2], gap="small") if by is None else (st.container(),) * 2
+    columns = SELECTABLE_COLUMNS if by is None else REJECTED_COLUMNS
+    height = _row_height(listed, columns)
     with table:
         event = st.dataframe(
             rows,
             key=keys.table(key),
             hide_index=True,
-            column_config=SELECTABLE_COLUMNS if by is None else REJECTED_COLUMNS,
+            column_config=columns,
             column_order=SELECTABLE_ORDER if by is None else REJECTED_ORDER,
             on_select="rerun",
             selection_mode="single-row",
-            row_height=MESSAGE_ROW_HEIGHT,
+            row_height=height,
             # Every row in view up to eight (Streamlit's "auto" stops at about 400 px,
             # four of these rows); a longer list scrolls inside the table.
-            height=rows_in_view(MESSAGE_ROW_HEIGHT, len(report.errors)),
+            height=rows_in_view(height, len(report.errors)),
         )
         keyboard_rows(key)  # Enter or Space selects a row; the keys stay in the table
         st.caption(ROW_KEYS_HELP)
@@ -259,6 +266,14 @@ def error_table(
     return chosen
 
 
+def _row_height(rows: list[dict[str, Any]], columns: dict[str, Any]) -> int:
+    """Rows tall enough for four lines, or for the longest path or message wrapped in its
+    column (up to MOST_MESSAGE_LINES)."""
+    widths = {name: int(columns[name]["width"]) for name in ("path", "message")}
+    texts = [{name: str(row.get(name) or "") for name in widths} for row in rows]
+    return max(MESSAGE_ROW_HEIGHT, wrapped_row_height(texts, widths, MOST_MESSAGE_LINES))
+
+
 def select_row(key: str, row: int) -> None:
     """Select `row` in the selectable error table under `key` the next time it is drawn (the
     row a share link names; a row past the table's end selects nothing)."""
@@ -266,8 +281,9 @@ def select_row(key: str, row: int) -> None:
 
 
 def forget_selection(key: str) -> None:
-    """Drop the row selected in the error table under `key` (it belonged to another text)."""
-    st.session_state.pop(keys.table(key), None)
+    """Untick the row selected in the error table under `key` (it belonged to another text):
+    the browser's grid is told so too, where a dropped key would leave its row ticked."""
+    st.session_state[keys.table(key)] = {"selection": {"rows": [], "columns": []}}
 
 
 def exports(

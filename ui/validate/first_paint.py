@@ -81,16 +81,19 @@ def head() -> DeltaGenerator:
     return box
 
 
-def workbench(*, wide_editor: bool = False) -> tuple[DeltaGenerator, ...]:
+# The editor's column and the result's, at every verdict: at 1400 px the editor draws the
+# seed payload's longest line (its user_id) on one line, and the error table (its details
+# under it) has the result column's 400 px.
+COLUMN_WEIGHTS = (6, 5)
+
+
+def workbench() -> tuple[DeltaGenerator, ...]:
     """The page's second block: the verdict's box above two columns, the editor's (its
     controls' box, then the editor) and the result's. Returns (verdict, controls, edit,
-    result). `wide_editor` gives the editor more of the width when the result column has
-    little to show."""
+    result). The columns keep their widths whatever the verdict (no layout shift)."""
     with st.container(key=keys.VALIDATE_WORKBENCH):
         verdict = st.container()
-        # The result column is the wider: its error table and the selected error's details sit
-        # side by side in it, and at 1400 px neither is cut off on the right.
-        edit, result = st.columns([6, 5] if wide_editor else [4, 7], gap="medium")
+        edit, result = st.columns(list(COLUMN_WEIGHTS), gap="medium")
     with edit:
         controls = st.container()
     return verdict, controls, edit, result
@@ -127,9 +130,9 @@ def will_paint_first() -> bool:
 
 
 @st.fragment  # the page draws its workbench in a fragment, which is a block of its own
-def _frame(text: str, *, wide: bool) -> None:
+def _frame(text: str) -> None:
     """The workbench as the page draws it, with the editor and nothing checked yet."""
-    verdict, controls, edit, result = workbench(wide_editor=wide)
+    verdict, controls, edit, result = workbench()
     with verdict:
         st.caption(LOADING)
     with controls:
@@ -153,9 +156,7 @@ def paint_first() -> None:
     link_text = _link_text()
     text = link_text or st.session_state.get(keys.PAYLOAD, current_payload_text())
     head()
-    # The seed order with the default options (no link to change them) has nothing to list
-    # beside it: the width the full page will give it (tests/core pin the seed as valid).
-    _frame(text, wide=link_text is None and text == SEED_TEXT)
+    _frame(text)
     # The imports hold the GIL for a second or more while the server's thread sends this
     # frame and serves the editor's files: app.py's short switch interval lets it through.
     for name in HEAVY:
