@@ -11,12 +11,15 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 from streamlit.testing.v1 import AppTest
 
+from core.lg_compat import recompile
 from core.migrate.export import export_module
 from core.migrate.plan import MAX_PLAN_BYTES, Plan, Step, parse_plan
+from core.order import build_order_graph
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import downloads, phone_layouts, table_rows
 from ui import keys
+from ui.threads import source
 from ui.threads.columns import MIGRATE_PHONE_COLUMNS
 from ui.threads.migrate import preview as migrate_preview
 
@@ -444,6 +447,25 @@ def test_editing_the_plan_after_a_dry_run_withdraws_the_write(monkeypatch):
     assert "Apply waits for a complete plan: finish or delete the rows named above." in [
         c.value for c in at.caption
     ]
+
+
+def test_a_store_changed_after_the_dry_run_is_said_with_what_was_written(monkeypatch, tmp_path):
+    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))  # the demo store's home
+    at = _open(monkeypatch, writes=True)
+    _edit(at, added=[AMOUNT_MAP])
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert [row[0] for row in table_rows(at, "thread", "from checkpoint")] == ["model-change"]
+    # someone else fixes model-change first, through LangGraph, as the plan would
+    with closing(sqlite3.connect(tmp_path / "demo.sqlite", check_same_thread=False)) as conn:
+        graph = recompile(build_order_graph(), SqliteSaver(conn))
+        graph.update_state({"configurable": {"thread_id": "model-change"}}, {"amount": 500})
+    at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning][-1] == (
+        "The store changed between the dry run and the write: what was written is not what "
+        "the dry run showed."
+    )
+    assert [info.value for info in at.info][-1].startswith("Nothing was written: no thread's")
 
 
 def test_a_page_without_a_candidate_says_how_to_configure_one(monkeypatch):

@@ -22,6 +22,7 @@ from core.stores.serde import strict_serde
 from core.validate.entry_run import entry_graph
 from ui import keys
 from ui.access import writes_off, writes_reach
+from ui.heavy import heavy_slot
 from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.migrate.outcomes import outcomes
@@ -55,8 +56,13 @@ def _dry_run(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseMo
     """Find the forks Apply would write now and keep them with what they are of."""
     st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)
     try:
-        with open_any(choice.spec, strict_serde([model, candidate]),
-                      assistant=choice.assistant) as store:  # fmt: skip
+        # a walk of the whole store, as the preview's: it queues for a heavy-job slot
+        with (
+            heavy_slot(keys.THREADS_MIGRATE_PREVIEW, "The dry run", _no_dry_run),
+            open_any(
+                choice.spec, strict_serde([model, candidate]), assistant=choice.assistant
+            ) as store,
+        ):
             found = [o for o in outcomes(store, model, candidate, plan) if o.fields]
     except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
         st.error("The store cannot be read:")
@@ -67,6 +73,10 @@ def _dry_run(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseMo
         "rows": [{"thread_id": o.thread_id, "from_checkpoint_id": o.checkpoint_id,
                   "fields": dumps(o.fields)} for o in found],
     }  # fmt: skip
+
+
+def _no_dry_run() -> None:
+    st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)
 
 
 def _planned(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
@@ -106,6 +116,11 @@ def _written(choice: StoreChoice, candidate: type[BaseModel]) -> None:
     if written is None or written["store"] != [choice.source, choice.label]:
         return
     rows = written["rows"]
+    if not written["as_planned"]:
+        st.warning(
+            "The store changed between the dry run and the write: what was written is not "
+            "what the dry run showed."
+        )
     if not rows:
         st.info(
             "Nothing was written: no thread's latest state is both changed by the plan and "
@@ -183,6 +198,8 @@ def apply_section(
             return
         st.session_state[keys.THREADS_MIGRATE_WRITTEN] = {
             "store": [choice.source, choice.label], "rows": [asdict(w) for w in written],
+            "as_planned": [(w.thread_id, w.from_checkpoint_id) for w in written]
+            == [(r["thread_id"], r["from_checkpoint_id"]) for r in rows],
         }  # fmt: skip
         st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)  # written: dry-run anew
         st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)  # the store changed: preview anew
