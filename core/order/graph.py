@@ -75,7 +75,7 @@ def build_order_graph(
         update: dict[str, Any] = {
             "status": "validated",
             "logs": [f"amount={state.amount} items={len(state.items)}"],
-            "messages": [AIMessage(content="订单已校验")],
+            "messages": [AIMessage(content="Order validated")],
         }
         if "negative_amount" in chosen:
             update["amount"] = -1
@@ -128,7 +128,7 @@ def build_fanout_graph(*, state: type[BaseModel] | None = None) -> CompiledGraph
         return {
             "status": "validated",
             "logs": [f"amount={state.amount} items={len(state.items)}"],
-            "messages": [AIMessage(content="订单已校验")],
+            "messages": [AIMessage(content="Order validated")],
         }
 
     def notify_email(state: AgentState) -> dict[str, Any]:

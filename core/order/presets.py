@@ -64,8 +64,8 @@ def _no_user(payload: dict[str, Any]) -> None:
 
 def _dict_messages(payload: dict[str, Any]) -> None:
     payload["messages"] = [
-        {"type": "human", "content": "下单"},
-        {"type": "ai", "content": "好的", "id": "msg-1"},
+        {"type": "human", "content": "Order, please"},
+        {"type": "ai", "content": "Sure", "id": "msg-1"},
     ]
 
 

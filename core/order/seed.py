@@ -15,6 +15,6 @@ SEED_PAYLOAD: dict[str, Any] = {
     "user_id": "550e8400-e29b-41d4-a716-446655440000",
     "amount": 99,
     "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
-    "messages": [{"type": "human", "content": "下单"}],
+    "messages": [{"type": "human", "content": "Order, please"}],
 }
 SEED_TEXT = to_text(SEED_PAYLOAD)

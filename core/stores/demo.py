@@ -47,7 +47,7 @@ def _payload(amount: float, thread_id: str) -> dict[str, Any]:
 # thread id -> (fault ids, amount, interrupt before confirm, a second turn's message or None)
 DEMO_THREADS: dict[str, tuple[tuple[str, ...], float, bool, str | None]] = {
     "clean-1": ((), 99, False, None),
-    "clean-2": ((), 250, False, "再来一单"),  # a second input on the same thread
+    "clean-2": ((), 250, False, "One more, please"),  # a second input on the same thread
     **{f"fault-{fault}": ((fault,), 99, False, None) for fault in FAULTS},
     "interrupted": ((), 99, True, None),
     "model-change": ((), 750, False, None),  # valid under AgentState, not under CandidateState

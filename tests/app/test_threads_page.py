@@ -112,15 +112,15 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     assert list(table.proto.column_order) == [
         "path", "message", "type", "input", "ctx", "docs", "pointer"
     ]  # fmt: skip
-    human = '{"type": "human", "content": "下单", "id": "fault-negative_amount-human"}'
-    ai = '{"type": "ai", "content": "订单已校验", "id": "fault-negative_amount-msg-1"}'
+    human = '{"type": "human", "content": "Order, please", "id": "fault-negative_amount-human"}'
+    ai = '{"type": "ai", "content": "Order validated", "id": "fault-negative_amount-msg-1"}'
     # The stored write is what LangGraph's saver serialized: it saves a task's writes on a
     # background thread while add_messages gives the message its id in place, so the stored
     # update holds the id or null depending on which came first (the merged state always
     # holds it). The page shows the stored value either way.
     merges = table_rows(at, "node", "field")
     update = merges[2][3]
-    no_id = '{"type": "ai", "content": "订单已校验", "id": null}'
+    no_id = '{"type": "ai", "content": "Order validated", "id": null}'
     assert update in (f"[{ai}]", f"[{no_id}]")
     assert merges == [  # Trace's merge view, per stored write
         ("validate_order", "status", "(unset)", '"validated"', "last value", '"validated"'),

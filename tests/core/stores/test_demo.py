@@ -50,10 +50,10 @@ def test_the_demo_store_holds_each_kind_of_thread_and_rebuilds_identically(tmp_p
     }
     messages = first["clean-2"][0][2]["messages"]
     assert [(m.type, m.id, m.content) for m in messages] == [
-        ("human", "clean-2-human", "下单"),
-        ("ai", "clean-2-msg-1", "订单已校验"),
-        ("human", "clean-2-again", "再来一单"),
-        ("ai", "clean-2-msg-2", "订单已校验"),
+        ("human", "clean-2-human", "Order, please"),
+        ("ai", "clean-2-msg-1", "Order validated"),
+        ("human", "clean-2-again", "One more, please"),
+        ("ai", "clean-2-msg-2", "Order validated"),
     ]
 
 

@@ -103,7 +103,7 @@ def test_a_thread_started_with_role_style_messages_reads_as_langgraph_wrote_it(t
         ["HumanMessage", "HumanMessage", "AIMessage", "HumanMessage"],  # appended to the thread
     ]
     assert [m.content for m in inputs[1].state["messages"]] == [
-        "hi", "a plain string", "订单已校验", "again",
+        "hi", "a plain string", "Order validated", "again",
     ]  # fmt: skip
 
 

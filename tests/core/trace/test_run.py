@@ -83,11 +83,11 @@ def test_valid_seed_reproduces_the_reference_table():
         {"field": "logs", "before": "[]", "update": '["amount=99.0 items=1"]',
          "reducer": "operator.add", "after": '["amount=99.0 items=1"]'},
         {"field": "messages",
-         "before": '[{"type": "human", "content": "下单", "id": "msg-1"}]',
-         "update": '[{"type": "ai", "content": "订单已校验", "id": "msg-2"}]',
+         "before": '[{"type": "human", "content": "Order, please", "id": "msg-1"}]',
+         "update": '[{"type": "ai", "content": "Order validated", "id": "msg-2"}]',
          "reducer": "add_messages",
-         "after": '[{"type": "human", "content": "下单", "id": "msg-1"}, '
-                  '{"type": "ai", "content": "订单已校验", "id": "msg-2"}]'},
+         "after": '[{"type": "human", "content": "Order, please", "id": "msg-1"}, '
+                  '{"type": "ai", "content": "Order validated", "id": "msg-2"}]'},
     ]  # fmt: skip
 
 
@@ -171,8 +171,8 @@ def test_bad_status_from_the_last_node_succeeds_natively_and_is_flagged_when_che
         "user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 99, "status": "shipped",
         "items": [{"sku": "SKU-01", "qty": 2, "unit_price": 49.5}],
         "logs": ["amount=99.0 items=1", "confirmed"],
-        "messages": [{"type": "human", "content": "下单", "id": "msg-1"},
-                     {"type": "ai", "content": "订单已校验", "id": "msg-2"}],
+        "messages": [{"type": "human", "content": "Order, please", "id": "msg-1"},
+                     {"type": "ai", "content": "Order validated", "id": "msg-2"}],
     }  # fmt: skip
 
 
@@ -404,7 +404,7 @@ def test_fork_of_a_step_langgraph_never_merged_is_refused():
 
 
 def test_injected_ids_never_reuse_an_id_the_payload_chose():
-    payload = {**SEED_PAYLOAD, "messages": [{"type": "human", "content": "下单", "id": "msg-1"}]}
+    payload = {**SEED_PAYLOAD, "messages": [{"type": "human", "content": "Order, please", "id": "msg-1"}]}
 
     trace = run_trace(build_fanout_graph(), payload, message_ids=_ids)
 

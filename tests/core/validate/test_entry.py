@@ -13,8 +13,8 @@ RAW_AMOUNT = {
 MESSAGES = {
     "aspect": "messages in the channels",
     "LangGraph": "its reducer rewrote the input before validation: "
-    '[{"content": "下单", "additional_kwargs": {}, "response_metada',
-    "your model alone": 'validates the input as sent: [{"type": "human", "content": "下单"}]',
+    '[{"content": "Order, please", "additional_kwargs": {}, "resp',
+    "your model alone": 'validates the input as sent: [{"type": "human", "content": "Order, please"}]',
 }
 
 
