@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
+from os import PathLike
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
@@ -148,8 +149,9 @@ checkpoint saver (a BaseCheckpointSaver).
         if not (isinstance(model, type) and issubclass(model, BaseModel))
         else 'on_invalid must be "raise" or "warn"'
         if on_invalid not in ("raise", "warn")
-        else "migrate must be a function taking a state dict and returning one"
-        if migrate is not None and not callable(migrate)
+        else "migrate must be a function taking a state dict and returning one, or the path "
+        "of a plan (TOML) or of a folder of plans"
+        if migrate is not None and not callable(migrate) and not isinstance(migrate, str | PathLike)
         else None
     )
     if problem is not None:

@@ -2,41 +2,55 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
 from langgraph.checkpoint.base import Checkpoint, CheckpointTuple
 from pydantic import BaseModel
 
+from core.guard.check import same_state
 from core.guard.ledger import state_channels
 from core.stores.rows import RowProblem
 from core.stores.state import state_errors
 
-__all__ = ["Migrate", "migrated"]
+__all__ = ["Migrate", "NextVersion", "migrated"]
 
 Migrate = Callable[[dict[str, Any]], dict[str, Any]]
+NextVersion = Callable[[Any, None], Any]  # a saver's get_next_version
+_read_log = logging.getLogger("core.guard")  # the guard's logger (gate.py logs refusals)
 
 
 def migrated(
-    saved: CheckpointTuple | None, model: type[BaseModel], migrate: Migrate | None
+    saved: CheckpointTuple | None,
+    model: type[BaseModel],
+    migrate: Migrate | None,
+    next_version: NextVersion | None = None,
 ) -> CheckpointTuple | None:
     """`saved` as read, or, when `model` rejects its state, with its state channels replaced
     by `migrate(state)` (the rest of the checkpoint, its metadata and writes as stored).
 
     The state is the checkpoint's state channels, checked as the audit checks a state
     (`state_errors`); a subgraph's checkpoint (its own namespace, its own state) and a state
-    the model accepts are returned as read. Nothing is written: the next checkpoint a run
-    stores from it holds the migrated values it wrote.
+    the model accepts are returned as read. A state the migration leaves rejected is
+    returned as stored too, with a warning naming the thread and checkpoint. Nothing is
+    written: the next checkpoint a run stores from it holds the migrated values. For that,
+    each channel the migration changed gets a new version (`next_version`, the saver's):
+    LangGraph stores only the channels it has versions of, and a saver writes a channel's
+    value only under a new version (a thread stopped before a node still resumes by running
+    it: LangGraph counts what a checkpoint holds as seen by the interrupt it resumes from).
 
     Example:
         >>> from core.order import LineItem
-        >>> old = {"id": "1", "channel_values": {"sku": "SKU-1", "qty": "2", "price": 3.0}}
+        >>> old = {"id": "1", "channel_values": {"sku": "SKU-1", "qty": "2", "price": 3.0},
+        ...        "channel_versions": {"sku": 1, "qty": 1, "price": 1}, "versions_seen": {}}
         >>> saved = CheckpointTuple({"configurable": {"thread_id": "t"}}, old, {})
         >>> def rename_price(state):
         ...     price = state.pop("price")
         ...     return {**state, "unit_price": price}
-        >>> migrated(saved, LineItem, rename_price).checkpoint["channel_values"]
-        {'sku': 'SKU-1', 'qty': '2', 'unit_price': 3.0}
+        >>> read = migrated(saved, LineItem, rename_price, lambda current, _: current + 1)
+        >>> read.checkpoint["channel_values"], read.checkpoint["channel_versions"]
+        ({'sku': 'SKU-1', 'qty': '2', 'unit_price': 3.0}, {'sku': 1, 'qty': 1, 'unit_price': 2})
         >>> migrated(saved, LineItem, None) is saved
         True
     """
@@ -47,9 +61,39 @@ def migrated(
     state = state_channels(values or {})
     if not state or not _rejected(state, model):
         return saved
+    after = migrate(dict(state))
+    if _rejected(after, model):
+        configurable = saved.config["configurable"]
+        _read_log.warning(
+            "[state_invalid] Thread %r, checkpoint %r: the migration leaves the stored state "
+            "rejected by %s; it is read as stored.",
+            str(configurable.get("thread_id")),
+            checkpoint.get("id"),
+            model.__name__,
+        )
+        return saved
     own = {k: v for k, v in (values or {}).items() if k not in state}
-    values = {**own, **migrate(dict(state))}
-    return saved._replace(checkpoint=cast(Checkpoint, {**checkpoint, "channel_values": values}))
+    changed = [k for k in after if k not in state or not same_state(state[k], after[k])]
+    read = {**checkpoint, "channel_values": {**own, **after}}
+    if next_version is not None and changed:
+        read.update(
+            _versioned(checkpoint, changed, [k for k in state if k not in after], next_version)
+        )
+    return saved._replace(checkpoint=cast(Checkpoint, read))
+
+
+def _versioned(
+    checkpoint: dict[str, Any], changed: list[str], dropped: list[str], next_version: NextVersion
+) -> dict[str, Any]:
+    """New channel versions for the changed channels (newer than any the checkpoint holds),
+    none for the dropped ones."""
+    versions = {
+        k: v for k, v in (checkpoint.get("channel_versions") or {}).items() if k not in dropped
+    }
+    newest = max(versions.values(), default=None)
+    for channel in changed:
+        newest = versions[channel] = next_version(newest, None)
+    return {"channel_versions": versions}
 
 
 def _rejected(state: dict[str, Any], model: type[BaseModel]) -> bool:

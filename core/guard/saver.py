@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from os import PathLike
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -20,6 +21,7 @@ from core.guard.capabilities import guarded_class
 from core.guard.gate import Gate, OnInvalid, check_options, key_of, parent_key
 from core.guard.ledger import Held, Known
 from core.guard.on_read import Migrate, migrated
+from core.guard.plans import migration_of
 from core.guard.refusal import InvalidStateError
 
 __all__ = ["GuardedSaver", "OnInvalid"]
@@ -35,8 +37,9 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
     (`put_writes`/`aput_writes`). `on_invalid="raise"`: nothing of it is stored and the run
     raises `InvalidStateError` (its errors, step and writing nodes); `"warn"`: it is stored
     with its errors in the checkpoint's metadata (`state_errors`), and one warning is
-    logged. `migrate`, a function `state -> state`, migrates a state the model rejects as
-    it is read (`get_tuple`, `list`); nothing is rewritten on read. A subgraph's
+    logged. `migrate` (a function `state -> state`, the path of a plan TOML as `python -m
+    core migrate --plan` reads it, or of a folder of chained plans) migrates a state the
+    model rejects as it is read (`get_tuple`, `list`); nothing is rewritten on read. A subgraph's
     checkpoints (their own namespace and state) pass unchecked. Everything else is the
     inner saver's, with exactly its optional methods (`prune`, `copy_thread`, ...).
 
@@ -70,9 +73,10 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         model: type[BaseModel],
         *,
         on_invalid: OnInvalid = "raise",
-        migrate: Migrate | None = None,
+        migrate: Migrate | str | PathLike[str] | None = None,
     ) -> None:
         check_options(inner, model, on_invalid, migrate)
+        migrate = migration_of(migrate)
         super().__init__(serde=inner.serde)
         self.inner = inner
         self.migrate = migrate
@@ -119,11 +123,15 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
     # a checkpoint read (a run starts from one) is remembered for the writes put on it
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        saved = migrated(self.inner.get_tuple(config), self.model, self.migrate)
+        saved = migrated(
+            self.inner.get_tuple(config), self.model, self.migrate, self.get_next_version
+        )
         return self.gate.read(config, saved)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        saved = migrated(await self.inner.aget_tuple(config), self.model, self.migrate)
+        saved = migrated(
+            await self.inner.aget_tuple(config), self.model, self.migrate, self.get_next_version
+        )
         return self.gate.read(config, saved)
 
     def list(
@@ -135,7 +143,7 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
         for saved in self.inner.list(config, filter=filter, before=before, limit=limit):
-            yield migrated(saved, self.model, self.migrate) or saved
+            yield migrated(saved, self.model, self.migrate, self.get_next_version) or saved
 
     async def alist(
         self,
@@ -146,7 +154,7 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
         async for saved in self.inner.alist(config, filter=filter, before=before, limit=limit):
-            yield migrated(saved, self.model, self.migrate) or saved
+            yield migrated(saved, self.model, self.migrate, self.get_next_version) or saved
 
     def get_delta_channel_history(
         self, *, config: RunnableConfig, channels: Sequence[str]

@@ -94,6 +94,21 @@ def migrated_read(guard: Any, conn: sqlite3.Connection) -> dict[str, Any]:
     }
 
 
+PLAN = '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nto = "fulfilled"\n'
+
+
+def plan_read(guard: Any, conn: sqlite3.Connection, workdir: Path) -> dict[str, Any]:
+    """The thread migrated_read's old graph wrote, read through a plan TOML instead."""
+    (workdir / "plan.toml").write_text(PLAN, encoding="utf-8")
+    saver = guard.GuardedSaver(SqliteSaver(conn), OrderV2, migrate=workdir / "plan.toml")
+    config: Any = {"configurable": {"thread_id": "t-plan"}}
+    _ordering(
+        OrderV1, lambda s: {"status": "shipped", "notes": ["shipped"]}, SqliteSaver(conn)
+    ).invoke({"notes": []}, config)
+    read = saver.get_tuple(config)
+    return {"read": read.checkpoint["channel_values"] if read else None}
+
+
 def main() -> None:
     name, workdir = sys.argv[1], Path(sys.argv[2])
     sys.path.insert(0, str(workdir))  # where the exported module is (-I leaves it off the path)
@@ -103,6 +118,7 @@ def main() -> None:
             "core_importable": importlib.util.find_spec("core") is not None,
             "issue_6491": issue_6491(guard, conn),
             "migrated_read": migrated_read(guard, conn),
+            "plan_read": plan_read(guard, conn, workdir),
         }
     print(json.dumps(seen, sort_keys=True))
 

@@ -55,6 +55,7 @@ SEEN = {
             [-1, {"notes": []}, ["__start__"]],
         ],
     },
+    "plan_read": {"read": {"notes": ["shipped"], "status": "fulfilled"}},
 }
 
 

@@ -377,8 +377,9 @@ def test_the_guard_has_exactly_the_optional_methods_of_the_saver_it_wraps():
         ((InMemorySaver(), {"tags": []}), "model must be a Pydantic model class"),
         ((InMemorySaver(), Pair, "ignore"), 'on_invalid must be "raise" or "warn"'),
         (
-            (InMemorySaver(), Pair, "raise", "plan.toml"),
-            "migrate must be a function taking a state dict and returning one",
+            (InMemorySaver(), Pair, "raise", 42),
+            "migrate must be a function taking a state dict and returning one, or the path of "
+            "a plan (TOML) or of a folder of plans",
         ),
     ],
     ids=["inner", "model", "on_invalid", "migrate"],
