@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 from pydantic_core import core_schema
 
 from core.probes._model import ARTICLE_TOOLS, TOOL_PACKAGES, Check, article_probe, describe, outcome
+from core.words import article
 
 __all__ = ["PROBES"]
 
@@ -49,7 +50,7 @@ def probe_json_schema_takes_indent() -> list[Check]:
     return [
         Check(
             expected="model_json_schema(indent=2) returns the schema as indented JSON text",
-            observed=describe(exc) if exc else f"returned a {type(schema).__name__}",
+            observed=describe(exc) if exc else f"returned {article(type(schema).__name__)}",
             matches=isinstance(schema, str),
         ),
     ]
