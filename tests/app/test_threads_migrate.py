@@ -288,8 +288,8 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
         "The uploaded plan cannot be used; the table is unchanged:"
     ]
     assert _refusals(at) == [
-        "[plan_step] line 7: step 2: action: Input should be 'default', 'drop', 'map', "
-        "'rename' or 'coerce'."
+        "[plan_step] line 9: step 2 (its [[step]] at line 7): action: Input should be "
+        "'default', 'drop', 'map', 'rename' or 'coerce'."
     ]
     assert _steps_key(at) == "threads_migrate_steps-1"  # the table kept its plan
     assert _counts(at)["Fixed"] == 1
