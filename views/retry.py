@@ -110,7 +110,7 @@ def _render_run(run: RetryRun) -> None:
     if run.retries_used > run.retries and len(by_counter) > 1:  # past the budget, and why
         spent = ", ".join(f"{n} on the {name} counter" for name, n in by_counter.items())
         st.info(
-            f"{count(run.retries_used, 'retry', 'retries')} on a budget of {run.retries}: "
+            f"{count(run.retries_used, 'retry')} on a budget of {run.retries}: "
             f"{spent}. Each counter has the whole budget: a plain-text answer draws on the run's, "
             "a call of the output tool on the tool's own."
         )

@@ -354,3 +354,18 @@ def test_the_script_error_is_marked_in_the_editor_at_its_line_col():
     assert (mark["line"], mark["col"], mark["severity"]) == (2, 3, "error")
     assert mark["message"].startswith("[retry_script_json] invalid JSON at line 2, column 3")
     assert editor(at, keys.RETRY_SCRIPT).args()["label"] == "Model script (JSON list of turns)"
+
+
+def test_counts_read_in_the_singular_and_plural_their_number_needs():
+    # #41 item 10: "after 1 model calls" read as written whatever the number.
+    at = open_page(PAGE)
+    valid = json.dumps(PRESETS["article"].value[-1])
+    editor(at, keys.RETRY_SCRIPT).set_value(f"[{valid}]").run()
+    at.button(key=keys.RUN_RETRY).click().run()
+    assert [s.value for s in at.success if s.value.startswith("Valid")] == [
+        "Valid Answer after 1 model call"
+    ] * 2
+    at.selectbox(key=keys.RETRY_PRESET).set_value("two_retries").run()
+    assert [s.value for s in at.success if s.value.startswith("Valid")] == [
+        "Valid Answer after 3 model calls"
+    ] * 2
