@@ -1,9 +1,9 @@
 """Checkpoint stores (SQLite, Postgres): open read-only, deserialize strictly, audit."""
 
-from core.stores.audit import AuditResult, InvalidState, audit_store, shard_of
+from core.stores.audit.audit import AuditResult, InvalidState, audit_store, shard_of
+from core.stores.backends.open import STORE_ENV, Store, open_store, store_label
+from core.stores.decode.serde import Refused, StrictSerializer, strict_serde
 from core.stores.errors import StoreCode, StoreError
-from core.stores.open import STORE_ENV, Store, open_store, store_label
-from core.stores.serde import Refused, StrictSerializer, strict_serde
 
 __all__ = [
     "STORE_ENV",

@@ -11,8 +11,8 @@ from typing import NamedTuple
 from core.project import CONFIG_FILE
 from core.project.checks import ProjectError
 from core.project.load import playground_table
+from core.stores.backends.open import STORE_ENV
 from core.stores.errors import StoreCode, StoreError
-from core.stores.open import STORE_ENV
 
 __all__ = ["ASSISTANT_ENV", "ServerStore", "server_store"]
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from core.errors import CodedError, ErrorCode
 
-__all__ = ["StoreCode", "StoreError", "StoreWarning", "coded"]
+__all__ = ["EncryptionRefused", "StoreCode", "StoreError", "StoreWarning", "coded"]
 
 
 class StoreCode(StrEnum):
@@ -49,6 +49,14 @@ class StoreError(CodedError):
 
     def __repr__(self) -> str:
         return f"StoreError({str(self.code)!r}, {self.message!r})"
+
+
+class EncryptionRefused(StoreError):
+    """An encrypted value the configured key cannot read: no key, a wrong or malformed key.
+
+    Raised while a store is read (a store is encrypted as a whole: no state of it can be
+    validated); `open_store` adds the store's name to the message. The key is never quoted.
+    """
 
 
 class StoreWarning(NamedTuple):

@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.serde.base import SerializerProtocol
 from pydantic import BaseModel
 
 from core.order.graph import CompiledGraph
-from core.stores.audit import AuditResult, audit_store
-from core.stores.open import MAX_VALUE_BYTES, Store, open_store
-from core.stores.rows import Unreadable
-from core.stores.serde import StrictSerializer
-from core.stores.server import RemoteStore, open_server
-from core.stores.server_read import audit_server, list_server_threads
-from core.stores.server_timeline import server_get_state, server_timeline
-from core.stores.server_unbrick import write_unbrick_server
-from core.stores.shards import Shard
-from core.stores.spec import parse_store_spec
-from core.stores.stored import StoredState, server_states, store_states
-from core.stores.threads import ThreadPage, list_threads
-from core.stores.timeline import Timeline, langgraph_get_state, thread_timeline
-from core.stores.unbrick import UnbrickPlan, write_unbrick
+from core.stores.audit.any_store import audit_any
+from core.stores.backends.any_store import AnyStore, is_server, open_any
+from core.stores.backends.shards import Shard
+from core.stores.backends.store import Store
+from core.stores.decode.rows import Unreadable
+from core.stores.decode.serde import StrictSerializer
+from core.stores.threads.listing import ThreadPage, list_threads
+from core.stores.threads.server_list import list_server_threads
+from core.stores.threads.server_timeline import server_get_state, server_timeline
+from core.stores.threads.stored import StoredState, server_states, store_states
+from core.stores.threads.timeline import Timeline, langgraph_get_state, thread_timeline
+from core.stores.write.server_unbrick import write_unbrick_server
+from core.stores.write.unbrick import UnbrickPlan, write_unbrick
 
 __all__ = [
     "AnyStore",
@@ -39,43 +36,13 @@ __all__ = [
     "write_fork",
 ]
 
-AnyStore = Store | RemoteStore
-
-
-@contextmanager
-def open_any(
-    spec: str,
-    serde: SerializerProtocol,
-    *,
-    assistant: str | None = None,
-    max_value_bytes: int = MAX_VALUE_BYTES,
-) -> Iterator[AnyStore]:
-    """`open_store` for a file or a database; `open_server` for an http(s):// URL (a LangGraph
-    server read through langgraph-sdk; `assistant` keeps one graph's threads).
-
-    Example:
-        >>> from core.stores.serde import strict_serde
-        >>> with open_any("http://127.0.0.1:9/", strict_serde([])):  # doctest: +ELLIPSIS
-        ...     pass
-        Traceback (most recent call last):
-        ...
-        core.stores.errors.StoreError: [store_unreachable] cannot connect to http://127.0.0.1:9 ...
-    """
-    parsed = parse_store_spec(spec)
-    if parsed.kind == "server":
-        with open_server(parsed, assistant=assistant) as server:
-            server.max_value_bytes = max_value_bytes
-            yield server
-        return
-    with open_store(spec, serde, max_value_bytes=max_value_bytes) as store:
-        yield store
-
 
 def thread_page(store: AnyStore, model: type[BaseModel], **filters: Any) -> ThreadPage:
     """A page of the store's threads with their statuses (`list_threads`' filters)."""
-    if isinstance(store, RemoteStore):
-        return list_server_threads(store, model, **filters)
-    return list_threads(store, model, **filters)
+    return store.pick(
+        database=lambda db: list_threads(db, model, **filters),
+        server=lambda server: list_server_threads(server, model, **filters),
+    )
 
 
 def thread_total(store: AnyStore, contains: str = "") -> int | None:
@@ -109,18 +76,10 @@ def page_starts(store: AnyStore, contains: str, size: int, pages: int) -> list[s
 
 def timeline_of(store: AnyStore, thread_id: str, model: type[BaseModel]) -> Timeline | None:
     """One thread's checkpoints, each validated against `model`."""
-    if isinstance(store, RemoteStore):
-        return server_timeline(store, thread_id, model)
-    return thread_timeline(store, thread_id, model)
-
-
-def audit_any(
-    store: AnyStore, model: type[BaseModel], *, history: bool = False, shard: Shard = (0, 1)
-) -> AuditResult:
-    """The audit (`audit_store` / `audit_server`) of every thread, or of shard `(i, N)`."""
-    if isinstance(store, RemoteStore):
-        return audit_server(store, model, history_too=history, shard=shard)
-    return audit_store(store, model, history=history, shard=shard)
+    return store.pick(
+        database=lambda db: thread_timeline(db, thread_id, model),
+        server=lambda server: server_timeline(server, thread_id, model),
+    )
 
 
 def stored_states(
@@ -137,20 +96,23 @@ def stored_states(
         >>> [(s.thread_id, s.step, s.latest) for s in states][:2]
         [('clean-2', 6, True), ('fault-node_exception', 1, True)]
     """
-    if isinstance(store, RemoteStore):
-        return server_states(store, model, history_too=history_too, shard=shard)
-    return store_states(store, model, history_too=history_too, shard=shard)
+    return store.pick(
+        database=lambda db: store_states(db, model, history_too=history_too, shard=shard),
+        server=lambda server: server_states(server, model, history_too=history_too, shard=shard),
+    )
 
 
 def get_state_said(store: AnyStore, graph: CompiledGraph | None, timeline: Timeline) -> str | None:
     """What LangGraph's own get_state does on the thread, run now: on a server, its own
     endpoint; on a file or database, `graph` with the store's read-only saver. None when
     it cannot be run (no graph, or a checkpoint the store could not read)."""
-    if isinstance(store, RemoteStore):
-        return server_get_state(store, timeline.thread_id)
-    if graph is None or any(c.unreadable is not None for c in timeline.checkpoints):
-        return None
-    return langgraph_get_state(store, graph, timeline.thread_id)
+
+    def database(db: Store) -> str | None:
+        if graph is None or any(c.unreadable is not None for c in timeline.checkpoints):
+            return None
+        return langgraph_get_state(db, graph, timeline.thread_id)
+
+    return store.pick(database, lambda server: server_get_state(server, timeline.thread_id))
 
 
 def write_fork(
@@ -158,6 +120,6 @@ def write_fork(
 ) -> RunnableConfig:
     """Write an unbrick `plan` as a fork: through `graph.update_state` on LangGraph's own
     saver for a file or a database, through the server's API (checked there) for a server."""
-    if parse_store_spec(spec).kind == "server":
+    if is_server(spec):
         return write_unbrick_server(spec, plan)
     return write_unbrick(spec, plan, graph, serde)

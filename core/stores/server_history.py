@@ -1,19 +1,19 @@
-"""One thread's history on a LangGraph server, read in the windows it returns, and what a
-checkpoint of it holds: its state, the writes that made it, the node that wrote them."""
+"""The old path `core.stores.server_history`: the names of `core.stores.threads.server_history`."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
-from pydantic import BaseModel
-
-from core.errors import ErrorCode
-from core.stores.server import PAGE_LIMIT, RemoteStore, ServerRefusal
-from core.stores.state import cut_input, json_state_errors
-from core.stores.writers import Write, blame, violated_fields
-from core.validate.channels import write_input
-from core.validate.entry_run import entry_graph
+from core.stores.threads.server_history import (
+    blamed_node,
+    checkpoint_id_at,
+    history,
+    readable_history,
+    server_written_by,
+    source_of,
+    state_errors_of,
+    step_at,
+    when,
+    writes_of,
+)
 
 __all__ = [
     "blamed_node",
@@ -27,175 +27,3 @@ __all__ = [
     "when",
     "writes_of",
 ]
-
-
-def when(stamp: Any) -> str:
-    """A server's timestamp (a datetime, or ISO text) as ISO text.
-
-    Example:
-        >>> from datetime import UTC, datetime
-        >>> when(datetime(2026, 12, 4, 12, 0, tzinfo=UTC)), when(None)
-        ('2026-12-04T12:00:00+00:00', '')
-    """
-    if isinstance(stamp, datetime):
-        return stamp.isoformat()
-    return "" if stamp is None else str(stamp)
-
-
-_GREGORIAN = 0x01B21DD213814000  # 100 ns intervals from 1582-10-15 to 1970-01-01
-
-
-def checkpoint_id_at(stamp: Any) -> str:
-    """The smallest checkpoint id LangGraph could give a checkpoint written at `stamp` (ISO
-    text or a datetime): its ids are version-6 UUIDs, whose text sorts by the time in them.
-
-    Example:
-        >>> checkpoint_id_at("2026-12-04T22:30:04.348243+00:00")
-        '1f1f0324-0542-613e-8000-000000000000'
-    """
-    moment = stamp if isinstance(stamp, datetime) else datetime.fromisoformat(str(stamp))
-    ticks = round(moment.timestamp() * 1_000_000) * 10 + _GREGORIAN
-    high = f"{(ticks >> 12) & 0xFFFF_FFFF_FFFF:012x}"
-    return f"{high[:8]}-{high[8:]}-6{ticks & 0xFFF:03x}-8000-000000000000"
-
-
-def readable_history(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str | None]:
-    """The thread's history, newest first, and None; or, when the server refuses it (a
-    stored state fails the graph's model: every window holding a checkpoint it cannot
-    prepare answers 400), the windows it does return, with a coded note saying so: the
-    newest checkpoints up to the first it refuses, and those before its newest failed run.
-    Raises `ServerRefusal` when it returns none."""
-    try:
-        return history(store, thread_id), None
-    except ServerRefusal as refusal:
-        if refusal.status == 404:
-            raise
-        newest = _newest_window(store, thread_id)
-        older, failed_at = _before_failed_run(store, thread_id)
-        seen = {s["checkpoint"]["checkpoint_id"] for s in newest}
-        states = newest + [s for s in older if s["checkpoint"]["checkpoint_id"] not in seen]
-        if not states:
-            raise
-        states.sort(key=lambda s: str(s["checkpoint"]["checkpoint_id"]), reverse=True)
-        shown = ["its newest checkpoints the server returns"] if newest else []
-        if older:
-            shown.append(f"those before the run that failed at {failed_at}")
-        note = (
-            f"[{ErrorCode.SERVER_HISTORY_REFUSED}] The server answered {refusal.status} for "
-            f"this thread's history ({refusal.message}); shown: {' and '.join(shown)}."
-        )
-        return states, note
-
-
-def _newest_window(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
-    """The most newest checkpoints get_history returns in one window (found by halving)."""
-    low, high, found = 0, PAGE_LIMIT, list[dict[str, Any]]()
-    while low < high:
-        size = (low + high + 1) // 2
-        try:
-            page: list[dict[str, Any]] = store.call(
-                lambda n=size: store.client.threads.get_history(thread_id, limit=n)  # type: ignore[misc]
-            )
-        except ServerRefusal:
-            high = size - 1
-            continue
-        low, found = size, page
-        if len(page) < size:  # the whole history fits: nothing older to look for
-            break
-    return found
-
-
-def _before_failed_run(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str]:
-    """The checkpoints before the newest failed run whose window the server returns."""
-    runs: list[dict[str, Any]] = store.call(
-        lambda: store.client.runs.list(thread_id, limit=PAGE_LIMIT, status="error")
-    )
-    for run in runs:  # newest first
-        try:
-            states = history(store, thread_id, before=checkpoint_id_at(run["created_at"]))
-        except (ServerRefusal, KeyError, ValueError):
-            continue
-        if states:
-            return states, when(run["created_at"])
-    return [], ""
-
-
-def history(
-    store: RemoteStore, thread_id: str, *, before: str | None = None
-) -> list[dict[str, Any]]:
-    """Every root checkpoint of a thread from get_history, newest first, a page at a time
-    (`before` the last one read; with `before`, only those older than that checkpoint id).
-    Raises `ServerRefusal` when the server refuses it."""
-    found: list[dict[str, Any]] = []
-    at = {"configurable": {"checkpoint_id": before}} if before else None
-    while True:
-        page = _history_page(store, thread_id, at)
-        found += page
-        if len(page) < PAGE_LIMIT:
-            return found
-        at = {"configurable": {"checkpoint_id": page[-1]["checkpoint"]["checkpoint_id"]}}
-
-
-def _history_page(
-    store: RemoteStore, thread_id: str, before: dict[str, Any] | None
-) -> list[dict[str, Any]]:
-    page: list[dict[str, Any]] = store.call(
-        lambda: store.client.threads.get_history(thread_id, limit=PAGE_LIMIT, before=before)
-    )
-    return page
-
-
-def writes_of(parent: dict[str, Any] | None) -> list[tuple[str, str, str, Any]]:
-    """The writes that made a checkpoint: its parent's tasks' results, as (task id, node,
-    channel, value), in the order the server lists the tasks."""
-    tasks = (parent or {}).get("tasks") or []
-    return [
-        (str(task.get("id", "")), str(task.get("name", "")), str(channel), value)
-        for task in tasks
-        if isinstance(task, dict) and isinstance(task.get("result"), dict)
-        for channel, value in task["result"].items()
-    ]
-
-
-def state_errors_of(
-    state: dict[str, Any], model: type[BaseModel]
-) -> tuple[Any, list[dict[str, Any]]]:
-    """A server checkpoint's state and its errors, in JSON mode. An input checkpoint's state
-    is the state so far with its `__start__` task's result (the input) written through the
-    model's channels, as LangGraph writes it; what a reducer raised is an error."""
-    values = state.get("values")
-    if not isinstance(values, dict):
-        return values, json_state_errors(values, model)
-    start = next((task.get("result") for task in state.get("tasks") or []
-                  if isinstance(task, dict) and task.get("name") == "__start__"), None)  # fmt: skip
-    if (state.get("metadata") or {}).get("source") != "input" or not isinstance(start, dict):
-        return values, json_state_errors(values, model)
-    written, raised = write_input(entry_graph(model), values, start)
-    return written, [_cut(row) for row in raised] + json_state_errors(written, model)
-
-
-def _cut(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "loc": list(row["loc"]), "input": cut_input(row["input"])}
-
-
-def blamed_node(parent: dict[str, Any] | None, errors: list[dict[str, Any]]) -> str | None:
-    """`blame` over the writes of `parent`'s tasks (the node(s) whose writes made its child)."""
-    writes = [Write(task_id, node, channel) for task_id, node, channel, _ in writes_of(parent)]
-    return blame(writes, violated_fields(errors))
-
-
-def server_written_by(
-    state: dict[str, Any], parent: dict[str, Any] | None, errors: list[dict[str, Any]]
-) -> str | None:
-    """`core.stores.writers.written_by` for a server's checkpoint `state`: None for an input
-    checkpoint, else the node(s) of its `parent`'s tasks that wrote it (`blamed_node`)."""
-    return None if source_of(state) == "input" else blamed_node(parent, errors)
-
-
-def step_at(state: dict[str, Any]) -> int | None:
-    step = (state.get("metadata") or {}).get("step")
-    return step if isinstance(step, int) and not isinstance(step, bool) else None
-
-
-def source_of(state: dict[str, Any]) -> str:
-    return str((state.get("metadata") or {}).get("source", ""))

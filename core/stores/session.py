@@ -13,7 +13,7 @@ from core.lg_compat import builder_of, input_schema, output_schema, state_schema
 from core.order.graph import CompiledGraph
 from core.project import Project
 from core.stores.config import ServerStore, server_store
-from core.stores.serde import StrictSerializer, strict_serde
+from core.stores.decode.serde import StrictSerializer, strict_serde
 from core.validate.entry import project_entry
 
 __all__ = ["StoreSession", "allowed_types", "store_session"]

@@ -189,7 +189,7 @@ def test_a_store_error_quoting_the_password_is_masked_on_stderr(command, capsys,
         raise errors.StoreError(errors.StoreCode.UNREADABLE, f'said: "{spec}" failed')
 
     monkeypatch.setattr(reader, "open_any", refuse)
-    monkeypatch.setattr("core.stores.cli.open_any", refuse)
+    monkeypatch.setattr("core.stores.audit.cli.open_any", refuse)
     models = ["--model", "core.order:AgentState"]
     if command == "migrate":
         models += ["--candidate", "core.order:AgentState"]

@@ -10,7 +10,7 @@ import pytest
 
 from core.order import AgentState
 from core.stores import open_store, shard_of, strict_serde
-from core.stores import walk as walk_module
+from core.stores.threads import walk as walk_module
 from core.stores.walk import iter_thread_ids
 
 from .conftest import new_store, writer

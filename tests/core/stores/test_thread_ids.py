@@ -6,8 +6,8 @@ import pytest
 
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import audit_store, open_store, shard_of, strict_serde
-from core.stores import walk as walk_module
 from core.stores.threads import list_threads
+from core.stores.threads import walk as walk_module
 from core.stores.walk import iter_thread_ids
 
 from .conftest import new_store, writer

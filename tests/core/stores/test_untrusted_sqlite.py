@@ -84,7 +84,7 @@ def test_a_file_checked_once_is_checked_again_once_it_changes(tmp_path):
 def test_a_store_too_large_to_check_first_is_still_refused_at_the_damage(tmp_path, monkeypatch):
     spec = _demo(tmp_path)
     _damage_a_leaf_page(spec)
-    monkeypatch.setattr("core.stores.open.QUICK_CHECK_BYTES", 0)  # as a file over the limit
+    monkeypatch.setattr("core.stores.backends.open.QUICK_CHECK_BYTES", 0)  # a file over the limit
     with pytest.raises(StoreError) as refused:
         with open_store(spec, SERDE) as store:  # opened: the check is skipped
             audit_store(store, AgentState, history=True)

@@ -8,8 +8,8 @@ from pydantic import BaseModel
 from core.migrate.states import StoredState, stored_states
 from core.order import SEED_PAYLOAD, build_order_graph
 from core.stores import audit_store, open_store, strict_serde
-from core.stores import walk as walk_module
 from core.stores.shards import shard_of
+from core.stores.threads import walk as walk_module
 from core.stores.walk import walk_store
 
 from .conftest import writer

@@ -13,13 +13,13 @@ from pydantic import BaseModel
 
 from core.lg_compat import BRANCH_TO as _BRANCH
 from core.lg_compat import ERROR
-from core.stores.open import Store
-from core.stores.pages import read_checkpoints
-from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
-from core.stores.state import checkpoint_errors
+from core.stores.backends.open import Store
+from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
+from core.stores.decode.state import checkpoint_errors
+from core.stores.threads.pages import read_checkpoints
 
 # Re-exported (X as X): this module is where it was first.
-from core.stores.writers import written_by as written_by
+from core.stores.threads.writers import written_by as written_by
 
 __all__ = [
     "SCAN_LIMIT",

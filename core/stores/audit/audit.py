@@ -8,12 +8,12 @@ from typing import Any
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
-from core.stores.open import Store
-from core.stores.rows import RowProblem, Unreadable, encrypted_store, step_of
-from core.stores.shards import Shard, shard_of
-from core.stores.state import checkpoint_errors, state_errors, stored_state
-from core.stores.walk import iter_thread_ids, walk_store
-from core.stores.writers import written_by
+from core.stores.backends.open import Store
+from core.stores.backends.shards import Shard, shard_of
+from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
+from core.stores.decode.state import checkpoint_errors, state_errors, stored_state
+from core.stores.threads.walk import iter_thread_ids, walk_store
+from core.stores.threads.writers import written_by
 
 __all__ = [
     "AuditResult",

@@ -1,0 +1,1 @@
+"""Where a store's rows and threads come from, behind one protocol (`protocol.Backend`)."""

@@ -1,0 +1,1 @@
+"""Stored values decoded strictly and checked: serializer, allow-list, rows, budget, states."""

@@ -1,0 +1,82 @@
+"""A LangGraph server's threads listed as the Threads page lists a store's: each with a status
+from its values, read in JSON mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.stores.backends.server import RemoteStore, one_line
+from core.stores.decode.rows import RowProblem
+from core.stores.decode.state import json_state_errors
+from core.stores.threads.listing import SCAN_LIMIT, ThreadPage, ThreadRow, ThreadStatus
+from core.stores.threads.server_history import when
+
+__all__ = ["list_server_threads"]
+
+
+def _row(
+    thread: dict[str, Any], model: type[BaseModel], current: type[BaseModel] | None
+) -> ThreadRow:
+    thread_id = str(thread.get("thread_id", ""))
+    time = when(thread.get("updated_at"))
+    try:
+        errors = json_state_errors(thread.get("values"), model)
+    except RowProblem as problem:
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.UNREADABLE, None,
+                         f"[{problem.code}] {problem.message}")  # fmt: skip
+    failed = thread.get("error") or None  # what the last run raised, as the server keeps it
+    said = f"the last run failed: {one_line(_error_text(failed), 160)}" if failed else ""
+    if errors:
+        first = errors[0]
+        where = ".".join(map(str, first["loc"])) or "(state)"
+        detail = said or f"{first['type']} at {where}"
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.BROKEN, None, detail)
+    if current is not None and (later := json_state_errors(thread.get("values"), current)):
+        detail = f"{later[0]['type']} at {'.'.join(map(str, later[0]['loc']))}"
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.WOULD_NOT_RESUME, None, detail)
+    if thread.get("status") in ("interrupted", "error") or thread.get("interrupts"):
+        detail = said or f"the server's status: {thread.get('status')}"
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.INTERRUPTED, None, detail)
+    return ThreadRow(thread_id, None, None, time, ThreadStatus.VALID, None, "")
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return f"{error.get('error', '')}: {error.get('message', '')}".strip(": ")
+    return str(error)
+
+
+def list_server_threads(
+    store: RemoteStore,
+    model: type[BaseModel],
+    *,
+    after: str | None = None,
+    limit: int = 50,
+    contains: str = "",
+    status: ThreadStatus | None = None,
+    current: type[BaseModel] | None = None,
+) -> ThreadPage:
+    """`core.stores.threads.list_threads` on a server, with the same keywords: threads in
+    id order, each with a status from its values (JSON mode), the server's status and the
+    error its last run left. `after` is the offset to continue from, as text (None: the
+    first page), not a thread id: the server's search pages by offset."""
+    offset = int(after) if after and after.isdigit() else 0
+    rows: list[ThreadRow] = []
+    scanned, size = 0, max(1, limit)
+    while True:
+        batch = store.search(offset, size + 1)  # one more: whether a page follows is known
+        more, batch = len(batch) > size, batch[:size]
+        for thread in batch:
+            offset, scanned = offset + 1, scanned + 1
+            if contains and contains not in str(thread.get("thread_id", "")):
+                continue
+            row = _row(thread, model, current)
+            if status is None or row.status is status:
+                rows.append(row)
+            if len(rows) >= limit or scanned >= SCAN_LIMIT:
+                later = thread is not batch[-1] or more
+                return ThreadPage(rows, str(offset) if later else None, scanned)
+        if not more:
+            return ThreadPage(rows, None, scanned)

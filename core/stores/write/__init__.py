@@ -1,0 +1,1 @@
+"""Writes to a store: an unbrick fork, through LangGraph's saver or a server's API."""
