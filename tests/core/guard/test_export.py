@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,7 +19,17 @@ from core.__main__ import main
 from core.guard.export import export_source
 from core.guard.inline import ROOT
 
+from .exported_plugin import UNDER_TEST_ENV
+
 SCENARIO = Path(__file__).with_name("guard_scenario.py")
+# the guard's own tests, run again on the exported module (exported_plugin.py swaps it in)
+OWN_TESTS = [
+    "test_issue_6491.py",
+    "test_migrate_on_read.py",
+    "test_migrate_plans.py",
+    "test_saver.py",
+    "test_conformance.py",
+]
 MESSAGE = (
     "[state_invalid] Thread 't-6491': the state at step 1 fails Tagged (tags[1]: Input should "
     "be a valid string [string_type]), written by tag. Nothing of it was stored: the thread's "
@@ -136,3 +147,24 @@ def test_the_exported_module_holds_core_guards_own_statements_as_written() -> No
         for node in classes:
             text = ast.get_source_segment(own, node)
             assert text is not None and text in source, f"{name}.{node.name}"
+
+
+def test_the_guards_own_tests_pass_on_the_exported_module(exported: Path) -> None:
+    here = Path(__file__).parent
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "-vv", "-p", "no:randomly"),
+            *("-p", "tests.core.guard.exported_plugin"),
+            *(str(here / name) for name in OWN_TESTS),
+        ],
+        cwd=ROOT,
+        env={**os.environ, UNDER_TEST_ENV: str(exported)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    outcomes = re.findall(r"^(tests/[^:]+)::.* (PASSED|FAILED|ERROR|SKIPPED)", done.stdout, re.M)
+    files = sorted({file.rsplit("/", 1)[-1] for file, _ in outcomes})
+    assert (done.returncode, files) == (0, sorted(OWN_TESTS)), done.stdout[-3000:]
+    assert {outcome for _, outcome in outcomes} == {"PASSED"}
