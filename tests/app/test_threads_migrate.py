@@ -295,6 +295,33 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
     assert _counts(at)["Fixed"] == 1
 
 
+CHAINED = (
+    'id = "v2"\nafter = "v1"\n\n'
+    '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nanswer = "to"\n'
+)
+
+
+def test_an_uploaded_chained_plan_keeps_its_id_and_a_step_left_to_answer_waits(at):
+    at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD).set_value(("v2.toml", CHAINED.encode(), ""))
+    with downloads() as stored:
+        at.run()
+    assert at.data_editor(key=_steps_key(at)).value.to_dict("records") == [
+        {"path": "status", "action": "map", "value": "", "from": "shipped", "to": "",
+         "asked": True, "note": ""},
+    ]  # fmt: skip
+    assert _refusals(at) == []
+    # the plan the table makes is the uploaded one: its id, after, and the open step
+    assert parse_plan(stored["migration-plan.toml"]) == parse_plan(CHAINED)
+    assert _counts(at)["Fixed"] == 0  # a step left to answer changes nothing
+    with downloads() as stored:
+        _edit(at, edited={0: {"to": "confirmed"}})
+    assert parse_plan(stored["migration-plan.toml"]) == Plan(
+        id="v2", after="v1",
+        step=[Step(path="status", action="map", **{"from": "shipped", "to": "confirmed"})],
+    )  # fmt: skip
+    assert _counts(at)["Fixed"] == 1
+
+
 def test_the_downloads_hold_the_edited_plan_as_toml_and_as_a_module(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
     with downloads() as stored:

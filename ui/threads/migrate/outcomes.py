@@ -3,7 +3,8 @@ the plan fixes it. Read without Streamlit, from any store.
 
 Apply (`core.migrate.write.write_migration`) writes a thread when the plan changes its latest
 state and the candidate then accepts it, the fields it changed only; `outcomes` picks the
-same threads and fields, so its dry run shows the rows before they are written.
+same threads and the same fields (write_migration's own choice of them), so its dry run
+shows the rows before they are written.
 """
 
 from __future__ import annotations
@@ -15,10 +16,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from core.jsontext.write import jsonable
 from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
 from core.migrate.states import StoredState, stored_states
+
+# Apply's own choice of the fields to write (a private name: core.migrate.write keeps it
+# with write_migration, and the dry run must choose exactly as the write does)
+from core.migrate.write import _changes as _fields_written
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem
 
@@ -41,13 +45,6 @@ class Outcome:
         return self.broken_before and not self.broken_after
 
 
-def _changes(before: Any, after: dict[str, Any]) -> dict[str, Any]:
-    """The fields whose value the plan changed or added (a field dropped or renamed away is
-    not written: the candidate has no channel for it)."""
-    old = before if isinstance(before, dict) else {}
-    return {k: v for k, v in after.items() if k not in old or jsonable(old[k]) != jsonable(v)}
-
-
 def _outcome(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Outcome | None:
     try:
         result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
@@ -61,7 +58,7 @@ def _outcome(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Outco
         read.checkpoint_id,
         result.broken_before,
         bool(result.errors),
-        _changes(read.state, result.state) if written else {},
+        _fields_written(read.state, result.state) if written else {},
     )
 
 

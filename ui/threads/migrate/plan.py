@@ -71,13 +71,20 @@ def steps_key() -> str:
     return keys.generation(keys.THREADS_MIGRATE_STEPS, generation)
 
 
-def _start(rows: list[dict[str, Any]], origin: str, of: tuple[str, ...]) -> None:
-    """The table starts afresh on `rows` (its edits dropped)."""
+def _start(
+    rows: list[dict[str, Any]],
+    origin: str,
+    of: tuple[str, ...],
+    header: dict[str, str] | None = None,
+) -> None:
+    """The table starts afresh on `rows` (its edits dropped); `header`: a chained plan's
+    id, after and model, kept for the plan the table makes."""
     base = st.session_state.get(keys.THREADS_MIGRATE_BASE)
     st.session_state.pop(steps_key(), None)
     generation = base["generation"] + 1 if base is not None else 0
     st.session_state[keys.THREADS_MIGRATE_BASE] = {
         "of": of, "rows": rows, "origin": origin, "generation": generation,
+        "header": header or {},
     }  # fmt: skip
 
 
@@ -98,7 +105,8 @@ def _uploaded(of: tuple[str, ...], text: TakesText) -> None:
     except PlanError as error:
         st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = str(error)
         return
-    _start(plan_rows(Proposal(plan=plan), text), f"the uploaded plan {file.name}", of)
+    header = plan.model_dump(include={"id", "after", "model"}, exclude_none=True)
+    _start(plan_rows(Proposal(plan=plan), text), f"the uploaded plan {file.name}", of, header)
 
 
 def _proposed(proposal: Proposal, of: tuple[str, ...], text: TakesText) -> None:
@@ -162,7 +170,7 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         alt="The migration plan: one step per row",
         **MIGRATE_PLAN_LAYOUT | {"column_config": _configured()},
     )
-    table = read_rows(edited, base["rows"], text)
+    table = read_rows(edited, base["rows"], text, base.get("header", {}))
     if table.refusals:
         refused = st.container(key=keys.THREADS_MIGRATE_REFUSALS)
         refused.caption(

@@ -19,7 +19,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from core.errors import CodedError, ErrorCode
-from core.migrate.plan import ACTIONS, MAX_STEPS, Plan, Step
+from core.migrate.plan import ACTIONS, ANSWERS, MAX_STEPS, Plan, Step
 from core.migrate.propose import Proposal
 from ui.threads.migrate.cells import TakesText, cell_text, unticked
 
@@ -67,7 +67,8 @@ def plan_rows(proposal: Proposal, text: TakesText = _no_text) -> list[dict[str, 
     for index, step in enumerate(proposal.plan.steps):
         rows.append(
             {"path": step.path, "action": step.action, **_cells(step, text),
-             "asked": index in proposal.asked, "note": unticked(proposal.notes.get(index, ""))}
+             "asked": index in proposal.asked or step.answer is not None,
+             "note": unticked(proposal.notes.get(index, ""))}
         )  # fmt: skip
     return rows
 
@@ -141,12 +142,17 @@ def _step_refusals(row: int, path: str, error: ValidationError) -> list[CodedErr
 
 
 def read_rows(
-    edited: pd.DataFrame, base: list[dict[str, Any]], text: TakesText = _no_text
+    edited: pd.DataFrame,
+    base: list[dict[str, Any]],
+    text: TakesText = _no_text,
+    header: dict[str, str] | None = None,
 ) -> TablePlan:
     """The plan the edited table holds. `base` is the rows the editor was given: a row still
     at its base index whose step is unchanged keeps its note. A row with every cell empty
     (just added) is not a step. A value cell that is not JSON is plain text where `text`
-    says its field takes text.
+    says its field takes text. A row marked asked whose map `to` (default `value`) is
+    still empty is a step left to answer (it changes nothing). `header`: the plan's id,
+    after and model (a chained plan's, kept from its upload).
 
     Example:
         >>> rows = [{"path": "status", "action": "map", "value": "", "from": '"Shipped"',
@@ -167,6 +173,9 @@ def read_rows(
         fields = {"path": cells["path"], **given}
         if cells["action"]:
             fields["action"] = cells["action"]
+        open_key = ANSWERS.get(cells["action"])
+        if open_key and open_key not in given and _asked(raw.get("asked")):
+            fields["answer"] = open_key  # asked, not answered yet: the step waits for it
         try:
             step = Step.model_validate(fields)
         except ValidationError as error:
@@ -181,8 +190,13 @@ def read_rows(
             ErrorCode.PLAN_STEP, f"the plan has {len(steps)} steps, over {MAX_STEPS}; split it."
         ))  # fmt: skip
     if not found.refusals:
-        found.plan = Plan(step=steps)  # the field's alias, as in TOML
+        found.plan = Plan(step=steps, **(header or {}))  # `step`: the alias, as in TOML
     return found
+
+
+def _asked(value: Any) -> bool:
+    """The asked cell: ticked (an added row's is empty)."""
+    return value is not None and not pd.isna(value) and bool(value)
 
 
 def _same(step: Step, row: dict[str, Any], text: TakesText) -> bool:
