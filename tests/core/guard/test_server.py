@@ -33,8 +33,7 @@ PYDANTIC = (
     "https://errors.pydantic.dev/2.14/v/string_type"
 )
 # what the SQLite file holds after a refusal: the input and the state `tag` ran on, no write
-# of tag's. The server's history of a thread on a custom checkpointer lists only the latest
-# checkpoint, guarded or not (the same with the bare AsyncSqliteSaver): the file is read too.
+# of tag's (the server answers for the thread; the file shows what the saver was given)
 HEAD: list[tuple[Any, ...]] = [
     (0, "loop", {"tags": []}, []),
     (-1, "input", {}, [("branch:to:tag", None), ("tags", [])]),
@@ -80,7 +79,7 @@ def _run(server: LangGraphServer, thread_id: str, body: dict[str, Any]) -> Any:
 
 
 def _history(server: LangGraphServer, thread_id: str) -> tuple[int, Any]:
-    answer = httpx.post(f"{server.url}/threads/{thread_id}/history", json={}, timeout=60)
+    answer = httpx.post(f"{server.url}/threads/{thread_id}/history", json={"limit": 10}, timeout=60)
     body = answer.json()
     if answer.status_code != 200:
         return answer.status_code, body
@@ -109,7 +108,7 @@ def test_the_guard_refuses_the_run_with_its_error_and_the_history_answers_200(
     ran = _run(server, THREAD, {"input": {"tags": []}, "durability": "sync"})
     refused = {"error": "InvalidStateError", "message": _refusal(THREAD)}
     assert ran == {"__error__": refused}
-    assert _history(server, THREAD) == (200, [(0, {"tags": []}, ["tag"])])
+    assert _history(server, THREAD) == (200, [(0, {"tags": []}, ["tag"]), (-1, {}, ["__start__"])])
     assert _stored(sqlite, THREAD) == HEAD
     # a fixed value written as `tag` lets the run finish
     with httpx.Client(base_url=server.url, timeout=60) as client:
@@ -118,7 +117,15 @@ def test_the_guard_refuses_the_run_with_its_error_and_the_history_answers_200(
     assert _run(server, THREAD, {"input": None, "durability": "sync"}) == {
         "tags": ["a", "b", "done"]
     }
-    assert _history(server, THREAD) == (200, [(2, {"tags": ["a", "b", "done"]}, [])])
+    assert _history(server, THREAD) == (
+        200,
+        [
+            (2, {"tags": ["a", "b", "done"]}, []),
+            (1, {"tags": ["a", "b"]}, ["finish"]),
+            (0, {"tags": []}, ["tag"]),
+            (-1, {}, ["__start__"]),
+        ],
+    )
     assert [row[:3] for row in _stored(sqlite, THREAD)] == [
         (2, "loop", {"tags": ["a", "b", "done"]}),
         (1, "update", {"tags": ["a", "b"]}),
@@ -134,5 +141,8 @@ def test_under_the_servers_default_durability_nothing_invalid_is_stored(
     ran = _run(server, ASYNC_THREAD, {"input": {"tags": []}})  # durability "async"
     # LangGraph's own ValidationError (finish reads the state first) or the guard's refusal
     assert ran["__error__"]["error"] in ("ValidationError", "InvalidStateError")
-    assert _history(server, ASYNC_THREAD) == (200, [(0, {"tags": []}, ["tag"])])
+    assert _history(server, ASYNC_THREAD) == (
+        200,
+        [(0, {"tags": []}, ["tag"]), (-1, {}, ["__start__"])],
+    )
     assert _stored(sqlite, ASYNC_THREAD) == HEAD
