@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from core.guard.on_read import Migrate
-from core.migrate.apply import apply_plan
 from core.migrate.chain import Chain, load_chain
-from core.stores.state import state_errors
 
 __all__ = ["PlanMigration", "migration_of"]
 
@@ -26,9 +24,7 @@ class PlanMigration:
     source: str
 
     def __call__(self, state: dict[str, Any]) -> dict[str, Any]:
-        start = self.chain.start_of(None, lambda model: not state_errors(state, model))
-        migrated: dict[str, Any] = apply_plan(self.chain.plan(start), state).state
-        return migrated
+        return self.chain.migrate(state)  # the migrate command's own, on one state
 
     def __repr__(self) -> str:
         return f"PlanMigration({self.source!r}, plans={self.chain.ids!r})"
