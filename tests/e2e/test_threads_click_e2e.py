@@ -36,7 +36,9 @@ def sixty_threads_server(tmp_path_factory) -> Iterator[Server]:
 
 def _click_row(grid: Any, row: int) -> None:
     """Click the thread_id cell of the list's `row` (0: the first thread) where it is drawn:
-    the grid is a canvas."""
+    the grid is a canvas, scrolled into view first (the list is beside the open thread,
+    under the page's header)."""
+    grid.scroll_into_view_if_needed()
     box = grid.locator("canvas").first.bounding_box()
     assert box is not None
     grid.page.mouse.click(box["x"] + 90, box["y"] + HEADER_PX + ROW_PX * row + ROW_PX / 2)
@@ -59,7 +61,7 @@ def test_a_click_on_a_row_opens_its_thread_and_page_numbers_jump_through_the_lis
         with rerun(page):
             _click_row(grid, 3)
         expect(picked).to_have_value("t00003")  # the row clicked is the thread shown
-        expect(page.get_by_role("heading", name="One thread")).to_be_visible()
+        expect(page.get_by_role("heading", name="Open thread")).to_be_visible()
 
         # the total, and the page numbers it makes: a jump straight to the last page
         numbers = page.locator(".st-key-threads_page input")
@@ -82,7 +84,10 @@ def test_a_click_on_a_row_opens_its_thread_and_page_numbers_jump_through_the_lis
         expect(numbers).to_have_value("Page 2 of 3")
         expect(picked).to_have_value("t00025")
 
-        # the audit says what it checked in plain words: threads, not slices
+        # the audit (a tab of the open thread's tools) says what it checked in plain words:
+        # threads, not slices
+        with rerun(page):
+            page.locator(".st-key-threads_tab [role='tab']").filter(has_text="Audit").click()
         with rerun(page):
             page.locator(".st-key-threads_audit_run").get_by_role("button").click()
         expect(page.locator("[data-testid='stProgress']:has-text('checked')")).to_have_text(

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -131,6 +132,12 @@ def big_store_server(tmp_path_factory) -> Iterator[Server]:
 AUDIT_PROGRESS = "[data-testid='stProgress']:has-text('threads checked')"
 
 
+def open_tab(page: Any, label: str) -> None:
+    """Open one of the open thread's tools (a tab: Timeline, Audit, Migrate, Unbrick)."""
+    with rerun(page):
+        page.locator(".st-key-threads_tab [role='tab']").filter(has_text=label).click()
+
+
 def _threads_checked(page) -> int:
     text = page.locator(AUDIT_PROGRESS).inner_text()
     found = re.fullmatch(r"([\d,]+) threads checked so far", text.strip())
@@ -148,6 +155,8 @@ def test_the_audit_streams_its_results_with_progress_and_cancel_stops_it(
         expect(page.locator(THREAD_GRID)).to_be_visible()
         # the box's run settled first (the page previews the migration in it): a click on a
         # busy machine could otherwise meet the page mid-run
+        with rerun(page, timeout_ms=120_000):
+            page.locator(".st-key-threads_tab [role='tab']").filter(has_text="Audit").click()
         with rerun(page, timeout_ms=120_000):
             page.locator(".st-key-threads_audit_history").get_by_text("Every checkpoint").click()
         page.locator(".st-key-threads_audit_run").get_by_role("button").click()
@@ -186,6 +195,7 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         search.fill("bad_status")
         search.press("Enter")
         expect(page.locator(".st-key-threads_thread input")).to_have_value("fault-bad_status_last")
+        open_tab(page, "Unbrick")
         frame = editor_frame(page, "threads_unbrick_text")
         mark = frame.locator(".cm-lintRange-error")
         expect(mark).to_have_text('"shipped"')  # the field confirm broke, marked where it is
@@ -197,6 +207,7 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         expect(mark).to_have_count(0)  # checked as typed: nothing left to mark
         validate_and_write_fork(page)
         # the thread is read again and the stepper opens on the checkpoint just written...
+        open_tab(page, "Timeline")
         stepper = page.locator(".st-key-threads_step")
         expect(stepper.get_by_role("slider")).to_have_attribute(
             "aria-valuetext", "checkpoint 5 of 5 · step 2 · update"
