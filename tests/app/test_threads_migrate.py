@@ -347,7 +347,7 @@ def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_fiel
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     picker = at.selectbox(key=keys.THREADS_MIGRATE_THREAD)
     assert picker.options == [
-        "model-change (the thread picked in the list above)",
+        "model-change (the thread open in the list)",
         f"fault-bad_status_last (still broken at checkpoint {_checkpoint(at, 0)})",
         f"fault-negative_amount (still broken at checkpoint {_checkpoint(at, 1)})",
         *[f"{thread} (the plan leaves it as it is)" for thread in UNTOUCHED],
@@ -412,7 +412,7 @@ def test_apply_dry_runs_the_rows_then_writes_them_on_confirm_and_says_how_to_res
         write.click().run()
     assert not at.exception
     assert [s.value for s in at.success][-1] == (
-        "Written: 1 new checkpoint, one per thread migrated (the thread list above reads them)."
+        "Written: 1 new checkpoint, one per thread migrated (the thread list reads them)."
     )
     written = table_rows(at, "thread", "from checkpoint", "new checkpoint")
     assert [row[:2] for row in written] == [("model-change", forked_from)]
@@ -624,7 +624,7 @@ def test_a_filter_matching_no_thread_offers_every_thread_the_fixed_ones_first(at
         *[f"{thread} (the plan leaves it as it is)" for thread in UNTOUCHED],
     ]
     assert (
-        "The list above shows no thread with these filters: the store's threads are offered "
+        "The thread list shows no thread with these filters: the store's threads are offered "
         "here, those the plan fixes first."
     ) in [caption.value for caption in at.caption]
     # a plan that fixes every state: the fixed threads come first, then any other thread
@@ -644,7 +644,7 @@ def test_a_filter_matching_no_thread_offers_every_thread_the_fixed_ones_first(at
     # the filter cleared: the first thread listed is picked, and offered first
     at.text_input(key=keys.THREADS_CONTAINS).input("").run()
     assert at.selectbox(key=DIFF_PICK).options[:2] == [
-        "clean-1 (the thread picked in the list above)",
+        "clean-1 (the thread open in the list)",
         "fault-bad_status_last (fixed by the plan)",
     ]
     assert at.selectbox(key=DIFF_PICK).value == ("clean-1", "")

@@ -129,7 +129,7 @@ def _written(choice: StoreChoice, candidate: type[BaseModel]) -> None:
         return
     st.success(
         f"Written: {plural(len(rows), 'new checkpoint')}, one per thread migrated (the thread "
-        "list above reads them)."
+        "list reads them)."
     )
     # the downloads name the fields as `python -m core migrate --json` does
     frame = written_table(rows, keys.THREADS_MIGRATE_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)

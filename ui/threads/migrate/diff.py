@@ -25,7 +25,7 @@ from ui.threads.timeline import as_json
 
 __all__ = ["diff_section"]
 
-_OPTIONS = 200  # threads offered (the fixed first); any other is picked in the list above
+_OPTIONS = 200  # threads offered (the fixed first); any other is opened in the list
 Option = tuple[str, str]  # (thread id, checkpoint id; "" for the thread's latest)
 _NO_THREAD_IN_STORE = (
     "No thread to show before and after: this store holds no threads yet. Open a store that "
@@ -42,7 +42,7 @@ def _options(preview: Preview, picked: str | None, found: list[Outcome]) -> dict
     broken, those it changes, then the rest."""
     options: dict[Option, str] = {}
     if picked is not None:
-        options[(picked, "")] = f"{picked} (the thread picked in the list above)"
+        options[(picked, "")] = f"{picked} (the thread open in the list)"
     for outcome in found:
         if outcome.fixed:
             options.setdefault((outcome.thread_id, ""), f"{outcome.thread_id} (fixed by the plan)")
@@ -79,7 +79,7 @@ def diff_section(
 ) -> None:
     """Pick a thread (the list's, one the plan fixes, or any other); show its state before
     and after."""
-    # the thread shown in the list above; none while the list shows none (thread_list)
+    # the thread open in the list; none while the list shows none (thread_list)
     listed = st.session_state.get(keys.THREADS_THREAD)
     picked = listed if isinstance(listed, str) else None
     try:
@@ -96,7 +96,7 @@ def diff_section(
         return
     if picked is None:
         st.caption(
-            "The list above shows no thread with these filters: the store's threads are "
+            "The thread list shows no thread with these filters: the store's threads are "
             "offered here, those the plan fixes first."
         )
     # the list's pick, when it changes, is shown here (else the pick here stays)
@@ -107,7 +107,7 @@ def diff_section(
     st.session_state[followed] = picked
     thread_id, checkpoint_id = st.selectbox(
         "Thread", list(options), format_func=options.__getitem__, key=keys.THREADS_MIGRATE_THREAD,
-        help="Any thread: the ones the plan fixes first (or pick one in the list above).",
+        help="Any thread: the ones the plan fixes first (or open one in the thread list).",
     )  # fmt: skip
     try:
         with open_any(choice.spec, strict_serde([model, candidate]),
