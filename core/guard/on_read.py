@@ -11,8 +11,7 @@ from pydantic import BaseModel
 
 from core.guard.check import same_state
 from core.guard.ledger import state_channels
-from core.stores.rows import RowProblem
-from core.stores.state import state_errors
+from core.stores.decode.instances import plain_fields
 
 __all__ = ["Migrate", "NextVersion", "migrated"]
 
@@ -97,7 +96,12 @@ def _versioned(
 
 
 def _rejected(state: dict[str, Any], model: type[BaseModel]) -> bool:
+    """Whether `state_errors` would report errors, without working them out: the model's own
+    validation of the same data (the audit's report of them is only needed on a refusal)."""
     try:
-        return bool(state_errors(state, model))
-    except RowProblem:  # too deep to be checked: read as stored
+        model.model_validate(plain_fields(state, model))
+    except RecursionError:  # too deep to be checked: read as stored
         return False
+    except Exception:  # noqa: BLE001 - ValidationError, or a validator's crash: rejected
+        return True
+    return False
