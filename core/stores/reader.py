@@ -5,23 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from core.order.graph import CompiledGraph
 from core.stores.audit.any_store import audit_any
-from core.stores.backends.any_store import AnyStore, is_server, open_any
+from core.stores.backends.any_store import AnyStore, open_any
 from core.stores.backends.shards import Shard
 from core.stores.backends.store import Store
 from core.stores.decode.rows import Unreadable
-from core.stores.decode.serde import StrictSerializer
 from core.stores.threads.listing import ThreadPage, list_threads
 from core.stores.threads.server_list import list_server_threads
 from core.stores.threads.server_timeline import server_get_state, server_timeline
 from core.stores.threads.stored import StoredState, server_states, store_states
 from core.stores.threads.timeline import Timeline, langgraph_get_state, thread_timeline
-from core.stores.write.server_unbrick import write_unbrick_server
-from core.stores.write.unbrick import UnbrickPlan, write_unbrick
+from core.stores.write.fork import write_fork
 
 __all__ = [
     "AnyStore",
@@ -113,13 +110,3 @@ def get_state_said(store: AnyStore, graph: CompiledGraph | None, timeline: Timel
         return langgraph_get_state(db, graph, timeline.thread_id)
 
     return store.pick(database, lambda server: server_get_state(server, timeline.thread_id))
-
-
-def write_fork(
-    spec: str, plan: UnbrickPlan, graph: CompiledGraph, serde: StrictSerializer
-) -> RunnableConfig:
-    """Write an unbrick `plan` as a fork: through `graph.update_state` on LangGraph's own
-    saver for a file or a database, through the server's API (checked there) for a server."""
-    if is_server(spec):
-        return write_unbrick_server(spec, plan)
-    return write_unbrick(spec, plan, graph, serde)

@@ -100,7 +100,7 @@ def open_store(
         )
     opener = open_postgres if parsed.kind == "postgres" else _open_sqlite
     with opener(parsed, serde, query_seconds) as store:
-        store.max_value_bytes = max_value_bytes
+        store.max_value_bytes, store.spec = max_value_bytes, spec
         try:
             yield store
         except EncryptionRefused as error:  # raised by the serde while reading

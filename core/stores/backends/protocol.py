@@ -10,13 +10,15 @@ no code outside `backends/` asks which class or `kind` a store is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Collection, Iterator
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from core.stores.backends.shards import Shard
 from core.stores.errors import StoreWarning
 
 if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+
     from core.stores.backends.server import RemoteStore
     from core.stores.backends.store import Store
 
@@ -27,7 +29,8 @@ _T = TypeVar("_T")
 
 @runtime_checkable
 class Backend(Protocol):
-    """An open store: what it is called, how its values come, its threads a page at a time.
+    """An open store: what it is called, how its values come, its threads a page at a time,
+    a fork written.
 
     Example:
         >>> from core.stores.demo import open_demo_store
@@ -58,6 +61,16 @@ class Backend(Protocol):
 
     def page_starts(self, contains: str, size: int, pages: int) -> list[str]:
         """The cursor each of the first `pages` pages of `size` threads starts after."""
+        ...
+
+    def write_fork(
+        self, thread_id: str, checkpoint_id: str, values: dict[str, Any], as_node: str | None,
+        *, replaced: Collection[str] = (), graph: Any = None,
+    ) -> RunnableConfig:  # fmt: skip
+        """Write `values` as a new checkpoint of the thread forked from `checkpoint_id`, as
+        `as_node` wrote them, each `replaced` channel replaced whole (its reducer bypassed);
+        a file or a database through `graph.update_state` on LangGraph's own saver, a
+        server through its own API. No row is changed; returns the new checkpoint's config."""
         ...
 
     def pick(self, database: Callable[[Store], _T], server: Callable[[RemoteStore], _T]) -> _T:

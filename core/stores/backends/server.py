@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from core.jsontext.write import clip
+from langchain_core.runnables import RunnableConfig
+
+from core.jsontext.write import clip, jsonable
 from core.stores.backends.shards import Shard, shard_of
 from core.stores.backends.spec import StoreSpec
 from core.stores.backends.store import MAX_VALUE_BYTES
@@ -16,6 +18,7 @@ from core.stores.errors import StoreCode, StoreError, StoreWarning
 
 __all__ = [
     "API_KEY_ENVS",
+    "OVERWRITE",
     "PAGE_LIMIT",
     "ServerRefusal",
     "RemoteStore",
@@ -24,6 +27,9 @@ __all__ = [
 ]
 
 API_KEY_ENVS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY")  # read in this order, never shown
+# LangGraph's JSON form of `Overwrite` (langgraph.channels.binop reads it): a field with a
+# reducer is replaced, not merged, when its update is {"__overwrite__": value}
+OVERWRITE = "__overwrite__"
 PAGE_LIMIT = 1000  # the server's own cap on `limit` for threads.search and get_history
 _T = TypeVar("_T")
 
@@ -135,6 +141,21 @@ class RemoteStore:
             )
         )
         return written
+
+    def write_fork(
+        self, thread_id: str, checkpoint_id: str, values: dict[str, Any], as_node: str | None,
+        *, replaced: Collection[str] = (), graph: Any = None,
+    ) -> RunnableConfig:  # fmt: skip
+        """`Backend.write_fork`: through the server's threads.update_state (checked there),
+        the values as JSON, each `replaced` channel as LangGraph's JSON `Overwrite`; `graph`
+        is the server's own. Raises `ServerRefusal` when the server refuses it."""
+        fork = {
+            key: {OVERWRITE: jsonable(value)} if key in replaced else jsonable(value)
+            for key, value in values.items()
+        }
+        written = self.update_state(thread_id, fork, as_node, checkpoint_id)
+        config: RunnableConfig = {"configurable": dict(written["checkpoint"])}
+        return config
 
     def count(self) -> int:
         """How many threads the server holds (of the graph, with --assistant)."""

@@ -6,14 +6,18 @@ the thread list's, the list's page starts and total), where a channel's value is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.types import Overwrite
 
-from core.lg_compat import SAVER_TABLES, SaverTables
+from core.lg_compat import SAVER_TABLES, SaverTables, recompile
+from core.order.graph import CompiledGraph
 from core.stores.backends.shards import Shard, shard_condition
+from core.stores.backends.writable import open_writable
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 
 __all__ = ["MAX_VALUE_BYTES", "TABLES", "Store", "require_tables"]
@@ -42,6 +46,21 @@ class Store:
     has_task_path: bool = True  # stores written before LangGraph kept task paths lack it
     max_value_bytes: int = MAX_VALUE_BYTES
     warnings: list[StoreWarning] = field(default_factory=list)  # said on the page and stderr
+    spec: str = field(default="", repr=False)  # what it was opened from: a fork is written there
+
+    def write_fork(
+        self, thread_id: str, checkpoint_id: str, values: dict[str, Any], as_node: str | None,
+        *, replaced: Collection[str] = (), graph: CompiledGraph | None = None,
+    ) -> RunnableConfig:  # fmt: skip
+        """`Backend.write_fork`: through `graph.update_state` on LangGraph's own saver, on
+        a connection to `spec` that may write; each `replaced` channel written as an
+        `Overwrite` (its reducer bypassed). Its caller refuses first unless writes are on."""
+        if graph is None:
+            raise TypeError("a fork of a file or a database is written through its graph")
+        fork = {k: Overwrite(v) if k in replaced else v for k, v in values.items()}
+        ids = {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}
+        with open_writable(self.spec, self.saver.serde) as saver:
+            return recompile(graph, saver).update_state({"configurable": ids}, fork, as_node)
 
     @property
     def values_are_json(self) -> bool:

@@ -12,13 +12,12 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.channels.binop import BinaryOperatorAggregate
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.types import Overwrite
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from core.errors import CodedError, ErrorCode
-from core.lg_compat import recompile
 from core.order.graph import CompiledGraph
+from core.stores.backends.open import open_store
 from core.stores.backends.spec import store_label
 from core.stores.backends.writable import open_writable
 from core.stores.decode.serde import StrictSerializer
@@ -186,19 +185,11 @@ def write_unbrick(
 ) -> RunnableConfig:
     """Write `plan` through `graph.update_state` on `spec`; returns the new checkpoint's config.
 
-    A fork: the new checkpoint is a child of `plan.checkpoint_id`; no row is changed or
-    deleted. Refused unless the server enables writes (`PLAYGROUND_STORE_WRITES=1`). (A
-    LangGraph server is written through its own API: `core.stores.reader.write_fork`.)
+    A fork (`Backend.write_fork`): the new checkpoint is a child of `plan.checkpoint_id`; no
+    row is changed or deleted. Refused unless the server enables writes
+    (`PLAYGROUND_STORE_WRITES=1`). (Any store, a LangGraph server too: `write.fork.write_fork`.)
     """
     require_writes(spec)
-    values = {k: Overwrite(v) if k in plan.replaced else v for k, v in plan.values.items()}
-    config: RunnableConfig = {
-        "configurable": {
-            "thread_id": plan.thread_id,
-            "checkpoint_ns": "",
-            "checkpoint_id": plan.checkpoint_id,
-        }
-    }
-    with writable_saver(spec, serde) as saver:
-        bound = recompile(graph, saver)
-        return bound.update_state(config, values, as_node=plan.as_node)
+    with open_store(spec, serde) as store:
+        return store.write_fork(plan.thread_id, plan.checkpoint_id, plan.values, plan.as_node,
+                                replaced=plan.replaced, graph=graph)  # fmt: skip

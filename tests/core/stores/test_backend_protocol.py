@@ -49,6 +49,7 @@ def test_the_protocol_names_what_a_reader_needs():
         "page_starts",
         "pick",
         "values_are_json",
+        "write_fork",
     ]
     assert set(Backend.__annotations__) == {"label", "max_value_bytes", "warnings"}
 
