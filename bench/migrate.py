@@ -16,9 +16,15 @@ each step that changes it where it has an error.
 (b) the preview's peak RSS (ru_maxrss of its process) on a store 1/10 the size vs the full
     one, and its growth over the process's RSS once the store is open (target: peaks within
     20%).
+(c) `write_migration` (what `--apply` runs) on 2,000 threads (about 9,100 checkpoints) against
+    a bare loop of LangGraph's own `update_state` forks over the same states, each on a fresh
+    copy of the store: for each thread `--apply` forked, `get_tuple` of its latest checkpoint,
+    the plan applied (`apply_plan`), and `update_state` with the changed fields through the
+    seed graph compiled over the candidate (target <= 1.2x). Beside it, the bare loop's
+    `update_state` calls alone, and the forks each wrote.
 With --profile, one more preview of the full store runs under cProfile and its largest
 cumulative entries are printed: where the time goes.
-Prints numbers; never fails. Run: python bench/migrate.py [--quick] [--profile]
+Prints numbers; never fails. Run: python bench/migrate.py [--quick] [--profile] [--apply-only]
 (--quick: 1/10 the size)
 """
 
@@ -26,11 +32,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
@@ -137,6 +145,96 @@ def _report(kind: str, small: str, big: str, rounds: int, root: Path, profile: b
         _profile(kind, big, root)
 
 
+APPLY_SIZE = (2_000, 9_100)  # threads, checkpoints: the issue's measured store
+
+
+def _bare_forks(kind: str, spec: str, threads: list[str]) -> tuple[float, float, int]:
+    """The bare loop: wall seconds in all, seconds in `update_state`, forks written."""
+    from pydantic_core import to_jsonable_python
+
+    from core.migrate.apply import apply_plan
+    from core.migrate.graph import with_state
+    from core.migrate.plan import parse_plan
+    from core.order import build_order_graph
+    from core.stores import strict_serde
+
+    plan, serde = parse_plan(PLAN), strict_serde([AgentState, NextOrder])
+    with _saver(kind, spec, serde) as saver:
+        graph = with_state(build_order_graph(["parallel_status"]), NextOrder).compile(
+            checkpointer=saver
+        )
+        start, in_update, written = time.perf_counter(), 0.0, 0
+        for thread in threads:
+            config = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
+            saved = saver.get_tuple(config)
+            values = saved.checkpoint["channel_values"]
+            state = {k: v for k, v in values.items() if not k.startswith("__") and ":" not in k}
+            after = apply_plan(plan, state).state
+            changed = {k: v for k, v in after.items()
+                       if to_jsonable_python(state.get(k)) != to_jsonable_python(v)}  # fmt: skip
+            began = time.perf_counter()
+            try:
+                graph.update_state(saved.config, changed)
+                written += 1
+            except Exception:  # noqa: BLE001 - a pending task LangGraph cannot prepare
+                pass
+            in_update += time.perf_counter() - began
+        return time.perf_counter() - start, in_update, written
+
+
+@contextmanager
+def _saver(kind: str, spec: str, serde):
+    if kind == "sqlite":
+        import sqlite3
+
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        conn = sqlite3.connect(spec, check_same_thread=False)
+        try:
+            yield SqliteSaver(conn, serde=serde)
+        finally:
+            conn.close()
+        return
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg.rows import dict_row
+
+    with psycopg.connect(spec, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
+        yield PostgresSaver(conn, serde=serde)
+
+
+def _ours(spec: str) -> tuple[float, list[str]]:
+    """`write_migration` as `--apply` runs it: wall seconds, the threads it forked."""
+    from core.migrate.plan import parse_plan
+    from core.migrate.write import write_migration
+    from core.order import build_order_graph
+    from core.stores import strict_serde
+
+    graph = build_order_graph(["parallel_status"])  # as the CLI passes --graph: one graph
+    start = time.perf_counter()
+    written = write_migration(spec, AgentState, NextOrder, parse_plan(PLAN), lambda _: graph,
+                              strict_serde([AgentState, NextOrder]))  # fmt: skip
+    return time.perf_counter() - start, [w.thread_id for w in written]
+
+
+def _apply_report(kind: str, root: Path, cluster, scale: int) -> None:
+    os.environ["PLAYGROUND_STORE_WRITES"] = "1"  # --apply's switch; this bench's own stores
+    threads, checkpoints = APPLY_SIZE[0] // scale, APPLY_SIZE[1] // scale
+    specs = []
+    for name in ("ours", "bare"):
+        if kind == "sqlite":
+            specs.append(str(root / f"apply-{name}.sqlite"))
+        else:
+            specs.append(cluster.create_database(f"apply{name}"))
+        made = build_store(kind, specs[-1], threads, checkpoints)
+    ours, forked = _ours(specs[0])
+    bare, in_update, written = _bare_forks(kind, specs[1], forked)
+    print(f"[{kind}] (c) {made[0]:,} threads / {made[1]:,} checkpoints: --apply {ours:.2f} s "
+          f"({len(forked):,} forks), bare update_state loop {bare:.2f} s ({written:,} forks; "
+          f"{in_update:.2f} s inside update_state) -> ratio {ours / bare:.2f}x (target <= 1.2x;"
+          f" vs update_state alone {ours / in_update:.2f}x; {load_average()})")  # fmt: skip
+
+
 def _stores(kind: str, root: Path, sizes: list[tuple[int, int]], cluster) -> list[str]:
     specs = []
     for threads, checkpoints in sizes:
@@ -154,23 +252,29 @@ def _stores(kind: str, root: Path, sizes: list[tuple[int, int]], cluster) -> lis
 def main() -> None:
     parser = store_bench_parser(__doc__, 3, "(a)")
     parser.add_argument("--profile", action="store_true", help="where the preview's time goes")
+    parser.add_argument("--apply-only", action="store_true", help="only (c): --apply vs bare")
     parser.add_argument("--child", nargs="+", metavar="ARG", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(*args.child)
         return
     sizes = start_store_bench(args.quick)
+    scale = 10 if args.quick else 1
     with tempfile.TemporaryDirectory(prefix="bench-migrate-") as tmp:
         for kind in [args.only] if args.only else ["sqlite", "postgres"]:
             if kind == "sqlite":
-                small, big = _stores(kind, Path(tmp), sizes, None)
-                _report(kind, small, big, args.rounds, Path(tmp), args.profile)
+                if not args.apply_only:
+                    small, big = _stores(kind, Path(tmp), sizes, None)
+                    _report(kind, small, big, args.rounds, Path(tmp), args.profile)
+                _apply_report(kind, Path(tmp), None, scale)
                 continue
             from bench._postgres import throwaway_postgres
 
             with throwaway_postgres() as cluster:
-                small, big = _stores(kind, Path(tmp), sizes, cluster)
-                _report(kind, small, big, args.rounds, Path(tmp), args.profile)
+                if not args.apply_only:
+                    small, big = _stores(kind, Path(tmp), sizes, cluster)
+                    _report(kind, small, big, args.rounds, Path(tmp), args.profile)
+                _apply_report(kind, Path(tmp), cluster, scale)
 
 
 if __name__ == "__main__":

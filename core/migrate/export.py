@@ -18,32 +18,26 @@ _DOC = '''\
 
 {origin}
 
-Use it as the new model's "before" validator, so that a state stored under the old model
-is migrated as it is read and then validated:
-
-    from pydantic import BaseModel, model_validator
+Use it where your own code reads stored state dicts (a script over a saver's checkpoints, a
+data export), before validating them with the new model:
 
     from migrate_state import migrate  # this file, saved as migrate_state.py
 
-    class {model}(BaseModel):
-        ...  # the new fields
+    state = {model}.model_validate(migrate(stored_values))
 
-        @model_validator(mode="before")
-        @classmethod
-        def _migrate_stored_state(cls, data):
-            return migrate(data) if isinstance(data, dict) else data
+It does not migrate threads as LangGraph reads them, even as the new model's
+`model_validator(mode="before")`: LangGraph builds a graph's state only from the channels that
+graph has, so a field the new model lacks (one renamed or dropped) never reaches the model.
+Migrate stored threads with `python -m core migrate --apply`, or on read at the checkpointer
+(`GuardedSaver(migrate=...)`). A model instance given, or one nested inside the state, is not
+looked into: `model_dump()` it first if it needs migrating.
 
-A "before" validator receives the raw input: for a stored state, a dict. A model instance
-given instead, or one nested inside the state, is not looked into: `model_dump()` it first
-if it needs migrating.
-
-Pydantic runs the validator on every validation, new states as well as old, so it must leave
-a state it has already migrated as it is. It does when the plan is idempotent, as each step
-is on its own: a default fills a field only where it is missing, a drop removes only a field
-that is there, a map replaces only the old value, a rename moves only a field still under its
-old name, a coerce converts only what is not already of its type. A plan is not idempotent
-when a later step takes away what an earlier one fills in (a default for `a`, then a rename
-of `a`): run `migrate` twice on a migrated state to check.
+Each step is idempotent, so a state already migrated passes `migrate` unchanged: a default
+fills a field only where it is missing, a drop removes only a field that is there, a map
+replaces only the old value, a rename moves only a field still under its old name, a coerce
+converts only what is not already of its type. A plan as a whole is not idempotent when a later
+step takes away what an earlier one fills in (a default for `a`, then a rename of `a`): run
+`migrate` twice on a migrated state to check.
 """
 '''
 
@@ -112,7 +106,10 @@ def export_module(plan: Plan, *, model_name: str | None = None) -> str:
 
 
 def _call(step: Step) -> str:
-    """The line (or lines) of `migrate` that applies one step."""
+    """The line (or lines) of `migrate` that applies one step; a comment for a step left to
+    answer (it changes nothing until answered, as in the preview)."""
+    if not step.answered:
+        return f"    # {step.action} {step.path}: its `{step.answer}` is still to answer (see PLAN)"
     table = step.as_toml()
     arguments = [("", table.pop("path")), ("", table.pop("action"))]
     arguments += [("from_=" if key == "from" else f"{key}=", value) for key, value in table.items()]

@@ -17,6 +17,8 @@ __all__ = ["Proposal", "propose"]
 _COERCE = {"integer": "int", "number": "float", "string": "str", "boolean": "bool"}
 _ORDER = {"rename": 0, "drop": 1, "coerce": 2, "map": 3, "default": 4}  # renames before the rest
 _Drafted = tuple[dict[str, Any], str, bool]  # a step's fields, its note, whether it is asked
+# where a proposed default comes from that says what a stored thread meant
+_MEANT = ("its old default", "its only allowed value")
 
 
 class Proposal(BaseModel):
@@ -45,10 +47,11 @@ def propose(model: type[BaseModel], candidate: type[BaseModel]) -> Proposal:
         >>> for step in proposal.plan.steps:
         ...     print(step.as_toml())
         {'path': 'status', 'action': 'map', 'from': 'Shipped', 'to': 'shipped'}
-        {'path': 'priority', 'action': 'default', 'value': 'low'}
+        {'path': 'priority', 'action': 'default', 'value': 'low', 'answer': 'value'}
         >>> print(proposal.notes[1])  # doctest: +NORMALIZE_WHITESPACE
-        `priority` is new and required in the candidate: threads stored without it get "low"
-        (the first of its allowed values).
+        `priority` is new and required in the candidate: "low" (the first of its allowed
+        values) is only a value it accepts, not one that means anything: write the right
+        `value` (or keep this one) and remove `answer`.
     """
     changes = schema_changes(state_schema(model), state_schema(candidate))
     renames = _renames(changes)
@@ -115,13 +118,24 @@ def _draft(change: Change, candidate: type[BaseModel]) -> tuple[list[_Drafted], 
         found = _fill(change, candidate)
         why = "is new and" if change.kind == "added" else "had a default and is now"
         if found is None:
-            note = f"{at} {why} required in the candidate: choose a value, none could be made up."
-            return [({"path": path, "action": "default", "value": None}, note, True)], ""
+            note = (
+                f"{at} {why} required in the candidate: none could be made up; write its "
+                "`value` and remove `answer`."
+            )
+            return [({"path": path, "action": "default", "answer": "value"}, note, True)], ""
+        if found[1] in _MEANT:
+            note = (
+                f"{at} {why} required in the candidate: threads stored without it get "
+                f"{_json(found[0])} ({found[1]})."
+            )
+            return [({"path": path, "action": "default", "value": found[0]}, note, False)], ""
         note = (
-            f"{at} {why} required in the candidate: threads stored without it get "
-            f"{_json(found[0])} ({found[1]})."
+            f"{at} {why} required in the candidate: {_json(found[0])} ({found[1]}) is only "
+            "a value it accepts, not one that means anything: write the right `value` (or keep "
+            "this one) and remove `answer`."
         )
-        return [({"path": path, "action": "default", "value": found[0]}, note, False)], ""
+        step = {"path": path, "action": "default", "value": found[0], "answer": "value"}
+        return [(step, note, True)], ""
     if change.kind == "removed":
         if change.forbids_extra:
             note = f"{at} is gone from the candidate, which forbids extra keys: it is dropped."
@@ -167,24 +181,38 @@ def _fill(change: Change, candidate: type[BaseModel]) -> tuple[Any, str] | None:
 
 
 def _maps(change: Change) -> list[_Drafted]:
-    """One map per member the candidate no longer allows: to the same text in another case,
-    else to the candidate's first member, asked."""
+    """One map per member the candidate no longer allows: to the same text in another case;
+    else, when exactly one member is gone and one is new, to that one (a rename to confirm);
+    else left for the user to answer (the step changes nothing until answered)."""
     old = change.old.get("enum", [change.old.get("const")])
     new = change.new.get("enum", [change.new.get("const")])
-    drafted: list[_Drafted] = []
-    for member in [member for member in old if member not in new]:
+    gone = [member for member in old if member not in new]
+    cased = {}
+    for member in gone:
         same = [other for other in new if _folded(other) == _folded(member)]
-        matched = len(same) == 1 and isinstance(member, str)
-        to = same[0] if matched else new[0]
-        gone = f"{_json(member)} is no longer allowed at {_at(change.path)}"
-        note = (
-            f"{gone}: it becomes {_json(to)}, the same text in another case."
-            if matched
-            else f"{gone}: choose what it becomes ({_json(to)}, the candidate's first "
-            "member, is proposed)."
-        )
-        step = {"path": change.path, "action": "map", "from": member, "to": to}
-        drafted.append((step, note, not matched))
+        if len(same) == 1 and isinstance(member, str):
+            cased[_json(member)] = same[0]
+    added = [member for member in new if member not in old]
+    drafted: list[_Drafted] = []
+    for member in gone:
+        said = f"{_json(member)} is no longer allowed at {_at(change.path)}"
+        step: dict[str, Any] = {"path": change.path, "action": "map", "from": member}
+        if _json(member) in cased:
+            step["to"] = cased[_json(member)]
+            note = f"{said}: it becomes {_json(step['to'])}, the same text in another case."
+        elif len(gone) == 1 and len(added) == 1:  # nothing else changed: a rename
+            step["to"] = added[0]
+            note = (
+                f"{said} and {_json(added[0])} is new: keep this step if it is a rename, else "
+                "write what it becomes."
+            )
+        else:
+            step["answer"] = "to"
+            note = (
+                f"{said}: write what it becomes in `to` and remove `answer` (nothing is "
+                "guessed: until then it changes nothing and its threads stay broken)."
+            )
+        drafted.append((step, note, _json(member) not in cased))
     return drafted
 
 

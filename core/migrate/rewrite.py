@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import copy
+import datetime
+import enum
 import functools
 import math
 import re
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -38,10 +41,12 @@ def rewrite(
 
     `path` is dotted field names, "[*]" after one for every element of that list. `action`:
     "default" sets `value` where the field is missing; "drop" removes the field; "map"
-    replaces a value equal to `from_` (1 equals 1.0, never true) by `to`; "rename" moves the
-    field to the name `to` unless that name is taken; "coerce" converts the value to the type
-    `to` (int, float, str, bool) only when it reads back the same ("3" -> 3, 3.0 -> 3,
-    "2.5" -> 2.5, 3 -> "3", "true" -> True). At a list's elements only map and coerce act.
+    replaces a value equal to `from_` (1 equals 1.0, never true; a value as JSON writes it: an
+    Enum member as its value, a date as ISO text, a model as its data) by `to`; "rename"
+    moves the field to the name `to` unless that name is taken; "coerce" converts the value
+    to the type `to` (int, float, str, bool) only when it reads back the same ("3" -> 3,
+    3.0 -> 3, "2.5" -> 2.5, 3 -> "3", "true" -> True). At a list's elements only map and
+    coerce act.
 
     The input is never changed: what the step changes is copied, the rest shared. A path
     whose parent is missing or not an object (`fields` returns None) or list is skipped.
@@ -125,8 +130,9 @@ class _Step:
         if self.action == "map" and _same(item, self.from_) and not _identical(item, self.to):
             after = _copy(self.to)
         elif self.action == "coerce":
-            after = _coerce(item, self.to)
-            if after is item:
+            plain = _json_form(item)  # an Enum member of text "3" converts as that text
+            after = _coerce(plain, self.to)
+            if after is plain:
                 return item
         else:  # no match; default, drop and rename act on fields, never on list elements
             return item
@@ -135,7 +141,9 @@ class _Step:
 
 
 def _same(value: Any, wanted: Any) -> bool:
-    """Whether a state's value equals a plan's JSON value: 1 equals 1.0, never true."""
+    """Whether a state's value, in its JSON form, equals a plan's JSON value: 1 equals 1.0,
+    never true."""
+    value = _json_form(value)
     if isinstance(value, bool) or isinstance(wanted, bool):
         return value is wanted
     if isinstance(value, int | float) and isinstance(wanted, int | float):
@@ -147,6 +155,31 @@ def _same(value: Any, wanted: Any) -> bool:
     return (value is None and wanted is None) or (
         isinstance(value, str) and isinstance(wanted, str) and value == wanted
     )
+
+
+def _json_form(value: Any) -> Any:
+    """A decoded value as JSON writes it (as Pydantic dumps it), one level at a time: an
+    Enum member as its value, a date or time as ISO 8601 text (UTC as "Z"), a UUID or a
+    Decimal as text, a tuple or set as a list, a model instance (a message too) as its
+    `model_dump(mode="json")`; JSON data (and anything else) as it is."""
+    if isinstance(value, enum.Enum):  # before str and int: a str Enum is a str
+        return _json_form(value.value)
+    if value is None or isinstance(value, str | int | float | list | dict):
+        return value
+    if isinstance(value, datetime.date | datetime.time):
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    if isinstance(value, uuid.UUID | Decimal):
+        return str(value)
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return dump(mode="json")
+        except Exception:  # noqa: BLE001 - a model that cannot dump itself matches nothing
+            return value
+    return value
 
 
 def _identical(value: Any, other: Any) -> bool:

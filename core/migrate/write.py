@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.channels.binop import BinaryOperatorAggregate
+from langgraph.errors import InvalidUpdateError
 from langgraph.types import Overwrite
 from pydantic import BaseModel
 
@@ -25,6 +27,7 @@ from core.stores.serde import StrictSerializer
 from core.stores.server import RemoteStore, ServerRefusal
 from core.stores.server_read import blamed_node
 from core.stores.server_unbrick import OVERWRITE
+from core.stores.state import plain_data
 from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writable_saver
 from core.validate.entry_run import entry_graph
 
@@ -42,9 +45,22 @@ class Written:
 
 def _changes(before: Any, after: Any) -> dict[str, Any]:
     """The fields whose value the plan changed or added (a dropped or renamed-away field is
-    not written: the candidate graph has no channel for it, so it is no longer read)."""
-    old = before if isinstance(before, dict) else {}
-    return {k: v for k, v in after.items() if k not in old or jsonable(old[k]) != jsonable(v)}
+    not written: the candidate graph has no channel for it, so it is no longer read). An
+    Enum member mapped to its own text is a change: a Literal refuses the member."""
+    old = plain_data(before) if isinstance(before, dict) else {}
+    return {k: v for k, v in after.items()
+            if k not in old or jsonable(_marked(old[k])) != jsonable(_marked(v))}  # fmt: skip
+
+
+def _marked(value: Any) -> Any:
+    """`value` with each Enum member told apart from its value (JSON writes them alike)."""
+    if isinstance(value, enum.Enum):
+        return {"enum member": type(value).__qualname__, "value": _marked(value.value)}
+    if isinstance(value, dict):
+        return {key: _marked(inner) for key, inner in value.items()}
+    if isinstance(value, list | tuple):
+        return [_marked(inner) for inner in value]
+    return value
 
 
 def write_migration(
@@ -84,31 +100,50 @@ def write_migration(
         if isinstance(store, RemoteStore):
             forks = (_write_server(store, chain, records, read, candidate) for read, _ in chosen)
             return [fork for fork in forks if fork is not None]
-        nodes = {read.thread_id: _writer(store, read.thread_id, model) for read, _ in chosen}
+        with writable_saver(spec, serde) as saver:
+            return _write_forks(saver, store, chosen, model, candidate, chain, graph_for)
+
+
+def _write_forks(
+    saver: Any,
+    store: AnyStore,
+    chosen: list[tuple[StoredState, dict[str, Any]]],
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    chain: Chain,
+    graph_for: Callable[[str], CompiledGraph],
+) -> list[Written]:
+    """One fork per chosen thread through `update_state` on its graph over the candidate."""
     written: list[Written] = []
-    with writable_saver(spec, serde) as saver:
-        _without_pending_writes(saver)
-        versions = [model, *chain.models]
-        gone = {name for version in versions for name in version.model_fields}
-        _without_channels(saver, gone - set(candidate.model_fields), chain.head)
-        for read, fields in chosen:
-            rebuilt = with_state(graph_for(read.thread_id), candidate).compile(checkpointer=saver)
-            channels = rebuilt.channels
-            values = {k: Overwrite(v) if isinstance(channels.get(k), BinaryOperatorAggregate)
-                      else v for k, v in fields.items()}  # fmt: skip
-            config: RunnableConfig = {"configurable": {
-                "thread_id": read.thread_id, "checkpoint_ns": "",
-                "checkpoint_id": read.checkpoint_id}}  # fmt: skip
-            try:
-                new = rebuilt.update_state(config, values, as_node=nodes[read.thread_id])
-            except Exception as exc:  # noqa: BLE001 - LangGraph's refusal, said with the thread
-                raise UnbrickError(
-                    UnbrickCode.WRITE_FAILED,
-                    f"thread {read.thread_id!r}: LangGraph's update_state refused the migrated "
-                    f"state ({type(exc).__name__}); {len(written)} threads were written before it.",
-                ) from None
-            new_id = str(new["configurable"]["checkpoint_id"])
-            written.append(Written(read.thread_id, read.checkpoint_id, new_id))
+    _without_pending_writes(saver)
+    versions = [model, *chain.models]
+    gone = {name for version in versions for name in version.model_fields}
+    _without_channels(saver, gone - set(candidate.model_fields), chain.head)
+    compiled: dict[int, Any] = {}  # one rebuild per graph, not per thread (compile is slow)
+    for read, fields in chosen:
+        graph = graph_for(read.thread_id)
+        if id(graph) not in compiled:  # the graph is kept beside it: its id stays its own
+            compiled[id(graph)] = (graph, with_state(graph, candidate).compile(checkpointer=saver))
+        rebuilt = compiled[id(graph)][1]
+        channels = rebuilt.channels
+        values = {k: Overwrite(v) if isinstance(channels.get(k), BinaryOperatorAggregate)
+                  else v for k, v in fields.items()}  # fmt: skip
+        config: RunnableConfig = {"configurable": {
+            "thread_id": read.thread_id, "checkpoint_ns": "",
+            "checkpoint_id": read.checkpoint_id}}  # fmt: skip
+        try:
+            try:  # as the node that wrote the checkpoint: LangGraph names it from versions_seen
+                new = rebuilt.update_state(config, values)
+            except InvalidUpdateError:  # two nodes wrote it in one step: the first, as blamed
+                new = rebuilt.update_state(config, values, as_node=_writer(store, read, model))
+        except Exception as exc:  # noqa: BLE001 - LangGraph's refusal, said with the thread
+            raise UnbrickError(
+                UnbrickCode.WRITE_FAILED,
+                f"thread {read.thread_id!r}: LangGraph's update_state refused the migrated "
+                f"state ({type(exc).__name__}); {len(written)} threads were written before it.",
+            ) from None
+        new_id = str(new["configurable"]["checkpoint_id"])
+        written.append(Written(read.thread_id, read.checkpoint_id, new_id))
     return written
 
 
@@ -170,9 +205,9 @@ def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str,
     return fields if fields or gone else None
 
 
-def _writer(store: AnyStore, thread_id: str, model: type[BaseModel]) -> str | None:
+def _writer(store: AnyStore, read: StoredState, model: type[BaseModel]) -> str | None:
     """The node that wrote the thread's latest checkpoint (None: an input or an update)."""
-    timeline = timeline_of(store, thread_id, model)
+    timeline = timeline_of(store, read.thread_id, model)
     node = timeline.checkpoints[-1].node if timeline and timeline.checkpoints else None
     return node.split(",")[0].strip() if node else None
 

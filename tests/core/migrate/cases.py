@@ -67,14 +67,15 @@ action = "drop"
 path = "status"
 action = "map"
 from = "validated"
-to = "pending"
+to = "checked"
 
 [[step]]
 path = "priority"
 action = "default"
 value = "normal"
+answer = "value"
 """,
-    asked=[0, 2],
+    asked=[0, 2, 3],
     answered="""
 [[step]]
 path = "user_id"
@@ -122,7 +123,7 @@ to = "summary"
 path = "mood"
 action = "map"
 from = "upset"
-to = "calm"
+answer = "to"
 """,
     asked=[0, 1, 2],
     answered="""
@@ -170,14 +171,15 @@ action = "drop"
 path = "items[*].kind"
 action = "map"
 from = "food"
-to = "book"
+to = "grocery"
 
 [[step]]
 path = "items[*].currency"
 action = "default"
 value = "EUR"
+answer = "value"
 """,
-    asked=[0, 2],
+    asked=[0, 2, 3],
     answered="""
 [[step]]
 path = "items[*].qty"

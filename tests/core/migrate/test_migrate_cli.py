@@ -85,8 +85,9 @@ def test_the_json_report_is_the_preview_and_the_exit_says_whether_a_state_stays_
 
 def test_without_a_plan_the_proposal_is_printed_with_its_notes_and_previewed(chat_store, capsys):
     code, out, err = _migrate(capsys, *_flags(chat_store))
-    assert (code, out, err) == (
-        0,
+    table, _, broken = out.partition("  still broken: ")
+    assert (code, table, err) == (
+        1,
         """\
 # The proposed plan (save it, edit it, pass it with --plan):
 # `turn` is gone and `turns` is new, of the same type: keep this step if it is a rename, else \
@@ -103,22 +104,27 @@ path = "channel"
 action = "rename"
 to = "summary"
 
-# "upset" is no longer allowed at `mood`: choose what it becomes ("calm", the candidate's first \
-member, is proposed).
+# "upset" is no longer allowed at `mood`: write what it becomes in `to` and remove `answer` \
+(nothing is guessed: until then it changes nothing and its threads stay broken).
 [[step]]
 path = "mood"
 action = "map"
 from = "upset"
-to = "calm"
+answer = "to"
 
-6 threads, 6 checkpoints previewed: 6 broken under the candidate, 6 fixed by the plan, 0 still \
+6 threads, 6 checkpoints previewed: 6 broken under the candidate, 2 fixed by the plan, 4 still \
 broken
   rename   turn: changed 6, fixed 6
   rename   channel: changed 6, fixed 6
-  map      mood: changed 4, fixed 4
+  map      mood: changed 0, fixed 0  (to answer: it changes nothing until you do)
 """,
         "",
     )
+    # the mood left to answer keeps the upset threads broken: counted, never guessed
+    lines = ("  still broken: " + broken).splitlines()
+    assert [line.split()[2] + " " + line.split()[-2] + " " + line.split()[-1] for line in lines] == [
+        "escalated mood: literal_error", "two-turns mood: literal_error",
+        "upset mood: literal_error", "waiting-upset mood: literal_error"]  # fmt: skip
 
 
 _BAD_PLANS = {

@@ -21,12 +21,20 @@ OrderV2 = importlib.import_module("candidates.order_v2").OrderV2
 OLD_ORDER = AgentState.model_validate(SEED_PAYLOAD).model_dump(mode="json")
 
 
-def _default(path: str, value: Any) -> Step:
-    return Step(path=path, action="default", value=value)
+def _default(path: str, value: Any, *, to_answer: bool = False) -> Step:
+    return Step(path=path, action="default", value=value, answer="value" if to_answer else None)
+
+
+def _open_default(path: str) -> Step:
+    return Step(path=path, action="default", answer="value")
 
 
 def _map(path: str, old: Any, new: Any) -> Step:
     return Step.model_validate({"path": path, "action": "map", "from": old, "to": new})
+
+
+def _open_map(path: str, old: Any) -> Step:
+    return Step.model_validate({"path": path, "action": "map", "from": old, "answer": "to"})
 
 
 def _apply(plan: Plan, state: dict[str, Any]) -> dict[str, Any]:
@@ -35,6 +43,8 @@ def _apply(plan: Plan, state: dict[str, Any]) -> dict[str, Any]:
     state = copy.deepcopy(state)
     convert = {"int": int, "float": float, "str": str, "bool": bool}
     for step in plan.steps:
+        if step.answer is not None:  # left for the user to answer: it changes nothing
+            continue
         for holder, key in _slots(state, split_path(step.path)):
             present = key in holder if isinstance(holder, dict) else True
             if step.action == "default" and not present:
@@ -65,11 +75,14 @@ def _slots(node: Any, parts: list[str]) -> list[tuple[Any, Any]]:
 
 
 def _answered(proposal: Proposal, answers: dict[int, Any]) -> Plan:
-    """The plan once the user has chosen a value for each asked default (the rest as proposed)."""
-    steps = [
-        step.model_copy(update={"value": answers[index]}) if index in answers else step
-        for index, step in enumerate(proposal.plan.steps)
-    ]
+    """The plan once the user has answered: `answers` gives a step's `to` or `value`; a
+    step left to answer with a proposed value keeps it (the `answer` mark removed)."""
+    steps = []
+    for index, step in enumerate(proposal.plan.steps):
+        if step.answer is not None:
+            chosen = answers.get(index, getattr(step, step.answer))
+            step = step.model_copy(update={step.answer: chosen, "answer": None})
+        steps.append(step)
     return Plan(step=steps)
 
 
@@ -85,8 +98,8 @@ def _field(model: type[BaseModel], path: str) -> TypeAdapter[Any]:
 def _check(proposal: Proposal, candidate: type[BaseModel], states, answers=None) -> None:
     """Every proposed default validates as the candidate's field; the plan (with the asked
     values answered) carries each old state to one the candidate accepts; TOML round-trips."""
-    for index, step in enumerate(proposal.plan.steps):
-        if step.action == "default" and index not in proposal.asked:
+    for step in proposal.plan.steps:
+        if step.action == "default" and step.answer is None:
             _field(candidate, step.path).validate_python(step.value)
     plan = _answered(proposal, answers or {})
     for state in states:
@@ -111,24 +124,24 @@ def test_new_required_fields_get_a_value_their_type_accepts_or_are_asked_for():
 
     assert proposal == Proposal(
         plan=Plan(step=[
-            _default("items[*].note", ""),
-            _default("priority", "normal"),
-            _default("currency", "EUR"),
-            _default("attempts", 1),
-            _default("discount", 0.5),
-            _default("coupon", None),
-            _default("approved_by", None),
+            _default("items[*].note", "", to_answer=True),
+            _default("priority", "normal", to_answer=True),
+            _default("currency", "EUR", to_answer=True),
+            _default("attempts", 1, to_answer=True),
+            _default("discount", 0.5, to_answer=True),
+            _default("coupon", None, to_answer=True),
+            _open_default("approved_by"),
         ]),
         notes={
-            0: '`items[*].note` is new and required in the candidate: threads stored without it get "" (an empty string).',
-            1: '`priority` is new and required in the candidate: threads stored without it get "normal" (the first of its allowed values).',
-            2: '`currency` is new and required in the candidate: threads stored without it get "EUR" (its first example).',
-            3: "`attempts` is new and required in the candidate: threads stored without it get 1 (the value nearest 0 its bounds allow).",
-            4: "`discount` is new and required in the candidate: threads stored without it get 0.5 (the middle of its bounds).",
-            5: "`coupon` is new and required in the candidate: threads stored without it get null (it accepts None).",
-            6: "`approved_by` is new and required in the candidate: choose a value, none could be made up.",
+            0: '`items[*].note` is new and required in the candidate: "" (an empty string) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.',
+            1: '`priority` is new and required in the candidate: "normal" (the first of its allowed values) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.',
+            2: '`currency` is new and required in the candidate: "EUR" (its first example) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.',
+            3: "`attempts` is new and required in the candidate: 1 (the value nearest 0 its bounds allow) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.",
+            4: "`discount` is new and required in the candidate: 0.5 (the middle of its bounds) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.",
+            5: "`coupon` is new and required in the candidate: null (it accepts None) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.",
+            6: "`approved_by` is new and required in the candidate: none could be made up; write its `value` and remove `answer`.",
         },
-        asked=[6],
+        asked=[0, 1, 2, 3, 4, 5, 6],
     )  # fmt: skip
     _check(proposal, candidate, [OLD_ORDER], answers={6: "ops@example.com"})
 
@@ -151,19 +164,19 @@ def test_a_narrowed_literal_maps_each_removed_member_asking_unless_only_the_case
 
     assert proposal == Proposal(
         plan=Plan(step=[
-            _map("status", "validated", "pending"),
+            _open_map("status", "validated"),
             _map("status", "confirmed", "CONFIRMED"),
         ]),
         notes={
-            0: '"validated" is no longer allowed at `status`: choose what it becomes ("pending", the candidate\'s first member, is proposed).',
+            0: '"validated" is no longer allowed at `status`: write what it becomes in `to` and remove `answer` (nothing is guessed: until then it changes nothing and its threads stay broken).',
             1: '"confirmed" is no longer allowed at `status`: it becomes "CONFIRMED", the same text in another case.',
         },
         asked=[0],
     )  # fmt: skip
     states = [{**OLD_ORDER, "status": status} for status in ("pending", "validated", "confirmed")]
-    _check(proposal, candidate, states)
+    _check(proposal, candidate, states, answers={0: "pending"})
     assert [_apply(proposal.plan, state)["status"] for state in states] == [
-        "pending", "pending", "CONFIRMED"
+        "pending", "validated", "CONFIRMED"
     ]  # fmt: skip
 
 
@@ -205,13 +218,13 @@ def test_a_message_state_is_fields_like_any_other():
     assert proposal == Proposal(
         plan=Plan(step=[
             Step(path="turn", action="rename", to="turns"),
-            _default("summary", ""),
+            _default("summary", "", to_answer=True),
         ]),
         notes={
             0: "`turn` is gone and `turns` is new, of the same type: keep this step if it is a rename, else write a drop and a default instead.",
-            1: '`summary` is new and required in the candidate: threads stored without it get "" (an empty string).',
+            1: '`summary` is new and required in the candidate: "" (an empty string) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.',
         },
-        asked=[0],
+        asked=[0, 1],
         warnings=["`messages` is narrower in the candidate (max_length: none -> 50): some stored values may fail, and the preview counts them."],
     )  # fmt: skip
     _check(proposal, migrations.ChatStateWithSummary, [chat])
@@ -266,17 +279,17 @@ def test_enums_inside_nested_lists_map_per_element_and_a_list_of_lists_only_warn
     assert proposal == Proposal(
         plan=Plan(step=[
             _map("parcels[*].wraps[*]", "gift", "Gift"),
-            _map("parcels[*].wraps[*]", "fragile", "Gift"),
-            _default("parcels[*].weight", 0.0),
+            _open_map("parcels[*].wraps[*]", "fragile"),
+            _default("parcels[*].weight", 0.0, to_answer=True),
             _default("parcels[*].size", 1),
         ]),
         notes={
             0: '"gift" is no longer allowed at `parcels[*].wraps[*]`: it becomes "Gift", the same text in another case.',
-            1: '"fragile" is no longer allowed at `parcels[*].wraps[*]`: choose what it becomes ("Gift", the candidate\'s first member, is proposed).',
-            2: "`parcels[*].weight` had a default and is now required in the candidate: threads stored without it get 0.0 (the value nearest 0 its bounds allow).",
+            1: '"fragile" is no longer allowed at `parcels[*].wraps[*]`: write what it becomes in `to` and remove `answer` (nothing is guessed: until then it changes nothing and its threads stay broken).',
+            2: "`parcels[*].weight` had a default and is now required in the candidate: 0.0 (the value nearest 0 its bounds allow) is only a value it accepts, not one that means anything: write the right `value` (or keep this one) and remove `answer`.",
             3: "`parcels[*].size` had a default and is now required in the candidate: threads stored without it get 1 (its old default).",
         },
-        asked=[1],
+        asked=[1, 2],
         warnings=[
             "`parcels[*].weight` is narrower in the candidate (None no longer accepted): some stored values may fail, and the preview counts them.",
             "`parcels[*].size` is narrower in the candidate (ge: none -> 1): some stored values may fail, and the preview counts them.",
@@ -284,7 +297,7 @@ def test_enums_inside_nested_lists_map_per_element_and_a_list_of_lists_only_warn
         ],
     )  # fmt: skip
     old = {"parcels": [{"wraps": ["gift", "bulk", "fragile"], "weight": 2.5}], "label": "x"}
-    _check(proposal, SlimShipment, [old])
+    _check(proposal, SlimShipment, [old], answers={1: "bulk"})
 
 
 def test_a_step_path_is_matched_whole_so_a_list_inside_a_list_has_none():
@@ -348,3 +361,27 @@ def test_a_type_without_a_json_schema_is_compared_by_the_class_it_names():
             "fail, and the preview counts them."
         ],
     )
+
+
+class Order3(BaseModel):
+    status: Literal["new", "paid", "shipped"]
+
+
+class Order3Renamed(BaseModel):
+    status: Literal["new", "paid", "fulfilled"]
+
+
+class Order3Narrowed(BaseModel):
+    status: Literal["new", "paid"]
+
+
+def test_one_removed_and_one_added_member_are_that_pair_never_the_first_member():
+    """The issue's finding: "shipped" was proposed to become "new" (the first member)."""
+    assert propose(Order3, Order3Renamed) == Proposal(
+        plan=Plan(step=[_map("status", "shipped", "fulfilled")]),
+        notes={0: '"shipped" is no longer allowed at `status` and "fulfilled" is new: keep this step if it is a rename, else write what it becomes.'},
+        asked=[0],
+    )  # fmt: skip
+    proposal = propose(Order3, Order3Narrowed)
+    assert (proposal.plan.steps, proposal.asked) == ([_open_map("status", "shipped")], [0])
+    assert _apply(proposal.plan, {"status": "shipped"}) == {"status": "shipped"}
