@@ -19,6 +19,7 @@ pytestmark = pytest.mark.e2e
 
 STEPS = ".st-key-threads_migrate_steps"
 COUNTS = ".st-key-threads_migrate_counts [data-testid='stMetricValue']"
+STALE_PREVIEW = ".st-key-threads_migrate_stale__preview"  # the stale preview's box, dimmed
 REFUSALS = ".st-key-threads_migrate_refusals [data-testid='stCode']"
 STALE = ".st-key-threads_migrate_stale"
 HEADER_PX, ROW_PX = 36, 35  # the grid's header and row heights (Streamlit's defaults)
@@ -92,6 +93,8 @@ def test_a_half_typed_step_keeps_the_preview_stale_and_a_finished_one_moves_it(n
     )
     expect(page.locator(STALE)).to_contain_text("Stale: the preview below is of the last")
     expect(counts).to_have_text(["10", "10", "3", "0", "3"])
+    expect(page.locator(STALE_PREVIEW)).to_have_css("opacity", "0.55")  # drawn as stale
+    expect(page.locator(STALE_PREVIEW).locator(COUNTS)).to_have_count(5)
     expect(page.get_by_text("Not a plan yet")).to_have_count(0)
     expect(page.get_by_text("The preview waits for a plan")).to_have_count(0)
     _type_into(page, 1, "map")
@@ -102,6 +105,7 @@ def test_a_half_typed_step_keeps_the_preview_stale_and_a_finished_one_moves_it(n
     expect(page.locator(REFUSALS)).to_have_count(0)
     expect(page.locator(STALE)).to_have_count(0)
     expect(counts).to_have_text(["10", "10", "3", "1", "2"])
+    expect(page.locator(STALE_PREVIEW)).to_have_count(0)
     step_counts = grid_with(page, "fixed").locator("[role='gridcell']")  # what each step did
     expect(step_counts).to_have_text(["amount", "map", "1", "1"])
 

@@ -18,6 +18,10 @@ from ui.threads.source import StoreChoice
 
 __all__ = ["migrate_section"]
 
+# A stale preview (and its before/after) is drawn in this box, dimmed.
+_STALE_BOX = keys.part(keys.THREADS_MIGRATE_STALE, "preview")
+_STALE_STYLE = f"<style>.st-key-{_STALE_BOX} {{ opacity: 0.55; }}</style>"
+
 
 @st.fragment
 def migrate_section(
@@ -50,11 +54,13 @@ def migrate_section(
     if plan is None:
         st.info("The preview waits for a plan: finish the rows named above.")
         return
-    preview = preview_section(choice, model, candidate, plan, history)
-    if preview is None:
-        return
-    st.markdown("**One thread, before and after**")
-    diff_section(choice, model, candidate, plan, preview)
+    st.html(_STALE_STYLE)
+    with st.container(key=_STALE_BOX) if plan is not table.plan else st.container():
+        preview = preview_section(choice, model, candidate, plan, history)
+        if preview is None:
+            return
+        st.markdown("**One thread, before and after**")
+        diff_section(choice, model, candidate, plan, preview)
     st.markdown("**Apply**")
     apply_section(choice, model, candidate, table.plan, graph)
 
