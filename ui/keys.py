@@ -149,6 +149,7 @@ __all__ = [
     "THREADS_UNBRICK_ERRORS",
     "THREADS_UNBRICK_OF",
     "THREADS_UNBRICK_PLAN",
+    "THREADS_UNBRICK_PLANNED_TABLE",
     "THREADS_UNBRICK_TEXT",
     "THREADS_UNBRICK_VALIDATE",
     "THREADS_UNBRICK_WRITE",
@@ -392,6 +393,8 @@ THREADS_UNBRICK_WRITE = "threads_unbrick_write"
 THREADS_UNBRICK_ERRORS = "threads_unbrick_errors"
 # The table of what the last unbrick wrote (thread, from checkpoint, new checkpoint).
 THREADS_UNBRICK_WRITTEN_TABLE = "threads_unbrick_written_table"
+# The dry run's row: what the write will write (thread, from checkpoint, as node, fields).
+THREADS_UNBRICK_PLANNED_TABLE = "threads_unbrick_planned_table"
 
 # Migrate (ui/threads/migrate/): the rows the plan table starts from (the proposal's or an
 # upload's, with the generation that suffixes the table's key, STEPS, after each new start),
