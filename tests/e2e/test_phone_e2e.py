@@ -25,6 +25,7 @@ from tests.e2e._browser import (
 from tests.e2e._server import Server, streamlit_server
 from ui.errors.view import MESSAGE_ROW_HEIGHT
 from ui.threads.columns import PHONE_COLUMNS
+from ui.threads.listing import short_ids
 from ui.trace_table import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
@@ -157,11 +158,6 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
     try:
         page = open_app(context, f"{uuid_store_server.url}/threads")
         expect(page.locator(".st-key-threads_thread input")).to_have_value(LONG_ID)
-        with rerun(page):
-            page.locator(".st-key-threads_audit_run").get_by_role("button").click()
-        expect(
-            page.get_by_text("1 threads, 1 checkpoints audited; 1 invalid states in 1 threads")
-        ).to_be_visible()
         # A keyed st.dataframe has no .st-key- class: each table is found by a header in
         # view before and after the fix (the thread list comes first, the audit's last).
         grids = {
@@ -171,7 +167,8 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
             "threads_audit_invalid": grid_with(page, "thread_id").last,
         }
         problems = {}
-        for key, columns in PHONE_COLUMNS.items():
+
+        def measure(key: str, columns: list[str]) -> None:
             grid = grids[key]
             grid.scroll_into_view_if_needed()
             expect(grid.locator("[role='columnheader']").first).to_be_attached()
@@ -179,17 +176,31 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
             problems[key] = column_cut(grid, columns)
             box = grid.bounding_box()
             assert box is not None and box["x"] + box["width"] <= PHONE["width"], (key, box)
+
+        # The list and the open thread's Timeline tab: its checkpoints and writes.
+        for key in ["threads_table", "threads_timeline", "threads_writes"]:
+            measure(key, PHONE_COLUMNS[key])
         # The stored state's errors: the field and the whole message (Trace's table for a
         # state's errors; error_table put an empty line:col between them, the message cut).
         errors = grid_with(page, "path", "message")  # not the Migrate section's steps (path)
         errors.scroll_into_view_if_needed()
         page.wait_for_timeout(500)
         problems["threads_errors"] = column_cut(errors, ["path", "message"])
-        assert problems == {key: {} for key in [*PHONE_COLUMNS, "threads_errors"]}
-        # the row itself: the thread's id (its start, at least) and its status
+        # the row itself: the thread's id (its start and end: the whole id is the open
+        # thread's box) and its status
         row = grids["threads_table"].locator("[role='row']").nth(1)
         cells = row.locator("[role='gridcell']").all_inner_texts()[:2]
-        assert cells == [LONG_ID, "broken at step 2"]
+        assert cells == [*short_ids([LONG_ID]), "broken at step 2"]
+        # The Audit tab: its table of invalid states.
+        with rerun(page):
+            page.locator(".st-key-threads_tab [role='tab']").filter(has_text="Audit").click()
+        with rerun(page):
+            page.locator(".st-key-threads_audit_run").get_by_role("button").click()
+        expect(
+            page.get_by_text("1 threads, 1 checkpoints audited; 1 invalid states in 1 threads")
+        ).to_be_visible()
+        measure("threads_audit_invalid", PHONE_COLUMNS["threads_audit_invalid"])
+        assert problems == {key: {} for key in [*PHONE_COLUMNS, "threads_errors"]}
     finally:
         context.close()
 
