@@ -1,5 +1,6 @@
 """Command line: `python -m core validate [--model M] FILE|-`, `trace [--graph G] FILE|-`,
-`audit STORE --model M`, `audit-merge part-*.json`, `migrate STORE --model M --candidate M2`."""
+`audit STORE --model M`, `audit-merge part-*.json`, `migrate STORE --model M --candidate M2`,
+`guard --export FILE | --check FILE`."""
 
 from __future__ import annotations
 
