@@ -3,7 +3,6 @@ and each field's errors under it."""
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from pathlib import Path
@@ -19,7 +18,7 @@ from core.validate.json_schema import field_kind, json_schema
 from tests.app._editor import editor
 from ui import keys
 from ui.validate.form_edits import TableEdit, apply_table
-from ui.validate.form_table import columns_of
+from ui.validate.form_table import cell_key, columns_of
 
 APP = str(Path(__file__).parents[2] / "app.py")
 
@@ -29,24 +28,28 @@ SEED_ITEM = {"sku": "A-1", "qty": 1, "unit_price": 2}
 
 
 def _apply(items: list, edits: dict) -> AppTest:
-    """Run the items editor's change callback on `edits`, as Streamlit would after an edit."""
+    """Type `edits` (a data editor's edit state: the shape `apply_table` takes) into the items
+    grid's cells and run its Apply callback, as Streamlit does when the button is pressed."""
 
     def script() -> None:
         import streamlit as st
 
         from ui.validate.form_table import _apply_table
 
-        _apply_table(("items",), "form_items", st.session_state["base"], st.session_state["cols"])
+        _apply_table(("items",), st.session_state["base"], st.session_state["cols"])
 
     at = AppTest.from_function(script)
     at.session_state[keys.PAYLOAD] = json.dumps({"amount": 1, "items": items})
     at.session_state["base"] = items
     at.session_state["cols"] = ITEM_COLUMNS
-    at.session_state["form_items"] = {
-        "edited_rows": {},
-        "added_rows": [],
-        "deleted_rows": [],
-    } | edits
+    for row, cells in edits.get("edited_rows", {}).items():
+        for column, text in cells.items():
+            at.session_state[cell_key(("items",), int(row), column)] = text or ""
+    for column, text in (edits.get("added_rows") or [{}])[0].items():
+        at.session_state[cell_key(("items",), len(items), column)] = text or ""
+    for row in edits.get("deleted_rows", []):
+        for column in ITEM_COLUMNS:
+            at.session_state[cell_key(("items",), int(row), column)] = ""
     return at.run()
 
 
@@ -241,7 +244,8 @@ def test_each_field_shows_the_errors_pydantic_gives_at_its_loc_under_it():
 def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelled():
     at = _form(BAD)
     fields = [(w.key, w.label, w.value) for w in [*at.text_input, *at.text_area]]
-    assert [f for f in fields if f[0] != "payload"] == [  # labels are Markdown-escaped
+    fields = [f for f in fields if f[0] != "payload" and not f[0].startswith("form-cell-")]
+    assert fields == [  # labels are Markdown-escaped
         ("form_user_id", r"user\_id", "not-a-uuid"),
         ("form_amount", "amount", "-1"),
         ("form_totl", "totl (not in the model)", "1"),
@@ -251,11 +255,11 @@ def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelle
     assert [(w.key, w.value, w.help) for w in at.selectbox if w.key.startswith("form_")] == [
         ("form_status", "shipped", "Left out, the model uses its default: pending")
     ]
-    assert "items (optional): a list of LineItem (one row each)" in [c.value for c in at.caption]
-    assert at.data_editor(key="form_items").value.values.tolist() == [
-        ["bad sku", "0", "1", "red"],
-        ["5", "5", "5", "5"],
-    ]
+    assert (
+        "items (optional): a list of LineItem, one row each; type a new one on the last line, "
+        "empty every cell of a row to drop it"
+    ) in [c.value for c in at.caption]
+    assert _grid(at) == [["bad sku", "0", "1", "red"], ["5", "5", "5", "5"], ["", "", "", ""]]
 
     at.text_input(key="form_totl").input("").run()  # an unknown key left empty is removed
     at.text_area(key="form_messages").input('[{"type": "ai", "content": "ok"}]').run()
@@ -272,46 +276,26 @@ def test_a_field_that_is_not_the_shape_its_schema_says_is_edited_as_json_with_it
     assert _shown_errors(at) == _pydantic_errors(payload)
 
 
-def _editor_base(tables: dict | None, edits: dict | None, rows: list) -> tuple[str, dict]:
-    """The editor key and stored rows the items table picks for `rows` (the JSON's items),
-    given what it stored before and the edits its editor holds (no editor is drawn)."""
-
-    def script() -> None:
-        import streamlit as st
-
-        from core.order import AgentState
-        from core.validate.json_schema import field_kind, json_schema
-        from ui.validate.form_table import _base
-
-        root = json_schema(AgentState)
-        item = field_kind(root["properties"]["items"], root)[1]
-        st.session_state["picked"] = _base(item, root, st.session_state["rows"], ("items",))
-
-    at = AppTest.from_function(script)
-    at.session_state["rows"] = rows
-    if tables is not None:
-        at.session_state[keys.FORM_TABLES] = copy.deepcopy(tables)  # the script writes to it
-    if edits is not None:
-        at.session_state["form_items"] = edits
-    at.run()
-    return at.session_state["picked"], at.session_state[keys.FORM_TABLES]
+def _grid(at: AppTest, path: tuple[str, ...] = ("items",)) -> list[list[str]]:
+    """The items grid's cells as drawn, row by row (the last: the new item's line)."""
+    cells = [w for w in at.text_input if w.key.startswith(cell_key(path, 0, "")[: -len("-0-")])]
+    columns = len({w.key.rsplit("-", 1)[1] for w in cells})
+    values = [w.value for w in cells]
+    return [values[n : n + columns] for n in range(0, len(values), columns)]
 
 
-def test_the_items_editor_keeps_its_rows_and_key_while_its_edits_are_what_the_json_says():
-    added = {"edited_rows": {}, "added_rows": [{"sku": "B-2"}], "deleted_rows": []}
-    stored = {"form_items": ([SEED_ITEM], 0)}
-    assert _editor_base(None, None, [SEED_ITEM]) == ("form_items", stored)
-    # the new row is in the JSON: same rows, same key, so the same editor in the browser
-    assert _editor_base(stored, added, [SEED_ITEM, {"sku": "B-2"}]) == ("form_items", stored)
-    # the JSON changed by other means: new rows (a new editor by themselves), same key
-    changed = [{**SEED_ITEM, "qty": 5}]
-    assert _editor_base(stored, added, changed) == ("form_items", {"form_items": (changed, 0)})
-    # back to rows that look like the stored ones, with edits held: the key moves on, or the
-    # browser would keep showing the dropped row
-    assert _editor_base(stored, added, [SEED_ITEM]) == (
-        "form_items-1",
-        {"form_items": ([SEED_ITEM], 1)},
-    )
+def test_the_items_grid_keeps_its_cells_while_they_are_what_the_json_says():
+    payload = {"user_id": "550e8400-e29b-41d4-a716-446655440000", "amount": 1}
+    at = _form(payload | {"items": [SEED_ITEM]})
+    assert _grid(at) == [["A-1", "1", "2"], ["", "", ""]]
+    at.text_input(key=cell_key(("items",), 0, "qty")).input("7")  # sent with Apply only
+    at.button(key="form-apply-items").click().run()
+    at.text_input(key="form_amount").input("2").run()  # another field: the cells stay
+    assert _grid(at) == [["A-1", "7", "2"], ["", "", ""]]
+    assert json.loads(editor(at, keys.PAYLOAD).value)["items"] == [{**SEED_ITEM, "qty": 7}]
+    # the JSON changed by other means: the cells are filled afresh from it
+    editor(at, keys.PAYLOAD).input(json.dumps(payload | {"items": [{"sku": "Z-9"}]})).run()
+    assert _grid(at) == [["Z-9", "", ""], ["", "", ""]]
 
 
 def test_the_items_table_writes_its_edits_when_apply_to_payload_is_pressed():
@@ -330,13 +314,13 @@ def test_the_items_table_writes_its_edits_when_apply_to_payload_is_pressed():
             "drops them."
         ],
     )
-    new_row = {"sku": "ABC-123", "qty": "3", "unit_price": "9.99"}
-    typed_rows = {"edited_rows": {}, "added_rows": [new_row], "deleted_rows": []}
-    at.session_state["form_items"] = typed_rows  # what the browser sends with the press
+    for column, text in {"sku": "ABC-123", "qty": "3", "unit_price": "9.99"}.items():
+        at.text_input(key=cell_key(("items",), 1, column)).input(text)  # the new item's line
     apply.click().run()
 
     items = [SEED_ITEM, {"sku": "ABC-123", "qty": 3, "unit_price": 9.99}]
     assert json.loads(editor(at, keys.PAYLOAD).value) == payload | {"items": items}
-    # the same editor, key and rows: the browser's grid (and what it shows) is kept
-    assert at.session_state[keys.FORM_TABLES] == {"form_items": ([SEED_ITEM], 0)}
+    # the cells as typed, and a new line under them
+    assert _grid(at) == [["A-1", "1", "2"], ["ABC-123", "3", "9.99"], ["", "", ""]]
+    assert at.session_state[keys.FORM_TABLES] == {"form_items": items}
     assert not at.exception

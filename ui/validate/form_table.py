@@ -1,11 +1,18 @@
-"""A list of models as a data editor in a form of its own: typed cells reach the JSON text when
-the user applies them, so no script run interrupts the typing."""
+"""A list of models as a grid of plain text inputs in a form of its own: every key typed stays
+in its cell, and the cells reach the JSON text when the user applies them.
+
+Streamlit's data editor lost keys typed at a fast typist's pace: the first key after Tab went
+nowhere while its next cell's editor opened, at scripted speed three cells' text piled into
+one, and its cell editor stayed open on Escape (issue 41, item 8). Plain inputs take every
+key the browser gives them, and Tab moves between them natively.
+"""
 
 from __future__ import annotations
 
+from html import escape
+from pathlib import Path as FilePath
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from core.jsontext.write import dumps
@@ -15,13 +22,8 @@ from ui.text import plain
 from ui.validate.form_edits import Path, apply_table, shown
 from ui.validate.form_write import edit_payload, value_at
 
-__all__ = ["APPLY", "columns_of", "table_editor"]
+__all__ = ["APPLY", "cell_key", "columns_of", "table_editor", "table_edits"]
 
-# Per table (by its widget key): the rows its editor was given and a generation that moves
-# its key on only when pending edits must be dropped. While the edits it holds are what the
-# JSON text says, the editor keeps its data, its key and so its identity (and the focus):
-# Streamlit gives a dynamic data editor a new identity, and the browser a new grid, whenever
-# its rows change.
 APPLY = "Apply to payload"
 # Static: the server cannot see edits the browser has not sent, so the note is always there.
 _PENDING = (
@@ -31,12 +33,14 @@ _PENDING = (
 _REFUSED = (
     "These cells are not in the JSON text; the table keeps them as typed until you change them:"
 )
+# Our own script (grid_keys.js says what it does); no user text goes into the page.
+_SCRIPT = FilePath(__file__).with_name("grid_keys.js").read_text(encoding="utf-8")
 
 
-def _apply_table(path: Path, editor_key: str, base: list[Any], columns: dict[str, str]) -> None:
-    rows = apply_table(base, st.session_state[editor_key], columns, ".".join(path)).rows
-    if dumps(rows) != dumps(value_at(path)):  # an empty new row changes nothing: no rewrite
-        edit_payload(path, rows)
+def cell_key(path: Path, row: int, column: str) -> str:
+    """The widget key of the cell at `row`, `column` of the table at `path`
+    (`form-cell-items-0-sku`); the row after the last is the new row's line."""
+    return keys.field_key((*path, str(row), column), "cell")
 
 
 def columns_of(item: dict[str, Any], root: dict[str, Any], rows: list[Any]) -> dict[str, str]:
@@ -49,89 +53,113 @@ def columns_of(item: dict[str, Any], root: dict[str, Any], rows: list[Any]) -> d
     return columns
 
 
-def _frame(columns: dict[str, str], rows: list[Any]) -> pd.DataFrame:
-    """What the editor shows: one text column per key, one row per item."""
-    return pd.DataFrame(
-        [
-            {c: shown(row[c]) if c in row else None for c in columns}
-            if isinstance(row, dict)
-            else dict.fromkeys(columns, shown(row))
-            for row in rows
-        ],
-        columns=list(columns),
-        dtype="string",
-    )
+def _shown(row: Any, column: str) -> str:
+    """What a cell shows: a row's value at `column` ("" when it has none); a row that is not
+    an object shows its value in every column."""
+    if not isinstance(row, dict):
+        return shown(row)
+    return shown(row[column]) if column in row else ""
 
 
-def _base(item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path) -> str:
-    """The rows the editor keeps (stored per table) and its key, refreshed when the JSON text
-    holds something other than those rows with the editor's edits applied."""
-    key, ss = keys.field_key(path), st.session_state
-    tables = ss.setdefault(keys.FORM_TABLES, {})
-    base, generation = tables.get(key, (None, 0))
-    editor_key = keys.generation(key, generation)
-    edits = ss.get(editor_key) or {}
-    if base is not None:
-        columns = columns_of(item, root, base)
-        if dumps(apply_table(base, edits, columns, "").rows) == dumps(rows):
-            return editor_key
-    # The JSON changed by other means: the editor starts afresh on its rows (new rows, a new
-    # editor). Rows that look the same would keep its edits in the browser: its key moves on.
-    pending = any(edits.get(part) for part in ("edited_rows", "added_rows", "deleted_rows"))
-    if pending and base is not None:
-        before, after = (_frame(columns_of(item, root, r), r) for r in (base, rows))
-        if before.equals(after):
-            generation += 1
-            editor_key = keys.generation(key, generation)
-    tables[key] = (rows, generation)
-    return editor_key
+def table_edits(path: Path, base: list[Any], columns: dict[str, str]) -> dict[str, Any]:
+    """The cells' text as a data editor's edit state on `base` (`edited_rows`, `added_rows`,
+    `deleted_rows`): what `apply_table` writes. A cell left as shown is no edit; a row whose
+    every cell was emptied is dropped."""
+    ss = st.session_state
+    edited: dict[int, dict[str, str]] = {}
+    for row, item in enumerate(base):
+        for column in columns:
+            typed = ss.get(cell_key(path, row, column), _shown(item, column))
+            if typed != _shown(item, column):
+                edited.setdefault(row, {})[column] = typed
+    added = {column: ss.get(cell_key(path, len(base), column), "") for column in columns}
+    dropped = [
+        row
+        for row, item in enumerate(base)
+        if any(_shown(item, column) for column in columns)
+        and not any(ss.get(cell_key(path, row, column), _shown(item, column)) for column in columns)
+    ]
+    return {"edited_rows": edited, "added_rows": [added], "deleted_rows": dropped}
+
+
+def _fill(path: Path, rows: list[Any], columns: dict[str, str]) -> None:
+    """Every cell (and the new row's line, empty) as `rows` say."""
+    for row, item in enumerate(rows):
+        for column in columns:
+            st.session_state[cell_key(path, row, column)] = _shown(item, column)
+    for column in columns:
+        st.session_state[cell_key(path, len(rows), column)] = ""
+
+
+def _apply_table(path: Path, base: list[Any], columns: dict[str, str]) -> None:
+    edits = table_edits(path, base, columns)
+    rows = apply_table(base, edits, columns, ".".join(path)).rows
+    tables = st.session_state.setdefault(keys.FORM_TABLES, {})
+    if edits["deleted_rows"]:  # the rows after a dropped one move up: cells as written
+        _fill(path, rows, columns)
+    # The cells hold what was typed (a refused cell too): these rows are what they show.
+    tables[keys.field_key(path)] = rows
+    if dumps(rows) != dumps(value_at(path)):  # an empty new row changes nothing: no rewrite
+        edit_payload(path, rows)
+
+
+def _base(path: Path, rows: list[Any], columns: dict[str, str]) -> list[Any]:
+    """The rows the cells were filled from; when the JSON text holds other rows (changed by
+    other means), the cells are filled afresh from those."""
+    tables = st.session_state.setdefault(keys.FORM_TABLES, {})
+    base: list[Any] | None = tables.get(keys.field_key(path))
+    edits = None if base is None else table_edits(path, base, columns)
+    if base is None or dumps(apply_table(base, edits or {}, columns, "").rows) != dumps(rows):
+        _fill(path, rows, columns)
+        tables[keys.field_key(path)] = base = rows
+    return base
 
 
 def table_editor(
     item: dict[str, Any], root: dict[str, Any], rows: list[Any], path: Path, label: str
 ) -> None:
-    """`rows` (a list of `item` models) as a dynamic data editor keyed `form_<path>`.
-
-    The editor sits in a form with an `Apply to payload` button (`form-apply-<path>`): the
-    edits are applied whole to the rows the editor was given and written to the JSON text; a
-    cell JSON cannot write stays in the table as typed and is named under it.
-    """
-    editor_key = _base(item, root, rows, path)
-    base = st.session_state[keys.FORM_TABLES][keys.field_key(path)][0]
+    """`rows` (a list of `item` models) as a grid of text inputs, one row per item and a
+    last line for a new one, in a form of its own with an `Apply to payload` button
+    (`form-apply-<path>`): the cells are applied whole to the rows they were filled from
+    and written to the JSON text; a cell JSON cannot write stays as typed and is named."""
+    base = _base(path, rows, columns_of(item, root, rows))
     columns = columns_of(item, root, base)
     title = str(item.get("title", "objects"))
-    st.caption(f"{label}: a list of {plain(title)} (one row each)")
-    # A form of its own: a cell saved by Tab or Enter starts no script run. A run started
-    # mid-typing (each save used to start one) redraws the grid under the keys that follow:
-    # they went to the wrong cell or were lost (issue 32, item 2). The edits reach the JSON
-    # text together, by the form's button.
+    st.caption(
+        f"{label}: a list of {plain(title)}, one row each; type a new one on the last line, "
+        "empty every cell of a row to drop it"
+    )
     with st.form(key=keys.field_key(path, "table"), border=False, enter_to_submit=False):
-        st.data_editor(
-            _frame(columns, base),
-            key=editor_key,
-            num_rows="dynamic",
-            hide_index=False,
-            alt=f"{path[-1]}: a table of {title}, one row each",  # its accessible name
-            # In a form no commit starts a run either way; "ignore" also makes the browser
-            # hand each commit to the form at once, where it otherwise waits 150 ms: Apply
-            # pressed within them (Enter, Escape, Tab, Enter by keyboard) sent the rows
-            # without the last cell.
-            on_change="ignore",
-        )
+        # Rows that never stack (st.columns would put a row's cells one under the other on a
+        # phone): each cell an equal share of the row, the column's name above it.
+        with st.container(key=keys.field_key(path)):
+            with st.container(horizontal=True, wrap=False, gap="small"):
+                for column in columns:
+                    st.caption(plain(column), width="stretch")
+            for row in range(len(base) + 1):
+                with st.container(horizontal=True, wrap=False, gap="small"):
+                    for column in columns:
+                        st.text_input(
+                            plain(f"{path[-1]}[{row}].{column}"),  # its accessible name
+                            key=cell_key(path, row, column),
+                            label_visibility="collapsed",
+                        )
         st.caption(_PENDING)
         st.form_submit_button(
-            APPLY,
-            key=keys.field_key(path, "apply"),
-            on_click=_apply_table,
-            args=(path, editor_key, base, columns),
-        )
+            APPLY, key=keys.field_key(path, "apply"), on_click=_apply_table,
+            args=(path, base, columns),
+        )  # fmt: skip
+    grid = escape(f".st-key-{keys.field_key(path)}", quote=True)
+    st.html(
+        f'<script data-grid="{grid}" data-columns="{len(columns)}">{_SCRIPT}</script>',
+        unsafe_allow_javascript=True,
+    )
     if any(not isinstance(row, dict) for row in base):
         st.caption(
             "A row whose item is not an object shows its value in every column; "
             "edit it in the JSON text."
         )
-    edits = st.session_state.get(editor_key) or {}
-    refused = apply_table(base, edits, columns, ".".join(path)).refused
+    refused = apply_table(base, table_edits(path, base, columns), columns, ".".join(path)).refused
     if refused:
         st.warning(_REFUSED)
         st.code("\n".join(refused), language=None, wrap_lines=True)

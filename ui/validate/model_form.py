@@ -163,7 +163,8 @@ def model_form(text: str, model: type[BaseModel], errors: list[FieldError] | Non
         "Generated from the model's JSON Schema. It edits the JSON text under it: one "
         "payload, two views, each edit in one shows in the other. Text fields stay strings; "
         "other fields are read as JSON (numbers, true/false, lists). Leave an optional field "
-        "empty to leave it out. In a table, Tab moves to the next cell, Enter saves it, and "
+        "empty to leave it out. In a table, Tab moves to the next cell, Enter to the one under it, "
+        "and "
         f"{APPLY} writes the table's edits to the JSON text."
     )
     st.html(_ERROR_STYLE)
