@@ -78,6 +78,12 @@ def test_unbrick_says_what_it_writes_and_from_which_checkpoint_before_the_editor
         "on with what follows it; no stored row changes."
     )
     assert dry_run["as_node"] == "validate_order"
+    # the dry run's row, as Migrate's: what will be written, where from, as which node
+    (row,) = table_rows(at, "thread", "from checkpoint", "as node", "fields written")
+    assert (*row[:3], json.loads(row[3])) == (
+        "fault-negative_amount", dry_run["fork_from_checkpoint"], "validate_order",
+        dry_run["values"],
+    )  # fmt: skip
     assert [c.value for c in at.caption if c.value.startswith("Confirm")] == [
         plain(
             "Confirm: write it as one new checkpoint of thread fault-negative_amount, forked "

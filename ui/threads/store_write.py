@@ -22,6 +22,7 @@ from ui.threads.source import StoreChoice
 
 __all__ = [
     "WRITTEN_COLUMNS",
+    "planned_table",
     "resume_code",
     "server_assistant",
     "store_write",
@@ -50,6 +51,14 @@ def store_write(write: Callable[[], T], *, after: str) -> T | None:
             f"The store refused the write ({type(error).__name__}); " + after
         )
     return None
+
+
+def planned_table(rows: Sequence[dict[str, str]], key: str) -> None:
+    """What a write will write, one row per new checkpoint, under the names `rows` give its
+    columns (thread, from checkpoint, ..., fields written: their JSON, in a wide column)."""
+    wide = {"fields written": st.column_config.TextColumn(width="large")}
+    st.dataframe(pd.DataFrame(list(rows), dtype=str), key=key, hide_index=True,
+                 column_config=wide)  # fmt: skip
 
 
 def written_table(rows: Sequence[dict[str, str]], key: str, **layout: Any) -> pd.DataFrame:

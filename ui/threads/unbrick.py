@@ -11,6 +11,7 @@ from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
 from core.jsontext.payload import PayloadError, parse
+from core.jsontext.write import dumps
 from core.stores.reader import write_fork
 from core.stores.serde import strict_serde
 from core.stores.timeline import Checkpoint, Timeline
@@ -24,7 +25,13 @@ from ui.errors.view import error_table
 from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.source import StoreChoice
-from ui.threads.store_write import server_assistant, store_write, what_next, written_table
+from ui.threads.store_write import (
+    planned_table,
+    server_assistant,
+    store_write,
+    what_next,
+    written_table,
+)
 from ui.threads.timeline import as_json
 
 __all__ = ["unbrick_section"]
@@ -164,6 +171,11 @@ def unbrick_section(
         return
     plan = planned[1]
     st.success("Valid. This is exactly what will be written (a new checkpoint; no row changes):")
+    planned_table([{
+        "thread": plan.thread_id, "from checkpoint": plan.checkpoint_id,
+        "as node": plan.as_node or "(an update from outside the graph)",
+        "fields written": dumps(as_json(plan.values)),
+    }], keys.THREADS_UNBRICK_PLANNED_TABLE)  # fmt: skip
     st.json(as_json(plan.dry_run()))
     st.caption(plain(
         f"Confirm: write it as one new checkpoint of thread {plan.thread_id}, forked from "

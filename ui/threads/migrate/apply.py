@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict
 
-import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
@@ -27,7 +26,13 @@ from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.migrate.outcomes import outcomes
 from ui.threads.source import StoreChoice
-from ui.threads.store_write import server_assistant, store_write, what_next, written_table
+from ui.threads.store_write import (
+    planned_table,
+    server_assistant,
+    store_write,
+    what_next,
+    written_table,
+)
 
 __all__ = ["apply_section"]
 
@@ -100,13 +105,9 @@ def _show_planned(rows: list[dict[str, str]]) -> None:
         f"Dry run: {plural(len(rows), 'new checkpoint')} will be written, one per thread, "
         "each forked from the checkpoint named, with these fields (nothing is written yet):"
     )
-    frame = pd.DataFrame(rows, columns=["thread_id", "from_checkpoint_id", "fields"], dtype=str)
-    st.dataframe(
-        frame.set_axis(["thread", "from checkpoint", "fields written"], axis="columns"),
-        key=keys.THREADS_MIGRATE_PLANNED_TABLE,
-        hide_index=True,
-        column_config={"fields written": st.column_config.TextColumn(width="large")},
-    )
+    shown = [{"thread": row["thread_id"], "from checkpoint": row["from_checkpoint_id"],
+              "fields written": row["fields"]} for row in rows]  # fmt: skip
+    planned_table(shown, keys.THREADS_MIGRATE_PLANNED_TABLE)
 
 
 def _written(choice: StoreChoice, candidate: type[BaseModel]) -> None:
