@@ -10,6 +10,7 @@ from typing import Any
 
 from core.errors import CodedError, ErrorCode
 from core.jsontext.write import dumps
+from core.words import count
 
 __all__ = [
     "MAX_SHARE_JSON_BYTES",
@@ -53,9 +54,9 @@ def encode_share(state: dict[str, Any]) -> str:
     if len(token) > MAX_TOKEN_CHARS:
         raise ShareError(
             ErrorCode.SHARE_TOO_LARGE,
-            f"What is on this page makes a {len(token):,}-character link (limit "
-            f"{MAX_TOKEN_CHARS:,}): shorten the payload, script or forked state, or share the "
-            "text instead.",
+            f"What is on this page makes a link {count(len(token), 'character')} long (the "
+            f"limit is {MAX_TOKEN_CHARS:,}): shorten the payload, the script or the forked "
+            "state, or share the text instead.",
         )
     return token
 
@@ -85,7 +86,8 @@ def decode_share(token: str) -> dict[str, Any]:
         packed = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
         raise ShareError(
-            ErrorCode.SHARE_ENCODING, "This share link is damaged (bad characters). " + _AGAIN
+            ErrorCode.SHARE_ENCODING,
+            "This share link is damaged: it holds characters no share link has. " + _AGAIN,
         ) from None
     inflater = zlib.decompressobj()
     try:

@@ -12,7 +12,8 @@ _CLOSE = {"{": "}", "[": "]"}
 def reindent(text: str, indent: int = 2) -> str:
     """`text` (valid JSON) laid out like `json.dumps(..., indent=indent)`, tokens untouched.
 
-    Re-encoding would change what the user wrote: `1e400` would become `Infinity`, long
+    Re-encoding would change what the user wrote (the ideograph below is a deliberate Unicode
+    case: the character that escape stands for): `1e400` would become `Infinity`, long
     decimals would lose digits, `\\u4e0b` would become `下`, and of a key written twice only
     the last would survive. Here only the whitespace between tokens changes.
 

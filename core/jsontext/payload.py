@@ -12,6 +12,7 @@ from typing import Any
 from core.errors import CodedError, ErrorCode
 from core.jsontext.scan import VALUE, tokens
 from core.jsontext.source_map import SourceMap
+from core.words import count
 
 __all__ = [
     "MAX_DEPTH",
@@ -95,7 +96,7 @@ def check_shape(text: str) -> None:
     )
     if size > MAX_PAYLOAD_BYTES:
         raise PayloadError(
-            f"The payload is {size:,} bytes; the limit is {MAX_PAYLOAD_BYTES:,}. "
+            f"The payload is {count(size, 'byte')}; the limit is {MAX_PAYLOAD_BYTES:,}. "
             "Remove items or shorten long strings.",
             code=ErrorCode.TOO_LARGE,
         )
@@ -118,8 +119,9 @@ def check_limits(text: str) -> None:
         digits = _integer_digits(long_number.group())
         whole = long_number.group().lstrip("-").isdigit()
         raise PayloadError(
-            f"{'An integer' if whole else 'The integer part of a number'} has {digits:,} "
-            f"digits; the limit is {MAX_NUMBER_DIGITS:,}. Shorten it or send it as a string.",
+            f"{'An integer' if whole else 'The integer part of a number'} has "
+            f"{count(digits, 'digit')}; the limit is {MAX_NUMBER_DIGITS:,}. Shorten it or send "
+            "it as a string.",
             *line_col(text, long_number.start()),
             code=ErrorCode.NUMBER_TOO_LONG,
         )
@@ -201,7 +203,10 @@ def _explain(exc: json.JSONDecodeError) -> str:
         "Expecting property name enclosed in double quotes": (
             "keys need double quotes, and a trailing comma before } is not allowed"
         ),
-        "Expecting value": "a value is missing here (or a trailing comma / single quote)",
+        "Expecting value": (
+            "no JSON value starts here: one is missing, or a string lacks its double quotes, or "
+            "a comma trails the last item"
+        ),
         "Extra data": "there is text after the JSON object ended",
         "Unterminated string starting at": "a string is missing its closing quote",
         "Invalid control character at": "control characters must be escaped (\\n, \\t)",

@@ -1,10 +1,12 @@
-"""Values -> text for people: the one JSON dumper, cut values, numbers and counted nouns."""
+"""Values -> text for people: the one JSON dumper, cut values and numbers."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from typing import Any
+
+from core.words import count
 
 __all__ = [
     "clip",
@@ -32,6 +34,7 @@ def dumps(
     `compact` drops the spaces after `,` and `:`; `allow_nan=False` refuses NaN and infinities.
 
     Example:
+        >>> # A deliberate Unicode case: the ideographs show non-ASCII text written as itself.
         >>> dumps({"loc": ("订单",)})
         '{"loc": ["订单"]}'
         >>> dumps({"at": object}, default=lambda v: v.__name__)
@@ -129,19 +132,19 @@ def preview(value: Any, limit: int = 200) -> str:
         if isinstance(item, str | bytes | bytearray):
             shown = item[: limit + 1]
             text = shown.decode("utf-8", "replace") if not isinstance(shown, str) else shown
-            unit = "characters" if isinstance(item, str) else "bytes"
+            unit = "character" if isinstance(item, str) else "byte"
             # a short text cut by the limit is part of the value around it
-            cut.append(f"{len(item):,} {unit}" if len(item) > limit or not cut else cut[-1])
+            cut.append(count(len(item), unit) if len(item) > limit or not cut else cut[-1])
             emit(json.dumps(text, ensure_ascii=False)[: -1 if len(item) > limit else None])
         elif isinstance(item, dict):
-            cut.append(f"an object of {len(item):,} keys inside")
+            cut.append(f"an object of {count(len(item), 'key')} inside")
             emit("{")
             for index, (key, inner) in enumerate(item.items()):
                 emit((", " if index else "") + json.dumps(str(key), ensure_ascii=False) + ": ")
                 walk(inner)
             emit("}")
         elif isinstance(item, list | tuple):
-            cut.append(f"a list of {len(item):,} items inside")
+            cut.append(f"a list of {count(len(item), 'item')} inside")
             emit("[")
             for index, inner in enumerate(item):
                 emit(", " if index else "")
@@ -159,16 +162,6 @@ def preview(value: Any, limit: int = 200) -> str:
     return "".join(parts)
 
 
-def plural(count: int, noun: str) -> str:
-    """`1 error`, `2 errors`.
-
-    Example:
-        >>> plural(1, "error"), plural(3, "error")
-        ('1 error', '3 errors')
-    """
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def number_literal(value: float) -> str:
     """A bound as Python source writes it: whole numbers as ints, others with every digit.
 
@@ -177,3 +170,7 @@ def number_literal(value: float) -> str:
         ('1_000_000', '0.123456789')
     """
     return f"{int(value):_}" if float(value).is_integer() else repr(float(value))
+
+
+# The old name of core.words.count, for the callers not yet moved to it.
+plural = count

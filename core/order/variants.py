@@ -17,6 +17,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
+from core.words import count
+
 __all__ = ["class_source", "field_args", "model_fields", "replace_once"]
 
 
@@ -83,7 +85,8 @@ def replace_once(source: str, pattern: str, replacement: str) -> str:
         >>> replace_once("x: int = Field(ge=0)", r"(ge=)[^,)]+", r"\\g<1>5")
         'x: int = Field(ge=5)'
     """
-    changed, count = re.subn(pattern, replacement, source)
-    if count != 1:  # the class changed shape: the shown source would lie
-        raise RuntimeError(f"{pattern!r} matched {count} times in the class source")
+    changed, matches = re.subn(pattern, replacement, source)
+    if matches != 1:  # the class changed shape: the shown source would lie
+        times = count(matches, "time")
+        raise RuntimeError(f"{pattern!r} matched {times} in the class source, not once")
     return changed

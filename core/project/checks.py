@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from core.errors import CodedError, ErrorCode
 from core.lg_compat import accepted_keywords, builder_of, context_schema, nodes_of, state_schema
+from core.words import article
 
 if TYPE_CHECKING:  # langgraph.graph costs half a second: only --graph needs it
     from core.order.graph import CompiledGraph
@@ -45,7 +46,7 @@ def load_model(spec: str, kind: str = "model") -> type[BaseModel]:
     if is_model(target):
         model: type[BaseModel] = target
         return model
-    what = "a TypedDict" if is_typeddict(target) else f"{_kind(target)}"
+    what = "a TypedDict" if is_typeddict(target) else _kind(target)
     raise ProjectError(
         ErrorCode.NOT_A_MODEL,
         f"{kind} {spec!r} is {what}, not a Pydantic BaseModel subclass; point --{kind} at a "
@@ -114,6 +115,7 @@ def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[P
         if {"config", "runtime"} & accepted_keywords(node.runnable)
     ]
     stops = ", ".join(map(str, [*graph.interrupt_before_nodes, *graph.interrupt_after_nodes]))
+    one = len(readers) == 1
     checks = [
         (graph.checkpointer not in (None, False), ErrorCode.GRAPH_CHECKPOINTER_REPLACED,
          "the graph was compiled with a checkpointer; every run here uses its own fresh "
@@ -122,8 +124,9 @@ def graph_caveats(graph: CompiledGraph, model: type[BaseModel] | None) -> list[P
          f"the graph declares context_schema {context}; runs here pass no context, so nodes "
          "reading runtime.context get None."),
         (bool(readers), ErrorCode.GRAPH_READS_CONFIG,
-         f"node(s) {', '.join(readers)} take config or runtime; runs here pass only a "
-         "thread_id and no context, so keys your nodes expect there are missing."),
+         f"{'node' if one else 'nodes'} {', '.join(readers)} {'takes' if one else 'take'} "
+         "config or runtime; runs here pass only a thread_id and no context, so keys your "
+         "nodes expect there are missing."),
         (bool(stops), ErrorCode.GRAPH_INTERRUPTS,
          f"the graph interrupts at {stops}; a run here stops there and is not resumed. "
          "Compile a variant without interrupt_before/after."),
@@ -137,8 +140,10 @@ def _state_note(state: Any, model: type[BaseModel] | None) -> ProjectError:
         if model
         else "No Pydantic model is checked: pass --model (or an input_schema) to validate."
     )
-    kind = "a TypedDict" if is_typeddict(state) else _kind(state).removeprefix("the ")
-    if dataclasses.is_dataclass(state):
+    kind = "a plain class"
+    if is_typeddict(state):
+        kind = "a TypedDict"
+    elif dataclasses.is_dataclass(state):
         kind = "a dataclass"
     return ProjectError(
         ErrorCode.STATE_NOT_PYDANTIC,
@@ -183,4 +188,4 @@ def _import_failed(module_name: str, kind: str, exc: BaseException) -> ProjectEr
 def _kind(value: Any) -> str:
     if isinstance(value, type):
         return f"the class {value.__qualname__}"
-    return f"a {type(value).__name__} value"
+    return article(type(value).__name__) + " value"

@@ -6,9 +6,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.jsontext.write import plural
 from core.tools import Observation, Scenario, models_source
 from core.tools.schema_lint import ref_paths
+from core.words import count
 
 __all__ = ["SCENARIO", "MenuItem", "MenuTool", "MenuToolParams"]
 
@@ -41,14 +41,14 @@ def _depth(items: Any) -> int:
 def _observe(payload: Any) -> list[Observation]:
     params = payload.get("params") if isinstance(payload, dict) else None
     items = params.get("items") if isinstance(params, dict) else None
-    depth = plural(_depth(items), "level")
+    depth = count(_depth(items), "level")
     rows = [Observation("depth of the payload's menu tree", depth, "items nested through children")]
     for path in ref_paths(MenuTool.model_json_schema()):
         cyclic = len(path) > 1 and path[-1] in path[:-1]
         rows.append(
             Observation(
                 "$ref path from the root",
-                f"{len(path) - 1} refs deep" + (", then a cycle" if cyclic else ""),
+                f"{count(len(path) - 1, 'ref')} deep" + (", then a cycle" if cyclic else ""),
                 " -> ".join(path),
             )
         )

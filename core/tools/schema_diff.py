@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.jsontext.write import clip
+from core.words import count
 
 if TYPE_CHECKING:  # an annotation only: the tool lab never loads core.validate for it
     from core.validate.json_schema import JsonSchema
@@ -77,7 +78,8 @@ def _diff(before: Any, after: Any, where: str, defs: dict[str, Any]) -> list[Rew
                 for index, (a, b) in enumerate(zip(old, new, strict=True)):
                     out += _diff(a, b, f"{at}/{index}", defs)
             else:
-                out.append(Rewrite("members_changed", at, f"{len(old)} -> {len(new)} members"))
+                members = f"{count(len(old), 'member')} -> {count(len(new), 'member')}"
+                out.append(Rewrite("members_changed", at, members))
         elif old != new:
             out += _keyword(key, old, new, before, after, where or "/")
     return out

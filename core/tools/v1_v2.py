@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.tools import Observation, Scenario, attempt, models_source
+from core.words import count
 
 __all__ = ["SCENARIO", "MyModelV2"]
 
@@ -155,12 +156,12 @@ _SPELLINGS = (
     (
         "MyModel.schema()",
         "MyModel.model_json_schema()",
-        lambda: f"{len(MyModelV2.schema()['properties'])} properties",
+        lambda: count(len(MyModelV2.schema()["properties"]), "property"),
     ),
     (
         "MyModel.schema_json()",
         "json.dumps(MyModel.model_json_schema())",
-        lambda: f"{len(MyModelV2.schema_json())} characters",
+        lambda: count(len(MyModelV2.schema_json()), "character"),
     ),
     (
         "MyModel.model_json_schema(indent=2)",

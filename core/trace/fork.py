@@ -11,11 +11,12 @@ from pydantic import BaseModel, ValidationError
 
 from core.errors import CodedError, ErrorCode
 from core.jsontext.payload import PayloadError, parse
-from core.jsontext.write import dumps, plural
+from core.jsontext.write import dumps
 from core.trace.reducers import LAST_VALUE, dump_json, graph_reducers
 from core.trace.run import Step, Trace, checkpoint_values, record_run
 from core.validate.field_errors import place_in_text
 from core.validate.report import validate_value
+from core.words import count
 
 __all__ = ["ForkError", "edit_errors", "fork_diff", "fork_trace"]
 
@@ -109,7 +110,7 @@ def _update_state(graph: Any, base: Step, writes: dict[str, Any], *, single: boo
         if not single or parent is None:
             raise ForkError(
                 f"LangGraph cannot fork step {base.step}: its state fails "
-                f"validation ({plural(exc.error_count(), 'error')}); fork an earlier step"
+                f"validation ({count(exc.error_count(), 'error')}); fork an earlier step"
             ) from exc
         return graph.update_state(parent, writes, as_node=base.node)
 

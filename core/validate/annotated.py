@@ -7,6 +7,7 @@ import textwrap
 from core.jsontext.duplicates import MAX_REPORTED
 from core.jsontext.write import clip
 from core.validate.report import Report
+from core.words import count
 
 __all__ = [
     "ANNOTATED_WIDTH",
@@ -118,7 +119,7 @@ def _pieces(line: str, room: int) -> list[str]:
     kept = line[:MAX_LINE_CHARS]
     pieces = [kept[start : start + room] for start in range(0, len(kept), room)] or [""]
     if len(line) > MAX_LINE_CHARS:
-        pieces.append(f"… {len(line) - MAX_LINE_CHARS:,} more characters")
+        pieces.append(f"… {count(len(line) - MAX_LINE_CHARS, 'more character')}")
     return pieces
 
 

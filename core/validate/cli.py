@@ -13,10 +13,11 @@ from typing import Any, TextIO
 from pydantic import BaseModel
 
 from core.errors import CodedError, ErrorCode
-from core.jsontext.write import dumps, plural
+from core.jsontext.write import dumps
 from core.project import Project, load_project
 from core.validate.entry import EntryComparison
 from core.validate.report import Report
+from core.words import count
 
 __all__ = [
     "EXIT_FAILED",
@@ -176,8 +177,8 @@ def print_report(
 def _print_verdicts(report: Report, entry: EntryComparison | None, out: TextIO) -> None:
     columns = ["line:col", "path", "type", "message", "input"]
     if entry is None:  # trace's gate: the model alone, before the graph runs
-        count = plural(len(report.errors), "error")
-        said = "gate open: the payload is valid" if report.ok else f"gate closed: {count}"
+        errors = count(len(report.errors), "error")
+        said = "gate open: the payload is valid" if report.ok else f"gate closed: {errors}"
         print(said + ("" if report.ok else ", the graph would not run"), file=out)
         if report.errors:
             print(table(report.to_rows(), columns), file=out)
@@ -193,12 +194,12 @@ def _print_verdicts(report: Report, entry: EntryComparison | None, out: TextIO) 
     if report.ok:
         print("your model alone: the payload is valid", file=out)
     else:
-        print(f"your model alone: {plural(len(report.errors), 'error')}", file=out)
+        print(f"your model alone: {count(len(report.errors), 'error')}", file=out)
         print(table(report.to_rows(), columns), file=out)
     same = [(e.path, e.type) for e in verdict.errors] == [(e.path, e.type) for e in report.errors]
     if not same and verdict.errors:
         rows = [e.to_row() for e in verdict.errors]
-        print(f"langgraph's entry: {plural(len(rows), 'error')}", file=out)
+        print(f"langgraph's entry: {count(len(rows), 'error')}", file=out)
         print(table(rows, columns), file=out)
         if report.ok and any(e.type == "is_instance_of" for e in verdict.errors):
             print(

@@ -13,7 +13,6 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
 from core.jsontext.paths import format_path
-from core.jsontext.write import plural
 from core.lg_compat import builder_of, input_schema, node_input, schema_keys
 from core.order.graph import CompiledGraph
 from core.validate.crashes import in_payload_order, pin_crashes, without
@@ -26,6 +25,7 @@ from core.validate.field_errors import (
     value_errors,
 )
 from core.validate.run_saver import run_saver
+from core.words import count
 
 __all__ = ["MAX_NAMED", "EntryVerdict", "entry_graph", "langgraph_entry"]
 
@@ -206,7 +206,7 @@ def _one_line(exc: BaseException) -> str:
         named = [f"{format_path(e['loc'])} ({e['type']})" for e in exc.errors()[:MAX_NAMED]]
         more = exc.error_count() - len(named)
         listed = ", ".join(named + [f"{more:,} more"] * bool(more))
-        return f"ValidationError: {plural(exc.error_count(), 'error')}: {listed}"
+        return f"ValidationError: {count(exc.error_count(), 'error')}: {listed}"
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {first}".rstrip(": ")
 

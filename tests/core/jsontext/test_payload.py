@@ -96,6 +96,11 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
             "Invalid JSON: two commas in a row — remove this one.",
         ),
         ("[1, , 2]", "Invalid JSON: two commas in a row — remove this one."),
+        (
+            '{"status": shipped}',
+            "Invalid JSON: Expecting value — no JSON value starts here: one is missing, or a "
+            "string lacks its double quotes, or a comma trails the last item.",
+        ),
         ('{, "amount": 5}', "Invalid JSON: a comma before the first member — remove this comma."),
         ("[\n  ,1]", "Invalid JSON: a comma before the first item — remove this comma."),
         (
@@ -113,6 +118,7 @@ def test_each_limit_is_an_error_with_its_position(text, expected):
         "colon",
         "doubled-comma",
         "doubled-comma-in-array",
+        "unquoted-string",
         "comma-first-in-object",
         "comma-first-in-array",
         "bom",

@@ -8,6 +8,7 @@ import pytest
 
 from core.order import AgentState
 from core.project import ProjectSpec, load_project
+from core.project.checks import ProjectError, graph_caveats, load_model
 from core.trace import run_trace
 from core.trace.diagram import graph_dot
 from core.trace.errors import explain_run_error
@@ -174,20 +175,44 @@ def test_a_bad_config_file_is_an_error_with_what_to_write(tmp_path):
 
 
 NOTES = [
-    ("broken.kinds:plain_graph", "state_not_pydantic", None),
-    ("broken.kinds:with_checkpointer", "graph_checkpointer_replaced", "Counter"),
-    ("broken.kinds:with_context", "graph_needs_context", "Counter"),
-    ("broken.kinds:with_interrupt", "graph_interrupts", "Counter"),
-    ("broken.kinds:reads_config", "graph_reads_config", "Counter"),
-]
+    ("broken.kinds:plain_graph", "state_not_pydantic", None,
+     "the graph's state Plain is a TypedDict: LangGraph validates nothing between nodes. No "
+     "Pydantic model is checked: pass --model (or an input_schema) to validate."),
+    ("broken.kinds:with_checkpointer", "graph_checkpointer_replaced", "Counter",
+     "the graph was compiled with a checkpointer; every run here uses its own fresh in-memory "
+     "checkpointer instead, so your store is never read or written."),
+    ("broken.kinds:with_context", "graph_needs_context", "Counter",
+     "the graph declares context_schema Context; runs here pass no context, so nodes reading "
+     "runtime.context get None."),
+    ("broken.kinds:with_interrupt", "graph_interrupts", "Counter",
+     "the graph interrupts at bump; a run here stops there and is not resumed. Compile a "
+     "variant without interrupt_before/after."),
+    ("broken.kinds:reads_config", "graph_reads_config", "Counter",
+     "node read_user takes config or runtime; runs here pass only a thread_id and no context, "
+     "so keys your nodes expect there are missing."),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("graph", "code", "model"), NOTES, ids=[n[1] for n in NOTES])
-def test_graphs_that_need_more_than_a_payload_load_with_a_note(graph, code, model):
+@pytest.mark.parametrize(("graph", "code", "model", "message"), NOTES, ids=[n[1] for n in NOTES])
+def test_graphs_that_need_more_than_a_payload_load_with_a_note(graph, code, model, message):
     project = load_project(["--graph", graph], {}, FIXTURES)
 
-    assert (project.errors, [note.code for note in project.notes]) == ((), [code])
+    assert (project.errors, [(note.code, note.message) for note in project.notes]) == (
+        (),
+        [(code, message)],
+    )
     assert (project.model.__qualname__ if project.model else None) == model
+
+
+def test_a_value_that_is_not_a_class_is_named_with_the_article_its_type_takes():
+    with pytest.raises(ProjectError) as caught:
+        load_model("core.jsontext.payload:MAX_DEPTH")
+
+    assert (caught.value.code, caught.value.message) == (
+        "not_a_model",
+        "model 'core.jsontext.payload:MAX_DEPTH' is an int value, not a Pydantic BaseModel "
+        "subclass; point --model at a class that subclasses pydantic.BaseModel.",
+    )
 
 
 def test_a_graph_that_reads_config_fails_at_run_time_and_the_hint_says_why():
@@ -262,4 +287,30 @@ def test_the_conditional_edge_routes_by_total():
         "__start__",
         "price",
         "ship",
+    ]
+
+
+def test_two_nodes_that_read_config_are_named_in_the_plural():
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph import END, START, StateGraph
+    from pydantic import BaseModel
+
+    class Counter(BaseModel):
+        n: int = 0
+
+    def first(state: Counter, config: RunnableConfig) -> dict:
+        return {}
+
+    def second(state: Counter, config: RunnableConfig) -> dict:
+        return {}
+
+    builder = StateGraph(Counter).add_node("first", first).add_node("second", second)
+    builder.add_edge(START, "first").add_edge("first", "second").add_edge("second", END)
+
+    assert [(n.code, n.message) for n in graph_caveats(builder.compile(), Counter)] == [
+        (
+            "graph_reads_config",
+            "nodes first, second take config or runtime; runs here pass only a thread_id and "
+            "no context, so keys your nodes expect there are missing.",
+        )
     ]

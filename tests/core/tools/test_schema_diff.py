@@ -53,6 +53,14 @@ def test_shape_changes_are_undone_before_keywords_are_compared():
     ]
 
 
+def test_a_union_that_lost_members_counts_them_in_the_form_each_number_takes():
+    before = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    after = {"anyOf": [{"type": "string"}]}
+    assert diff_schemas(before, after) == [
+        Rewrite("members_changed", "/anyOf", "2 members -> 1 member")
+    ]
+
+
 def test_identical_schemas_have_no_rewrites():
     schema = {"type": "object", "properties": {"a": {"type": "integer", "minimum": 0}}}
     assert diff_schemas(schema, {**schema}) == []

@@ -1,5 +1,7 @@
 """core.tools: one contract test over every scenario preset, plus round trips and observations."""
 
+import json
+
 import pytest
 from pydantic import BaseModel
 from pydantic_core import core_schema
@@ -9,6 +11,7 @@ from core.tools import SCENARIOS, Observation, attempt
 from core.tools.custom_type import DrawingParametersNoHook, DrawingToolNoHook, PlainColor
 from core.tools.loose_strict import LooseTool
 from core.tools.roundtrip import Difference, round_trip
+from core.tools.v1_v2 import MyModelV2
 from core.validate.report import validate_text, validate_value
 
 PRESETS = [
@@ -190,6 +193,11 @@ def test_v1_spellings_run_warn_or_fail_on_the_installed_pydantic():
     warned = [row.detail for row in rows if row.outcome == "warns"]
     assert all(detail.startswith("PydanticDeprecatedSince20: ") for detail in warned)
     assert rows[1].detail.endswith("-> extra key silently dropped")
+    schema_text = json.dumps(MyModelV2.model_json_schema())  # what schema_json() writes
+    assert [rows[9].detail.split(" -> ")[-1], rows[10].detail.split(" -> ")[-1]] == [
+        "2 properties",
+        f"{len(schema_text):,} characters",
+    ]
 
 
 def test_loose_tool_accepts_the_articles_payload_and_passes_strings_on():

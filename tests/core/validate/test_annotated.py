@@ -124,6 +124,20 @@ def test_a_line_longer_than_its_shown_part_is_cut_and_a_caret_past_the_cut_point
     ]
 
 
+def test_one_character_past_the_shown_part_is_named_in_the_singular():
+    text = json.dumps({"logs": ["x" * 287]})  # MAX_LINE_CHARS + 1 characters
+
+    assert annotated_text(validate_text(text, AgentState)).splitlines() == [
+        '▶ 1 │ {"logs": ["' + "x" * 83,
+        "    │ ^ missing at user_id: Field required",
+        "    │ ^ missing at amount: Field required",
+        "    ┆ " + "x" * 94,
+        "    ┆ " + "x" * 94,
+        "    ┆ " + "x" * 16 + '"]',
+        "    ┆ … 1 more character",
+    ]
+
+
 def test_a_note_cut_to_its_limit_ends_with_an_ellipsis():
     report = validate_text('{"amount": 5}', AgentState)
     message = "see the docs " * 30  # 390 characters, words a browser may wrap at
