@@ -105,7 +105,11 @@ def _structural(
         wrapped = after.get("anyOf")
         name = ref.removeprefix("#/$defs/")
         if isinstance(wrapped, list) and len(wrapped) == 1 and "$ref" in wrapped[0]:
-            out.append(Rewrite("ref_wrapped", where, f"$ref {ref} moved into anyOf (siblings)"))
+            out.append(
+                Rewrite(
+                    "ref_wrapped", where, f"$ref {ref} moved into anyOf: it had sibling keywords"
+                )
+            )
             before["anyOf"] = [{"$ref": before.pop("$ref")}]
         elif ref.startswith("#/$defs/") and name in defs:
             out.append(Rewrite("ref_inlined", where, f"$ref {ref} replaced by its definition"))

@@ -314,3 +314,21 @@ def test_two_nodes_that_read_config_are_named_in_the_plural():
             "no context, so keys your nodes expect there are missing.",
         )
     ]
+
+
+def test_a_state_of_a_plain_class_is_called_one():
+    from langgraph.graph import END, START, StateGraph
+
+    class Plain:
+        n: int
+
+    builder = StateGraph(Plain).add_node("bump", lambda state: {})
+    builder.add_edge(START, "bump").add_edge("bump", END)
+
+    assert [(n.code, n.message) for n in graph_caveats(builder.compile(), None)] == [
+        (
+            "state_not_pydantic",
+            "the graph's state Plain is a plain class: LangGraph validates nothing between "
+            "nodes. No Pydantic model is checked: pass --model (or an input_schema) to validate.",
+        )
+    ]

@@ -61,6 +61,18 @@ def test_a_union_that_lost_members_counts_them_in_the_form_each_number_takes():
     ]
 
 
+def test_a_ref_wrapped_in_anyof_says_why():
+    before = {"properties": {"a": {"$ref": "#/$defs/A", "description": "d"}}}
+    after = {"properties": {"a": {"anyOf": [{"$ref": "#/$defs/A"}], "description": "d"}}}
+    assert diff_schemas(before, after) == [
+        Rewrite(
+            "ref_wrapped",
+            "/properties/a",
+            "$ref #/$defs/A moved into anyOf: it had sibling keywords",
+        )
+    ]
+
+
 def test_identical_schemas_have_no_rewrites():
     schema = {"type": "object", "properties": {"a": {"type": "integer", "minimum": 0}}}
     assert diff_schemas(schema, {**schema}) == []
