@@ -114,21 +114,26 @@ def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
 def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
     assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value.to_dict("records") == [
-        {"path": "status", "action": "map", "value": "", "from": "validated", "to": "pending",
-         "asked": True, "note": '"validated" is no longer allowed at status: choose what it '
-         'becomes ("pending", the candidate\'s first member, is proposed).'},
+        {"path": "status", "action": "map", "value": "", "from": "validated", "to": "",
+         "asked": True, "note": '"validated" is no longer allowed at status: write what it '
+         "becomes in to and remove answer (nothing is guessed: until then it changes nothing "
+         "and its threads stay broken)."},
         {"path": "status", "action": "map", "value": "", "from": "confirmed",
          "to": "CONFIRMED", "asked": False, "note": '"confirmed" is no longer allowed at '
          'status: it becomes "CONFIRMED", the same text in another case.'},
     ]  # fmt: skip
     assert any("Rows marked asked need your value." in c.value for c in at.caption)
+    # the asked step, its to still empty, is a step left to answer: it changes nothing
+    assert _refusals(at) == []
     assert _counts(at) == {
-        "Threads": 10, "Checkpoints": 10, "Broken before": 9, "Fixed": 7, "Still broken": 2,
+        "Threads": 10, "Checkpoints": 10, "Broken before": 9, "Fixed": 5, "Still broken": 4,
     }  # fmt: skip
     assert table_rows(at, "path", "action", "changed") == [
-        ("status", "map", 3, 3),
+        ("status", "map", 0, 0),
         ("status", "map", 5, 5),
     ]
+    _edit(at, edited={0: {"to": "pending"}})  # answered, as plain text
+    assert _counts(at)["Fixed"] == 7
 
 
 def test_a_map_of_amount_fixes_the_thread_it_maps_and_editing_it_changes_the_counts(at):
