@@ -14,7 +14,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Overwrite
 
-from core.lg_compat import SAVER_TABLES, SaverTables, recompile
+from core.lg_compat import SAVER_TABLES, TASK_PATH, SaverTables, recompile
 from core.order.graph import CompiledGraph
 from core.stores.backends.shards import Shard, shard_condition
 from core.stores.backends.writable import open_writable
@@ -161,6 +161,53 @@ class Store:
             conditions.append(shard_condition(self.kind))
             params += [shards, index]
         return (f"WHERE {' AND '.join(conditions)} " if conditions else ""), params
+
+    def task_writes(
+        self, thread_id: str, ns: str, checkpoint_id: str
+    ) -> list[tuple[str, str, str]]:
+        """The writes kept beside a checkpoint, without their values: (task id, task path,
+        channel), in the order LangGraph applies them (the path "" in a store written
+        before LangGraph kept task paths)."""
+        column = TASK_PATH if self.has_task_path else "''"
+        rows = self.query(
+            f"SELECT task_id, {column}, channel FROM {self.writes_table} "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? "
+            "ORDER BY 2, task_id, idx",
+            (thread_id, ns, checkpoint_id),
+        )
+        return [(task, path, channel) for task, path, channel in rows]
+
+    def checkpoint_counts(self, thread_ids: list[str]) -> dict[str, int]:
+        """How many root checkpoints each of the threads holds."""
+        marks = ", ".join("?" for _ in thread_ids)
+        rows = self.query(
+            f"SELECT thread_id, COUNT(*) FROM {self.tables.checkpoints} WHERE checkpoint_ns = '' "
+            f"AND thread_id IN ({marks}) GROUP BY thread_id",
+            tuple(thread_ids),
+        )
+        return {thread: int(count) for thread, count in rows}
+
+    def threads_with_write(self, checkpoints: list[tuple[str, str]], channel: str) -> set[str]:
+        """The threads of `checkpoints` (thread id, checkpoint id; root ones) beside which a
+        task wrote `channel`."""
+        if not checkpoints:
+            return set()
+        marks = ", ".join("(?, ?)" for _ in checkpoints)
+        rows = self.query(
+            f"SELECT DISTINCT thread_id FROM {self.writes_table} WHERE checkpoint_ns = '' "
+            f"AND channel = ? AND (thread_id, checkpoint_id) IN (VALUES {marks})",
+            (channel, *(part for pair in checkpoints for part in pair)),
+        )
+        return {row[0] for row in rows}
+
+    def namespaces(self, thread_id: str) -> list[str]:
+        """The subgraph namespaces the thread has checkpoints in (not the root's "")."""
+        rows = self.query(
+            f"SELECT DISTINCT checkpoint_ns FROM {self.tables.checkpoints} WHERE thread_id = ? "
+            "AND checkpoint_ns <> '' ORDER BY checkpoint_ns",
+            (thread_id,),
+        )
+        return [row[0] for row in rows]
 
     def channel_row(self, key: tuple[str, str, str], channel: str) -> tuple[Any, Any, bool] | None:
         """Where the saver keeps `channel`'s value at the checkpoint `key` (thread id, ns,

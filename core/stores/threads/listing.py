@@ -137,13 +137,7 @@ def _version(version: Any) -> tuple[int, float, str]:
 
 
 def _counts(store: Store, ids: list[str]) -> dict[str, int]:
-    marks = ", ".join("?" for _ in ids)
-    rows = store.query(
-        f"SELECT thread_id, COUNT(*) FROM {store.tables.checkpoints} WHERE checkpoint_ns = '' "
-        f"AND thread_id IN ({marks}) GROUP BY thread_id",
-        tuple(ids),
-    )
-    return {thread: int(count) for thread, count in rows}
+    return store.checkpoint_counts(ids)
 
 
 def _errors(saved: CheckpointTuple | Unreadable, model: type[BaseModel]) -> list[Any] | None:
@@ -181,13 +175,7 @@ def _raised(store: Store, latest: list[CheckpointTuple]) -> set[str]:
         return set()
     pairs = [(s.config["configurable"]["thread_id"], s.config["configurable"]["checkpoint_id"])
              for s in latest]  # fmt: skip
-    marks = ", ".join("(?, ?)" for _ in pairs)
-    rows = store.query(
-        f"SELECT DISTINCT thread_id FROM {store.writes_table} WHERE checkpoint_ns = '' "
-        f"AND channel = '{ERROR}' AND (thread_id, checkpoint_id) IN (VALUES {marks})",
-        tuple(part for pair in pairs for part in pair),
-    )
-    return {row[0] for row in rows}
+    return store.threads_with_write(pairs, ERROR)
 
 
 def _unreadable_row(thread_id: str, count: int, latest: Unreadable, said: str) -> ThreadRow:

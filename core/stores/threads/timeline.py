@@ -232,15 +232,7 @@ def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Tim
     latest = history[-1]
     pending = latest.pending_writes if isinstance(latest, CheckpointTuple) else None
     interrupts = [v for _, channel, v in pending or [] if channel == INTERRUPT]
-    namespaces = [
-        row[0]
-        for row in store.query(
-            f"SELECT DISTINCT checkpoint_ns FROM {store.tables.checkpoints} WHERE thread_id = ? "
-            "AND checkpoint_ns <> '' ORDER BY checkpoint_ns",
-            (thread_id,),
-        )
-    ]
-    return Timeline(thread_id, checkpoints, blamed, interrupts, namespaces)
+    return Timeline(thread_id, checkpoints, blamed, interrupts, store.namespaces(thread_id))
 
 
 def langgraph_get_state(store: Store, graph: CompiledGraph, thread_id: str) -> str:

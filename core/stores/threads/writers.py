@@ -12,7 +12,6 @@ from typing import Any
 
 from langgraph.checkpoint.base import CheckpointTuple
 
-from core.lg_compat import TASK_PATH
 from core.lg_compat import TASKS as _TASKS
 
 # Re-exported (X as X): this module is where they were first; LangGraph's task-path format
@@ -75,13 +74,7 @@ def parent_writes(store: Store, thread_id: str, ns: str, parent_id: str | None) 
     """
     if parent_id is None:
         return []
-    column = TASK_PATH if store.has_task_path else "''"
-    rows = store.query(
-        f"SELECT task_id, {column}, channel FROM {store.writes_table} "
-        "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? "
-        "ORDER BY 2, task_id, idx",
-        (thread_id, ns, parent_id),
-    )
+    rows = store.task_writes(thread_id, ns, parent_id)
     pushed = {path: send_index(path) for _, path, _ in rows}
     sends = pending_sends(store, thread_id, ns, parent_id) if any(
         i is not None for i in pushed.values()

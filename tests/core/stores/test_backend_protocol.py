@@ -107,6 +107,16 @@ def test_no_module_outside_backends_asks_which_backend_a_store_is():
     assert dispatch_outside_backends() == NOT_YET_THROUGH_BACKEND
 
 
+def test_only_backends_hold_sql_table_layouts_and_server_requests():
+    held = re.compile(r"\bSELECT\b|\bSAVER_TABLES\b|\bTASK_PATH\b|\.client\.|\.query\(")
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "core" / "stores").rglob("*.py"))
+        if "backends" not in path.parts and held.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
 def test_the_dispatch_check_finds_each_form():
     lines = [
         "if isinstance(store, RemoteStore):",

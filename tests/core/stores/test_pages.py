@@ -16,10 +16,10 @@ from langchain_core.messages import HumanMessage
 from core.lg_compat import msgpack_encode as _msgpack_enc
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.stores import audit_store, open_store, strict_serde
+from core.stores.backends import page_rows as pages_module
 from core.stores.demo import DEMO_THREADS
 from core.stores.pages import read_checkpoints
 from core.stores.state import checkpoint_errors
-from core.stores.threads import pages as pages_module
 
 from .conftest import new_store, writer
 from .test_serde import _crafted
