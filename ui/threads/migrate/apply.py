@@ -24,7 +24,7 @@ from ui.access import writes_off, writes_reach
 from ui.heavy import heavy_slot
 from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
-from ui.threads.migrate.outcomes import outcomes
+from ui.threads.migrate.outcomes import forks
 from ui.threads.source import StoreChoice
 from ui.threads.store_write import (
     planned_table,
@@ -35,6 +35,8 @@ from ui.threads.store_write import (
 )
 
 __all__ = ["apply_section"]
+
+_ONLY_DROPPED = "(none: only fields the candidate lacks go away)"
 
 
 def _graph_for(
@@ -68,15 +70,16 @@ def _dry_run(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseMo
                 choice.spec, strict_serde([model, candidate]), assistant=choice.assistant
             ) as store,
         ):
-            found = [o for o in outcomes(store, model, candidate, plan) if o.fields]
+            found = forks(store, model, candidate, plan)
     except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
         st.error("The store cannot be read:")
         st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
         return
     st.session_state[keys.THREADS_MIGRATE_PLANNED] = {
         "of": _signature(choice, model, candidate, plan),
-        "rows": [{"thread_id": o.thread_id, "from_checkpoint_id": o.checkpoint_id,
-                  "fields": dumps(o.fields)} for o in found],
+        "rows": [{"thread_id": fork.thread_id, "from_checkpoint_id": fork.checkpoint_id,
+                  "fields": dumps(fork.fields) if fork.fields else _ONLY_DROPPED}
+                 for fork in found],
     }  # fmt: skip
 
 

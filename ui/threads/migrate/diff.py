@@ -52,8 +52,8 @@ def _options(preview: Preview, picked: str | None, found: list[Outcome]) -> dict
                            f"{state.thread_id} (still broken{at})")  # fmt: skip
     broken = {state.thread_id for state in preview.still_broken}
     rest = [o for o in found if not o.fixed and o.thread_id not in broken]
-    for outcome in sorted(rest, key=lambda o: not o.fields):  # the changed ones first
-        said = "changed by the plan" if outcome.fields else "the plan leaves it as it is"
+    for outcome in sorted(rest, key=lambda o: not o.changed):  # the changed ones first
+        said = "changed by the plan" if outcome.changed else "the plan leaves it as it is"
         options.setdefault((outcome.thread_id, ""), f"{outcome.thread_id} ({said})")
     return options
 

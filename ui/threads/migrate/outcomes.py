@@ -1,16 +1,16 @@
-"""What the plan does to each thread's latest state: the fork Apply would write, and whether
-the plan fixes it. Read without Streamlit, from any store.
+"""What the plan does to each thread's latest state: whether it changes and fixes it (the
+before/after picker's order), and the forks Apply would write (its dry run). Read without
+Streamlit, from any store.
 
-Apply (`core.migrate.write.write_migration`) writes a thread when the plan changes its latest
-state and the candidate then accepts it, the fields it changed only; `outcomes` picks the
-same threads and the same fields (write_migration's own choice of them), so its dry run
-shows the rows before they are written.
+The forks are chosen by Apply's own rule (`core.migrate.write`'s `_fix`: the plan leaves the
+state different and the candidate accepts it; the fields it changed), so the dry run shows
+exactly the rows `write_migration` then writes, as long as the store does not change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -20,29 +20,43 @@ from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
 from core.migrate.states import StoredState, stored_states
 
-# Apply's own choice of the fields to write (a private name: core.migrate.write keeps it
-# with write_migration, and the dry run must choose exactly as the write does)
-from core.migrate.write import _changes as _fields_written
+# Apply's own rule (a private name: core.migrate.write keeps it beside write_migration, and
+# the dry run must choose exactly as the write does)
+from core.migrate.write import _fix as _apply_would_write
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem
 
-__all__ = ["Outcome", "outcomes"]
+__all__ = ["Fork", "Outcome", "forks", "outcomes"]
 
 
 @dataclass(frozen=True)
 class Outcome:
     """One thread's latest state under the plan: where it is, whether the candidate rejected
-    it before and after, and the fields Apply writes (empty: Apply leaves it alone)."""
+    it before and after, and whether the plan changes it."""
 
     thread_id: str
     checkpoint_id: str
     broken_before: bool
     broken_after: bool
-    fields: dict[str, Any] = field(default_factory=dict)
+    changed: bool
 
     @property
     def fixed(self) -> bool:
         return self.broken_before and not self.broken_after
+
+
+@dataclass(frozen=True)
+class Fork:
+    """A checkpoint Apply would write: the thread, the checkpoint it forks from, the fields
+    it writes (none when the plan only drops fields the candidate lacks)."""
+
+    thread_id: str
+    checkpoint_id: str
+    fields: dict[str, Any]
+
+
+def _latest(store: AnyStore, model: type[BaseModel]) -> Iterator[StoredState]:
+    return (read for read in stored_states(store, model) if isinstance(read, StoredState))
 
 
 def _outcome(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Outcome | None:
@@ -52,14 +66,8 @@ def _outcome(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Outco
                           stored_with=read.stored_with)  # fmt: skip
     except RowProblem:  # too deep to be checked: the preview names it unreadable
         return None
-    written = not result.errors and any(result.changed) and isinstance(result.state, dict)
-    return Outcome(
-        read.thread_id,
-        read.checkpoint_id,
-        result.broken_before,
-        bool(result.errors),
-        _fields_written(read.state, result.state) if written else {},
-    )
+    return Outcome(read.thread_id, read.checkpoint_id, result.broken_before,
+                   bool(result.errors), any(result.changed))  # fmt: skip
 
 
 def outcomes(
@@ -76,14 +84,32 @@ def outcomes(
     Example:
         >>> from core.order import AgentState
         >>> from core.migrate.plan import Step
-        >>> from core.stores.demo import open_demo_store
-        >>> from core.stores.demo import CandidateState
+        >>> from core.stores.demo import CandidateState, open_demo_store
         >>> step = Step(path="amount", action="map", **{"from": 750, "to": 500})
         >>> with open_demo_store() as store:
         ...     found = outcomes(store, AgentState, CandidateState, Plan(steps=[step]))
-        >>> [(o.thread_id, o.fixed, o.fields) for o in found if o.fields]
-        [('model-change', True, {'amount': 500})]
+        >>> [(o.thread_id, o.fixed) for o in found if o.changed]
+        [('model-change', True)]
     """
-    reads: Iterator[Any] = stored_states(store, model)
-    found = (_outcome(plan, read, candidate) for read in reads if isinstance(read, StoredState))
-    return [o for o in islice((o for o in found if o is not None), limit)]
+    found = (_outcome(plan, read, candidate) for read in _latest(store, model))
+    return list(islice((o for o in found if o is not None), limit))
+
+
+def forks(
+    store: AnyStore, model: type[BaseModel], candidate: type[BaseModel], plan: Plan
+) -> list[Fork]:
+    """The checkpoints Apply would write now, one per thread, in thread order.
+
+    Example:
+        >>> from core.order import AgentState
+        >>> from core.migrate.plan import Step
+        >>> from core.stores.demo import CandidateState, open_demo_store
+        >>> step = Step(path="amount", action="map", **{"from": 750, "to": 500})
+        >>> with open_demo_store() as store:
+        ...     planned = forks(store, AgentState, CandidateState, Plan(steps=[step]))
+        >>> [(fork.thread_id, fork.fields) for fork in planned]
+        [('model-change', {'amount': 500})]
+    """
+    planned = ((read, _apply_would_write(plan, read, candidate)) for read in _latest(store, model))
+    return [Fork(read.thread_id, read.checkpoint_id, fields)
+            for read, fields in planned if fields is not None]  # fmt: skip
