@@ -54,9 +54,15 @@ def article(word: str) -> str:
     Example:
         >>> [article(w) for w in ("update", "fork", "input", "user", "hour", "int", "SQL")]
         ['an update', 'a fork', 'an input', 'a user', 'an hour', 'an int', 'an SQL']
+        >>> [article(n) for n in ("8,000-character", "11", "18-step", "110", "80", "1,100", "7")]
+        ['an 8,000-character', 'an 11', 'an 18-step', 'a 110', 'an 80', 'a 1,100', 'a 7']
     """
     lower = word.lower()
-    if word[:1].isupper() and word.isupper() and len(word) > 1:
+    digits = word.split(" ")[0].split("-")[0].replace(",", "")
+    if digits.isdigit():  # read aloud by its leading group: eight, eleven, eighteen
+        group = digits[: len(digits) % 3 or 3]
+        vowel = group.startswith("8") or group in ("11", "18")
+    elif word[:1].isupper() and word.isupper() and len(word) > 1:
         vowel = word[0] in "AEFHILMNORSX"  # letters whose names start with a vowel sound
     elif lower.startswith(_VOWEL_SOUND):
         vowel = True
