@@ -150,7 +150,9 @@ def build_steps(
     if not chain:  # nothing ran: LangGraph refused the input before its first checkpoint
         return steps
     reducers = graph_reducers(run)
-    for point, after in zip(chain, [*chain[1:], None], strict=True):
+    # Each checkpoint's state read once: it is one step's `state` and the next one's `before`.
+    values = [checkpoint_values(run, point.checkpoint) for point in chain]
+    for n, (point, after) in enumerate(zip(chain, [*chain[1:], None], strict=True)):
         number = point.metadata["step"] + 1
         writes: dict[str, list[tuple[str, Any]]] = {}
         for task, channel, value in point.pending_writes or []:
@@ -158,13 +160,13 @@ def build_steps(
         for task, (step, _, _) in log.tasks.items():
             if step == number:
                 writes.setdefault(task, [])  # a node that raised before writing anything
-        before = checkpoint_values(run, point.checkpoint)
+        before = values[n]
         base = Step(
             number,
             "__start__",
             update=payload,
             before=before,
-            state=checkpoint_values(run, after.checkpoint) if after else before,
+            state=values[n + 1] if after else before,
             committed=after is not None,
             checkpoint=after.config if after else None,
         )
