@@ -355,12 +355,19 @@ def test_at_1400_px_every_error_message_is_drawn_whole_in_its_row(
 ) -> None:
     # Issue 41, item 6: a long message was cut at its row's foot (four lines of 100 px rows).
     with _laptop(browser, app_server.url, drawn=True) as page:
-        payload = {**SEED_PAYLOAD, "status": "shipped", "user_id": "not-a-uuid", "totl": 1}
+        item = {"sku": "SKU-01", "qty": "x", "unit_price": "abc"}  # messages of 69 and 66 chars
+        short = SEED_PAYLOAD["user_id"][:-1]  # a message of 84 characters
+        payload = {**SEED_PAYLOAD, "user_id": short, "status": "shipped", "items": [item]}
         submit_payload(page, json.dumps(payload, indent=2))
         grid = grid_with(page, "path", "message")
         expect(grid.locator("[role='gridcell']").filter(has_text="literal_error")).to_have_count(0)
         expect(grid.locator("[role='gridcell']").filter(has_text="'confirmed'")).to_have_count(1)
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        # What is drawn now, at the columns' final widths (a first draw, as the table was
+        # laid out, wrapped "items[0].qty" in a narrower column): a resize redraws it all.
+        grid.evaluate("e => { e.__lines = []; }")
+        page.set_viewport_size({**LAPTOP, "height": LAPTOP["height"] + 1})
+        page.wait_for_timeout(500)
         assert cells_not_whole(grid) == {}
 
 
