@@ -31,7 +31,7 @@ from core.stores.state import plain_data
 from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writable_saver
 from core.validate.entry_run import entry_graph
 
-__all__ = ["Written", "write_migration"]
+__all__ = ["Written", "fork_fields", "write_migration"]
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def write_migration(
             (read, fields)
             for read in stored_states(store, model)
             if isinstance(read, StoredState)
-            and (fields := _fix(chain.plan(start_of(chain, records, read)), read, candidate))
+            and (fields := fork_fields(chain.plan(start_of(chain, records, read)), read, candidate))
             is not None
         ]
         if isinstance(store, RemoteStore):
@@ -188,7 +188,7 @@ def _without_channels(saver: Any, gone: set[str], record: str) -> None:
     saver.put = put
 
 
-def _fix(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any] | None:
+def fork_fields(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any] | None:
     """The fields to write for this state (None: nothing to write): only when the plan
     leaves it different from the stored one and the candidate accepts the result; {} when
     only fields the candidate lacks went away."""
@@ -231,7 +231,7 @@ def _write_server(
         return None
     head = StoredState(read.thread_id, str(page[0]["checkpoint"]["checkpoint_id"]), read.step,
                        read.source, page[0].get("values"), True, json_mode=True)  # fmt: skip
-    fields = _fix(chain.plan(start_of(chain, records, head)), head, candidate)
+    fields = fork_fields(chain.plan(start_of(chain, records, head)), head, candidate)
     if fields is None:
         return None
     checkpoint_id = head.checkpoint_id

@@ -2,7 +2,7 @@
 before/after picker's order), and the forks Apply would write (its dry run). Read without
 Streamlit, from any store.
 
-The forks are chosen by Apply's own rule (`core.migrate.write`'s `_fix`: the plan leaves the
+The forks are chosen by Apply's own rule (`core.migrate.write.fork_fields`: the plan leaves the
 state different and the candidate accepts it; the fields it changed), so the dry run shows
 exactly the rows `write_migration` then writes, as long as the store does not change.
 """
@@ -22,7 +22,7 @@ from core.migrate.states import StoredState, stored_states
 
 # Apply's own rule (a private name: core.migrate.write keeps it beside write_migration, and
 # the dry run must choose exactly as the write does)
-from core.migrate.write import _fix as _apply_would_write
+from core.migrate.write import fork_fields as _apply_would_write
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem
 
