@@ -102,6 +102,7 @@ class ErrorCode(StrEnum):
     AUDIT_PARTS_OVERLAP = "audit_parts_overlap"
     # Migration plans (core.migrate.plan.PlanError; python -m core migrate)
     PLAN_TOML = "plan_toml"
+    PLAN_CHAIN = "plan_chain"
     PLAN_STEP = "plan_step"
     # Unbrick (core.stores.unbrick.UnbrickError / UnbrickCode)
     STORE_WRITES_DISABLED = "store_writes_disabled"

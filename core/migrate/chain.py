@@ -58,12 +58,12 @@ class Chain:
     def to(self, plan_id: str | None) -> Chain:
         """The chain stopping after the plan `plan_id` (None: at its last).
 
-        Raises `PlanError` (plan_toml) when no plan of the chain has that id."""
+        Raises `PlanError` (plan_chain) when no plan of the chain has that id."""
         if plan_id is None:
             return Chain(self.links, len(self.links))
         if plan_id not in self.ids:
             raise PlanError(
-                ErrorCode.PLAN_TOML,
+                ErrorCode.PLAN_CHAIN,
                 f"--to {plan_id!r}: no plan of the chain has that id; the chain is "
                 f"{' -> '.join(self.ids)}.",
             )
@@ -119,7 +119,7 @@ def load_chain(path: str | Path) -> Chain:
     each carry an `id`, every one but the first an `after` naming the plan it follows.
 
     Each plan's `model = "package.module:Class"` is imported (the model it migrates from).
-    Raises `PlanError`: the TOML's own refusals at their line, and (code plan_toml) two
+    Raises `PlanError`: the TOML's own refusals at their line, and (code plan_chain) two
     plans with one id, an `after` naming no plan, two plans after one, no first plan, or a
     cycle; a plan in a folder without an id; a model that cannot be imported.
 
@@ -135,7 +135,7 @@ def load_chain(path: str | Path) -> Chain:
         ...     load_chain(folder)
         ... except PlanError as error:
         ...     print(error)
-        [plan_toml] ...: c.toml: after = 'v9': no plan has that id; the ids are v2, v3, v4.
+        [plan_chain] ...: c.toml: after = 'v9': no plan has that id; the ids are v2, v3, v4.
     """
     path = Path(path)
     if not path.is_dir():
@@ -143,10 +143,10 @@ def load_chain(path: str | Path) -> Chain:
         return Chain((Link(plan.id or "", plan, _model(plan, path), str(path)),), 1)
     files = sorted(file for file in path.glob("*.toml") if file.is_file())
     if not files:
-        raise PlanError(ErrorCode.PLAN_TOML, f"{path}: the folder holds no *.toml plan.")
+        raise PlanError(ErrorCode.PLAN_CHAIN, f"{path}: the folder holds no *.toml plan.")
     if len(files) > MAX_PLANS:
         raise PlanError(
-            ErrorCode.PLAN_TOML, f"{path}: more than {MAX_PLANS} plans; merge the old ones."
+            ErrorCode.PLAN_CHAIN, f"{path}: more than {MAX_PLANS} plans; merge the old ones."
         )
     plans = {file: _read(file, f"{path}: {file.name}") for file in files}
     try:
@@ -159,10 +159,10 @@ def _chain(plans: dict[Path, Plan]) -> Chain:
     by_id: dict[str, tuple[Path, Plan]] = {}
     for file, plan in plans.items():
         if not plan.id:
-            raise PlanError(ErrorCode.PLAN_TOML, f'{file.name}: a plan in a chain needs an '
+            raise PlanError(ErrorCode.PLAN_CHAIN, f'{file.name}: a plan in a chain needs an '
                             'id: write id = "..." above its first [[step]].')  # fmt: skip
         if plan.id in by_id:
-            raise PlanError(ErrorCode.PLAN_TOML, f"{file.name}: id = {plan.id!r} is also "
+            raise PlanError(ErrorCode.PLAN_CHAIN, f"{file.name}: id = {plan.id!r} is also "
                             f"{by_id[plan.id][0].name}'s; give each plan its own.")  # fmt: skip
         by_id[plan.id] = (file, plan)
     ordered = _ordered(by_id)
@@ -177,16 +177,16 @@ def _ordered(by_id: Any) -> list[str]:
     following: dict[str | None, str] = {}
     for plan_id, (file, plan) in sorted(by_id.items()):
         if plan.after is not None and plan.after not in by_id:
-            raise PlanError(ErrorCode.PLAN_TOML, f"{file.name}: after = {plan.after!r}: no "
+            raise PlanError(ErrorCode.PLAN_CHAIN, f"{file.name}: after = {plan.after!r}: no "
                             f"plan has that id; the ids are {ids}.")  # fmt: skip
         if plan.after in following:
             what = f"after = {plan.after!r}" if plan.after else "no `after`"
-            raise PlanError(ErrorCode.PLAN_TOML, f"{file.name}: {what}, as the plan "
+            raise PlanError(ErrorCode.PLAN_CHAIN, f"{file.name}: {what}, as the plan "
                             f"{following[plan.after]!r}: a chain has one plan after each, "
                             "and one first plan (no `after`).")  # fmt: skip
         following[plan.after] = plan_id
     if None not in following:
-        raise PlanError(ErrorCode.PLAN_TOML, f"every plan names one it comes after ({ids}): "
+        raise PlanError(ErrorCode.PLAN_CHAIN, f"every plan names one it comes after ({ids}): "
                         "a cycle; the first plan has no `after`.")  # fmt: skip
     order: list[str] = []
     here: str | None = None
@@ -195,7 +195,7 @@ def _ordered(by_id: Any) -> list[str]:
         order.append(here)
     if len(order) < len(by_id):
         stuck = ", ".join(sorted(set(by_id) - set(order)))
-        raise PlanError(ErrorCode.PLAN_TOML, f"the plans {stuck} follow one another in a "
+        raise PlanError(ErrorCode.PLAN_CHAIN, f"the plans {stuck} follow one another in a "
                         "cycle: none of them comes after the first plan's chain.")  # fmt: skip
     return order
 
@@ -221,5 +221,5 @@ def _model(plan: Plan, file: Path) -> type[BaseModel] | None:
     try:
         return load_model(plan.model)
     except CodedError as error:
-        raise PlanError(ErrorCode.PLAN_TOML, f"{file.name}: model = {plan.model!r}: "
+        raise PlanError(ErrorCode.PLAN_CHAIN, f"{file.name}: model = {plan.model!r}: "
                         f"{error.message}") from None  # fmt: skip

@@ -95,7 +95,7 @@ def run_migrate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except PlanError as error:
         return _fail(str(error), spec)  # it names the plan's file
     if args.to and not args.plan:
-        return _fail(f"[{ErrorCode.PLAN_TOML}] --to names a plan of a chain: pass the chain's "
+        return _fail(f"[{ErrorCode.PLAN_CHAIN}] --to names a plan of a chain: pass the chain's "
                      "folder with --plan.", spec)  # fmt: skip
     plan = chain.plan()
     if args.export:

@@ -124,7 +124,7 @@ def test_a_chain_that_cannot_be_ordered_is_refused_with_a_code(tmp_path, plans, 
     folder = _folder(tmp_path, plans)
     with pytest.raises(PlanError) as caught:
         load_chain(folder)
-    code = "plan_step" if "explode" in str(plans) else "plan_toml"
+    code = "plan_step" if "explode" in str(plans) else "plan_chain"
     assert caught.value.code == code
     said = caught.value.message.removeprefix(f"{folder}: ")
     assert said != caught.value.message  # the folder is named
@@ -135,7 +135,7 @@ def test_to_an_unknown_plan_is_refused_naming_the_chain():
     with pytest.raises(PlanError) as caught:
         load_chain(LEDGER).to("v9")
     assert (caught.value.code, caught.value.message) == (
-        "plan_toml", "--to 'v9': no plan of the chain has that id; the chain is v2 -> v3.")  # fmt: skip
+        "plan_chain", "--to 'v9': no plan of the chain has that id; the chain is v2 -> v3.")  # fmt: skip
 
 
 def test_a_thread_starts_after_its_record_else_at_the_newest_plan_its_state_fits():

@@ -197,7 +197,7 @@ def test_a_chain_that_cannot_be_ordered_exits_2_with_a_code(chat_store, tmp_path
     assert _migrate(capsys, *_flags(chat_store, "--plan", str(tmp_path), *flags)) == (
         2,
         "",
-        f"[plan_toml] {prefix}{said}\n",
+        f"[plan_chain] {prefix}{said}\n",
     )
 
 
