@@ -7,14 +7,18 @@ import inspect
 import re
 from pathlib import Path
 
+import pytest
+from langgraph_sdk import get_sync_client
+
 from core.order import AgentState
-from core.stores import open_store, strict_serde
+from core.stores import open_store, shard_of, strict_serde
 from core.stores.backends.protocol import Backend
 from core.stores.backends.server import RemoteStore
 from core.stores.backends.store import Store
 from core.stores.demo import DEMO_THREADS, open_demo_store
-from core.stores.reader import AnyStore
+from core.stores.reader import open_any
 from core.stores.walk import iter_thread_ids
+from tests.server_fixtures import serve_four_threads
 
 ROOT = Path(__file__).resolve().parents[3]
 _MEMBERS = [name for name in dir(Backend) if not name.startswith("_")]
@@ -80,12 +84,20 @@ def test_a_postgres_database_is_a_backend(postgres_demo):
         assert store.pick(database=lambda db: db.kind, server=lambda s: s.label) == "postgres"
 
 
-def test_a_server_is_a_backend_read_as_json():
-    store: AnyStore = RemoteStore(client=None, label="http://127.0.0.1:2024")
-    assert isinstance(store, Backend)
-    assert store.values_are_json is True
-    assert store.pick(database=lambda db: "database", server=lambda s: s.label) == store.label
-    assert store.page_starts("", 10, 3) == ["", "10", "20"]
+@pytest.mark.server
+def test_a_langgraph_server_is_a_backend_read_as_json():
+    with serve_four_threads() as served, open_any(served.url, strict_serde([])) as store:
+        listed = get_sync_client(url=served.url, api_key=None).threads.search(limit=100)
+        assert isinstance(store, Backend)
+        assert store.values_are_json is True
+        ids = list(store.iter_thread_ids())
+        assert (ids, len(ids)) == (sorted(str(t["thread_id"]) for t in listed), 4)
+        halves = [list(store.iter_thread_ids((i, 2))) for i in (0, 1)]
+        assert sorted(halves[0] + halves[1]) == ids
+        assert [shard_of(i, 2) for i in halves[1]] == [1] * len(halves[1])
+        assert (store.count_threads(), store.count_threads("x")) == (4, None)
+        assert store.page_starts("", 2, 2) == ["", "2"]
+        assert store.pick(database=lambda db: db.kind, server=lambda s: s.label) == store.label
 
 
 def dispatch_outside_backends() -> dict[str, int]:
