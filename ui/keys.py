@@ -103,6 +103,11 @@ __all__ = [
     "THREADS_MIGRATE_BASE",
     "THREADS_MIGRATE_BROKEN",
     "THREADS_MIGRATE_CANCEL",
+    "THREADS_MIGRATE_CHAIN",
+    "THREADS_MIGRATE_CHAIN_CLEAR",
+    "THREADS_MIGRATE_CHAIN_ERROR",
+    "THREADS_MIGRATE_CHAIN_TABLE",
+    "THREADS_MIGRATE_CHAIN_UPLOAD",
     "THREADS_MIGRATE_CHANGES",
     "THREADS_MIGRATE_COUNTS",
     "THREADS_MIGRATE_DRY_RUN",
@@ -116,6 +121,7 @@ __all__ = [
     "THREADS_MIGRATE_PREVIEW",
     "THREADS_MIGRATE_PROPOSE",
     "THREADS_MIGRATE_REFUSALS",
+    "THREADS_MIGRATE_STANDING",
     "THREADS_MIGRATE_STALE",
     "THREADS_MIGRATE_STEPS",
     "THREADS_MIGRATE_STEP_COUNTS",
@@ -430,6 +436,15 @@ THREADS_MIGRATE_PLANNED = "threads_migrate_planned"
 THREADS_MIGRATE_PLANNED_TABLE = "threads_migrate_planned_table"
 THREADS_MIGRATE_LAST_PLAN = "threads_migrate_last_plan"
 THREADS_MIGRATE_STALE = "threads_migrate_stale"
+# A chain of plans (several TOML files, each with id/after): their upload, the chain read
+# from them (with the files), why it was refused, its table, where each thread stands, and
+# the button back to the one plan of the table.
+THREADS_MIGRATE_CHAIN_UPLOAD = "threads_migrate_chain_upload"
+THREADS_MIGRATE_CHAIN = "threads_migrate_chain"
+THREADS_MIGRATE_CHAIN_ERROR = "threads_migrate_chain_error"
+THREADS_MIGRATE_CHAIN_TABLE = "threads_migrate_chain_table"
+THREADS_MIGRATE_STANDING = "threads_migrate_standing"
+THREADS_MIGRATE_CHAIN_CLEAR = "threads_migrate_chain_clear"
 # After any write on the Threads page: what to do next (resume the thread), in its box.
 THREADS_WRITE_NEXT = "threads_write_next"
 
