@@ -10,7 +10,6 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps, plural
-from core.migrate.plan import Plan, plan_toml
 from core.migrate.write import write_migration
 from core.order import build_order_graph
 from core.order.graph import CompiledGraph
@@ -24,6 +23,7 @@ from ui.access import writes_off, writes_reach
 from ui.heavy import heavy_slot
 from ui.text import plain
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
+from ui.threads.migrate.chained import Migration, migration_text, serde_models
 from ui.threads.migrate.outcomes import forks
 from ui.threads.source import StoreChoice
 from ui.threads.store_write import (
@@ -52,14 +52,14 @@ def _graph_for(
 
 
 def _signature(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
-               plan: Plan) -> list[str]:  # fmt: skip
+               plan: Migration) -> list[str]:  # fmt: skip
     """What a dry run is of: the store, the models and the plan (any change withdraws it)."""
     return [choice.source, choice.label, str(choice.assistant), model.__qualname__,
-            candidate.__qualname__, plan_toml(plan)]  # fmt: skip
+            candidate.__qualname__, migration_text(plan)]  # fmt: skip
 
 
 def _dry_run(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
-             plan: Plan) -> None:  # fmt: skip
+             plan: Migration) -> None:  # fmt: skip
     """Find the forks Apply would write now and keep them with what they are of."""
     st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)
     try:
@@ -67,7 +67,9 @@ def _dry_run(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseMo
         with (
             heavy_slot(keys.THREADS_MIGRATE_PREVIEW, "The dry run", _no_dry_run),
             open_any(
-                choice.spec, strict_serde([model, candidate]), assistant=choice.assistant
+                choice.spec,
+                strict_serde(serde_models(model, candidate, plan)),
+                assistant=choice.assistant,
             ) as store,
         ):
             found = forks(store, model, candidate, plan)
@@ -88,7 +90,7 @@ def _no_dry_run() -> None:
 
 
 def _planned(choice: StoreChoice, model: type[BaseModel], candidate: type[BaseModel],
-             plan: Plan) -> list[dict[str, str]] | None:  # fmt: skip
+             plan: Migration) -> list[dict[str, str]] | None:  # fmt: skip
     """The dry run of this very plan on this store (None: none yet, or of another plan)."""
     planned = st.session_state.get(keys.THREADS_MIGRATE_PLANNED)
     if planned is None or planned["of"] != _signature(choice, model, candidate, plan):
@@ -159,7 +161,7 @@ def apply_section(
     choice: StoreChoice,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan | None,
+    plan: Migration | None,
     graph: CompiledGraph | None,
 ) -> None:
     """What Apply writes, in one sentence; its dry run; Write on confirmation (writes enabled
@@ -194,7 +196,7 @@ def apply_section(
                           key=keys.THREADS_MIGRATE_APPLY, type="primary"):  # fmt: skip
         written = store_write(
             lambda: write_migration(choice.spec, model, candidate, plan, graph_for,
-                                    strict_serde([model, candidate]),
+                                    strict_serde(serde_models(model, candidate, plan)),
                                     assistant=choice.assistant),
             after="check that the server may write to it.",
         )  # fmt: skip

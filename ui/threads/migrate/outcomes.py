@@ -16,8 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.migrate.chain import Chain
 from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
+from core.migrate.standing import migration_records, start_of
 from core.migrate.states import StoredState, stored_states
 
 # Apply's own rule (a private name: core.migrate.write keeps it beside write_migration, and
@@ -96,9 +98,10 @@ def outcomes(
 
 
 def forks(
-    store: AnyStore, model: type[BaseModel], candidate: type[BaseModel], plan: Plan
+    store: AnyStore, model: type[BaseModel], candidate: type[BaseModel], plan: Plan | Chain
 ) -> list[Fork]:
-    """The checkpoints Apply would write now, one per thread, in thread order.
+    """The checkpoints Apply would write now, one per thread, in thread order; a `Chain`
+    migrates each thread from where it stands, as `write_migration` does.
 
     Example:
         >>> from core.order import AgentState
@@ -110,6 +113,11 @@ def forks(
         >>> [(fork.thread_id, fork.fields) for fork in planned]
         [('model-change', {'amount': 500})]
     """
-    planned = ((read, _apply_would_write(plan, read, candidate)) for read in _latest(store, model))
+    chain = plan if isinstance(plan, Chain) else Chain.of(plan)
+    records = migration_records(store, chain)
+    planned = (
+        (read, _apply_would_write(chain.plan(start_of(chain, records, read)), read, candidate))
+        for read in _latest(store, model)
+    )
     return [Fork(read.thread_id, read.checkpoint_id, fields)
             for read, fields in planned if fields is not None]  # fmt: skip

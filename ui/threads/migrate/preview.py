@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from streamlit.errors import StreamlitAPIException
 
 from core.jsontext.write import dumps
-from core.migrate.plan import Plan, plan_toml
 from core.migrate.preview import Preview, merge_previews, preview_migration
 from core.stores.errors import coded
 from core.stores.reader import open_any, thread_total
@@ -33,6 +32,7 @@ from ui.threads.columns import (
     MIGRATE_BROKEN_LAYOUT,
     MIGRATE_STEPS_LAYOUT,
 )
+from ui.threads.migrate.chained import Migration, migration_text, serde_models
 from ui.threads.source import StoreChoice
 
 __all__ = ["ONE_GO_THREADS", "SLICES", "preview_section"]
@@ -91,15 +91,20 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
         return
     if preview.steps:
         st.caption("What each step did (states it changed, and fixed)")
+        chained = any(count.plan for count in preview.steps)  # a plan with an id, or a chain
+        layout = MIGRATE_STEPS_LAYOUT
+        if chained:
+            layout = layout | {"column_order": ["plan", *layout["column_order"]]}
         frame = pd.DataFrame(
             {
+                **({"plan": [count.plan or "" for count in preview.steps]} if chained else {}),
                 "path": [count.path for count in preview.steps],
                 "action": [count.action for count in preview.steps],
                 "changed": pd.Series([c.changed for c in preview.steps], dtype="int64"),
                 "fixed": pd.Series([c.fixed for c in preview.steps], dtype="int64"),
             }
         )
-        st.dataframe(frame, key=keys.THREADS_MIGRATE_STEP_COUNTS, **MIGRATE_STEPS_LAYOUT)
+        st.dataframe(frame, key=keys.THREADS_MIGRATE_STEP_COUNTS, **layout)
     if preview.still_broken:
         more = len(preview.still_broken) - _SHOWN_BROKEN
         st.caption(
@@ -142,14 +147,14 @@ def preview_section(
     choice: StoreChoice,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan,
+    plan: Migration,
     history: bool,
 ) -> Preview | None:
     """The plan's preview over the page's store (None: the store cannot be read, or the
     preview was cancelled before any part); in a large store, the threads previewed so far.
     Each read queues for one of the server's heavy-job slots."""
     signature = (choice.source, choice.label, str(choice.assistant), model.__qualname__,
-                 candidate.__qualname__, plan_toml(plan), str(history))  # fmt: skip
+                 candidate.__qualname__, migration_text(plan), str(history))  # fmt: skip
     job = st.session_state.get(keys.THREADS_MIGRATE_JOB)
     if job is not None and job["signature"] == signature and job["cancelled"] and not job["parts"]:
         st.warning("Preview cancelled before any thread was previewed: press Preview again to "
@@ -157,8 +162,8 @@ def preview_section(
         st.button("Preview again", key=keys.THREADS_MIGRATE_AGAIN, on_click=_again)
         return None
     try:
-        with _slot(signature), open_any(choice.spec, strict_serde([model, candidate]),
-                                        assistant=choice.assistant) as store:  # fmt: skip
+        serde = strict_serde(serde_models(model, candidate, plan))
+        with _slot(signature), open_any(choice.spec, serde, assistant=choice.assistant) as store:
             total = thread_total(store)
             if total is not None and total <= ONE_GO_THREADS:
                 st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)
@@ -175,7 +180,7 @@ def _slot(signature: tuple[str, ...]) -> AbstractContextManager[None]:
     return heavy_slot(keys.THREADS_MIGRATE_PREVIEW, "The preview", partial(_cancel, signature))
 
 
-def _progress(job: dict[str, Any], plan: Plan, candidate: type[BaseModel]) -> Preview:
+def _progress(job: dict[str, Any], plan: Migration, candidate: type[BaseModel]) -> Preview:
     """The progress, Cancel while parts remain (else what Cancel stopped, and Preview again),
     the counts so far; returns them."""
     parts: list[Preview] = job["parts"]
@@ -199,7 +204,7 @@ def _sliced(
     choice: StoreChoice,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan,
+    plan: Migration,
     history: bool,
     signature: tuple[str, ...],
 ) -> Preview:
@@ -215,7 +220,7 @@ def _sliced(
     with _slot(signature):
         merged = _progress(job, plan, candidate)
         try:
-            with open_any(choice.spec, strict_serde([model, candidate]),
+            with open_any(choice.spec, strict_serde(serde_models(model, candidate, plan)),
                           assistant=choice.assistant) as store:  # fmt: skip
                 shard = (len(parts), SLICES)
                 parts.append(preview_migration(store, model, candidate, plan, history=history,

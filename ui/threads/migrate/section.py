@@ -6,11 +6,13 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.jsontext.write import plural
+from core.migrate.chain import Chain
 from core.migrate.plan import Plan
 from core.order.graph import CompiledGraph
 from ui import keys
 from ui.text import plain
 from ui.threads.migrate.apply import apply_section
+from ui.threads.migrate.chain import chain_picker, chain_table, standing_table
 from ui.threads.migrate.diff import diff_section
 from ui.threads.migrate.plan import plan_editor
 from ui.threads.migrate.preview import preview_section
@@ -45,7 +47,19 @@ def migrate_section(
         "the proposed steps (edit them, or upload a plan), their preview over this store, any "
         "thread before and after, then Apply (when the server allows writes)."
     )
-    table = plan_editor(model, candidate)
+    # a chain uploaded (its callback ran before this run) stands in for the table's plan
+    table = (
+        plan_editor(model, candidate)
+        if keys.THREADS_MIGRATE_CHAIN not in st.session_state
+        else None
+    )
+    chain = chain_picker()
+    if chain is not None:
+        chain_table(chain)
+        standing_table(choice, model, candidate, chain)
+        _chain_section(choice, model, candidate, chain, graph)
+        return
+    assert table is not None  # no chain: the editor was drawn
     st.markdown("**Preview**")
     history = st.checkbox(
         "Every checkpoint, not only each thread's latest", key=keys.THREADS_MIGRATE_HISTORY
@@ -63,6 +77,28 @@ def migrate_section(
         diff_section(choice, model, candidate, plan, preview)
     st.markdown("**Apply**")
     apply_section(choice, model, candidate, table.plan, graph)
+
+
+def _chain_section(
+    choice: StoreChoice,
+    model: type[BaseModel],
+    candidate: type[BaseModel],
+    chain: Chain,
+    graph: CompiledGraph | None,
+) -> None:
+    """The preview, a thread before and after, and Apply, of the whole chain: each thread
+    from where it stands."""
+    st.markdown("**Preview**")
+    history = st.checkbox(
+        "Every checkpoint, not only each thread's latest", key=keys.THREADS_MIGRATE_HISTORY
+    )
+    preview = preview_section(choice, model, candidate, chain, history)
+    if preview is None:
+        return
+    st.markdown("**One thread, before and after** (through every plan of the chain)")
+    diff_section(choice, model, candidate, chain.plan(), preview)
+    st.markdown("**Apply**")
+    apply_section(choice, model, candidate, chain, graph)
 
 
 def _complete_plan(

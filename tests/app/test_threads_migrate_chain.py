@@ -1,0 +1,212 @@
+"""Threads page's Migrate section with a chain of plans (AppTest): the ledger's v1 -> v2 -> v3
+plans uploaded as several files, the chain in order, where each thread stands, the chain's
+preview, dry run and apply over a real SQLite store of threads at every version."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
+from pydantic import BaseModel
+from streamlit.testing.v1 import AppTest
+
+from core.migrate.chain import load_chain
+from core.migrate.write import write_migration
+from core.stores.open import STORE_ENV
+from core.stores.serde import strict_serde
+from core.stores.unbrick import WRITES_ENV
+from tests.app.conftest import table_rows
+from ui import keys
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "views" / "threads.py")
+FIXTURES = ROOT / "tests" / "fixtures"
+CHAIN = FIXTURES / "migrations" / "ledger_chain"
+THREADS = ["once-done", "once-paused", "v1-done", "v1-paused", "v2-done", "v2-paused",
+           "v3-done", "v3-paused"]  # fmt: skip
+CHAIN_ROWS = [
+    ("v2", "", "migrations.ledger:InvoiceV1", 2, "v2.toml"),
+    ("v3", "v2", "migrations.ledger:InvoiceV2", 2, "v3.toml"),
+]
+BEFORE = "(before the first)"
+
+
+def _files(*names: str) -> list[tuple[str, bytes, str]]:
+    return [(name, (CHAIN / name).read_bytes(), "application/toml") for name in names]
+
+
+def _ledger(path: Path) -> str:
+    """A SQLite store of the ledger's threads at every version (as tests/core/migrate/
+    test_chain_stores.py builds it): `once-*` (v1) migrated by the chain to v2 before the
+    others were written; `*-done` ran to the end, `*-paused` stops before ship."""
+    from migrations.ledger import InvoiceV1, InvoiceV2, InvoiceV3, build_v3, invoice_graph
+
+    inputs: dict[type[BaseModel], dict[str, object]] = {
+        InvoiceV1: {"user_id": "u-1", "amount": 12.5},
+        InvoiceV2: {"customer_id": "c-2", "amount": 20.0, "currency": "USD"},
+        InvoiceV3: {"customer_id": "c-3", "amount": 30.0},
+    }
+    spec = str(path)
+
+    def run(runs: list[tuple[type[BaseModel], str]]) -> None:
+        with closing(sqlite3.connect(spec, check_same_thread=False)) as conn:
+            saver = SqliteSaver(conn)
+            for model, name in runs:
+                for paused in (False, True):
+                    graph = invoice_graph(model).compile(
+                        checkpointer=saver, interrupt_before=["ship"] if paused else None
+                    )
+                    thread = f"{name}-{'paused' if paused else 'done'}"
+                    graph.invoke(inputs[model], {"configurable": {"thread_id": thread}})
+
+    run([(InvoiceV1, "once")])
+    written = write_migration(spec, InvoiceV1, InvoiceV2, load_chain(CHAIN).to("v2"),
+                              lambda _: build_v3(), strict_serde([InvoiceV1, InvoiceV2, InvoiceV3]))  # fmt: skip
+    assert sorted(w.thread_id for w in written) == ["once-done", "once-paused"]
+    run([(InvoiceV1, "v1"), (InvoiceV2, "v2"), (InvoiceV3, "v3")])
+    return spec
+
+
+@pytest.fixture
+def at(monkeypatch, tmp_path) -> AppTest:
+    """The page over the ledger store, v1 the model, v3 the candidate, writes on."""
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    monkeypatch.setenv(WRITES_ENV, "1")
+    monkeypatch.setenv(STORE_ENV, _ledger(tmp_path / "ledger.sqlite"))
+    monkeypatch.setenv("PLAYGROUND_MODEL", "migrations.ledger:InvoiceV1")
+    monkeypatch.setenv("PLAYGROUND_CANDIDATE", "migrations.ledger:InvoiceV3")
+    monkeypatch.setenv("PLAYGROUND_GRAPH", "migrations.ledger:build_v1")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    return at
+
+
+def _upload(at: AppTest, files: list[tuple[str, bytes, str]]) -> AppTest:
+    at.file_uploader(key=keys.THREADS_MIGRATE_CHAIN_UPLOAD).set_value(files).run()
+    assert not at.exception
+    return at
+
+
+def _standing(at: AppTest) -> list[tuple]:
+    return [row[:4] for row in table_rows(at, "thread", "after", "to apply", "record")]
+
+
+def _chain(at: AppTest) -> list[tuple]:
+    return table_rows(at, "plan", "after", "model", "steps", "file")
+
+
+def _counts(at: AppTest) -> dict[str, int]:
+    return {metric.label: int(metric.value) for metric in at.metric}
+
+
+def test_an_uploaded_chain_is_shown_in_order_with_where_each_thread_stands(at):
+    _upload(at, _files("v3.toml", "v2.toml"))  # in any order: the ids and afters order them
+    assert _chain(at) == CHAIN_ROWS
+    assert _standing(at) == [
+        ("once-done", "v2", "v3", "v2"),
+        ("once-paused", "v2", "v3", "v2"),
+        ("v1-done", BEFORE, "v2, v3", ""),
+        ("v1-paused", BEFORE, "v2, v3", ""),
+        ("v2-done", "v2", "v3", ""),  # InvoiceV2, v3's model, accepts its state
+        ("v2-paused", "v2", "v3", ""),
+        ("v3-done", BEFORE, "v2, v3", ""),  # no version's model fits: the whole chain
+        ("v3-paused", BEFORE, "v2, v3", ""),
+    ]
+    # the chain stands in for the table's one plan, and its preview counts each plan's steps
+    assert keys.THREADS_MIGRATE_STEPS not in [w.key for w in at.data_editor]
+    assert _counts(at) == {
+        "Threads": 8, "Checkpoints": 8, "Broken before": 6, "Fixed": 6, "Still broken": 0,
+    }  # fmt: skip
+    assert table_rows(at, "plan", "path", "action", "changed", "fixed") == [
+        ("v2", "user_id", "rename", 2, 2),
+        ("v2", "currency", "default", 4, 0),
+        ("v3", "currency", "drop", 8, 8),
+        ("v3", "status", "map", 3, 3),
+    ]
+
+
+def test_the_chains_dry_run_and_apply_write_each_thread_from_where_it_stands_once(at):
+    _upload(at, _files("v2.toml", "v3.toml"))
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert not at.exception
+    planned = [row[0] for row in table_rows(at, "thread", "from checkpoint")]
+    assert planned == THREADS[:6]
+    at.button(key=keys.THREADS_MIGRATE_APPLY).click().run()
+    assert not at.exception
+    written = at.session_state[keys.THREADS_MIGRATE_WRITTEN]
+    assert ([row["thread_id"] for row in written["rows"]], written["as_planned"]) == (
+        THREADS[:6], True)  # fmt: skip
+    # each migrated thread now stands after the chain's last plan; the v3 ones, as before
+    assert _standing(at) == [
+        *[(thread, "v3", "(none)", "v3") for thread in THREADS[:6]],
+        ("v3-done", BEFORE, "v2, v3", ""),
+        ("v3-paused", BEFORE, "v2, v3", ""),
+    ]
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert [info.value for info in at.info][-1].startswith("Nothing to write:")
+
+
+def _said(at: AppTest) -> list[str]:
+    """The Migrate section's errors (the thread list's own are elsewhere on the page)."""
+    return [error.value for error in at.error if error.value.startswith("The uploaded")]
+
+
+def _refusal(at: AppTest) -> list[str]:
+    return [code.value for code in at.code if code.value.startswith("[plan_")]
+
+
+def test_files_that_are_not_one_chain_are_refused_with_the_code_and_kept(at):
+    orphan = ("v4.toml", b'id = "v4"\nafter = "v9"\n', "application/toml")
+    _upload(at, [*_files("v2.toml", "v3.toml"), orphan])
+    assert _said(at) == [
+        "The uploaded files are not one chain; the table's plan stays. What to change:"
+    ]
+    assert _refusal(at) == [
+        "[plan_chain] the uploaded chain: v4.toml: after = 'v9': no plan has that id; the ids "
+        "are v2, v3, v4."
+    ]
+    uploader = at.file_uploader(key=keys.THREADS_MIGRATE_CHAIN_UPLOAD)
+    assert [file.name for file in uploader.value] == ["v2.toml", "v3.toml", "v4.toml"]
+    assert keys.THREADS_MIGRATE_CHAIN not in at.session_state
+    assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS) is not None  # the table's plan stays
+
+
+def test_a_cycle_two_ids_and_a_model_from_outside_the_project_are_each_refused(at):
+    first = ("a.toml", b'id = "a"\nafter = "b"\n', "")
+    second = ("b.toml", b'id = "b"\nafter = "a"\n', "")
+    _upload(at, [first, second])
+    assert _refusal(at) == [
+        "[plan_chain] the uploaded chain: every plan names one it comes after (a, b): a cycle; "
+        "the first plan has no `after`."
+    ]
+    _upload(at, [("a.toml", b'id = "a"\n', ""), ("c.toml", b'id = "a"\nafter = "a"\n', "")])
+    assert _refusal(at) == [
+        "[plan_chain] the uploaded chain: c.toml: id = 'a' is also a.toml's; give each plan "
+        "its own."
+    ]
+    _upload(at, [("a.toml", b'id = "a"\nmodel = "antigravity:Model"\n', "")])
+    assert _refusal(at) == [
+        "[plan_chain] the uploaded chain: a.toml: model = 'antigravity:Model': the page reads "
+        "a plan's model only from the project's own modules, already loaded; name one of "
+        "them, or leave model out (a thread then starts after its migration record, else at "
+        "the first plan)."
+    ]
+    import sys
+
+    assert "antigravity" not in sys.modules
+
+
+def test_a_refused_upload_keeps_the_chain_in_use_and_the_table_comes_back_on_request(at):
+    _upload(at, _files("v2.toml", "v3.toml"))
+    _upload(at, [("v2.toml", b"[[step]]\npath = 1\n", "")])
+    assert _said(at) == [
+        "The uploaded files are not one chain; the chain below is unchanged. What to change:"
+    ]
+    assert _chain(at) == CHAIN_ROWS
+    at.button(key=keys.THREADS_MIGRATE_CHAIN_CLEAR).click().run()
+    assert not at.exception
+    assert _chain(at) == []
+    assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS) is not None
