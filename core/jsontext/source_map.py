@@ -11,6 +11,7 @@ from core.jsontext.scan import FLAT, KEY, STRING, key_text, tokens
 __all__ = ["Located", "SourceMap"]
 
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*").match
+_WS = " \t\n\r"  # JSON's whitespace (an empty slice is "in" it too: the text's end)
 
 
 class Located(NamedTuple):
@@ -51,15 +52,16 @@ class SourceMap:
         """
         if not self._indexed:
             self.index_all()
+        containers, flat = self._children, self._flat  # hot: 2,000 paths per report
         offset = self._root
         path: list[str | int] = []
         found = False  # whether the segment just followed is in the text
         for segment in loc:
-            found = False
-            children = self._children.get(offset)
+            children = containers.get(offset)
             if children is None:
-                end = self._flat.get(offset)
+                end = flat.get(offset)
                 if end is None:
+                    found = False
                     continue  # a scalar: nothing below it
                 if type(segment) is str:
                     value_at = self._flat_key(offset, end, segment)
@@ -69,11 +71,11 @@ class SourceMap:
                         found = True
                         continue
                 children = self._index_flat(offset, end)
-            key = segment if not isinstance(segment, bool) else None
-            if key is not None and key in children:
-                offset = children[key]
+            at = children.get(segment) if type(segment) is not bool else None
+            found = at is not None
+            if at is not None:
+                offset = at
                 path.append(segment)
-                found = True
         return Located(tuple(path), offset, found)
 
     def key_offset(self, value_offset: int) -> int:
@@ -154,7 +156,11 @@ class SourceMap:
         at = text.rfind(needle, offset, end)
         while at != -1:
             if text[at - 1] != "\\":
-                colon = _COLON(text, at + len(needle))
+                after = at + len(needle)
+                # `"key": value` as json.dumps writes it needs no regex
+                if text.startswith(": ", after) and text[after + 2 : after + 3] not in _WS:
+                    return after + 2
+                colon = _COLON(text, after)
                 if colon is not None:
                     return colon.end()
             at = text.rfind(needle, offset, at)
