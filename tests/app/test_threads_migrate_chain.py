@@ -4,6 +4,7 @@ preview, dry run and apply over a real SQLite store of threads at every version.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -210,3 +211,23 @@ def test_a_refused_upload_keeps_the_chain_in_use_and_the_table_comes_back_on_req
     assert not at.exception
     assert _chain(at) == []
     assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS) is not None
+
+
+def test_one_thread_before_and_after_runs_only_the_plans_after_where_it_stands(at):
+    _upload(at, _files("v2.toml", "v3.toml"))
+    at.selectbox(key=keys.THREADS_MIGRATE_THREAD).set_value(("once-done", "")).run()
+    assert not at.exception
+    # migrated to v2 already (its fork records v2): only v3's two steps, numbered in v3
+    assert table_rows(at, "field", "step", "action") == [
+        ("currency", 1, "drop"),
+        ("status", 2, "map"),
+    ]
+    after = [element.value for element in at.json][-1]
+    assert json.loads(after) == {"customer_id": "u-1", "amount": 12.5, "status": "fulfilled"}
+    at.selectbox(key=keys.THREADS_MIGRATE_THREAD).set_value(("v1-done", "")).run()
+    assert table_rows(at, "field", "step", "action") == [
+        ("user_id", 1, "rename"),
+        ("currency", 2, "default"),
+        ("currency", 3, "drop"),
+        ("status", 4, "map"),
+    ]

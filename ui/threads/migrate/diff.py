@@ -19,7 +19,8 @@ from core.stores.state import json_state_errors, state_errors
 from ui import keys
 from ui.text import plain
 from ui.threads.columns import MIGRATE_CHANGES_LAYOUT
-from ui.threads.migrate.outcomes import Outcome, outcomes
+from ui.threads.migrate.chained import Migration, serde_models
+from ui.threads.migrate.outcomes import Outcome, outcomes, thread_plan
 from ui.threads.source import StoreChoice
 from ui.threads.timeline import as_json
 
@@ -74,18 +75,18 @@ def diff_section(
     choice: StoreChoice,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan,
+    migration: Migration,
     preview: Preview,
 ) -> None:
     """Pick a thread (the list's, one the plan fixes, or any other); show its state before
-    and after."""
+    and after (of a chain: through the plans after where the thread stands)."""
+    serde = strict_serde(serde_models(model, candidate, migration))
     # the thread open in the list; none while the list shows none (thread_list)
     listed = st.session_state.get(keys.THREADS_THREAD)
     picked = listed if isinstance(listed, str) else None
     try:
-        with open_any(choice.spec, strict_serde([model, candidate]),
-                      assistant=choice.assistant) as store:  # fmt: skip
-            read = outcomes(store, model, candidate, plan, limit=_OPTIONS)
+        with open_any(choice.spec, serde, assistant=choice.assistant) as store:
+            read = outcomes(store, model, candidate, migration, limit=_OPTIONS)
     except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
         st.error("The store cannot be read:")
         st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
@@ -110,17 +111,22 @@ def diff_section(
         help="Any thread: the ones the plan fixes first (or open one in the thread list).",
     )  # fmt: skip
     try:
-        with open_any(choice.spec, strict_serde([model, candidate]),
-                      assistant=choice.assistant) as store:  # fmt: skip
+        with open_any(choice.spec, serde, assistant=choice.assistant) as store:
             timeline = timeline_of(store, thread_id, model)
             json_mode = isinstance(store, RemoteStore)  # a server's values are JSON: as preview
+            checkpoints = timeline.checkpoints if timeline is not None else []
+            found = [c for c in checkpoints if c.checkpoint_id == checkpoint_id] or checkpoints[-1:]
+            plan = (
+                thread_plan(store, migration, thread_id, found[0].checkpoint_id,
+                            found[0].state, json_mode=json_mode)
+                if found and found[0].unreadable is None
+                else None
+            )  # fmt: skip
     except Exception as error:  # noqa: BLE001 - a store is untrusted: coded, never a traceback
         st.error("The store cannot be read:")
         st.code(str(coded(error, choice.label)), language=None, wrap_lines=True)
         return
-    checkpoints = timeline.checkpoints if timeline is not None else []
-    found = [c for c in checkpoints if c.checkpoint_id == checkpoint_id] or checkpoints[-1:]
-    if not found or found[0].unreadable is not None:
+    if plan is None:
         st.info("This checkpoint cannot be read: there is no state to migrate.")
         return
     checkpoint = found[0]

@@ -28,7 +28,7 @@ from core.migrate.write import fork_fields as _apply_would_write
 from core.stores.reader import AnyStore
 from core.stores.rows import RowProblem
 
-__all__ = ["Fork", "Outcome", "forks", "outcomes"]
+__all__ = ["Fork", "Outcome", "forks", "outcomes", "thread_plan"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,24 @@ def _latest(store: AnyStore, model: type[BaseModel]) -> Iterator[StoredState]:
     return (read for read in stored_states(store, model) if isinstance(read, StoredState))
 
 
+def thread_plan(
+    store: AnyStore,
+    plan: Plan | Chain,
+    thread_id: str,
+    checkpoint_id: str,
+    state: dict[str, Any],
+    *,
+    json_mode: bool = False,
+) -> Plan:
+    """The steps a thread's state at `checkpoint_id` still needs: a plan as it is; of a
+    chain, those of the plans after where the thread stands (`start_of`, as Apply reads it)."""
+    if not isinstance(plan, Chain):
+        return plan
+    read = StoredState(thread_id, checkpoint_id, step=None, source="", state=state,
+                       latest=False, json_mode=json_mode)  # fmt: skip
+    return plan.plan(start_of(plan, migration_records(store, plan), read))
+
+
 def _outcome(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Outcome | None:
     try:
         result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
@@ -76,12 +94,13 @@ def outcomes(
     store: AnyStore,
     model: type[BaseModel],
     candidate: type[BaseModel],
-    plan: Plan,
+    plan: Plan | Chain,
     *,
     limit: int | None = None,
 ) -> list[Outcome]:
     """Each thread's latest state through `plan`, in thread order (the first `limit`
-    threads; None: all); a state that cannot be read or checked is left out.
+    threads; None: all); a state that cannot be read or checked is left out. A `Chain`
+    migrates each thread from where it stands.
 
     Example:
         >>> from core.order import AgentState
@@ -93,7 +112,10 @@ def outcomes(
         >>> [(o.thread_id, o.fixed) for o in found if o.changed]
         [('model-change', True)]
     """
-    found = (_outcome(plan, read, candidate) for read in _latest(store, model))
+    chain = plan if isinstance(plan, Chain) else Chain.of(plan)
+    records = migration_records(store, chain)
+    found = (_outcome(chain.plan(start_of(chain, records, read)), read, candidate)
+             for read in _latest(store, model))  # fmt: skip
     return list(islice((o for o in found if o is not None), limit))
 
 

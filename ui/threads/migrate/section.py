@@ -96,7 +96,7 @@ def _chain_section(
     if preview is None:
         return
     st.markdown("**One thread, before and after** (through every plan of the chain)")
-    diff_section(choice, model, candidate, chain.plan(), preview)
+    diff_section(choice, model, candidate, chain, preview)
     st.markdown("**Apply**")
     apply_section(choice, model, candidate, chain, graph)
 
