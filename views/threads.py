@@ -59,8 +59,9 @@ try:
         for warning in store.warnings:  # the role the store is read as: coded, plain text
             st.warning("The store is read, but:")
             st.code(str(warning), language=None, wrap_lines=True)
-        # The thread list beside the open thread (stacked on a phone), its tools as tabs
-        list_col, thread_col = st.columns([2, 3], gap="medium")
+        # The thread list beside the open thread (stacked on a phone); the thread's tools
+        # as tabs under both, the page's whole width (its tables are laid out for it)
+        list_col, thread_col = st.columns([5, 3], gap="medium")
         with list_col:
             st.subheader("Thread list")
             thread = thread_list(store, judged.model, judged.current)
@@ -75,14 +76,13 @@ try:
                 )
             else:
                 st.info("No thread is open: the list holds none with these filters.")
-            # Stateful tabs: their choice is kept (ui.keys.THREADS_TAB), so a link reopens it
-            drawn = st.tabs(THREAD_TABS, key=keys.THREADS_TAB, on_change="rerun")
-            tabs = dict(zip(THREAD_TABS, drawn, strict=True))
-            if timeline is not None:
-                with tabs["Timeline"]:
-                    thread_view(timeline, judged.judge)
-        with list_col:
             threads_share(choice, thread)
+        # Stateful tabs: their choice is kept (ui.keys.THREADS_TAB), so a link reopens it
+        drawn = st.tabs(THREAD_TABS, key=keys.THREADS_TAB, on_change="rerun")
+        tabs = dict(zip(THREAD_TABS, drawn, strict=True))
+        if timeline is not None:
+            with tabs["Timeline"]:
+                thread_view(timeline, judged.judge)
 except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
     st.error("This store cannot be read:")
     message = str(coded(error, choice.label))

@@ -195,7 +195,7 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
     drawn = phone_layouts(at, PHONE_COLUMNS)
     assert drawn == {
         keys.THREADS_TABLE: (
-            ["thread_id", "status", "checkpoints", "last step", "last time", "detail"],
+            ["thread_id", "status", "detail", "last time", "checkpoints", "last step"],
             {"thread_id": 154, "status": 126},
             35,  # each demo detail fits its column on one line: Streamlit's own row height
         ),

@@ -47,7 +47,9 @@ def _judged(at: AppTest) -> dict[str, object]:
     }
 
 
-def test_the_list_the_thread_the_audit_and_migrate_judge_by_the_one_model_the_header_names(at: AppTest) -> None:
+def test_the_list_the_thread_the_audit_and_migrate_judge_by_the_one_model_the_header_names(
+    at: AppTest,
+) -> None:
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
     assert _judged(at) == {
         "header": [
@@ -88,7 +90,7 @@ def test_the_threads_tools_are_tabs_beside_the_list_each_drawn(at: AppTest) -> N
     panes = [column for column in at.columns if column.subheader]
     assert [[s.value for s in pane.subheader] for pane in panes] == [
         ["Thread list"],
-        ["Open thread", "Migrate"],  # Migrate's own heading, in its tab
+        ["Open thread"],
     ]
     thread_pane = panes[1]
     assert thread_pane.code[0].value == "clean-1"  # the whole id, with its copy button

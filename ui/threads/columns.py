@@ -115,11 +115,12 @@ def _layout(
     } | options
 
 
-# The thread list's details at widths that fit the 1400 px page's 938 px of grid (with the
-# row marks and the first two): detail, the blamed node, pending nodes or first error, wraps
-# inside its column (rows as tall as it needs: ui.tables.wrapped_row_height), not cut at the
-# table's edge. On a phone they are a swipe away, as every table's details are.
-THREAD_LIST_DETAIL_WIDTHS = {"checkpoints": 84, "last step": 70, "last time": 170, "detail": 290}
+# The thread list's details: first the detail (the blamed node, pending nodes or first
+# error), at a width that fits the list's pane beside the open thread at 1400 px (580 px with
+# the row marks and the first two), wrapping inside its column (rows as tall as it needs:
+# ui.tables.wrapped_row_height); the time and counts after it, a swipe away there as every
+# table's details are on a phone.
+THREAD_LIST_DETAIL_WIDTHS = {"detail": 260, "last time": 170, "checkpoints": 84, "last step": 70}
 THREAD_LIST_LAYOUT = _layout(
     _THREAD_LIST,
     list(THREAD_LIST_DETAIL_WIDTHS),

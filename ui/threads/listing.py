@@ -22,6 +22,8 @@ from ui.threads.columns import THREAD_LIST_DETAIL_WIDTHS, thread_list_layout
 __all__ = ["choose_models", "offered_candidate", "page_numbers", "short_ids", "thread_list"]
 
 _ALL = "all"
+_TALL = 12  # the list's rows in view at once, beside the open thread (more: scrolled)
+_HEADER = 35  # the grid's header row, in px
 
 
 def offered_candidate(
@@ -229,16 +231,20 @@ def thread_list(
         st.caption("Click a row to open its thread.")
         _select(ids.index(st.session_state[keys.THREADS_THREAD]))
         frame = _frame(page)
+        row_height = wrapped_row_height(  # a list: three lines a row at most, the whole
+            [{"detail": row.detail} for row in page.rows],  # detail is the thread's own
+            {"detail": THREAD_LIST_DETAIL_WIDTHS["detail"]},
+            most_lines=3,
+        )
         st.dataframe(
             frame,
             key=keys.THREADS_TABLE,
             on_select=partial(_open_row, ids),
             selection_mode=["single-row", "single-cell"],
-            row_height=wrapped_row_height(  # a list: three lines a row at most, the whole
-                [{"detail": row.detail} for row in page.rows],  # detail is the thread's own
-                {"detail": THREAD_LIST_DETAIL_WIDTHS["detail"]},
-                most_lines=3,
-            ),
+            row_height=row_height,
+            # every row in view up to _TALL (a wrapped detail makes rows taller than the
+            # ten of Streamlit's "auto"); a longer page scrolls inside, beside the thread
+            height=_HEADER + row_height * min(len(ids), _TALL) + 2,
             **thread_list_layout(list(frame), short_ids=list(frame["thread_id"]) != ids),
         )
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
@@ -277,6 +283,6 @@ def thread_list(
         "Thread",
         ids,
         key=keys.THREADS_THREAD,
-        help="The thread shown below. Click its row in the list, or pick it here from the "
+        help="The thread open beside the list. Click its row, or pick it here from the "
         "threads of the page shown (with the keyboard: type part of its id).",
     )
