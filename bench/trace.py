@@ -10,7 +10,7 @@ which CPU time leaves out. Prints numbers; never fails. Run: python bench/trace.
 Where run_trace's time goes (cProfile, 200 runs of the seed graph, 2026-12-05): about 90% is
 LangGraph's own checkpointed run (`stream` with an InMemorySaver: its msgpack saves,
 `prepare_next_tasks`/`apply_writes`, and under load up to a third of the wall time waiting
-on the saver's worker thread: thread start 12%, executor exit 15%); ours is the rest:
+on the saver's worker thread: thread start 12-19%, executor exit 15-22%); ours is the rest:
 walk_chain 2% (the saver's `list`, deserialising each checkpoint), build_steps 4% (the
 checkpoint states, one validate_value per super-step, the row summaries), pick_entry,
 graph.copy and run_saver about 1% each. The per-step check is one validation per step;
