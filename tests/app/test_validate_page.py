@@ -373,9 +373,12 @@ def test_the_preset_box_names_the_preset_the_text_holds_and_loads_it_again_after
     )
     at.run()  # a rerun that leaves the text alone keeps it
     assert at.selectbox(key=keys.PRESET).value == "bad_uuid"
-    assert [s.value for s in at.success if "preset" in s.value] == []  # no second line
+    # Said under the box too, a live region (a screen reader reads each load out).
+    loaded = "Last preset loaded: Bad UUID — user\\_id is not a UUID\\."
+    assert [(s.value, s.icon) for s in at.success] == [(loaded, ":material/download_done:")]
     editor(at, keys.PAYLOAD).input("{}").run()  # #32 item 8: the text is the user's now
     assert at.selectbox(key=keys.PRESET).value is None
+    assert [s.value for s in at.success if "preset" in s.value] == []
     at.selectbox(key=keys.PRESET).select("bad_uuid").run()  # the same one, again
     assert (at.selectbox(key=keys.PRESET).value, editor(at, keys.PAYLOAD).value) == (
         "bad_uuid",

@@ -369,6 +369,11 @@ def test_at_1400_px_every_error_message_is_drawn_whole_in_its_row(
         page.set_viewport_size({**LAPTOP, "height": LAPTOP["height"] + 1})
         page.wait_for_timeout(500)
         assert cells_not_whole(grid) == {}
+        # Each path on one line: its column as wide as the longest needs (it was broken
+        # mid-name, "items[0].un / it_price").
+        paths = ["user_id", "status", "items[0].qty", "items[0].unit_price"]
+        drawn = {line["text"] for line in grid.evaluate("e => e.__lines")}
+        assert [path for path in paths if path not in drawn] == []
 
 
 def test_on_a_phone_the_annotated_text_keeps_each_line_on_one_line(

@@ -177,9 +177,11 @@ def test_on_a_phone_a_loaded_preset_is_said_under_the_picker_and_covers_nothing(
         )
         assert _covered(page, said) == []
         expect(page.locator("[data-testid='stToast']")).to_have_count(0)
-        # Under the picker, before the verdict it explains.
-        boxes = [part.bounding_box() for part in (picker, said, page.get_by_role("alert"))]
+        # The verdict spans the page above the payload; the picker is the payload's, by the
+        # editor, and says what it holds (issue 41, item 9), the line under it.
+        boxes = [part.bounding_box() for part in (page.get_by_role("alert"), picker, said)]
         assert boxes[0]["y"] < boxes[1]["y"] < boxes[2]["y"], boxes
+        expect(picker.locator("input")).to_have_value("Bad SKU — A space breaks the SKU pattern.")
     finally:
         context.close()
 

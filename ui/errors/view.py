@@ -236,7 +236,7 @@ def error_table(
     # Side by side, stacked on a phone (details below). "rejected by" (the Validate page,
     # beside its editor) takes the result column's whole width, the details under it.
     table, beside = st.columns([3, 2], gap="small") if by is None else (st.container(),) * 2
-    columns = SELECTABLE_COLUMNS if by is None else REJECTED_COLUMNS
+    columns = SELECTABLE_COLUMNS if by is None else _fitted_rejected_columns(listed)
     height = _row_height(listed, columns)
     with table:
         event = st.dataframe(
@@ -264,6 +264,25 @@ def error_table(
             theirs=None if theirs is None else theirs[shown],
         )
     return chosen
+
+
+# The four columns of REJECTED_COLUMNS beside the selection box, on a phone (356 px less the
+# box's 33): the path as wide as its longest value needs, so it is not broken mid-name
+# ("items[0].un / it_price"), the message taking the rest, wrapped in taller rows.
+_REJECTED_ROOM = 320  # px
+_PATH_PX = (84, 150)  # the path column's least and most width
+_PATH_CHAR = 7  # px, a character of a path in the grid's font, rounded up
+_CELL_PADDING = 17  # px, a cell's padding, both sides
+_LEAST_MESSAGE = 80  # px
+
+
+def _fitted_rejected_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """REJECTED_COLUMNS with the path and message columns' widths chosen by the paths."""
+    longest = max((len(str(row.get("path") or "")) for row in rows), default=0)
+    path = min(max(longest * _PATH_CHAR + _CELL_PADDING, _PATH_PX[0]), _PATH_PX[1])
+    rest = _REJECTED_ROOM - path - REJECTED_COLUMNS["line:col"]["width"]
+    message = max(rest - REJECTED_COLUMNS["rejected by"]["width"], _LEAST_MESSAGE)
+    return REJECTED_COLUMNS | _where_columns(path, REJECTED_COLUMNS["line:col"]["width"], message)
 
 
 def _row_height(rows: list[dict[str, Any]], columns: dict[str, Any]) -> int:

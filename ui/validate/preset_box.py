@@ -7,7 +7,7 @@ import streamlit as st
 
 from ui import keys
 from ui.errors.view import forget_selection
-from ui.project import load_preset
+from ui.project import load_preset, say_loaded
 
 __all__ = ["PLACEHOLDER", "load_fresh", "loaded_preset", "preset_box"]
 
@@ -42,7 +42,8 @@ def preset_box(presets: dict[str, tuple[str, str]], text: str, *, key: str, tabl
 
     Drawn on every run of the editor's fragment, after the text is read: the box follows
     each edit, where one drawn above the fragment kept its placeholder beside the line
-    "Last preset loaded: …" (issue 41, item 9).
+    "Last preset loaded: …" (issue 41, item 9). The line stays under it, a live region: a
+    screen reader reads each load out.
     """
     st.session_state[key] = loaded_preset(presets, text)  # before the box: its value this run
     st.selectbox(
@@ -55,3 +56,4 @@ def preset_box(presets: dict[str, tuple[str, str]], text: str, *, key: str, tabl
         on_change=_picked,
         args=(presets, key, table),
     )
+    say_loaded(st.empty(), text)
