@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -15,13 +17,27 @@ from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS
 from ui.trace_verdict import run_headline, stopped_panel
 
 __all__ = [
+    "FORK_ROOM",
+    "PHONE_ROOM",
+    "RUN_ROOM",
     "STEP_COLUMNS",
     "STEP_ROW_HEIGHT",
     "error_panel",
+    "fitted_steps",
     "step_columns",
     "step_table",
+    "step_widths",
+    "text_width",
     "trace_table",
 ]
+
+
+# The grid's room for columns, after the row's selection box (34 px): a phone's 356 px grid,
+# the run's table at 1400 px (seven tenths of the page's 939 px: 646 px of grid) and each of
+# the fork's two (460 px).
+PHONE_ROOM = 356 - 34
+RUN_ROOM = 646 - 34
+FORK_ROOM = 460 - 34
 
 
 def trace_table(
@@ -32,6 +48,7 @@ def trace_table(
     checked: str = "the payload",
     selected: int | None = None,
     slider: str | None = None,
+    room: int = FORK_ROOM,
 ) -> None:
     """The node trace table (or the gate errors when the graph did not run), then the error.
 
@@ -39,7 +56,8 @@ def trace_table(
     (fixed text) says where the input can be fixed, `checked` names what the gate checked.
     With `slider` (the session key of a stepper), the row `selected` is selected, the first
     failing row is flagged, clicking a row selects it in the stepper, and the run's headline
-    and error are left to the caller (`run_headline`, a row's detail).
+    and error are left to the caller (`run_headline`, a row's detail). `room` is the table's
+    px for columns at 1400 px (`step_widths`).
     """
     if trace.gate_errors:
         count = plural(len(trace.gate_errors), "error")
@@ -64,19 +82,10 @@ def trace_table(
             return
     if slider is None:
         frame = pd.DataFrame(trace.rows())
-        st.dataframe(
-            frame,
-            key=keys.table(key),
-            hide_index=True,
-            # The step table's columns and widths: inside the fork's half column at 1400 px
-            # (check and blame were past the edge there, and on a phone).
-            column_order=step_columns(frame),
-            column_config=STEP_COLUMNS,
-            row_height=STEP_ROW_HEIGHT,
-        )
+        st.dataframe(frame, key=keys.table(key), hide_index=True, **fitted_steps(frame, room))
         error_panel(trace)
         return
-    step_table(trace, key=key, selected=selected or 0, slider=slider)
+    step_table(trace, key=key, selected=selected or 0, slider=slider, room=room)
 
 
 def error_panel(trace: Trace) -> None:
@@ -89,7 +98,7 @@ def error_panel(trace: Trace) -> None:
 _FLAG_STYLE = "background-color: rgba(255, 75, 75, 0.22)"
 
 
-def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
+def step_table(trace: Trace, *, key: str, selected: int, slider: str, room: int = RUN_ROOM) -> None:
     """The rows, the first failing one and each that lost data flagged and tinted, the stepper
     `slider`'s row selected; clicking a row selects it in the stepper."""
     flags = row_flags(trace)
@@ -108,31 +117,21 @@ def step_table(trace: Trace, *, key: str, selected: int, slider: str) -> None:
         on_select=functools.partial(_pick, table_key, slider, selected),
         selection_mode="single-row",
         selection_default={"selection": {"rows": [selected]}},
-        column_order=step_columns(frame),
-        column_config=STEP_COLUMNS,
-        row_height=STEP_ROW_HEIGHT,
+        **fitted_steps(frame, room),
     )
 
 
 # Streamlit wraps a cell's text only in rows taller than 4rem (64 px): 82 px holds four
-# lines: "amount: greater_than_equal" needs all four in the 72 px check column.
+# lines (a check shrunk to fit a phone wraps there). The columns that say what happened at
+# each row, in this order; their widths follow what the run's cells hold (`step_widths`:
+# inside a phone's grid, no word broken at 1400 px, an empty error column narrow). What the
+# state holds after the step (status, logs, messages, changed fields, reducers) is not a
+# column: the row's panels (the merge, the whole state) and the CSV export hold them. Every
+# trace table uses these (the fork's two, the Retry lab's), without flag where it has none.
 STEP_ROW_HEIGHT = 82
-# The columns that say what happened at each row, in this order, at one set of widths for
-# every screen (the server cannot know the screen's width): step, node, check, flag and
-# blame sum to 322 px, inside a 390 px phone's 356 px grid after the row's checkbox (the
-# 1400 px widths, 490 px, cut flag and hid blame there). Flag is wide enough for "first
-# failure" on one line: the grid's wrapping measures only a guessed prefix of a text and,
-# after some runs (negative_amount), drew narrow letters on one line, cut. The identifiers
-# in node and check wrap (STEP_ROW_HEIGHT), a long one mid-word; so does the error, cut at
-# the row's foot: the selected row's detail beside (on a phone: under) the table holds it
-# whole. At 1400 px every column is inside the table (#32 item 8): the run's table (554 px
-# of grid, 34 of them the checkbox) and each of the fork's two (460 px). What the state holds
-# after the step (status, logs, messages, changed fields, reducers) is not a column: those
-# ran past the table's edge, read by scrolling sideways; the row's panels below (the merge,
-# the whole state) and the CSV export hold them. Every trace table uses these (the fork's
-# two, the Retry lab's), without flag where it has none.
 STEP_COLUMNS = {
-    "step": st.column_config.NumberColumn("step", width=34),
+    # Pinned: Streamlit leaves a pinned column out when it spreads a table's spare room.
+    "step": st.column_config.NumberColumn("step", width=34, pinned=True),
     "node": st.column_config.TextColumn("node", width=72),
     "check": st.column_config.TextColumn("check", width=72),
     "flag": st.column_config.TextColumn(
@@ -143,8 +142,28 @@ STEP_COLUMNS = {
         "dropped a write or an Overwrite bypassed a reducer, without raising.",
     ),
     "blame": st.column_config.TextColumn("blame", width=62),
-    "error": st.column_config.TextColumn("error", width=180),
+    "error": st.column_config.TextColumn(
+        "error",
+        width=180,
+        help="What LangGraph raised at this row, cut at the column's edge when long: select "
+        "the row, and its detail beside the table (on a phone: under it) holds it whole.",
+    ),
 }
+
+
+def fitted_steps(frame: pd.DataFrame, room: int) -> dict[str, Any]:
+    """st.dataframe keywords for a trace table: the shown columns in order, each as wide as
+    its content asks (`step_widths`: no word broken at 1400 px, the verdict columns inside a
+    phone's grid), rows of four wrapped lines; an error column with nothing in it is narrow.
+    """
+    rows = frame.to_dict("records")
+    widths = step_widths(rows, room)
+    config = {name: {**STEP_COLUMNS[name], "width": width} for name, width in widths.items()}
+    return {
+        "column_order": list(widths),
+        "column_config": config,
+        "row_height": STEP_ROW_HEIGHT,
+    }
 
 
 def step_columns(frame: pd.DataFrame) -> list[str]:
@@ -156,3 +175,88 @@ def step_columns(frame: pd.DataFrame) -> list[str]:
 def _pick(table_key: str, slider: str, selected: int) -> None:
     rows = st.session_state[table_key]["selection"]["rows"]
     st.session_state[slider] = rows[0] if rows else selected
+
+
+# A trace table's column widths, chosen by what its cells hold. The server cannot know the
+# screen's width, and Streamlit stretches every column by the same amount when a table is
+# narrower than its box. A check like "amount: greater_than_equal" was broken mid-word in a
+# 72 px column beside an empty 180 px error column (issue 41, item 6).
+VERDICT = ("step", "node", "check", "flag", "blame")
+_PADDING = 18  # px: the cell's padding on both sides, and two of slack
+# What each character takes in the grid's font (14 px "Source Sans", measured in Chromium
+# with measureText, in tenths of a px); another character counts as a digit, a CJK one as two.
+_TENTHS = (
+    "! 41 \" 60 % 115 & 85 ' 35 ( 42 ) 42 * 59 , 35 - 44 . 35 / 49 : 35 ; 35 ? 60 @ 119 "
+    "A 76 B 82 C 80 D 86 E 74 F 69 G 86 H 91 I 37 J 67 K 81 L 68 M 102 N 91 O 93 P 79 Q 93 "
+    "R 80 S 75 T 75 U 90 V 72 W 110 X 72 Y 67 Z 76 [ 42 \\ 49 ] 42 _ 70 ` 76 a 71 b 77 "
+    "c 64 d 78 e 69 f 41 g 71 h 76 i 34 j 35 k 69 l 36 m 116 n 77 o 76 p 78 q 78 r 49 s 59 "
+    "t 47 u 76 v 65 w 101 x 62 y 65 z 60 { 42 | 34 } 42"
+)
+_PAIRS = _TENTHS.split(" ")
+_GLYPHS = {" ": 2.8} | {
+    char: int(tenths) / 10 for char, tenths in zip(_PAIRS[::2], _PAIRS[1::2], strict=True)
+}
+_DIGIT, _DOUBLE = 6.96, 14.0
+_MIN = {"step": 34}
+# Up to these widths (px, those the verdict columns had before, which the phone's tests
+# measured) a column holds its longest word on one line: the grid's wrapping measures only a
+# guessed prefix of a text, and drew a word a few px too wide for its column on one line,
+# cut ("confirm" in a 55 px blame column on a phone).
+_ONE_LINE = {"node": 74, "check": 74, "blame": 64}
+
+
+def text_width(text: str) -> int:
+    """About how many px `text` takes on one line of a grid cell, its padding included.
+
+    Example:
+        >>> text_width("validate_order"), text_width("first failure")
+        (104, 81)
+    """
+    width = sum(_DOUBLE if ord(char) > 0x2E80 else _GLYPHS.get(char, _DIGIT) for char in text)
+    return round(width) + _PADDING
+
+
+def _longest_word(values: Sequence[str], header: str) -> int:
+    words = [header, *(word for value in values for word in value.split())]
+    return max(text_width(word) for word in words)
+
+
+def step_widths(rows: Sequence[Mapping[str, Any]], room: int = RUN_ROOM) -> dict[str, int]:
+    """Each column's width (px) for a trace table of `rows`, in the table's order.
+
+    A verdict column needs its longest word (its header at least), so no word is broken;
+    flag needs "first failure" on one line. When they exceed a phone's grid, each gives up
+    the same few px (down to its header): at 1400 px Streamlit spreads the table's spare
+    room evenly over its columns but step (pinned), which gives them back. The error
+    column takes the rest of `room` when a row has an error (cut when long: each row's
+    detail holds it whole), its header's width when none has.
+
+    Example:
+        >>> rows = [{"step": 1, "node": "validate_order", "check": "amount: greater_than_equal",
+        ...          "flag": "first failure", "blame": "validate_order", "error": ""}]
+        >>> step_widths(rows)
+        {'step': 43, 'node': 55, 'check': 86, 'flag': 81, 'blame': 55, 'error': 47}
+    """
+    names = [name for name in VERDICT if any(name in row for row in rows)]
+    texts = {name: ["" if row.get(name) is None else str(row[name]) for row in rows]
+             for name in (*names, "error")}  # fmt: skip
+    least = {name: max(text_width(name), _MIN.get(name, 0)) for name in names}
+    need = {name: max(_longest_word(texts[name], name), least[name]) for name in names}
+    if "flag" in need and any(texts["flag"]):
+        # On one line, never shrunk: the grid's wrapping measures only a guessed prefix of a
+        # text, and after some runs drew a wrapped flag's narrow letters on one line, cut.
+        need["flag"] = least["flag"] = max(text_width(text) for text in texts["flag"])
+    for name in names:  # a word about as wide as its column may be drawn on one line, cut
+        if need[name] <= _ONE_LINE.get(name, 0):
+            least[name] = need[name]
+    given = 0  # px each column gives up on a phone, and gets back at `room`
+    while sum(max(need[n] - given, least[n]) for n in names) > PHONE_ROOM:
+        given += 1
+    widths = {name: max(need[name] - given, least[name]) for name in names}
+    if any("error" in row for row in rows):
+        widths["error"] = text_width("error")
+        if any(texts["error"]):  # the rest, less what the others get back from the spread
+            growing = len(widths) - ("step" in widths)
+            rest = room - sum(widths.values()) - growing * given
+            widths["error"] = max(rest + widths["error"], widths["error"])
+    return widths

@@ -5,29 +5,41 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from pydantic import BaseModel
 
 from core.order import FAULTS, AgentState
-from core.order.schema_options import SchemaOptions
+from core.order.schema_options import SchemaOptions, build_model
 from core.trace.focus import opened_row
 from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
 from ui.access import hosting
-from ui.editor.payload import current_payload_text
+from ui.editor.payload import current_payload_text, editor_text, payload_editor
 from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_options import current_options
 from ui.tables import room_for_table_toolbars
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
+from ui.trace.marks import payload_marks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
-from ui.trace.stepping import current_row, step_detail, stepper
+from ui.trace.stepping import current_row, pair_height, step_detail, stepper
 from ui.trace.view import output_panel, step_panels
-from ui.trace_table import trace_table
+from ui.trace_table import RUN_ROOM, trace_table
 from ui.trace_verdict import run_headline
 
 _GATE_FIX = (
-    "Fix the payload on the Validate page (each error's line:col is in your text), then run again."
+    "Fix the payload in the editor above (each error is marked at its line:col), then press "
+    "Run again."
 )
 MODES = {"checked": "Check every step", "native": "LangGraph native"}
+EDITOR_HEIGHT = 190  # px: 9 lines; with its tools, as tall as the settings beside it
+
+
+def _state_model() -> type[BaseModel]:
+    """The model the editor's marks check the text against: what the chosen graph's gate uses
+    (the seed state shaped by the Validate page's schema options, or your project's model)."""
+    if st.session_state[keys.TRACE_GRAPH] == "project" and project.model is not None:
+        return project.model
+    return build_model(current_options())
 
 
 def _settings() -> dict[str, Any]:
@@ -91,7 +103,7 @@ def _show(result: dict[str, Any]) -> None:
     if result["settings"] != _settings():
         st.warning("The settings or payload changed since this run; press Run to see them.")
     if "syntax" in result:
-        st.error("The payload is not valid JSON, so nothing ran. Fix it on the Validate page:")
+        st.error("The payload is not valid JSON, so nothing ran. Fix it in the editor above:")
         st.code(result["syntax"], language=None, wrap_lines=True)
         return
     trace = result["trace"]
@@ -106,11 +118,21 @@ def _show(result: dict[str, Any]) -> None:
     run_headline(trace)
     _notes(result)
     index = current_row(trace)
-    # The selected row's detail beside the table: after a failing run, the failure's.
-    table_col, detail_col = st.columns([3, 2])
+    # The selected row's detail beside the table: after a failing run, the failure's. Both
+    # are as tall for every row (the detail scrolls inside its box), so stepping never moves
+    # the stepper under them (a detail's height moved it ~380 px: issue 41, item 7).
+    table_col, detail_col = st.columns([7, 3])
+    height = pair_height(trace)
     with table_col:
-        trace_table(trace, key=keys.TRACE, fix=_GATE_FIX, selected=index, slider=keys.STEP_SLIDER)
-    with detail_col, st.container(key=keys.TRACE_DETAIL):
+        trace_table(
+            trace,
+            key=keys.TRACE,
+            fix=_GATE_FIX,
+            selected=index,
+            slider=keys.STEP_SLIDER,
+            room=RUN_ROOM,
+        )
+    with detail_col, st.container(key=keys.TRACE_DETAIL, height=height):
         step_detail(trace, index)
     st.subheader("Step through the run")
     index = stepper(trace)
@@ -163,7 +185,7 @@ st.caption(
     "then walk every node: what it saw, what it returned, what each reducer merged."
 )
 project = active_project()
-init_payload(project.model)
+default_text = init_payload(project.model)
 GRAPHS = ({"project": "Your graph"} if project.graph is not None else {}) | SEED_GRAPHS
 shared_step = restore_trace_share(GRAPHS, MODES, FAULTS)
 if st.session_state.get(keys.TRACE_GRAPH) not in GRAPHS:
@@ -172,32 +194,44 @@ st.session_state.setdefault(keys.TRACE_FAULTS, [])
 st.session_state.setdefault(keys.TRACE_MODE, "checked")
 
 presets = gallery(project.model or AgentState)
-with st.expander("Payload (edit it on the Validate page)", expanded=False):
+# The payload beside the run's settings, as a debugger's input pane: edit it here (the same
+# editor, and the same text, as the Validate page), then Run.
+edit_col, settings_col = st.columns([3, 2])
+with edit_col:
+    typed = editor_text(keys.PAYLOAD, default_text)  # what was typed since the last run
+    payload_editor(
+        keys.PAYLOAD,
+        default_text,
+        height=EDITOR_HEIGHT,
+        marks=payload_marks(typed, _state_model()),
+    )
+with settings_col:
     preset_picker(presets, key=keys.TRACE_PRESET, placeholder="Replace the payload with a preset…")
-    st.code(current_payload_text(), language="json", wrap_lines=True)
-
-graph_col, fault_col, mode_col = st.columns([2, 4, 2])
-graph_col.radio(
-    "Graph", list(GRAPHS), format_func=GRAPHS.get, key=keys.TRACE_GRAPH, persist_state="session"
-)
-fault_col.multiselect(
-    "Faults (seed graph)",
-    list(FAULTS),
-    format_func=lambda fault: f"{fault} — {FAULTS[fault]}",
-    key=keys.TRACE_FAULTS,
-    persist_state="session",
-    disabled=st.session_state[keys.TRACE_GRAPH] != "seed",
-)
-mode_col.radio(
-    "Mode",
-    list(MODES),
-    format_func=MODES.get,
-    key=keys.TRACE_MODE,
-    persist_state="session",
-    help="LangGraph native: only what LangGraph itself does and reports, no gate or blame of "
-    "ours. Check every step: our model first gates the payload, then we validate the merged "
-    "state after each step and blame the node whose write broke it.",
-)
+    graph_col, mode_col = st.columns(2)
+    graph_col.radio(
+        "Graph", list(GRAPHS), format_func=GRAPHS.get, key=keys.TRACE_GRAPH, persist_state="session"
+    )
+    mode_col.radio(
+        "Mode",
+        list(MODES),
+        format_func=MODES.get,
+        key=keys.TRACE_MODE,
+        persist_state="session",
+        help="LangGraph native: only what LangGraph itself does and reports, no gate or blame "
+        "of ours. Check every step: our model first gates the payload, then we validate the "
+        "merged state after each step and blame the node whose write broke it.",
+    )
+    # Run beside the faults: the run's table in view under the editor at 1400 × 900.
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        st.multiselect(
+            "Faults (seed graph)",
+            list(FAULTS),
+            format_func=lambda fault: f"{fault} — {FAULTS[fault]}",
+            key=keys.TRACE_FAULTS,
+            persist_state="session",
+            disabled=st.session_state[keys.TRACE_GRAPH] != "seed",
+        )
+        clicked = st.button("Run", key=keys.RUN, type="primary")
 if st.session_state[keys.TRACE_GRAPH] == "project":
     st.caption("Your graph, as configured (faults apply to the seed graph only):")
     st.code(str(project.spec.graph), language=None, wrap_lines=True)
@@ -206,7 +240,6 @@ if st.session_state[keys.TRACE_GRAPH] == "project":
 _options_note(_settings())
 if shared_step is not None and hosting().public:  # a link sets the run up; a click runs it
     st.session_state[keys.TRACE_LINK_WAITING], shared_step = shared_step, None
-clicked = st.button("Run", key=keys.RUN, type="primary")
 if clicked:
     shared_step = st.session_state.pop(keys.TRACE_LINK_WAITING, shared_step)
 elif keys.TRACE_LINK_WAITING in st.session_state:

@@ -6,6 +6,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -15,9 +16,11 @@ from core.order.schema_options import SchemaOptions
 from core.share import encode_share
 from core.trace.diagram import CURRENT_FILL
 from core.trace.reducers import dump_json
+from tests.app._editor import editor
 from tests.app.conftest import SHARE_FIELD, shared
 from ui import keys
 from ui.text import plain
+from ui.trace_table import PHONE_ROOM, RUN_ROOM, text_width
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")
 
@@ -194,7 +197,7 @@ def test_a_steps_violations_table_has_the_error_tables_columns_but_no_line_col(a
 def test_the_trace_preset_picker_replaces_the_payload_and_says_so_under_itself(at):
     at.selectbox(key=keys.TRACE_PRESET).select("bad_sku").run()
     assert at.selectbox(key=keys.TRACE_PRESET).value is None  # a menu, back to its placeholder
-    assert [c.value for c in at.code if c.language == "json"][:1] == [PRESETS["bad_sku"].value]
+    assert editor(at, keys.PAYLOAD).args()["text"] == PRESETS["bad_sku"].value
     said = ["Last preset loaded: Bad SKU — A space breaks the SKU pattern\\."]
     assert [s.value for s in at.success] == said
     assert list(at.toast) == []
@@ -222,26 +225,43 @@ def test_a_states_error_tables_fit_a_phone_with_the_message_wrapped(at):
     assert shapes == [(order, 100, {"path": 96, "message": 250})] * 2
 
 
-def test_the_step_tables_verdict_columns_fit_a_phone_and_wrap(at):
-    # step, node, check, flag and blame: 322 px inside a phone's 356 px of grid after the
-    # row's checkbox; flag holds "first failure" on one line; rows over 64 px (Streamlit
-    # wraps a cell's text from there) hold four lines.
-    at.multiselect(key=keys.TRACE_FAULTS).set_value(["bad_status_last"])
+@pytest.mark.parametrize(
+    ("fault", "widths", "error"),
+    [
+        ("bad_status_last", {"step": 43, "node": 75, "check": 59, "flag": 81, "blame": 64}, 47),
+        ("negative_amount", {"step": 43, "node": 55, "check": 86, "flag": 81, "blame": 55}, 47),
+        ("node_exception", {"step": 43, "node": 80, "check": 63, "flag": 81, "blame": 55}, 170),
+    ],
+)
+def test_the_step_tables_columns_are_as_wide_as_their_words_within_a_phones_grid(
+    at, fault: str, widths: dict[str, int], error: int
+):
+    # Issue 41, item 6: check was 72 px ("greater_t / han_equa / l") beside an empty 180 px
+    # error column. Now an empty error column is as wide as its header, one with an error
+    # takes the rest of the table's room at 1400 px; step, node, check, flag and blame fit
+    # a phone's 322 px of grid (wrapping there), and at 1400 px the room Streamlit spreads
+    # over the columns but step (pinned) makes each as wide as its longest word.
+    at.multiselect(key=keys.TRACE_FAULTS).set_value([fault])
     _run(at)
 
     (table,) = [d for d in at.dataframe if "flag" in d.value.columns]
-    first = ["step", "node", "check", "flag", "blame"]
-    widths = {
-        name: column.get("width")
-        for name, column in json.loads(table.proto.columns).items()
-        if name in first
-    }
-    assert (list(table.proto.column_order)[:5], widths, table.proto.row_height) == (
-        first,
-        {"step": 34, "node": 72, "check": 72, "flag": 82, "blame": 62},
+    drawn = {name: column.get("width") for name, column in json.loads(table.proto.columns).items()}
+    shown = list(table.proto.column_order)
+    assert (shown, {name: drawn[name] for name in shown}, table.proto.row_height) == (
+        [*widths, "error"],
+        widths | {"error": error},
         82,
     )
-    assert sum(widths.values()) <= 356 - 34  # the checkbox column takes about 34 px
+    assert sum(widths.values()) <= PHONE_ROOM
+    spread = (RUN_ROOM - sum(widths.values()) - error) // 5
+    words = {
+        name: max(
+            (text_width(word) for text in table.value[name] for word in str(text).split()),
+            default=0,
+        )
+        for name in ("node", "check", "blame")
+    }
+    assert all(widths[name] + spread >= words[name] for name in words), (spread, words)
 
 
 def test_the_input_panel_says_why_a_row_has_no_node_input(at):
@@ -360,8 +380,8 @@ def test_gate_closed_shows_errors_and_no_node_rows(at):
     _run(at)
 
     assert [e.value for e in at.error] == [
-        "Gate closed — 1 error in the payload; the graph did not run. Fix the payload on the "
-        "Validate page (each error's line:col is in your text), then run again."
+        "Gate closed — 1 error in the payload; the graph did not run. Fix the payload in the "
+        "editor above (each error is marked at its line:col), then press Run again."
     ]
     gate = at.dataframe[0].value
     # placed in the payload text, as on the Validate page
@@ -541,7 +561,8 @@ def test_shared_step_beyond_the_run_says_so_and_shows_the_first_row():
 def test_nothing_to_export_or_share_is_offered_before_a_run(at):
     at.radio(key=keys.TRACE_MODE).set_value("native").run()
 
-    assert [b.key for b in at.button] == ["run"]
+    # The payload editor's own Format JSON and Reset, and Run.
+    assert [b.key for b in at.button] == ["payload__format", "payload__reset", "run"]
     assert [b.proto.label for b in at.get("download_button")] == []
     assert [h.value for h in at.subheader] == []
     assert [i.value for i in at.info] == ["Pick a graph and faults, then press Run."]
@@ -706,7 +727,8 @@ def test_a_fork_edit_survives_a_visit_to_an_error_row(at):
     at.session_state[keys.FORK_TEXT] = '{"edited": 1}'
     at.run()
     at.select_slider(key=keys.STEP_SLIDER).set_value(2).run()
-    assert not at.get("component_instance")  # an error row has no editor
+    # An error row has no fork editor (the payload's editor is the page's own).
+    assert [e.key for e in _editors(at)] == [keys.editor(keys.PAYLOAD)]
     at.select_slider(key=keys.STEP_SLIDER).set_value(1).run()
     assert at.session_state[keys.FORK_TEXT] == '{"edited": 1}'
 
@@ -957,7 +979,7 @@ def test_a_fault_run_opens_on_the_failing_row_flagged_selected_and_detailed_besi
         ["", 1, "validate_order", "✓"],
         ["first failure", 2, "confirm", "status: literal_error"],
     ]
-    assert list(table.proto.column_order)[:6] == ["step", "node", "check", "flag", "blame", "error"]
+    assert list(table.proto.column_order) == ["step", "node", "check", "flag", "blame", "error"]
     assert table.key == "trace__table_2"  # drawn with the stepper's row selected
     assert "**Step 2 · confirm**" in [m.value for m in at.markdown]
     assert [w.value for w in at.warning][:2] == [
@@ -1042,9 +1064,17 @@ def test_a_forked_branch_shows_its_edited_fields_and_is_stepped_like_the_run(at)
     assert at.session_state[keys.STEP_SLIDER] == 1  # the run's own stepper stays where it was
 
 
+def _editors(at: AppTest) -> list:
+    """The code editors drawn (ui/editor/json_editor.py): the payload's, then the fork's."""
+    return [
+        SimpleNamespace(key=json.loads(e.proto.json_args)["key"], element=e)
+        for e in at.get("component_instance")
+    ]
+
+
 def _editor(at: AppTest) -> dict:
     """What the fork's code editor (ui/editor/json_editor.py) is sent: its text and marks."""
-    (element,) = at.get("component_instance")
+    (element,) = [e.element for e in _editors(at) if e.key == keys.editor(keys.FORK_TEXT)]
     args = json.loads(element.proto.json_args)
     return {name: args[name] for name in ("text", "marks", "label", "key")}
 
@@ -1087,3 +1117,28 @@ def test_a_merge_row_is_as_tall_as_its_longest_value_wrapped_in_its_column() -> 
     why = {**short, "why": "merged in super-step 2 with the write of notify_sms"}  # 51 > 29
     assert 64 < merge_row_height([why]) < merge_row_height([why, {"after": "x" * 212}])
     assert merge_row_height([{"after": "x" * 10_000}]) == 12 * 21 + 16  # at most 12 lines
+
+
+def test_the_payload_is_edited_in_the_trace_pages_own_editor_and_run_in_one_click(at):
+    # Issue 41, item 7: the payload was shown read-only ("edit it on the Validate page").
+    # The page draws the Validate page's editor on the same session text, marks what the
+    # model refuses as it is typed, and one click on Run runs the edited text.
+    _run(at)
+    text = SEED_TEXT.replace('"amount": 99', '"amount": -1')
+    editor(at, keys.PAYLOAD).input(text).run()
+
+    assert at.session_state[keys.PAYLOAD_TEXT] == text  # the Validate page's text too
+    args = editor(at, keys.PAYLOAD).args()
+    assert (args["text"], [(m["line"], m["col"]) for m in args["marks"]]) == (text, [(3, 13)])
+    assert [w.value for w in at.warning][:1] == [
+        "The settings or payload changed since this run; press Run to see them."
+    ]
+    _run(at)
+    assert [e.value for e in at.error] == [
+        "Gate closed — 1 error in the payload; the graph did not run. Fix the payload in the "
+        "editor above (each error is marked at its line:col), then press Run again."
+    ]
+    gate = at.dataframe[0].value
+    assert gate[["path", "line:col", "type"]].values.tolist() == [
+        ["amount", "3:13", "greater_than_equal"]
+    ]

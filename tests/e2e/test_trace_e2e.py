@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e._browser import rerun, run_trace
+from tests.e2e._browser import (
+    NOTE_DRAWN,
+    cut_off,
+    editor_value,
+    grid_with,
+    rerun,
+    run_trace,
+    submit_payload,
+)
 from ui.trace_table import STEP_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
@@ -205,3 +213,142 @@ def test_the_merge_view_says_why_a_row_holds_another_nodes_write(new_page) -> No
             has_text="merged in super-step 2 with the write of notify_sms"
         )
     ).to_have_count(2)
+
+
+# Issue 41, item 7: the Trace page steps like a debugger.
+
+
+def _stepper_at(page: Any, top: float) -> None:
+    """Scroll the page so the stepper's buttons are `top` px below the viewport's top."""
+    prev = page.locator(".st-key-prev").get_by_role("button")
+    y = prev.bounding_box()["y"]
+    page.evaluate(f"document.querySelector('.stMain').scrollBy(0, {y - top})")
+    page.wait_for_timeout(300)
+
+
+def _overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_stepping_leaves_the_stepper_where_it_is(new_page) -> None:
+    # negative_amount: the failing row's detail (the error in full) is ~380 px taller than
+    # the others'; beside the table, it moved the stepper under it on every Prev / Next.
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    run_trace(page, fault="negative_amount")
+    _stepper_at(page, 200)
+    boxes = [_settled_boxes(page)]
+    for key in ("prev", "next"):
+        _click(page, key)
+        boxes.append(_settled_boxes(page))
+    tops = [{name: round(box["y"]) for name, box in step.items()} for step in boxes]
+    assert all(abs(top[name] - tops[0][name]) <= 2 for top in tops for name in top), tops
+    spoken = page.locator(".st-key-step_slider input[type='range']")
+    expect(spoken).to_have_attribute("aria-valuetext", "row 2 of 2 · step 1")
+
+
+def test_nothing_covers_the_stepper_when_the_diagram_is_hovered(new_page) -> None:
+    # The diagram's toolbar (its fullscreen button), drawn on a hover, covered "Next ▶".
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    run_trace(page)
+    _click(page, "next")  # row 2: both buttons enabled
+    _stepper_at(page, 200)
+    diagram = page.locator("[data-testid='stGraphVizChart']")
+    diagram.hover()
+    toolbar = page.locator(
+        "[data-testid='stElementContainer']:has([data-testid='stGraphVizChart']) "
+        "[data-testid='stElementToolbar']"
+    )
+    expect(toolbar).to_be_visible()
+    boxes = _settled_boxes(page)
+    covered = {
+        name: box
+        for name, box in boxes.items()
+        if _overlaps(box, toolbar.bounding_box()) or _overlaps(box, diagram.bounding_box())
+    }
+    assert covered == {}, (covered, toolbar.bounding_box())
+    # What a click on Next's middle reaches is Next itself.
+    box = boxes["next"]
+    reached = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.st-key-next') !== null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert reached
+
+
+def test_the_diagram_sits_beside_the_steps_input_and_update(new_page) -> None:
+    # It was a narrow strip across the page with Input and Update under it, below the fold.
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    run_trace(page)
+    _click(page, "next")  # validate_order: an input and an update
+    _stepper_at(page, 100)
+    diagram = page.locator("[data-testid='stGraphVizChart']").bounding_box()
+    heading = {
+        name: page.locator("[data-testid='stMarkdownContainer']")
+        .filter(has_text=re.compile(f"^{name} —"))
+        .bounding_box()
+        for name in ("Graph", "Input", "Update")
+    }
+    code = {
+        name: page.locator("[data-testid='stColumn']")
+        .filter(has=page.get_by_text(f"{name} —", exact=False))
+        .locator("[data-testid='stCode']")
+        .first.bounding_box()
+        for name in ("Input", "Update")
+    }
+    # One row: the three headings side by side at one height, left to right.
+    tops = [round(heading[name]["y"]) for name in ("Graph", "Input", "Update")]
+    assert max(tops) - min(tops) <= 2, heading
+    assert heading["Graph"]["x"] < heading["Input"]["x"] < heading["Update"]["x"], heading
+    assert diagram["x"] + diagram["width"] <= heading["Input"]["x"], (diagram, heading)
+    # The diagram and the top of both values in view with the stepper.
+    for box in (diagram, code["Input"], code["Update"]):
+        assert 0 < box["y"] < LAPTOP["height"] - 100, (box, code)
+
+
+def test_the_payload_is_edited_on_the_trace_page_and_run_again_in_one_click(new_page) -> None:
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    run_trace(page)
+    text = editor_value(page)
+    assert json.loads(text)["amount"] == 99
+    submit_payload(page, text.replace('"amount": 99', '"amount": 120'))
+    expect(page.get_by_text("The settings or payload changed since this run")).to_be_visible()
+    with rerun(page):
+        page.locator(".st-key-run").get_by_role("button").click()
+    expect(page.get_by_text("The settings or payload changed since this run")).to_have_count(0)
+    _click(page, "next")  # validate_order's update holds the amount it read
+    update = page.locator("[data-testid='stColumn']").filter(has_text="Update —")
+    expect(update.locator("[data-testid='stCode']").first).to_contain_text("amount=120.0 items=1")
+    # The same text is the session's payload: the Validate page opens on it.
+    with rerun(page):
+        page.get_by_role("link", name="Validate").click()
+    assert '"amount": 120' in editor_value(page)
+
+
+def test_at_1400_px_no_word_of_the_trace_table_is_broken(new_page) -> None:
+    # Issue 41, item 6: "greater_t / han_equa / l" in a 72 px check column beside an empty
+    # 180 px error column. The grid draws each wrapped line with its own fillText: each
+    # word drawn whole, and every column inside the table.
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    page.evaluate(f"({NOTE_DRAWN})()")
+    run_trace(page, fault="negative_amount")
+    table = grid_with(page, "flag")
+    expect(table.locator("[role='gridcell']").first).to_be_attached()
+    page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+    drawn = table.evaluate("e => Object.keys(e.__drawn || {})")
+    words = ["validate_order", "greater_than_equal", "first failure"]
+    assert {word: any(word in text for text in drawn) for word in words} == dict.fromkeys(
+        words, True
+    ), drawn
+    assert cut_off(table, ["step", "node", "check", "flag", "blame", "validate_order"]) == {}
+    # No row has an error: its column is as wide as its header, inside the table.
+    assert cut_off(table, ["error"]) == {}

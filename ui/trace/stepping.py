@@ -10,10 +10,16 @@ from core.trace.merge import super_step
 from core.trace.reducers import dump_json
 from ui import keys
 from ui.stepper import step_controls
+from ui.tables import rows_in_view
 from ui.text import plain
+from ui.trace_table import STEP_ROW_HEIGHT
 from ui.trace_verdict import why_stopped
 
-__all__ = ["current_row", "step_detail", "stepper"]
+__all__ = ["DETAIL_HEIGHT", "current_row", "pair_height", "step_detail", "stepper"]
+
+# The row's detail box at least this tall (px): a failure's sentence and its message in view
+# without scrolling inside the box, for the seed graph's faults.
+DETAIL_HEIGHT = 330
 
 
 def current_row(trace: Trace, slider: str = keys.STEP_SLIDER) -> int:
@@ -22,6 +28,19 @@ def current_row(trace: Trace, slider: str = keys.STEP_SLIDER) -> int:
     if not isinstance(current, int) or not 0 <= current < len(trace.steps):
         current = st.session_state[slider] = 0
     return current
+
+
+def pair_height(trace: Trace) -> int:
+    """One height (px) for the run's table and the row's detail beside it, whichever row is
+    selected: the table's (its header and every row up to eight, as drawn) or DETAIL_HEIGHT.
+
+    Example:
+        >>> from core.order import SEED_PAYLOAD, build_order_graph
+        >>> from core.trace import run_trace
+        >>> pair_height(run_trace(build_order_graph(), SEED_PAYLOAD))
+        330
+    """
+    return max(rows_in_view(STEP_ROW_HEIGHT, len(trace.steps)), DETAIL_HEIGHT)
 
 
 def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER) -> int:

@@ -48,11 +48,17 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
     """Diagram, node input, raw update, merge view and merged state for one row."""
     step = trace.steps[index]
     failed = [step.node] if step.error else []
-    if trace.graph is not None:
-        st.graphviz_chart(graph_dot(trace.graph, current=[step.node], failed=failed))
     where = "the merged state after it" if step.committed else "the state before it (never merged)"
     st.caption(f"Step {step.step}, node {plain(step.node)}; the state shown is {where}.")
-    left, right = st.columns(2)
+    # The diagram beside the node's input and update, as a debugger shows where it stopped
+    # next to the values; on a phone the columns stack. Its heading takes the 28 px above
+    # it where its toolbar is drawn on a hover (it covered the stepper's Next).
+    if trace.graph is not None:
+        graph_col, left, right = st.columns([2, 3, 3])
+        graph_col.markdown("**Graph** — this row's node highlighted")
+        graph_col.graphviz_chart(graph_dot(trace.graph, current=[step.node], failed=failed))
+    else:
+        left, right = st.columns(2)
     left.markdown("**Input** — the validated model the node was called with")
     if step.input is not None:  # a node of the graph ran (whatever it is named)
         left.code(dump_json(step.input, indent=2), language="json", wrap_lines=True)
