@@ -107,6 +107,7 @@ __all__ = [
     "THREADS_MIGRATE_CHAIN_CLEAR",
     "THREADS_MIGRATE_CHAIN_ERROR",
     "THREADS_MIGRATE_CHAIN_TABLE",
+    "THREADS_MIGRATE_CHAIN_TO",
     "THREADS_MIGRATE_CHAIN_UPLOAD",
     "THREADS_MIGRATE_CHANGES",
     "THREADS_MIGRATE_COUNTS",
@@ -445,6 +446,8 @@ THREADS_MIGRATE_CHAIN_ERROR = "threads_migrate_chain_error"
 THREADS_MIGRATE_CHAIN_TABLE = "threads_migrate_chain_table"
 THREADS_MIGRATE_STANDING = "threads_migrate_standing"
 THREADS_MIGRATE_CHAIN_CLEAR = "threads_migrate_chain_clear"
+# The plan the chain stops after (as `migrate --to ID`).
+THREADS_MIGRATE_CHAIN_TO = "threads_migrate_chain_to"
 # After any write on the Threads page: what to do next (resume the thread), in its box.
 THREADS_WRITE_NEXT = "threads_write_next"
 
