@@ -231,3 +231,31 @@ def test_one_thread_before_and_after_runs_only_the_plans_after_where_it_stands(a
         ("currency", 3, "drop"),
         ("status", 4, "map"),
     ]
+
+
+def test_a_chain_stopped_after_its_first_plan_applies_and_counts_only_that_plan(at):
+    _upload(at, _files("v2.toml", "v3.toml"))
+    assert at.selectbox(key=keys.THREADS_MIGRATE_CHAIN_TO).value == "v3"  # the whole chain
+    at.selectbox(key=keys.THREADS_MIGRATE_CHAIN_TO).set_value("v2").run()
+    assert not at.exception
+    assert _chain(at) == CHAIN_ROWS  # the chain is still shown whole
+    assert _standing(at) == [
+        ("once-done", "v2", "(none)", "v2"),
+        ("once-paused", "v2", "(none)", "v2"),
+        ("v1-done", BEFORE, "v2", ""),
+        ("v1-paused", BEFORE, "v2", ""),
+        ("v2-done", "v2", "(none)", ""),
+        ("v2-paused", "v2", "(none)", ""),
+        ("v3-done", BEFORE, "v2", ""),
+        ("v3-paused", BEFORE, "v2", ""),
+    ]
+    # v3, the candidate, rejects every v2 state (a currency, a shipped status): none is fixed
+    assert _counts(at) == {
+        "Threads": 8, "Checkpoints": 8, "Broken before": 6, "Fixed": 0, "Still broken": 8,
+    }  # fmt: skip
+    assert table_rows(at, "plan", "path", "action", "changed", "fixed") == [
+        ("v2", "user_id", "rename", 2, 2),
+        ("v2", "currency", "default", 4, 0),
+    ]
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    assert [info.value for info in at.info][-1].startswith("Nothing to write:")  # v3 rejects v2

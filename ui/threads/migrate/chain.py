@@ -63,10 +63,17 @@ def chain_picker() -> Chain | None:
         kept = "the chain below is unchanged" if chain is not None else "the table's plan stays"
         st.error(f"The uploaded files are not one chain; {kept}. What to change:")
         st.code(st.session_state[keys.THREADS_MIGRATE_CHAIN_ERROR], language=None, wrap_lines=True)
-    if chain is not None:
-        st.button("Use the table's plan instead", key=keys.THREADS_MIGRATE_CHAIN_CLEAR,
-                  on_click=_cleared)  # fmt: skip
-    return chain
+    if chain is None:
+        return None
+    st.button("Use the table's plan instead", key=keys.THREADS_MIGRATE_CHAIN_CLEAR,
+              on_click=_cleared)  # fmt: skip
+    if st.session_state.get(keys.THREADS_MIGRATE_CHAIN_TO) not in chain.ids:
+        st.session_state[keys.THREADS_MIGRATE_CHAIN_TO] = chain.ids[-1]  # a new chain: whole
+    stop = st.selectbox(
+        "Stop after the plan", chain.ids, key=keys.THREADS_MIGRATE_CHAIN_TO,
+        help="As migrate --to ID: the plans after it are not applied (nor counted) yet.",
+    )  # fmt: skip
+    return chain.to(stop)
 
 
 def chain_table(chain: Chain) -> None:

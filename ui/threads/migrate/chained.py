@@ -94,10 +94,12 @@ def as_chain(migration: Migration) -> Chain:
 
 
 def migration_text(migration: Migration) -> str:
-    """The text a preview or a dry run is of: each plan's TOML with its file, in order."""
+    """The text a preview or a dry run is of: each plan's TOML with its file, in order, and
+    the plan the chain stops after."""
     if isinstance(migration, Plan):
         return plan_toml(migration)
-    return "\n".join(f"# {link.file}\n{plan_toml(link.plan)}" for link in migration.links)
+    plans = "\n".join(f"# {link.file}\n{plan_toml(link.plan)}" for link in migration.links)
+    return f"# stop after {migration.head}\n{plans}"
 
 
 def serde_models(
