@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from core.migrate.chain import Chain
 from core.migrate.states import StoredState, stored_states
 from core.stores.reader import AnyStore
-from core.stores.server import RemoteStore
 from core.stores.state import json_state_errors, state_errors
+from core.stores.store import Store
 
 __all__ = ["RECORD_KEY", "Record", "Standing", "chain_standing", "migration_records", "start_of"]
 
@@ -47,8 +47,12 @@ def migration_records(store: AnyStore, chain: Chain) -> dict[str, Record]:
     checkpoint ids grow with time). A LangGraph server's history is not searched: there a
     thread stands where its state fits.
     """
-    if isinstance(store, RemoteStore) or not any(chain.ids):
+    if not any(chain.ids):
         return {}
+    return store.pick(database=lambda database: _records(database, chain), server=lambda _: {})
+
+
+def _records(store: Store, chain: Chain) -> dict[str, Record]:
     newest: dict[str, Record] = {}
     for plan_id in dict.fromkeys(plan for plan in chain.ids if plan):
         for saved in store.saver.list(None, filter={RECORD_KEY: plan_id}):

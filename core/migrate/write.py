@@ -28,6 +28,7 @@ from core.stores.server import RemoteStore, ServerRefusal
 from core.stores.server_read import blamed_node
 from core.stores.server_unbrick import OVERWRITE
 from core.stores.state import plain_data
+from core.stores.store import Store
 from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writable_saver
 from core.validate.entry_run import entry_graph
 
@@ -97,11 +98,16 @@ def write_migration(
             and (fields := fork_fields(chain.plan(start_of(chain, records, read)), read, candidate))
             is not None
         ]
-        if isinstance(store, RemoteStore):
-            forks = (_write_server(store, chain, records, read, candidate) for read, _ in chosen)
+
+        def on_server(server: RemoteStore) -> list[Written]:
+            forks = (_write_server(server, chain, records, read, candidate) for read, _ in chosen)
             return [fork for fork in forks if fork is not None]
-        with writable_saver(spec, serde) as saver:
-            return _write_forks(saver, store, chosen, model, candidate, chain, graph_for)
+
+        def on_database(database: Store) -> list[Written]:
+            with writable_saver(spec, serde) as saver:
+                return _write_forks(saver, database, chosen, model, candidate, chain, graph_for)
+
+        return store.pick(database=on_database, server=on_server)
 
 
 def _write_forks(

@@ -12,10 +12,9 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import ErrorCode
+from core.stores.backends.any_store import is_server
 from core.stores.reader import open_any
 from core.stores.serde import strict_serde
-from core.stores.server import RemoteStore
-from core.stores.spec import parse_store_spec
 from core.stores.unbrick import UnbrickError
 from ui import keys
 from ui.threads.source import StoreChoice
@@ -85,7 +84,7 @@ def resume_code(
     """
     listed = [json.dumps(thread, ensure_ascii=False) for thread in threads[:_LISTED]]
     more = len(threads) - len(listed)
-    if parse_store_spec(choice.spec).kind == "server":
+    if is_server(choice.spec):
         lines = [
             "from langgraph_sdk import get_sync_client",
             "",
@@ -113,14 +112,16 @@ def server_assistant(choice: StoreChoice, thread_id: str) -> str | None:
     """The assistant a server's thread is resumed with: the one the page reads (--assistant),
     else the graph that ran the thread (its metadata's graph_id); None for any other store,
     or when the server does not say."""
-    if parse_store_spec(choice.spec).kind != "server" or choice.assistant:
+    if not is_server(choice.spec) or choice.assistant:
         return choice.assistant
     try:
         with open_any(choice.spec, strict_serde([])) as store:
-            if not isinstance(store, RemoteStore):
-                return None
-            found: dict[str, Any] = store.call(lambda: store.client.threads.get(thread_id))
+            found: dict[str, Any] | None = store.pick(
+                database=lambda _: None, server=lambda server: server.thread(thread_id)
+            )
     except Exception:  # noqa: BLE001 - only a hint: the code then names a placeholder
+        return None
+    if found is None:
         return None
     graph = (found.get("metadata") or {}).get("graph_id")
     return str(graph) if graph else None
