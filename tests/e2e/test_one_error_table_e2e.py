@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from core.order.presets import PRESETS
 from tests.e2e._browser import editor_frame, rerun, submit_payload
-from ui.errors.view import MESSAGE_ROW_HEIGHT
 
 pytestmark = pytest.mark.e2e
 
@@ -61,11 +60,15 @@ def _expect_one_table(page: Any, rows: list[list[str]]) -> None:
 
 
 def _click_row(page: Any, row: int) -> None:
-    """Select row `row` (0-based) by its selection box, as a user does."""
+    """Select row `row` (0-based) by its selection box, as a user does. The rows, all in
+    view, share the grid's height under its 35 px header (each as tall as the longest
+    message needs)."""
     table = page.locator(".st-key-errors__table")
-    y = 38 + MESSAGE_ROW_HEIGHT * row + MESSAGE_ROW_HEIGHT // 2
+    canvas = table.locator("canvas[data-testid='data-grid-canvas']").bounding_box()
+    rows = page.locator(ERROR_GRID).locator("[role='row']:has([role='gridcell'])").count()
+    height = (canvas["height"] - 35) / rows
     with rerun(page):
-        table.click(position={"x": 16, "y": y})
+        table.click(position={"x": 16, "y": 35 + height * row + height / 2})
 
 
 def test_both_verdicts_errors_are_one_table_with_who_rejects_each_and_one_detail_pane(
@@ -104,9 +107,12 @@ def test_a_row_selected_by_keyboard_is_the_row_a_share_link_reopens(new_page: An
     page = new_page()
     submit_payload(page, PRESETS["typeless_message"].value)
     _expect_one_table(page, ROWS)
-    # By keyboard: a cell of the first row, down four rows, Shift+Space selects that row
-    # (your model's own TypeError, beside LangGraph's ValueError).
-    page.locator(".st-key-errors__table .dvn-scroller").click(position={"x": 120, "y": 88})
+    # By keyboard: a cell of the first row (a click there selects it), down four rows,
+    # Shift+Space selects that row (your model's own TypeError, beside LangGraph's
+    # ValueError).
+    page.wait_for_timeout(1_000)  # the grid is laid out again after the run that drew it
+    with rerun(page):
+        page.locator(".st-key-errors__table .dvn-scroller").click(position={"x": 120, "y": 88})
     expect(
         page.locator(ERROR_GRID).locator("[role='gridcell'][aria-selected='true']")
     ).to_have_text("user_id")
