@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from core.errors import CodedError, ErrorCode
+from core.jsontext.paths import format_path
 from core.stores.audit.audit import AuditResult, InvalidState, Unreadable
 from core.stores.audit.audit_summary import merge_audits
 
@@ -102,7 +103,7 @@ def read_part(path: str) -> AuditResult:
         return AuditPart.model_validate_json(data).to_result()
     except ValidationError as exc:
         error = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in error["loc"])
+        where = format_path(error["loc"]) if error["loc"] else ""
         raise AuditPartError(
             ErrorCode.AUDIT_PART_MALFORMED,
             f"{path} is not an audit's --json output ({where + ': ' if where else ''}"

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.jsontext.paths import format_path
 from core.stores.audit.audit import AuditResult, audit_store
 from core.stores.backends.open import Store
 
@@ -54,7 +55,7 @@ def merge_audits(parts: list[AuditResult]) -> AuditResult:
 
 
 def _field(loc: list[Any]) -> str:
-    return ".".join(str(part) for part in loc) or "(the state)"
+    return format_path(loc) if loc else "(the state)"
 
 
 def error_counts(result: AuditResult) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.jsontext.paths import format_path
 from core.stores.backends.server import RemoteStore, one_line
 from core.stores.decode.rows import RowProblem
 from core.stores.decode.state import json_state_errors
@@ -30,11 +31,11 @@ def _row(
     said = f"the last run failed: {one_line(_error_text(failed), 160)}" if failed else ""
     if errors:
         first = errors[0]
-        where = ".".join(map(str, first["loc"])) or "(state)"
-        detail = said or f"{first['type']} at {where}"
+        where = format_path(first["loc"]) if first["loc"] else "(state)"
+        detail = f"{first['type']} at {where}"  # the run's failure: on the thread
         return ThreadRow(thread_id, None, None, time, ThreadStatus.BROKEN, None, detail)
     if current is not None and (later := json_state_errors(thread.get("values"), current)):
-        detail = f"{later[0]['type']} at {'.'.join(map(str, later[0]['loc']))}"
+        detail = f"{later[0]['type']} at {format_path(later[0]['loc'])}"
         return ThreadRow(thread_id, None, None, time, ThreadStatus.WOULD_NOT_RESUME, None, detail)
     if thread.get("status") in ("interrupted", "error") or thread.get("interrupts"):
         detail = said or f"the server's status: {thread.get('status')}"

@@ -119,7 +119,7 @@ _HOW = "write it with `python -m core audit ... --json` and merge the file as it
         ({k: v for k, v in _PART.items() if k != "invalid"}, "part-1.json is not an audit's "
          f"--json output (invalid: Field required); {_HOW}"),
         ({**_PART, "invalid": [{**_invalid("a", "c"), "step": "1"}]}, "part-1.json is not an "
-         f"audit's --json output (invalid.0.step: Input should be a valid integer); {_HOW}"),
+         f"audit's --json output (invalid[0].step: Input should be a valid integer); {_HOW}"),
         ({**_PART, "unreadable": [_unreadable("a", str(n)) for n in range(3)]}, "part-1.json "
          "is not an audit's --json output (Value error, it lists more invalid and unreadable "
          f"rows than checkpoints); {_HOW}"),

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
+from core.jsontext.paths import format_path
 from core.jsontext.write import plural
 from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
@@ -14,7 +15,6 @@ from core.stores.errors import coded
 from core.stores.reader import open_any, timeline_of
 from core.stores.rows import RowProblem
 from core.stores.serde import strict_serde
-from core.stores.server import RemoteStore
 from core.stores.state import json_state_errors, state_errors
 from ui import keys
 from ui.text import plain
@@ -113,7 +113,7 @@ def diff_section(
     try:
         with open_any(choice.spec, serde, assistant=choice.assistant) as store:
             timeline = timeline_of(store, thread_id, model)
-            json_mode = isinstance(store, RemoteStore)  # a server's values are JSON: as preview
+            json_mode = store.values_are_json  # a server's values are JSON: as preview
             checkpoints = timeline.checkpoints if timeline is not None else []
             found = [c for c in checkpoints if c.checkpoint_id == checkpoint_id] or checkpoints[-1:]
             plan = (
@@ -154,6 +154,6 @@ def diff_section(
         st.dataframe(changes, key=keys.THREADS_MIGRATE_CHANGES, **MIGRATE_CHANGES_LAYOUT)
     if errors:
         st.caption(f"What {plain(candidate.__name__)} still rejects after the plan")
-        st.code("\n".join(f"{'.'.join(map(str, e.get('loc', []))) or '(the state)'}: "
+        st.code("\n".join(f"{format_path(e.get('loc', [])) if e.get('loc') else '(the state)'}: "
                           f"{e.get('msg', '')} [{e.get('type', '')}]" for e in errors),
                 language=None, wrap_lines=True)  # fmt: skip
