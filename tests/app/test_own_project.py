@@ -384,7 +384,7 @@ def test_plain_escapes_every_markdown_special_and_collapses_newlines():
 
 
 def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collides(traps):
-    assert [w.key for w in traps.text_input] == [
+    assert [w.key for w in traps.text_input if not w.key.startswith("form-cell-")] == [
         "form_a__b",
         "form_a-b",
         "form_%2A%2Abold%2A%2A%20%3Cb%3Ex%3C%2Fb%3E%0A%23%20heading",
@@ -400,32 +400,34 @@ def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collide
 
 
 def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
-    assert [w.label for w in traps.text_input] == [
+    assert [w.label for w in traps.text_input if not w.key.startswith("form-cell-")] == [
         r"a\_\_b (optional)",
         "b (optional)",
         r"\*\*bold\*\* \<b\>x\</b\> \# heading (optional)",
     ]
     captions = [c.value for c in traps.caption]
     assert "a (optional): nested model Inner \\[link\\]\\(http\\:\u2060//x\\) \\*t\\*" in captions
-    assert r"rows (optional): a list of Row\_\*\*x\*\* (one row each)" in captions
+    assert (
+        r"rows (optional): a list of Row\_\*\*x\*\*, one row each; type a new one on the last "
+        "line, empty every cell of a row to drop it"
+    ) in captions
 
 
-def test_the_table_editor_keeps_its_key_and_rows_until_the_json_changes_them(traps):
-    # A new key or new rows make a new editor in the browser: the focus and the cell being
-    # typed are lost (issue 22, finding 1). Other edits and reruns keep both.
+def test_the_table_editor_keeps_its_cells_until_the_json_changes_them(traps):
+    # The grid's cells are filled from the JSON's rows, and again only when the JSON holds
+    # other rows (issue 22, finding 1; issue 41, item 8): other edits and reruns keep them.
     def table(at):
-        found = [k for k in at.session_state if str(k).startswith("form_rows")]
-        return found, at.session_state[keys.FORM_TABLES]
+        cells = [w.value for w in at.text_input if w.key.startswith("form-cell-rows-")]
+        return cells, at.session_state[keys.FORM_TABLES]
 
-    first = (["form_rows"], {"form_rows": ([{"c": "r"}], 0)})
+    first = (["r", ""], {"form_rows": [{"c": "r"}]})
     assert table(traps) == first
     traps.run()
     traps.text_input(key="form_a__b").input("changed").run()
     assert table(traps) == first
 
     editor(traps, keys.PAYLOAD).input('{"rows": [{"c": "s"}, {"c": "t"}]}').run()
-    assert table(traps) == (["form_rows"], {"form_rows": ([{"c": "s"}, {"c": "t"}], 0)})
-    assert traps.data_editor(key="form_rows").value.values.tolist() == [["s"], ["t"]]
+    assert table(traps) == (["s", "t", ""], {"form_rows": [{"c": "s"}, {"c": "t"}]})
 
 
 def test_form_edits_holding_a_number_json_cannot_write_are_refused():
