@@ -15,7 +15,6 @@ import re
 __all__ = [
     "BROKEN_EXAMPLE",
     "EDITOR_VIEW",
-    "EDITOR_WIDE",
     "ENTRY_COMPARISON",
     "ENTRY_DIFF",
     "ERRORS",
@@ -229,9 +228,6 @@ LINK_ERROR = "link_error"
 # Set by app.py for the run in which the Validate page paints its editor first, on a cold
 # server, before the sidebar (ui/validate/first_paint.py); the page drops it.
 FIRST_PAINT = "first_paint"
-# Whether Validate's editor had the wide column (nothing listed beside it) when the text was
-# last JSON: kept while a half-typed text is not (ui/validate/result_room.py).
-EDITOR_WIDE = "validate_editor_wide"
 # Validate: the model it checks against, the payload's editor (the JSON text or the form),
 # the view below it, and whether the JSON Schema is shown (a share link sets them all).
 VALIDATE_MODEL = "validate_model"

@@ -65,31 +65,3 @@ def test_the_first_paint_reruns_into_the_whole_page() -> None:
         "None: your model and LangGraph's entry both accept this payload."
     ]
     assert [c.value for c in at.caption if c.value.startswith("Loading")] == []
-
-
-def _widths_while_typing() -> None:
-    import streamlit as st
-
-    from core.order.presets import SEED_TEXT
-    from core.validate.report import validate_text
-    from ui.validate.result_room import editor_is_wide
-
-    texts = {"valid": SEED_TEXT, "half-typed": SEED_TEXT[:40], "rejected": "{}"}
-    st.session_state["wide"] = [
-        (name, editor_is_wide(report, report))
-        for name in ("half-typed", "valid", "half-typed", "rejected", "half-typed", "valid")
-        for report in [validate_text(texts[name])]
-    ]
-
-
-def test_the_editor_keeps_its_width_while_the_text_is_half_typed() -> None:
-    at = AppTest.from_function(_widths_while_typing, default_timeout=30).run()
-    assert not at.exception
-    assert at.session_state["wide"] == [
-        ("half-typed", False),  # nothing known yet: the narrow editor, as drawn first
-        ("valid", True),  # nothing to list beside it: the wide editor
-        ("half-typed", True),  # kept while the text is not JSON
-        ("rejected", False),  # errors to list: narrow
-        ("half-typed", False),
-        ("valid", True),
-    ]
