@@ -167,11 +167,9 @@ def test_at_1400_px_the_thread_lists_detail_is_drawn_inside_the_table(
             2
         )
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        # The list sits in a pane beside the open thread (#41 item 1): its later columns
+        # (last time, checkpoints, last step) are a swipe away; what is in view is whole.
         assert cells_not_whole(threads) == {}
-        scroll, view = threads.locator(".dvn-scroller").evaluate(
-            "e => [e.scrollWidth, e.clientWidth]"
-        )
-        assert scroll <= view + 1, (scroll, view)
 
 
 def drawn_past_edge(grid: Any) -> list[Any]:
@@ -244,6 +242,8 @@ def test_at_1400_px_the_migration_previews_broken_states_are_drawn_inside_the_ta
     # (the message at its natural width; a longer one, further), and in one-line rows the
     # demo's thread ids were drawn past their column's edge, under the field's.
     with _laptop(browser, f"{app_server.url}/threads", drawn=True) as page:
+        with rerun(page):  # Migrate is a tab of the open thread's tools (#41 item 1)
+            page.locator(".st-key-threads_tab [role='tab']").filter(has_text="Migrate").click()
         broken = grid_with(page, "thread", "msg")
         broken.scroll_into_view_if_needed()
         expect(broken.locator("[role='gridcell']").first).to_be_attached()
