@@ -94,7 +94,7 @@ def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_his
     at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception
     said = [t.value for t in at.text]
-    assert "4 threads, 4 checkpoints audited; 1 invalid states in 1 threads" in said
+    assert "4 threads, 4 checkpoints audited; 1 invalid state in 1 thread" in said
     assert [
         (r[0], r[2], r[4], r[5])
         for r in table_rows(at, "thread_id", "checkpoint_id", "step", "node")

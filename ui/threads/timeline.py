@@ -17,6 +17,7 @@ from core.stores.timeline import Checkpoint, Timeline
 from core.trace.reducers import dump_json, merge_rows, model_reducers, reducer_for
 from core.validate.field_errors import value_errors
 from core.validate.report import Report
+from core.words import article
 from ui import keys
 from ui.errors.state_table import STATE_ERROR_TABLE
 from ui.errors.view import Verdicts, verdict
@@ -249,4 +250,7 @@ def _no_writes(checkpoint: Checkpoint) -> str:
         return "Not shown: this checkpoint could not be read."
     if checkpoint.source == "input":
         return "None: the thread's input checkpoint."
-    return f"None stored: a {checkpoint.source} checkpoint (update_state or a fork writes no task)."
+    return (
+        f"None stored: {article(checkpoint.source)} checkpoint "
+        "(update_state or a fork writes no task)."
+    )

@@ -27,6 +27,7 @@ from core.stores.backends.spec import mask_secrets
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreCode, StoreError
 from core.stores.session import store_session
+from core.words import count
 
 __all__ = [
     "EXIT_INVALID",
@@ -188,7 +189,7 @@ def print_audit(result: AuditResult, as_json: bool, out: TextIO) -> None:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str), file=out)
         return
     print(
-        f"{result.threads} threads, {result.checkpoints} checkpoints audited: "
+        f"{count(result.threads, 'thread')}, {count(result.checkpoints, 'checkpoint')} audited: "
         f"{len(result.invalid)} invalid, {len(result.unreadable)} unreadable",
         file=out,
     )

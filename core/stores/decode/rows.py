@@ -18,6 +18,7 @@ from core.stores.decode.budget import (
 )
 from core.stores.decode.serde import EncryptionRefused, SharedValues, StrictSerializer
 from core.stores.errors import StoreCode, StoreError
+from core.words import article
 
 __all__ = [
     "RowProblem",
@@ -244,8 +245,8 @@ def check_checkpoint(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RowProblem(
             ErrorCode.ROW_NOT_A_CHECKPOINT,
-            f"the checkpoint decodes to a {type(value).__name__}, not LangGraph's checkpoint "
-            "object.",
+            f"the checkpoint decodes to {article(type(value).__name__)}, not LangGraph's "
+            "checkpoint object.",
         )
     if _looks_whole(value):  # what LangGraph's savers write: no model needed to say so
         return value

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from core.errors import CodedError, ErrorCode
 from core.migrate.plan import ACTIONS, ANSWERS, MAX_STEPS, Plan, Step
 from core.migrate.propose import Proposal
+from core.words import count
 from ui.threads.migrate.cells import TakesText, cell_text, unticked
 
 __all__ = ["COLUMNS", "JSON_COLUMNS", "TablePlan", "plan_frame", "plan_rows", "read_rows"]
@@ -187,7 +188,8 @@ def read_rows(
         steps.append(step)
     if len(steps) > MAX_STEPS:
         found.refusals.append(CodedError(
-            ErrorCode.PLAN_STEP, f"the plan has {len(steps)} steps, over {MAX_STEPS}; split it."
+            ErrorCode.PLAN_STEP,
+            f"the plan has {count(len(steps), 'step')}, over {MAX_STEPS}; split it."
         ))  # fmt: skip
     if not found.refusals:
         found.plan = Plan(step=steps, **(header or {}))  # `step`: the alias, as in TOML

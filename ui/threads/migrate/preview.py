@@ -23,6 +23,7 @@ from core.migrate.preview import Preview, merge_previews, preview_migration
 from core.stores.errors import coded
 from core.stores.reader import open_any, thread_total
 from core.stores.serde import strict_serde
+from core.words import count
 from ui import keys
 from ui.heavy import heavy_slot
 from ui.tables import wrapped_row_height
@@ -187,7 +188,7 @@ def _progress(job: dict[str, Any], plan: Migration, candidate: type[BaseModel]) 
     running = len(parts) < SLICES and not job["cancelled"]
     merged = merge_previews(plan, parts)
     done = len(parts) == SLICES
-    previewed = f"{merged.threads:,} threads previewed"
+    previewed = f"{count(merged.threads, 'thread')} previewed"
     st.progress(len(parts) / SLICES, text=f"All {previewed}" if done else f"{previewed} so far")
     if running:
         st.button("Cancel", key=keys.THREADS_MIGRATE_CANCEL, on_click=_cancel,
