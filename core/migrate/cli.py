@@ -15,6 +15,7 @@ from core.stores.errors import StoreError, coded
 from core.stores.open import STORE_ENV, store_label
 from core.stores.spec import mask_secrets
 from core.stores.unbrick import UnbrickError, require_writes
+from core.words import count
 
 __all__ = ["EXIT_BROKEN", "EXIT_OK", "EXIT_UNUSABLE", "add_migrate_parser", "run_migrate"]
 
@@ -145,7 +146,8 @@ def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) ->
         print("# The proposed plan (save it, edit it, pass it with --plan):", file=out)
         print(proposed, file=out)
     print(
-        f"{report['threads']} threads, {report['checkpoints']} checkpoints previewed: "
+        f"{count(report['threads'], 'thread')}, {count(report['checkpoints'], 'checkpoint')} "
+        "previewed: "
         f"{report['broken_before']} broken under the candidate, {report['fixed']} fixed by the "
         f"plan, {len(report['still_broken'])} still broken",
         file=out,

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from core.errors import CodedError, ErrorCode
+from core.words import article
 
 __all__ = [
     "ACTIONS",
@@ -104,7 +105,7 @@ class Step(BaseModel):
         open_key = ANSWERS.get(self.action)
         if open_key and self.answer is None and open_key not in given:
             raise ValueError(
-                f"a {self.action} needs `{open_key}`"
+                f"{article(self.action)} needs `{open_key}`"
                 + (" (the new value)" if open_key == "to" else " (the value to fill in)")
                 + f'; write it, or mark the step answer = "{open_key}" to leave it open'
             )

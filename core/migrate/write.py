@@ -31,6 +31,7 @@ from core.stores.state import plain_data
 from core.stores.store import Store
 from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writable_saver
 from core.validate.entry_run import entry_graph
+from core.words import count
 
 __all__ = ["Written", "fork_fields", "write_migration"]
 
@@ -146,7 +147,8 @@ def _write_forks(
             raise UnbrickError(
                 UnbrickCode.WRITE_FAILED,
                 f"thread {read.thread_id!r}: LangGraph's update_state refused the migrated "
-                f"state ({type(exc).__name__}); {len(written)} threads were written before it.",
+                f"state ({type(exc).__name__}); {count(len(written), 'thread')} "
+                f"{'was' if len(written) == 1 else 'were'} written before it.",
             ) from None
         new_id = str(new["configurable"]["checkpoint_id"])
         written.append(Written(read.thread_id, read.checkpoint_id, new_id))

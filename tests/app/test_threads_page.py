@@ -368,8 +368,8 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
         a.value for a in at.success
     ]
     assert (
-        "Every stored state of the latest run of checkpoints is valid under the model. Older "
-        "checkpoints off that run are not (step 2)."
+        "Every state the latest run stored is valid under the model. Older checkpoints off "
+        "that run are not (step 2)."
     ) in [c.value for c in at.code]
     stepper = at.select_slider(key=keys.THREADS_STEP)
     assert stepper.options == [
@@ -407,7 +407,7 @@ def test_a_cancelled_audit_keeps_the_threads_it_checked_and_says_so(at):
     )
     assert [bar.proto.text for bar in at.get("progress")] == ["3 threads checked so far"]
     assert at.text[0].value == (
-        "3 threads, 3 checkpoints audited; 1 invalid states in 1 threads (so far)"
+        "3 threads, 3 checkpoints audited; 1 invalid state in 1 thread (so far)"
     )
     assert table_rows(at, "type") == [("literal_error", "status", 1, 1)]
     assert not [b for b in at.button if b.key == keys.THREADS_AUDIT_CANCEL]
@@ -593,8 +593,7 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
     at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception
     assert (
-        "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads, 1 checkpoints "
-        "unreadable"
+        "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads, 1 checkpoint unreadable"
     ) in [t.value for t in at.text]
     (latest,) = [r[-2] for r in table_rows(at, "step") if r[-2]][-1:]  # its checkpoint_id column
     assert table_rows(at, "thread_id", "checkpoint_id", "step", "code") == [

@@ -197,7 +197,7 @@ def test_on_a_phone_each_threads_table_shows_what_names_a_row_and_its_verdict(
         with rerun(page):
             page.locator(".st-key-threads_audit_run").get_by_role("button").click()
         expect(
-            page.get_by_text("1 threads, 1 checkpoints audited; 1 invalid states in 1 threads")
+            page.get_by_text("1 thread, 1 checkpoint audited; 1 invalid state in 1 thread")
         ).to_be_visible()
         measure("threads_audit_invalid", PHONE_COLUMNS["threads_audit_invalid"])
         assert problems == {key: {} for key in [*PHONE_COLUMNS, "threads_errors"]}

@@ -22,6 +22,7 @@ from core.stores.audit_summary import (
 from core.stores.errors import coded
 from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
+from core.words import count
 from ui import keys
 from ui.heavy import heavy_slot
 from ui.text import plain
@@ -48,11 +49,12 @@ def _start(signature: tuple[str, ...]) -> None:
 
 
 def _results(result: AuditResult, finished: bool) -> None:
+    unreadable = count(len(result.unreadable), "checkpoint")
     st.text(
-        f"{result.threads} threads, {result.checkpoints} checkpoints audited; "
-        f"{len(result.invalid)} invalid states in "
-        f"{len({s.thread_id for s in result.invalid})} threads"
-        + (f", {len(result.unreadable)} checkpoints unreadable" if result.unreadable else "")
+        f"{count(result.threads, 'thread')}, {count(result.checkpoints, 'checkpoint')} audited; "
+        f"{count(len(result.invalid), 'invalid state')} in "
+        f"{count(len({s.thread_id for s in result.invalid}), 'thread')}"
+        + (f", {unreadable} unreadable" if result.unreadable else "")
         + ("" if finished else " (so far)")
     )
     if result.clean:
@@ -92,8 +94,8 @@ def _progress(job: dict[str, Any]) -> None:
     st.progress(len(parts) / SLICES, text=_checked(merged.threads, len(parts) == SLICES))
     if job["cancelled"] and len(parts) < SLICES:
         st.warning(
-            f"Audit cancelled: the counts below cover the {merged.threads:,} threads checked "
-            "before Cancel."
+            f"Audit cancelled: the counts below cover the {count(merged.threads, 'thread')} "
+            "checked before Cancel."
         )
     elif len(parts) < SLICES:
         st.button("Cancel", key=keys.THREADS_AUDIT_CANCEL, on_click=_cancel)
@@ -102,7 +104,8 @@ def _progress(job: dict[str, Any]) -> None:
 
 def _checked(threads: int, finished: bool) -> str:
     """The progress bar's words: the threads checked so far, or all of them."""
-    return f"All {threads:,} threads checked" if finished else f"{threads:,} threads checked so far"
+    checked = f"{count(threads, 'thread')} checked"
+    return f"All {checked}" if finished else f"{checked} so far"
 
 
 @st.fragment

@@ -14,6 +14,7 @@ from core.order import AgentState
 from core.stores.demo import CandidateState
 from core.stores.reader import AnyStore, page_starts, thread_page, thread_total
 from core.stores.threads import ThreadPage, ThreadStatus, short_time
+from core.words import count
 from ui import keys
 from ui.tables import wrapped_row_height
 from ui.text import plain
@@ -172,8 +173,8 @@ def _fit_note(page: ThreadPage, model: type[BaseModel]) -> None:
         return
     st.warning(
         f"This store's states do not fit {plain(model.__name__)}: none of the "
-        f"{len(page.rows)} threads listed has a state that fits it, from its first checkpoint "
-        "on. If they were written with another model, choose that one (--model, "
+        f"{count(len(page.rows), 'thread')} listed has a state that fits it, from its first "
+        "checkpoint on. If they were written with another model, choose that one (--model, "
         "playground.toml or PLAYGROUND_MODEL). The first fields that differ:"
     )
     st.code(misfits[0].detail, language=None, wrap_lines=True)
@@ -217,7 +218,7 @@ def thread_list(
         st.session_state[keys.THREADS_THREAD] = ids[0]
     if not page.rows and page.next_after is not None:
         st.info(
-            f"None of the {page.scanned:,} threads looked at matches; press Next to look "
+            f"None of the {count(page.scanned, 'thread')} looked at matches; press Next to look "
             "further (a status filter reads each thread's latest checkpoint)."
         )
     elif not page.rows:
@@ -260,7 +261,7 @@ def thread_list(
             disabled=page.next_after is None,
         )
         counted = "" if total is None else f" of {total:,}" + (" matching" if contains else "")
-        shown = f"{len(page.rows)} threads shown{counted}"
+        shown = f"{count(len(page.rows), 'thread')} shown{counted}"
         if pages is None:
             st.caption(f"Page {len(cursors)} · {shown}")
         else:

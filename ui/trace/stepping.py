@@ -8,6 +8,7 @@ from core.trace import Trace
 from core.trace.loss import row_losses
 from core.trace.merge import super_step
 from core.trace.reducers import dump_json
+from core.words import count
 from ui import keys
 from ui.stepper import step_controls
 from ui.tables import rows_in_view
@@ -67,9 +68,9 @@ def step_detail(trace: Trace, index: int) -> None:
     if len(peers) > 1:
         st.caption(
             plain(
-                f"One super-step of {len(peers)} nodes ({', '.join(peers)}): LangGraph ran them "
-                "together and merged all their writes, so each of their rows shows the same "
-                "merged state."
+                f"One super-step of {count(len(peers), 'node')} ({', '.join(peers)}): LangGraph "
+                "ran them together and merged all their writes, so each of their rows shows the "
+                "same merged state."
             )
         )
     lost = row_losses(trace, index)

@@ -25,6 +25,7 @@ import re
 
 from core.jsontext.scan import STRING_BODY
 from core.stores.backends.store import MAX_VALUE_BYTES
+from core.words import count
 
 __all__ = [
     "BUDGET_PER_LIMIT",
@@ -63,7 +64,7 @@ class OverBudget(Exception):
     """A stored value declares more than `budget` bytes once decoded; it was not decoded."""
 
     def __init__(self, budget: int) -> None:
-        super().__init__(f"the value would take more than {budget} bytes once decoded")
+        super().__init__(f"the value would take more than {count(budget, 'byte')} once decoded")
         self.budget = budget
 
 
@@ -73,10 +74,10 @@ def check_decoded_size(type_: str, payload: object, budget: int) -> None:
 
     Example:
         >>> bomb = b"\\xdd\\x00\\x10\\x00\\x00" + b"\\x80" * 0x100000  # 1M empty maps
-        >>> check_decoded_size("msgpack", bomb, 64 * 1024 * 1024)
+        >>> check_decoded_size("msgpack", bomb, 64 * 1024 * 1024)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        core.stores.budget.OverBudget: the value would take more than 67108864 bytes once decoded
+        core.stores.decode.budget.OverBudget: the value would take more than 67,108,864 bytes ...
         >>> check_decoded_size("msgpack", bomb, 128 * 1024 * 1024) is None
         True
     """

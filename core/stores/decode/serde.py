@@ -19,6 +19,7 @@ from core.lg_compat import build_serde_allowlist, msgpack_ext_hook
 from core.stores.decode.aliases import module_aliases, needles, rewrite_modules
 from core.stores.decode.budget import DEFAULT_BUDGET, check_decoded_size
 from core.stores.errors import EncryptionRefused, StoreCode
+from core.words import count
 
 __all__ = [
     "AES_KEY_ENV",
@@ -195,8 +196,8 @@ class StrictSerializer(SerializerProtocol):
         if len(key) not in _AES_KEY_SIZES:
             self._key_problem = (
                 StoreCode.WRONG_KEY,
-                f"it is encrypted and {AES_KEY_ENV} is {len(key)} bytes long, not an AES key "
-                "(16, 24 or 32 bytes); set it to the key the application writes with",
+                f"it is encrypted and {AES_KEY_ENV} is {count(len(key), 'byte')} long, not an "
+                "AES key (16, 24 or 32 bytes); set it to the key the application writes with",
             )
             return None
         try:
@@ -224,10 +225,10 @@ class StrictSerializer(SerializerProtocol):
             >>> maps = ("msgpack", b"\\xdc\\x04\\x00" + b"\\x80" * 1024)  # 1,024 empty maps
             >>> len(serde.loads_typed(maps))
             1024
-            >>> serde.loads_typed(maps, budget=16 * 1024)
+            >>> serde.loads_typed(maps, budget=16 * 1024)  # doctest: +ELLIPSIS
             Traceback (most recent call last):
             ...
-            core.stores.budget.OverBudget: the value would take more than 16384 bytes once decoded
+            core.stores.decode.budget.OverBudget: the value would take more than 16,384 bytes ...
         """
         if "+" in data[0]:
             return self._loads_plain(self._decrypted(data), budget=budget)

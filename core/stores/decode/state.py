@@ -17,6 +17,7 @@ from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
 from core.validate.field_errors import FieldError
 from core.validate.report import validate_text, validate_value
+from core.words import count
 
 __all__ = [
     "INPUT_PREVIEW",
@@ -204,7 +205,7 @@ def cut_input(value: Any) -> Any:
     if isinstance(value, str):
         if len(value) <= INPUT_PREVIEW:
             return value
-        return value[:INPUT_PREVIEW] + f"… ({len(value):,} characters)"
+        return value[:INPUT_PREVIEW] + f"… ({count(len(value), 'character')})"
     if not isinstance(value, bytes | bytearray | list | tuple | dict):
         value = jsonable(value)  # a model, a UUID: data, then cut
     text = preview(value, INPUT_PREVIEW)

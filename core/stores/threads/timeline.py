@@ -18,6 +18,7 @@ from core.stores.decode.state import checkpoint_errors, stored_state
 from core.stores.threads.listing import pending_nodes, thread_root
 from core.stores.threads.pages import read_thread
 from core.stores.threads.writers import parent_writes, written_by
+from core.words import count
 
 __all__ = [
     "Checkpoint",
@@ -83,23 +84,24 @@ class Timeline:
 
         Example:
             >>> Timeline("t", [], None).blame_line()
-            'Every stored state of the latest run of checkpoints is valid under the model.'
+            'Every state the latest run stored is valid under the model.'
         """
         unread = [c for c in self.checkpoints if c.unreadable is not None]
         latest = self.checkpoints[-1] if self.checkpoints else None
         if latest is not None and latest.unreadable is not None:
             return f"The latest checkpoint cannot be read: [{latest.unreadable.code}]."
         if self.blamed is None:
-            said = "Every stored state of the latest run of checkpoints is valid under the model."
+            said = "Every state the latest run stored is valid under the model."
             older = [c for c in self.checkpoints if c.errors and c not in unread]
             if older:
                 steps = ", ".join(str(c.step) for c in older)
-                said += f" Older checkpoints off that run are not (step {steps})."
+                plural = "steps" if len(older) > 1 else "step"
+                said += f" Older checkpoints off that run are not ({plural} {steps})."
             return said
         if self.does_not_fit:
             return (
-                f"No stored state of this thread fits the model: all {self._run_length()} "
-                "checkpoints fail it, from the thread's first."
+                "No stored state of this thread fits the model, from its first checkpoint on "
+                f"({count(self._run_length(), 'checkpoint')} read)."
             )
         if self.blamed.step is None and self.note:  # the latest values alone were read
             return "Its latest values fail the model; where it broke is not known (see why)."

@@ -151,6 +151,6 @@ def test_a_store_written_with_another_model_does_not_fit_and_is_not_called_broke
     assert page.rows[0].detail.startswith("order_id (missing), placed_on (missing), ")
     assert timeline.does_not_fit
     assert timeline.blame_line() == (
-        "No stored state of this thread fits the model: all 4 checkpoints fail it, from the "
-        "thread's first."
+        "No stored state of this thread fits the model, from its first checkpoint on "
+        "(4 checkpoints read)."
     )

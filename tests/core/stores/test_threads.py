@@ -173,9 +173,7 @@ def test_a_valid_thread_blames_no_one_and_an_unknown_thread_has_no_timeline(demo
         clean = thread_timeline(store, "clean-1", AgentState)
         missing = thread_timeline(store, "no-such-thread", AgentState)
     assert clean.blamed is None and missing is None
-    assert clean.blame_line() == (
-        "Every stored state of the latest run of checkpoints is valid under the model."
-    )
+    assert clean.blame_line() == "Every state the latest run stored is valid under the model."
 
 
 def test_a_crafted_row_is_listed_broken_and_shown_refused_without_running(poisoned):  # noqa: F811
