@@ -98,7 +98,7 @@ def test_the_audit_of_a_server_finds_the_broken_thread_and_names_the_refused_his
     assert [
         (r[0], r[2], r[4], r[5])
         for r in table_rows(at, "thread_id", "checkpoint_id", "step", "node")
-    ] == [(BROKEN, "", "string_pattern_mismatch", "lines.0.sku")]
+    ] == [(BROKEN, "", "string_pattern_mismatch", "lines[0].sku")]
     at.checkbox(key=keys.THREADS_AUDIT_HISTORY).check().run()
     at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception

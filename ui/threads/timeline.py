@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
+from core.jsontext.paths import format_path
 from core.jsontext.write import clip, jsonable
 from core.stores.serde import find_refused
 from core.stores.state import plain_data
@@ -115,7 +116,7 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
         st.dataframe(
             pd.DataFrame(
                 {
-                    "field": [".".join(map(str, e["loc"])) for e in checkpoint.errors],
+                    "field": [format_path(e["loc"]) for e in checkpoint.errors],
                     "type": [e["type"] for e in checkpoint.errors],
                     "message": [e["msg"] for e in checkpoint.errors],
                 }

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TextIO
 
 from core.errors import CodedError, ErrorCode
+from core.jsontext.paths import format_path
 from core.project import load_project
 from core.stores.audit.any_store import audit_any
 from core.stores.audit.audit import AuditResult
@@ -197,7 +198,7 @@ def print_audit(result: AuditResult, as_json: bool, out: TextIO) -> None:
         print(f"{_shown(state.thread_id)}  step {state.step}  node {state.node}  "
               f"{state.checkpoint_id}", file=out)  # fmt: skip
         for error in state.errors:
-            loc = ".".join(str(part) for part in error["loc"]) or "(state)"
+            loc = format_path(error["loc"]) if error["loc"] else "(state)"
             print(f"    {loc}: {error['type']}: {error['msg']}", file=out)
     for row in result.unreadable:
         print(f"{_shown(row.thread_id)}  step {row.step}  unreadable  {row.checkpoint_id}",

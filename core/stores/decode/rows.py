@@ -10,6 +10,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.errors import ErrorCode
+from core.jsontext.paths import format_path
 from core.stores.decode.budget import (
     BUDGET_PER_LIMIT,
     OverBudget,
@@ -254,7 +255,7 @@ def check_checkpoint(value: Any) -> dict[str, Any]:
         _Checkpoint.model_validate(value)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
+        where = format_path(first["loc"]) if first["loc"] else ""
         raise RowProblem(
             ErrorCode.ROW_NOT_A_CHECKPOINT,
             f"the checkpoint is not LangGraph's checkpoint object ({where}: {first['msg']}).",

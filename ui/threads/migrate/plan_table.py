@@ -19,6 +19,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from core.errors import CodedError, ErrorCode
+from core.jsontext.paths import format_path
 from core.migrate.plan import ACTIONS, ANSWERS, MAX_STEPS, Plan, Step
 from core.migrate.propose import Proposal
 from core.words import count
@@ -130,7 +131,7 @@ def _json_cells(
 def _step_refusals(row: int, path: str, error: ValidationError) -> list[CodedError]:
     refusals = []
     for found in error.errors(include_url=False):
-        where = ".".join(str(part) for part in found["loc"])
+        where = format_path(found["loc"]) if found["loc"] else ""
         said = found["msg"].removeprefix("Value error, ")
         if where == "path" and found["type"] == "string_pattern_mismatch":
             said = f"{path!r} is not a path: {_PATH_RULE}"

@@ -18,6 +18,7 @@ import streamlit as st
 from pydantic import BaseModel
 from streamlit.errors import StreamlitAPIException
 
+from core.jsontext.paths import format_path
 from core.jsontext.write import dumps
 from core.migrate.preview import Preview, merge_previews, preview_migration
 from core.stores.errors import coded
@@ -58,7 +59,7 @@ def _again() -> None:
 
 
 def _field(loc: list[Any]) -> str:
-    return ".".join(str(part) for part in loc) or "(the state)"
+    return format_path(loc) if loc else "(the state)"
 
 
 def _broken_frame(preview: Preview) -> pd.DataFrame:
