@@ -404,7 +404,10 @@ def test_fork_of_a_step_langgraph_never_merged_is_refused():
 
 
 def test_injected_ids_never_reuse_an_id_the_payload_chose():
-    payload = {**SEED_PAYLOAD, "messages": [{"type": "human", "content": "Order, please", "id": "msg-1"}]}
+    payload = {
+        **SEED_PAYLOAD,
+        "messages": [{"type": "human", "content": "Order, please", "id": "msg-1"}],
+    }
 
     trace = run_trace(build_fanout_graph(), payload, message_ids=_ids)
 

@@ -26,7 +26,9 @@ def test_coerced_strings_become_numbers_and_defaults_are_listed():
         CoercionRow("items[0].qty", '"2"', "str", "2", "int", "coerced"),
         CoercionRow("items[0].unit_price", '"2.5"', "str", "2.5", "float", "coerced"),
         CoercionRow("messages[0].type", '"human"', "str", '"human"', "str", "same"),
-        CoercionRow("messages[0].content", '"Order, please"', "str", '"Order, please"', "str", "same"),
+        CoercionRow(
+            "messages[0].content", '"Order, please"', "str", '"Order, please"', "str", "same"
+        ),
         CoercionRow("status", "", "", '"pending"', "str", "default"),
         CoercionRow("logs", "", "", "[]", "list", "default"),
     ]
