@@ -34,6 +34,7 @@ from core.validate.entry import (
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import json_schema_text
 from core.validate.report import Report, validate_text
+from core.words import count
 from ui import keys
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.errors.focus import report_marks, selected_spot
@@ -353,7 +354,7 @@ def _json_schema(model: type[BaseModel]) -> None:
         "Show the schema here",
         key=keys.SCHEMA_SHOW,
         persist_state="session",
-        help=f"It is long: {len(schema_text.encode()):,} bytes.",
+        help=f"It is long: {count(len(schema_text.encode()), 'byte')}.",
     ):
         st.json(schema_text, expanded=2)
 
