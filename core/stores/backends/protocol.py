@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
+from core.stores.backends.raw import RawCheckpoint
 from core.stores.backends.shards import Shard
 from core.stores.errors import StoreWarning
 
@@ -30,7 +31,7 @@ _T = TypeVar("_T")
 @runtime_checkable
 class Backend(Protocol):
     """An open store: what it is called, how its values come, its threads a page at a time,
-    a fork written.
+    a thread's checkpoints and one checkpoint as stored, a fork written.
 
     Example:
         >>> from core.stores.demo import open_demo_store
@@ -61,6 +62,19 @@ class Backend(Protocol):
 
     def page_starts(self, contains: str, size: int, pages: int) -> list[str]:
         """The cursor each of the first `pages` pages of `size` threads starts after."""
+        ...
+
+    def thread_rows(self, thread_id: str) -> Iterator[RawCheckpoint]:
+        """The thread's root checkpoints as stored, newest first, each with its pending
+        writes: a database's rows (bytes, decoded above `backends/`), a server's JSON states
+        from get_history; read in the store's own pages, never the whole thread at once
+        beyond one page. Nothing for a thread the store does not hold; a server that refuses
+        the history raises `ServerRefusal`."""
+        ...
+
+    def checkpoint_row(self, thread_id: str, checkpoint_id: str) -> RawCheckpoint | None:
+        """One root checkpoint of the thread as stored, with its pending writes (None: no
+        such checkpoint)."""
         ...
 
     def write_fork(

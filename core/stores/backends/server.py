@@ -11,6 +11,7 @@ from typing import Any, Literal, TypeVar
 from langchain_core.runnables import RunnableConfig
 
 from core.jsontext.write import clip, jsonable
+from core.stores.backends.raw import RawCheckpoint, RawWrite
 from core.stores.backends.shards import Shard, shard_of
 from core.stores.backends.spec import StoreSpec
 from core.stores.backends.store import MAX_VALUE_BYTES
@@ -23,6 +24,7 @@ __all__ = [
     "ServerRefusal",
     "RemoteStore",
     "open_server",
+    "server_writes",
     "shard_threads",
 ]
 
@@ -112,6 +114,34 @@ class RemoteStore:
         )
         return page
 
+    def thread_rows(self, thread_id: str, *, before: str | None = None) -> Iterator[RawCheckpoint]:
+        """`Backend.thread_rows`: the thread's root checkpoints from get_history, newest
+        first, `PAGE_LIMIT` a request (with `before`, only those older than that checkpoint
+        id). Raises `ServerRefusal` when the server refuses a page."""
+        while True:
+            page = self.history_page(thread_id, PAGE_LIMIT, before)
+            for state in page:
+                yield server_row(thread_id, state)
+            if len(page) < PAGE_LIMIT:
+                return
+            before = page[-1]["checkpoint"]["checkpoint_id"]
+
+    def checkpoint_row(self, thread_id: str, checkpoint_id: str) -> RawCheckpoint | None:
+        """`Backend.checkpoint_row`: the checkpoint's state from get_state at that id."""
+        try:
+            state: dict[str, Any] = self.call(
+                lambda: self.client.threads.get_state(thread_id, checkpoint_id=checkpoint_id)
+            )
+        except ServerRefusal as refusal:
+            if refusal.status == 404:
+                return None
+            raise
+        found = (state.get("checkpoint") or {}).get("checkpoint_id")
+        # an id the thread does not hold is answered with an empty state at that id: no
+        # time, no metadata (a stored checkpoint always has both)
+        held = state.get("created_at") is not None or state.get("metadata") is not None
+        return server_row(thread_id, state) if held and found == checkpoint_id else None
+
     def failed_runs(self, thread_id: str) -> list[dict[str, Any]]:
         """The thread's runs that ended in an error, newest first."""
         runs: list[dict[str, Any]] = self.call(
@@ -171,6 +201,34 @@ class RemoteStore:
         """`Store.page_starts` on a server: the offsets of all its threads' pages, as text
         (its total is known only unfiltered)."""
         return [""] + [str(size * index) for index in range(1, pages)]
+
+
+def server_writes(state: dict[str, Any] | None) -> tuple[RawWrite, ...]:
+    """The writes a server's checkpoint `state` holds: its tasks' results, each channel
+    as a write named by the task's node, in the order the server lists the tasks."""
+    tasks = (state or {}).get("tasks") or []
+    return tuple(
+        RawWrite(str(task.get("id", "")), str(channel), value, str(task.get("name", "")))
+        for task in tasks
+        if isinstance(task, dict) and isinstance(task.get("result"), dict)
+        for channel, value in task["result"].items()
+    )
+
+
+def server_row(thread_id: str, state: dict[str, Any]) -> RawCheckpoint:
+    """A server's checkpoint state (get_history's, get_state's) as a `RawCheckpoint`:
+    its payload the whole state as the server gave it."""
+    checkpoint = state.get("checkpoint") or {}
+    parent = (state.get("parent_checkpoint") or {}).get("checkpoint_id")
+    return RawCheckpoint(
+        thread_id=str(checkpoint.get("thread_id") or thread_id),
+        checkpoint_ns=str(checkpoint.get("checkpoint_ns") or ""),
+        checkpoint_id=str(checkpoint["checkpoint_id"]),
+        parent_id=str(parent) if parent else None,
+        metadata=state.get("metadata"),
+        payload=state,
+        writes=server_writes(state),
+    )
 
 
 def one_line(text: Any, limit: int = 300) -> str:

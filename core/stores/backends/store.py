@@ -7,6 +7,7 @@ the thread list's, the list's page starts and total), where a channel's value is
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -16,6 +17,8 @@ from langgraph.types import Overwrite
 
 from core.lg_compat import SAVER_TABLES, TASK_PATH, SaverTables, recompile
 from core.order.graph import CompiledGraph
+from core.stores.backends.page_rows import raw_checkpoints
+from core.stores.backends.raw import RawCheckpoint
 from core.stores.backends.shards import Shard, shard_condition
 from core.stores.backends.writable import open_writable
 from core.stores.errors import StoreCode, StoreError, StoreWarning
@@ -88,6 +91,18 @@ class Store:
             if len(found) < page:
                 return
             last = found[-1]
+
+    def thread_rows(self, thread_id: str) -> Iterator[RawCheckpoint]:
+        """`Backend.thread_rows`: the thread's root checkpoint rows newest first, streamed
+        (one query; a Postgres cursor fetched a batch at a time), each with its pending
+        writes (read first, in one query)."""
+        return raw_checkpoints(self, [thread_id], writes=True)
+
+    def checkpoint_row(self, thread_id: str, checkpoint_id: str) -> RawCheckpoint | None:
+        """`Backend.checkpoint_row`: the root checkpoint's row and its pending writes."""
+        with closing(raw_checkpoints(self, [thread_id], writes=True,
+                                     checkpoint_id=checkpoint_id)) as rows:  # fmt: skip
+            return next(rows, None)
 
     def query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """Rows of one read-only SQL query; `sql` uses `?` placeholders on both backends."""

@@ -1,17 +1,19 @@
 """The root checkpoints of a page of threads in one streamed query on the saver's own tables
-(`core.stores.backends.page_rows`), decoded as the saver would."""
+(`core.stores.backends.page_rows`), or one thread's (`Backend.thread_rows`), decoded as the
+saver would."""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
-from contextlib import closing
+from contextlib import closing, nullcontext
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
 from core.stores.backends.open import Store
-from core.stores.backends.page_rows import checkpoint_rows, write_rows
+from core.stores.backends.page_rows import raw_checkpoints
+from core.stores.backends.raw import RawCheckpoint, RawWrite
 from core.stores.decode.rows import (
     RowProblem,
     Unreadable,
@@ -24,7 +26,7 @@ from core.stores.decode.rows import (
 )
 from core.stores.decode.serde import SharedValues
 
-__all__ = ["read_checkpoints", "read_thread"]
+__all__ = ["decode_rows", "read_checkpoints", "read_thread"]
 
 
 def read_checkpoints(
@@ -58,66 +60,74 @@ def read_checkpoints(
     """
     if not thread_ids:
         return
-    found = _writes(store, thread_ids) if writes else None
-    if store.whole_checkpoints:
-        yield from _sqlite(store, thread_ids, latest, found, share)
-    else:
-        yield from _postgres(store, thread_ids, latest, found, share)
+    rows = raw_checkpoints(store, thread_ids, latest=latest, writes=writes)
+    yield from decode_rows(store, rows, share=share)
 
 
 def read_thread(store: Store, thread_id: str) -> list[CheckpointTuple | Unreadable]:
-    """One thread's root checkpoints with their pending writes, newest first."""
-    return list(read_checkpoints(store, [thread_id], writes=True))
+    """One thread's root checkpoints with their pending writes, newest first
+    (`Backend.thread_rows`, decoded)."""
+    return list(decode_rows(store, store.thread_rows(thread_id)))
 
 
-def _tuple(
-    thread: str, ns: str, checkpoint_id: str, parent: str | None, checkpoint: Any, metadata: Any,
-    writes: Any = None,
-) -> CheckpointTuple:  # fmt: skip
+def decode_rows(
+    store: Store, rows: Iterator[RawCheckpoint], *, share: bool = False
+) -> Iterator[CheckpointTuple | Unreadable]:
+    """`rows` (a database's, one thread's newest first, or many threads') decoded as the
+    saver would; `rows` is closed when this ends or is closed."""
+    shared = SharedValues() if share else None  # used when the serde is a strict one
+    if store.whole_checkpoints:
+        yield from _sqlite(rows, store.saver.serde, store.max_value_bytes, shared)
+    else:
+        yield from _postgres_rows(rows, store.saver.serde, store.max_value_bytes, shared)
+
+
+def _tuple(row: RawCheckpoint, checkpoint: Any, metadata: Any, writes: Any) -> CheckpointTuple:
     def config(checkpoint_id: str) -> RunnableConfig:
-        ids = {"thread_id": thread, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id}
+        ids = {"thread_id": row.thread_id, "checkpoint_ns": row.checkpoint_ns,
+               "checkpoint_id": checkpoint_id}  # fmt: skip
         return {"configurable": ids}
 
-    return CheckpointTuple(config(checkpoint_id), checkpoint, metadata,
-                           config(parent) if parent else None, writes)  # fmt: skip
+    parent = config(row.parent_id) if row.parent_id else None
+    return CheckpointTuple(config(row.checkpoint_id), checkpoint, metadata, parent, writes)
 
 
-_Writes = dict[tuple[str, str], list[tuple[str, str, Any]]]
-
-
-def _writes(store: Store, thread_ids: Sequence[str]) -> _Writes:
-    """The pending writes of the threads' root checkpoints, in LangGraph's order."""
-    limit, found = store.max_value_bytes, _Writes()
-    for thread, checkpoint_id, task_id, channel, type_, blob, size in write_rows(store, thread_ids):
+def _writes(
+    serde: Any, writes: tuple[RawWrite, ...] | None, limit: int
+) -> list[tuple[str, str, Any]] | None:
+    """A checkpoint's pending writes decoded, in LangGraph's order (None: not read)."""
+    if writes is None:
+        return None
+    found = []
+    for task_id, channel, (type_, blob, size), _ in writes:
         try:
             what = f"the write of {channel}"
-            value = decode_value(store.saver.serde, type_, blob, size, limit, what)
+            value = decode_value(serde, type_, blob, size, limit, what)
         except RowProblem as problem:
             value = UnreadValue(problem.code, problem.message)
-        found.setdefault((thread, checkpoint_id), []).append((task_id, channel, value))
+        found.append((task_id, channel, value))
     return found
 
 
 def _sqlite(
-    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None, share: bool
+    rows: Iterator[RawCheckpoint], serde: Any, limit: int, shared: SharedValues | None
 ) -> Iterator[CheckpointTuple | Unreadable]:
-    limit, serde = store.max_value_bytes, store.saver.serde
-    shared = SharedValues() if share else None  # used when the serde is a strict one
-    with closing(checkpoint_rows(store, thread_ids, latest)) as rows:
-        for thread, ns, checkpoint_id, parent, type_, blob, size, meta, meta_size in rows:
+    with closing(rows) if isinstance(rows, Generator) else nullcontext():
+        for row in rows:
             if shared is not None:
                 shared.next_row()
             metadata: Any = None
+            type_, blob, size = row.payload
+            meta, meta_size = row.metadata
             try:
                 metadata = decode_metadata(meta, meta_size, limit)
                 value = decode_value(serde, type_, blob, size, limit, "the checkpoint", shared)
                 checkpoint = check_checkpoint(value)
             except RowProblem as problem:
-                yield Unreadable(thread, checkpoint_id, step_of(metadata), problem.code,
-                                 problem.message)  # fmt: skip
+                yield Unreadable(row.thread_id, row.checkpoint_id, step_of(metadata),
+                                 problem.code, problem.message)  # fmt: skip
                 continue
-            pending = None if writes is None else writes.get((thread, checkpoint_id), [])
-            yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata, pending)
+            yield _tuple(row, checkpoint, metadata, _writes(serde, row.writes, limit))
 
 
 def _decode(
@@ -131,29 +141,19 @@ def _decode(
     return decoded, getattr(serde, "refusals", 0) == before
 
 
-def _postgres(
-    store: Store, thread_ids: Sequence[str], latest: bool, writes: _Writes | None, share: bool
-) -> Iterator[CheckpointTuple | Unreadable]:
-    serde, limit = store.saver.serde, store.max_value_bytes
-    shared = SharedValues() if share else None  # used when the serde is a strict one
-    rows = checkpoint_rows(store, thread_ids, latest)
-    yield from _postgres_rows(rows, serde, limit, writes, shared)
-
-
 def _postgres_rows(
-    rows: Generator[Any, None, None],
-    serde: Any,
-    limit: int,
-    writes: _Writes | None,
-    shared: SharedValues | None,
+    rows: Iterator[RawCheckpoint], serde: Any, limit: int, shared: SharedValues | None
 ) -> Iterator[CheckpointTuple | Unreadable]:
-    """The tuples of `_postgres`' rows; `rows` is closed (its fetcher stopped) when this ends
+    """The tuples of Postgres' rows; `rows` is closed (its fetcher stopped) when this ends
     or is closed."""
     # Postgres keeps each channel version once: a blob the previous (newer) checkpoint of
     # the thread also held is not decoded again; its value is shared, to be read only
     previous: dict[tuple[str, bytes, bytes], Any] = {}
-    with closing(rows):
-        for thread, ns, checkpoint_id, parent, text, size, meta, meta_size, blobs in rows:
+    with closing(rows) if isinstance(rows, Generator) else nullcontext():
+        for row in rows:
+            thread = row.thread_id
+            text, size, blobs = row.payload
+            meta, meta_size = row.metadata
             if shared is not None:
                 shared.next_row()
             metadata: Any = None
@@ -173,7 +173,7 @@ def _postgres_rows(
                             else _decode(serde, blob, limit, shared)
                         )
             except RowProblem as problem:
-                yield Unreadable(thread, checkpoint_id, step_of(metadata), problem.code,
+                yield Unreadable(thread, row.checkpoint_id, step_of(metadata), problem.code,
                                  problem.message)  # fmt: skip
                 continue
             # a value with a refusal is decoded again each time, so each state counts it
@@ -183,5 +183,4 @@ def _postgres_rows(
                 **checkpoint,
                 "channel_values": {**(checkpoint.get("channel_values") or {}), **values},
             }
-            pending = None if writes is None else writes.get((thread, checkpoint_id), [])
-            yield _tuple(thread, ns, checkpoint_id, parent, checkpoint, metadata, pending)
+            yield _tuple(row, checkpoint, metadata, _writes(serde, row.writes, limit))

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.errors import ErrorCode
-from core.stores.backends.server import PAGE_LIMIT, RemoteStore, ServerRefusal
+from core.stores.backends.server import PAGE_LIMIT, RemoteStore, ServerRefusal, server_writes
 from core.stores.decode.state import cut_input, json_state_errors
 from core.stores.threads.writers import Write, blame, violated_fields
 from core.validate.channels import write_input
@@ -120,26 +120,14 @@ def history(
 ) -> list[dict[str, Any]]:
     """Every root checkpoint of a thread from get_history, newest first, a page at a time
     (`before` the last one read; with `before`, only those older than that checkpoint id).
-    Raises `ServerRefusal` when the server refuses it."""
-    found: list[dict[str, Any]] = []
-    while True:
-        page = store.history_page(thread_id, PAGE_LIMIT, before)
-        found += page
-        if len(page) < PAGE_LIMIT:
-            return found
-        before = page[-1]["checkpoint"]["checkpoint_id"]
+    Raises `ServerRefusal` when the server refuses it (`Backend.thread_rows`)."""
+    return [row.payload for row in store.thread_rows(thread_id, before=before)]
 
 
 def writes_of(parent: dict[str, Any] | None) -> list[tuple[str, str, str, Any]]:
     """The writes that made a checkpoint: its parent's tasks' results, as (task id, node,
     channel, value), in the order the server lists the tasks."""
-    tasks = (parent or {}).get("tasks") or []
-    return [
-        (str(task.get("id", "")), str(task.get("name", "")), str(channel), value)
-        for task in tasks
-        if isinstance(task, dict) and isinstance(task.get("result"), dict)
-        for channel, value in task["result"].items()
-    ]
+    return [(w.task_id, w.node or "", w.channel, w.value) for w in server_writes(parent)]
 
 
 def state_errors_of(
