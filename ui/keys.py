@@ -46,6 +46,7 @@ __all__ = [
     "PROBE",
     "PROBE_RESULTS",
     "PROBE_TABLE",
+    "PROBE_TABLE_DRAWN",
     "PROBE_TIMING",
     "PROBE_TIMING_REQUESTED",
     "PROBE_VERSIONS",
@@ -306,6 +307,8 @@ RERUN_PROBES = "rerun"
 RUN_TIMING = "run_timing"
 PROBE_TABLE = "probe_table"
 PROBE_VERSIONS = "probe_versions"
+# The probe table's rows as last drawn and the row ticked then: a row ticked since is a click.
+PROBE_TABLE_DRAWN = "probe_table_drawn"
 
 # Retry lab: the preset picker, the script editor, the run shown.
 RETRY_PRESET = "retry_preset"
