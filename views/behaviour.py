@@ -17,7 +17,14 @@ from core.probes import (
     run_probe,
 )
 from ui import keys
-from ui.labs.probe_view import probe_detail, results_frame, verdict_counts
+from ui.labs.probe_view import (
+    PROBE_ROWS_HELP,
+    open_clicked_row,
+    probe_detail,
+    results_frame,
+    row_clicks,
+    verdict_counts,
+)
 from ui.share import name_dropped, share_button, shared_state, shown_link
 from ui.tables import fitted, room_for_table_toolbars
 
@@ -111,16 +118,27 @@ chosen = st.multiselect("Source article", articles, key=keys.SOURCE_FILTER, pers
 keep = frame["verdict"].isin(verdicts) & frame["article"].isin(chosen)
 shown = [r for r, kept in zip(results, keep, strict=True) if kept]
 st.caption(verdict_counts(shown))
+ids = [r.id for r in shown]
+by_id = dict(zip(ids, shown, strict=True))
+allowed = [*by_id, _TIMING_ID] if timing is not None else list(by_id)
+link, dropped = BehaviourLink.parse(shared, {"articles": articles, "shown": allowed})
+if shown:
+    _restore_probe(link, ids, timing)  # the probe a share link names, as it opens
+    open_clicked_row(ids)
 table = results_frame(shown).drop(columns=["article"])
 fit = fitted(table.to_dict("records"), PROBE_WIDTHS, most_lines=4)
 st.dataframe(
     table,
     hide_index=True,
-    key=keys.PROBE_TABLE,
+    key=keys.table(keys.PROBE_TABLE),
+    on_select="rerun",
+    selection_mode="single-row",
     # eight rows in view (the header and borders: 38 px), however tall wrapping makes them
     height=min(len(table), 8) * fit["row_height"] + 38,
     **fit,
 )
+row_clicks()  # a click on any cell selects its row, as on the Validate page
+st.caption(PROBE_ROWS_HELP)
 
 md_col, json_col = st.columns(2)
 md_col.download_button(
@@ -140,14 +158,10 @@ json_col.download_button(
     on_click="ignore",
 )
 
-by_id = {r.id: r for r in shown}
-allowed = [*by_id, _TIMING_ID] if timing is not None else list(by_id)
-link, dropped = BehaviourLink.parse(shared, {"articles": articles, "shown": allowed})
 name_dropped(dropped)
 picked: str | None = None
 if shown:
-    _restore_probe(link, list(by_id), timing)
-    picked = st.selectbox("Probe", list(by_id), key=keys.PROBE, persist_state="session")
+    picked = st.selectbox("Probe", ids, key=keys.PROBE, persist_state="session")
     probe_detail(by_id[picked], probe_source(picked))
 else:
     st.info("No probe matches these filters. Widen the verdict or source filter.")

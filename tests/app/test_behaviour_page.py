@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -215,3 +216,59 @@ def test_a_shared_timing_probe_is_measured_again_and_said_so_even_when_filtered_
         "is not among the probes the shared filters show: widen the Verdict or Source article "
         "filter to see it."
     ]
+
+
+def _ticked(at: AppTest) -> list[int]:
+    return list(at.session_state[keys.table(keys.PROBE_TABLE)]["selection"]["rows"])
+
+
+def _click_row(at: AppTest, row: int) -> AppTest:
+    """Tick row `row` of the probe table, as a click on it does in the browser (AppTest
+    cannot click a dataframe: tests/e2e/test_labs_e2e.py clicks a cell in Chromium)."""
+    at.session_state[keys.table(keys.PROBE_TABLE)] = {"selection": {"rows": [row], "columns": []}}
+    return at.run()
+
+
+def _opened(at: AppTest) -> dict[str, Any]:
+    return {
+        "box": at.selectbox(key=keys.PROBE).value,
+        "detail": [h.value for h in at.subheader],
+        "ticked": _ticked(at),
+    }
+
+
+def test_selecting_a_row_opens_its_probe_and_the_probe_box_follows(page: AppTest) -> None:
+    ids = _table(page)["id"].tolist()
+    assert _opened(page) == {"box": ids[0], "detail": [ids[0]], "ticked": [0]}
+    assert "Click a row to open its probe below" in " ".join(c.value for c in page.caption)
+
+    _click_row(page, 3)
+    assert not page.exception
+    assert _opened(page) == {"box": ids[3], "detail": [ids[3]], "ticked": [3]}
+    # The Probe box still opens one, and the table ticks its row.
+    page.selectbox(key=keys.PROBE).set_value(ids[1]).run()
+    assert _opened(page) == {"box": ids[1], "detail": [ids[1]], "ticked": [1]}
+    # Unticking the open row keeps its probe open, ticked.
+    page.session_state[keys.table(keys.PROBE_TABLE)] = {"selection": {"rows": [], "columns": []}}
+    page.run()
+    assert _opened(page) == {"box": ids[1], "detail": [ids[1]], "ticked": [1]}
+
+
+def test_a_narrower_filter_keeps_the_clicked_probe_open_on_its_new_row(page: AppTest) -> None:
+    results = page.session_state[keys.PROBE_RESULTS]
+    differs = [r.id for r in results if r.verdict == "differs"]
+    _click_row(page, _table(page)["id"].tolist().index(differs[-1]))
+    page.multiselect(key=keys.VERDICT_FILTER).set_value(["differs"]).run()
+    assert _table(page)["id"].tolist() == differs
+    expected = {"box": differs[-1], "detail": [differs[-1]], "ticked": [len(differs) - 1]}
+    assert _opened(page) == expected
+
+
+def test_a_share_link_reopens_the_probe_of_the_row_clicked(page: AppTest) -> None:
+    ids = _table(page)["id"].tolist()
+    _click_row(page, 5)
+    page.button(key=keys.SHARE).click().run()
+    fresh = opened(PAGE, token(page), timeout=TIMEOUT)
+
+    assert not fresh.exception
+    assert _opened(fresh) == _opened(page) == {"box": ids[5], "detail": [ids[5]], "ticked": [5]}

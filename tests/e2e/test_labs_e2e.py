@@ -78,6 +78,43 @@ def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page: Any) ->
     assert CJK.findall(page.locator("[data-testid='stMain']").inner_text()) == []
 
 
+PROBE_GRID = ".st-key-probe_table__table"
+GRID_HEADER_PX = 35  # the grid's header row; the page sets its height to hold 8 rows and 38 px
+
+
+def _probe_ids(page: Any) -> list[str]:
+    """The id of each row the probe grid holds (its accessible table), in order."""
+    rows = page.locator(PROBE_GRID).locator("[role='row']:has([role='gridcell'])").all()
+    return [row.locator("[role='gridcell']").first.inner_text().strip() for row in rows]
+
+
+def test_a_click_on_a_cell_of_the_behaviour_table_opens_that_rows_probe(new_page: Any) -> None:
+    """Issue 41, item 6: a click on any cell selects its row and opens its probe (once only
+    the Probe box under the table opened one); the Probe box follows."""
+    page = new_page("behaviour")
+    grid = page.locator(PROBE_GRID)
+    box = page.locator(".st-key-probe input")
+    expect(grid.locator("[role='row'][aria-selected='true']")).to_have_count(1)
+    ids = _probe_ids(page)
+    expect(box).to_have_value(ids[0])  # the first row is open, ticked
+    page.wait_for_timeout(1_000)  # the grid is laid out again after the run that drew it
+    grid.scroll_into_view_if_needed()
+    drawn = grid.bounding_box()
+    assert drawn is not None
+    row_px = (drawn["height"] - 38) / min(len(ids), 8)
+    detail = page.locator("[data-testid='stMain'] [data-testid='stText']").filter(has_text="Claim:")
+    for row, x in ((2, 300), (1, 700)):  # the claim cell of row 2, the evidence cell of row 1
+        with rerun(page):
+            page.mouse.click(
+                drawn["x"] + x, drawn["y"] + GRID_HEADER_PX + row_px * row + row_px / 2
+            )
+        expect(box).to_have_value(ids[row])
+        expect(page.locator("[data-testid='stMain'] h3")).to_have_text(ids[row])
+        expect(detail).to_contain_text(f"Claim: {registry()[ids[row]].claim}\n")
+        selected = grid.locator("[role='row'][aria-selected='true'] [role='gridcell']").first
+        expect(selected).to_have_text(ids[row])
+
+
 def test_the_tool_lab_says_which_model_judged_the_payload(new_page: Any) -> None:
     # A scenario that compares a loose and a strict model: the verdict names the one it used.
     scenario = SCENARIOS["loose_strict"]

@@ -10,8 +10,25 @@ import streamlit as st
 from core.probes import VERDICTS, ProbeResult
 from core.words import count
 from ui import keys
+from ui.errors.keyboard import keyboard_rows
 
-__all__ = ["MEANINGS", "probe_detail", "results_frame", "verdict_counts"]
+__all__ = [
+    "MEANINGS",
+    "PROBE_ROWS_HELP",
+    "open_clicked_row",
+    "probe_detail",
+    "results_frame",
+    "row_clicks",
+    "verdict_counts",
+]
+
+# Under the probe table: how a row opens (the one row-click rule of issue 41, item 6).
+PROBE_ROWS_HELP = (
+    "Click a row to open its probe below, or reach a row with the arrow keys and press Enter "
+    "or Space; the Probe box opens one by its id."
+)
+# The probe table's dataframe: its selection (the open probe's row) is kept there.
+_TABLE = keys.table(keys.PROBE_TABLE)
 
 # What each verdict means for someone building on the claim (fixed text, never probe data).
 MEANINGS = {
@@ -80,3 +97,32 @@ def probe_detail(result: ProbeResult, source_code: str) -> None:
     )
     st.caption("Probe code")
     st.code(source_code, language="python")
+
+
+def open_clicked_row(ids: list[str]) -> None:
+    """Open the probe of a row ticked in the probe table since it was last drawn (a click, or
+    Enter or Space on it), through the Probe box's key; then tick the open probe's row
+    (`ids`: the probes the table is about to show), however it was opened: a click, the
+    Probe box or a share link. Unticking the open row keeps it open, ticked.
+
+    The Probe box is drawn after the table, so its key is set here, before it.
+    """
+    ss = st.session_state
+    drawn = ss.get(keys.PROBE_TABLE_DRAWN)
+    selection = ss.get(_TABLE)
+    rows = list(selection["selection"]["rows"]) if selection is not None else []
+    if drawn is not None and rows and rows[0] < len(drawn["ids"]):
+        clicked = drawn["ids"][rows[0]]
+        if clicked != drawn["ticked"]:
+            ss[keys.PROBE] = clicked
+    if ss.get(keys.PROBE) not in ids:  # filtered out, or none yet: the first row opens
+        ss[keys.PROBE] = ids[0]
+    ticked = ss[keys.PROBE]
+    ss[_TABLE] = {"selection": {"rows": [ids.index(ticked)], "columns": []}}
+    ss[keys.PROBE_TABLE_DRAWN] = {"ids": list(ids), "ticked": ticked}
+
+
+def row_clicks() -> None:
+    """A click on any cell of the probe table selects its row, and Enter or Space on a row
+    does: the Validate page's rule for its error table, drawn with the table."""
+    keyboard_rows(keys.PROBE_TABLE)
