@@ -90,7 +90,8 @@ def _probe_ids(page: Any) -> list[str]:
 
 def test_a_click_on_a_cell_of_the_behaviour_table_opens_that_rows_probe(new_page: Any) -> None:
     """Issue 41, item 6: a click on any cell selects its row and opens its probe (once only
-    the Probe box under the table opened one); the Probe box follows."""
+    the Probe box under the table opened one); the Probe box follows; Enter on a row the
+    arrow keys reach opens it too."""
     page = new_page("behaviour")
     grid = page.locator(PROBE_GRID)
     box = page.locator(".st-key-probe input")
@@ -113,6 +114,12 @@ def test_a_click_on_a_cell_of_the_behaviour_table_opens_that_rows_probe(new_page
         expect(detail).to_contain_text(f"Claim: {registry()[ids[row]].claim}\n")
         selected = grid.locator("[role='row'][aria-selected='true'] [role='gridcell']").first
         expect(selected).to_have_text(ids[row])
+    # By keyboard, as on the Validate page: down a row from row 1, Enter opens row 2.
+    page.keyboard.press("ArrowDown")
+    with rerun(page):
+        page.keyboard.press("Enter")
+    expect(box).to_have_value(ids[2])
+    expect(detail).to_contain_text(f"Claim: {registry()[ids[2]].claim}\n")
 
 
 def test_the_tool_lab_says_which_model_judged_the_payload(new_page: Any) -> None:

@@ -118,7 +118,8 @@ def open_clicked_row(ids: list[str]) -> None:
     if ss.get(keys.PROBE) not in ids:  # filtered out, or none yet: the first row opens
         ss[keys.PROBE] = ids[0]
     ticked = ss[keys.PROBE]
-    ss[_TABLE] = {"selection": {"rows": [ids.index(ticked)], "columns": []}}
+    if rows != [ids.index(ticked)]:  # written only when it changes: the grid keeps its cursor
+        ss[_TABLE] = {"selection": {"rows": [ids.index(ticked)], "columns": []}}
     ss[keys.PROBE_TABLE_DRAWN] = {"ids": list(ids), "ticked": ticked}
 
 
