@@ -29,14 +29,15 @@ from ui.share import name_dropped, share_button, shared_state, shown_link
 from ui.tables import fitted, room_for_table_toolbars
 
 _TIMING_ID = "basemodel_state_is_slower"
-# The probe table inside the page's 938 px at 1400 (#32 item 8): its texts wrap, four lines
-# at most; a probe's whole claim and evidence are in its detail under the table.
+# The probe table inside the page's 938 px at 1400 (#32 item 8), its row-select column
+# (32 px) included: its texts wrap, four lines at most; a probe's whole claim and evidence
+# are in its detail under the table.
 PROBE_WIDTHS = {
     "id": 140,
     "verdict": 88,
-    "claim": 250,
+    "claim": 236,
     "source": 140,
-    "evidence": 250,
+    "evidence": 236,
     "seconds": 60,
 }
 

@@ -164,8 +164,8 @@ def test_the_audit_streams_its_results_with_progress_and_cancel_stops_it(
         progress = page.locator(AUDIT_PROGRESS)
         expect(progress).to_have_text(re.compile(r"^[1-9][\d,]* threads checked so far$"))
         # results stream in: the counts so far, before the audit is done
-        so_far = page.get_by_text(re.compile(r"^[1-9]\d* threads, \d+ checkpoints audited; .*"
-                                             r"\(so far\)$"))  # fmt: skip
+        so_far = page.get_by_text(re.compile(r"^[1-9][\d,]* threads?, [\d,]+ checkpoints? "
+                                             r"audited; .*\(so far\)$"))  # fmt: skip
         expect(so_far).to_be_visible()
         page.locator(".st-key-threads_audit_cancel").get_by_role("button").click()
         expect(page.locator(".st-key-threads_audit_cancel")).to_have_count(0)
