@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from core.jsontext.write import jsonable
 from core.migrate.chain import Chain
 from core.migrate.graph import with_state
-from core.migrate.migrated import migrated
+from core.migrate.migrated import Migrated, migrated
 from core.migrate.plan import Plan
 from core.migrate.standing import RECORD_KEY, migration_records, start_of
 from core.migrate.states import StoredState, stored_states
@@ -33,7 +33,7 @@ from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writa
 from core.validate.entry_run import entry_graph
 from core.words import count
 
-__all__ = ["Written", "fork_fields", "write_migration"]
+__all__ = ["Written", "fork_fields", "migrated_read", "write_migration"]
 
 
 @dataclass(frozen=True)
@@ -196,15 +196,23 @@ def _without_channels(saver: Any, gone: set[str], record: str) -> None:
     saver.put = put
 
 
+def migrated_read(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Migrated | None:
+    """`read`'s state through `plan`, checked under `candidate`, read as it was stored (JSON
+    or decoded); None: too deep to be checked (the preview names it unreadable)."""
+    try:
+        return migrated(plan, read.state, candidate, json_mode=read.json_mode,
+                        may_hold_refusals=read.may_hold_refusals,
+                        stored_with=read.stored_with)  # fmt: skip
+    except RowProblem:
+        return None
+
+
 def fork_fields(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any] | None:
     """The fields to write for this state (None: nothing to write): only when the plan
     leaves it different from the stored one and the candidate accepts the result; {} when
     only fields the candidate lacks went away."""
-    try:
-        result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
-                          may_hold_refusals=read.may_hold_refusals,
-                          stored_with=read.stored_with)  # fmt: skip
-    except RowProblem:  # too deep to be checked: the preview names it unreadable
+    result = migrated_read(plan, read, candidate)
+    if result is None:
         return None
     if result.errors or not any(result.changed) or not isinstance(result.state, dict):
         return None

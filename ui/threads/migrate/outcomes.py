@@ -17,7 +17,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.migrate.chain import Chain
-from core.migrate.migrated import migrated
 from core.migrate.plan import Plan
 from core.migrate.standing import migration_records, start_of
 from core.migrate.states import StoredState, stored_states
@@ -25,8 +24,8 @@ from core.migrate.states import StoredState, stored_states
 # Apply's own rule (a private name: core.migrate.write keeps it beside write_migration, and
 # the dry run must choose exactly as the write does)
 from core.migrate.write import fork_fields as _apply_would_write
+from core.migrate.write import migrated_read
 from core.stores.reader import AnyStore
-from core.stores.rows import RowProblem
 
 __all__ = ["Fork", "Outcome", "forks", "outcomes", "thread_plan"]
 
@@ -80,11 +79,8 @@ def thread_plan(
 
 
 def _outcome(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Outcome | None:
-    try:
-        result = migrated(plan, read.state, candidate, json_mode=read.json_mode,
-                          may_hold_refusals=read.may_hold_refusals,
-                          stored_with=read.stored_with)  # fmt: skip
-    except RowProblem:  # too deep to be checked: the preview names it unreadable
+    result = migrated_read(plan, read, candidate)
+    if result is None:
         return None
     return Outcome(read.thread_id, read.checkpoint_id, result.broken_before,
                    bool(result.errors), any(result.changed))  # fmt: skip
