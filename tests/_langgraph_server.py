@@ -18,7 +18,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+
+from tests._child_log import ChildLog
 
 __all__ = ["OFFLINE_ENV", "LangGraphServer", "langgraph_dev"]
 
@@ -48,14 +49,11 @@ class LangGraphServer:
     url: str  # http://127.0.0.1:<port>, as the server printed it
     workdir: Path  # the copy: `.langgraph_api/` (the in-memory runtime's files) lands here
     startup_seconds: float  # from spawning the process to the first answer of /ok
-    _log: IO[bytes]
+    _log: ChildLog
 
     def log(self) -> str:
         """What the server printed so far (stdout and stderr, ANSI colours removed)."""
-        self._log.flush()
-        self._log.seek(0)
-        text = self._log.read().decode("utf-8", "replace")
-        return re.sub(r"\x1b\[[0-9;]*m", "", text)
+        return re.sub(r"\x1b\[[0-9;]*m", "", self._log.text())
 
 
 def _free_port() -> int:
@@ -72,9 +70,7 @@ def _answers_ok(url: str) -> bool:
         return False
 
 
-def _printed_url(log: IO[bytes]) -> str | None:
-    log.flush()
-    log.seek(0)
+def _printed_url(log: ChildLog) -> str | None:
     found = _API_LINE.search(log.read())
     return found.group(1).decode() if found else None
 
@@ -121,13 +117,13 @@ def langgraph_dev(
         "--no-reload",
         "--server-log-level", "INFO",
     ]  # fmt: skip
-    log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the server
+    log = ChildLog()  # a file, not a pipe: a full pipe would block the server
     started = time.perf_counter()
     process = subprocess.Popen(
         command,
         cwd=workdir,
         env=_server_env(env),
-        stdout=log,
+        stdout=log.sink,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: stopped whole, workers included
         preexec_fn=_die_with_parent,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
+from tests._child_log import ChildLog
 from tests.e2e._server import HOST, _die_with_parent, _stop, free_port
 
 __all__ = ["Client", "Provider", "oidc_provider"]
@@ -35,7 +35,7 @@ class Provider:
 
     process: subprocess.Popen[bytes]
     url: str  # http://127.0.0.1:<port>, its issuer
-    log: IO[bytes]
+    log: ChildLog
 
     @property
     def metadata_url(self) -> str:
@@ -54,9 +54,7 @@ class Provider:
 
     def output(self) -> str:
         """What the provider logged so far (for failure messages)."""
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read().decode("utf-8", "replace")
+        return self.log.text()
 
 
 def _answers(url: str) -> bool:
@@ -88,10 +86,10 @@ def oidc_provider(
         "--require-registration", "--require-nonce",
         *(arg for user in users for arg in ("--user-claims", json.dumps(user))),
     ]  # fmt: skip
-    log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the provider
+    log = ChildLog()  # a file, not a pipe: a full pipe would block the provider
     # The CLI itself allows OAuth over http (AUTHLIB_INSECURE_TRANSPORT): loopback only.
     process = subprocess.Popen(
-        command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
+        command, stdout=log.sink, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent
     )
     provider = Provider(process, f"http://{HOST}:{port}", log)
     try:

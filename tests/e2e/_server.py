@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -16,7 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+
+from tests._child_log import ChildLog
 
 __all__ = [
     "ROOT",
@@ -39,7 +39,7 @@ class Server:
 
     process: subprocess.Popen[bytes]
     port: int
-    log: IO[bytes]
+    log: ChildLog
     started: float  # time.perf_counter() just before the process was spawned
     healthy: float  # time.perf_counter() when /_stcore/health first answered "ok"
 
@@ -54,9 +54,7 @@ class Server:
 
     def output(self) -> str:
         """What the server printed so far (for failure messages)."""
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read().decode("utf-8", "replace")
+        return self.log.text()
 
 
 def free_port() -> int:
@@ -104,13 +102,13 @@ def streamlit_server(
         # Source edits during a run (a shared working tree) must not rerun or break the app.
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
-    log = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the server
+    log = ChildLog()  # a file, not a pipe: a full pipe would block the server
     started = time.perf_counter()
     process = subprocess.Popen(
         command,
         cwd=cwd,
         env={**os.environ, **(env or {})},
-        stdout=log,
+        stdout=log.sink,
         stderr=subprocess.STDOUT,
         preexec_fn=_die_with_parent,
     )
