@@ -96,6 +96,8 @@ class ErrorCode(StrEnum):
     ROW_NOT_A_CHECKPOINT = "row_not_a_checkpoint"
     ROW_BAD_METADATA = "row_bad_metadata"
     SERVER_HISTORY_REFUSED = "server_history_refused"
+    ROW_PICKLED = "row_pickled"
+    THREAD_ID_NOT_TEXT = "thread_id_not_text"
     # The parts of a sharded audit (core.stores.audit_parts.AuditPartError; audit-merge)
     AUDIT_PART_UNREADABLE = "audit_part_unreadable"
     AUDIT_PART_MALFORMED = "audit_part_malformed"
