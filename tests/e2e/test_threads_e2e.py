@@ -206,6 +206,12 @@ def test_unbrick_marks_the_broken_field_and_writing_the_fix_makes_the_thread_val
         page.keyboard.insert_text(line.replace('"shipped"', '"confirmed"'))
         expect(mark).to_have_count(0)  # checked as typed: nothing left to mark
         validate_and_write_fork(page)
+        # the editor shows the new head's state once the page settles (its frame, moved down
+        # by the written rows, was remounted and stayed blank until another tab was opened)
+        expect(frame.locator(".cm-line").filter(has_text='"status": "confirmed",')).to_have_count(
+            1, timeout=5_000
+        )
+        expect(frame.locator(".cm-lintRange-error")).to_have_count(0)
         # the thread is read again and the stepper opens on the checkpoint just written...
         open_tab(page, "Timeline")
         stepper = page.locator(".st-key-threads_step")

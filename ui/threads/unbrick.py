@@ -127,7 +127,10 @@ def unbrick_section(
             "(or PLAYGROUND_GRAPH) to unbrick threads of this store."
         )
         return
-    _written(choice, timeline)
+    # One block whether or not a write was just made: the editor below keeps its place in
+    # the page, so Streamlit keeps its frame (a frame remounted mid-run stayed blank)
+    with st.container():
+        _written(choice, timeline)
     if not _intro(timeline):
         return
     default = _editor_text(timeline)
