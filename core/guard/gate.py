@@ -38,6 +38,9 @@ class Gate:
     may_hold_refusals: bool  # the saver's serde may leave a refused value in a state read back
     ledger: Ledger = field(default_factory=Ledger)
     check: StateCheck = field(init=False)
+    # the newest refusal raised: LangGraph drops a background save's error (durability
+    # "async", "exit"), and a caller may still want to know where the guard stopped the run
+    last_refusal: InvalidStateError | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.check = StateCheck(self.model, self.may_hold_refusals)
@@ -67,6 +70,7 @@ class Gate:
         )
         if self.on_invalid == "raise":
             self.ledger.refuse(_own_key(config, checkpoint))
+            self.last_refusal = error
             raise error
         _log.warning(error.warning)
         return {**metadata, "state_errors": errors}  # type: ignore[typeddict-unknown-key]
@@ -122,13 +126,14 @@ class Gate:
         self.ledger.record(key, call.task_id, mine)
         if errors:
             node = task_node(call.task_path, known.sends)
-            raise InvalidStateError(
+            self.last_refusal = InvalidStateError(
                 errors,
                 step=None if known.step is None else known.step + 1,
                 nodes=(node,) if node else (),
                 model=self.model.__name__,
                 thread_id=key[0],
             )
+            raise self.last_refusal
 
 
 def check_options(inner: Any, model: Any, on_invalid: Any, migrate: Any) -> None:

@@ -91,6 +91,13 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
     def on_invalid(self) -> OnInvalid:
         return self.gate.on_invalid
 
+    @property
+    def last_refusal(self) -> InvalidStateError | None:
+        """The newest state this guard refused (`"raise"`), None before any: under the
+        "async" and "exit" durability modes LangGraph drops a save's error, and may raise its
+        own ValidationError instead."""
+        return self.gate.last_refusal
+
     def __getattr__(self, name: str) -> Any:  # everything else is the inner saver's
         if name.startswith("__") or name in {"inner", "gate"}:
             raise AttributeError(name)

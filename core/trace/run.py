@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel, ValidationError
 
 from core.lg_compat import builder_of, output_schema, state_schema
@@ -27,6 +28,7 @@ from core.validate.run_saver import run_saver
 
 __all__ = [
     "RunOptions",
+    "SaverFor",
     "Step",
     "Trace",
     "TraceError",
@@ -35,6 +37,10 @@ __all__ = [
     "record_run",
     "run_trace",
 ]
+
+
+SaverFor = Callable[[CompiledGraph, type[BaseModel] | None], BaseCheckpointSaver[Any]]
+"""Makes a run's checkpointer from its graph and the state model its steps are checked with."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,7 @@ def run_trace(
     recursion_limit: int = RunOptions.recursion_limit,
     timeout_s: float = RunOptions.timeout_s,
     text: str | None = None,
+    checkpointer: SaverFor | None = None,
 ) -> Trace:
     """Run `graph` on `payload` for real and record every step (checked mode: gate it first).
 
@@ -126,8 +133,10 @@ def run_trace(
     gate's errors are placed at their line:col in it.
 
     The graph runs on a copy holding a fresh `InMemorySaver`: its checkpoints give the merged
-    state after each super-step and every write, even those LangGraph never streams. The other
-    keywords are `RunOptions`' fields.
+    state after each super-step and every write, even those LangGraph never streams.
+    `checkpointer(graph, model)` makes another saver for the run (a `GuardedSaver` around
+    `run_saver(graph)`, say); the trace is read back through it. The other keywords are
+    `RunOptions`' fields.
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -153,7 +162,8 @@ def run_trace(
             gate_errors = place_in_text(gate_errors, text)
         if gate_errors and not opts.run_anyway:
             return Trace(gate_errors=gate_errors, options=opts)
-    run = graph.copy(update={"checkpointer": run_saver(graph)})
+    saver = run_saver(graph) if checkpointer is None else checkpointer(graph, opts.model)
+    run = graph.copy(update={"checkpointer": saver})
     trace = record_run(run, payload, {"configurable": {"thread_id": "trace"}}, opts)
     trace.gate_errors = gate_errors
     return trace
