@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
@@ -17,7 +18,7 @@ from core.trace.run import run_trace
 SEED = json.dumps(SEED_PAYLOAD)
 
 
-def test_the_guard_stops_negative_amount_at_step_1_in_validate_order_and_the_thread_reads():
+def test_the_guard_stops_negative_amount_at_step_1_in_validate_order_and_the_thread_reads() -> None:
     guarded = guarded_trace_text(SEED, graph="seed", faults=["negative_amount"])
     refusal = guarded.refusal
     assert refusal is not None
@@ -49,7 +50,7 @@ def test_the_guard_stops_negative_amount_at_step_1_in_validate_order_and_the_thr
     )
 
 
-def test_a_bad_last_write_raises_the_guards_error_and_the_bad_state_is_not_stored():
+def test_a_bad_last_write_raises_the_guards_error_and_the_bad_state_is_not_stored() -> None:
     guarded = guarded_trace_text(SEED, graph="seed", faults=["bad_status_last"])
     assert guarded.refusal is not None
     assert (guarded.refusal.step, guarded.refusal.nodes) == (2, ("confirm",))
@@ -61,11 +62,11 @@ def test_a_bad_last_write_raises_the_guards_error_and_the_bad_state_is_not_store
     bare = trace_text(SEED, graph="seed", faults=["bad_status_last"]).trace
     assert bare is not None and bare.graph is not None
     assert read_history(bare.graph) == HistoryRead(checkpoints=4, steps=(-1, 0, 1, 2))
-    config = {"configurable": {"thread_id": "trace"}}
+    config: Any = {"configurable": {"thread_id": "trace"}}
     assert bare.graph.get_state(config).values["status"] == "shipped"
 
 
-def test_a_valid_run_is_the_same_trace_with_the_guard_and_nothing_is_refused():
+def test_a_valid_run_is_the_same_trace_with_the_guard_and_nothing_is_refused() -> None:
     guarded = guarded_trace_text(SEED, graph="seed")
     bare = trace_text(SEED, graph="seed").trace
     assert guarded.refusal is None
@@ -75,7 +76,7 @@ def test_a_valid_run_is_the_same_trace_with_the_guard_and_nothing_is_refused():
     assert guarded.run.trace.output == bare.output
 
 
-def test_nothing_runs_nothing_is_read_back_when_our_gate_refuses_or_the_json_is_broken():
+def test_nothing_runs_nothing_is_read_back_when_our_gate_refuses_or_the_json_is_broken() -> None:
     refused = guarded_trace_text('{"amount": -1}', graph="seed")
     assert (refused.refusal, refused.history) == (None, None)
     assert refused.run.trace is not None
@@ -85,10 +86,10 @@ def test_nothing_runs_nothing_is_read_back_when_our_gate_refuses_or_the_json_is_
     assert broken.run.syntax == trace_text("{", graph="seed").syntax
 
 
-def test_run_trace_takes_a_checkpointer_and_reads_the_trace_back_through_it():
+def test_run_trace_takes_a_checkpointer_and_reads_the_trace_back_through_it() -> None:
     made: list[tuple[str, type]] = []
 
-    def saver_for(graph, model):
+    def saver_for(graph: Any, model: Any) -> InMemorySaver:
         made.append((type(graph).__name__, model))
         return InMemorySaver()
 
@@ -98,7 +99,7 @@ def test_run_trace_takes_a_checkpointer_and_reads_the_trace_back_through_it():
     assert [s.node for s in trace.steps] == ["__start__", "validate_order", "confirm"]
 
 
-def test_a_graph_without_a_pydantic_state_cannot_be_guarded():
+def test_a_graph_without_a_pydantic_state_cannot_be_guarded() -> None:
     with pytest.raises(CodedError) as refused:
         guarded_saver(build_order_graph(), None)
     assert refused.value.code == "guard_option"
