@@ -96,6 +96,7 @@ __all__ = [
     "THREADS_CURRENT",
     "THREADS_CURSORS",
     "THREADS_ERRORS",
+    "THREADS_GUARD",
     "THREADS_LINK_WANTED",
     "THREADS_MERGE",
     "THREADS_MIGRATE_AGAIN",
@@ -175,6 +176,8 @@ __all__ = [
     "TRACE_FORK_ERROR",
     "TRACE_FORK_SOURCE",
     "TRACE_GRAPH",
+    "TRACE_GUARD",
+    "TRACE_GUARD_PANEL",
     "TRACE_LINK_WAITING",
     "TRACE_MODE",
     "TRACE_PRESET",
@@ -256,6 +259,8 @@ FORM_TABLES = "form-tables"
 TRACE_GRAPH = "trace_graph"
 TRACE_MODE = "trace_mode"
 TRACE_FAULTS = "trace_faults"
+# The Guard switch: the run stores its checkpoints through core.guard's GuardedSaver.
+TRACE_GUARD = "trace_guard"
 STEP_SLIDER = "step_slider"
 # The forked branch's own stepper (ui/trace/fork.py sets it to the branch's first failure).
 FORK_STEP_SLIDER = "fork_step_slider"
@@ -275,6 +280,8 @@ TRACE_RESULT = "trace_result"
 # selected row's detail, its panels, and the output.
 TRACE = "trace"
 TRACE_DETAIL = "trace_detail"
+# Where the guard stopped the run and the thread read back (ui/trace/guard.py).
+TRACE_GUARD_PANEL = "trace_guard_panel"
 STEP_PANELS = "step"
 OUTPUT = "output"
 # The fork (ui/trace/fork.py): the edited state's text (its code editor: `editor(FORK_TEXT)`),
@@ -449,6 +456,9 @@ THREADS_MIGRATE_CHAIN_CLEAR = "threads_migrate_chain_clear"
 THREADS_MIGRATE_CHAIN_TO = "threads_migrate_chain_to"
 # After any write on the Threads page: what to do next (resume the thread), in its box.
 THREADS_WRITE_NEXT = "threads_write_next"
+# The guard's view of the open thread (ui/threads/guard_view.py): its box; its tables are
+# `part(THREADS_GUARD, name)`.
+THREADS_GUARD = "threads_guard"
 
 # The server's heavy jobs on the Threads page (ui/heavy.py queues each for a slot): reading an
 # uploaded store, the audit, the migration preview. READ_CANCELLED: the read's wait was
