@@ -112,9 +112,10 @@ def decode_value(
     what: str,
     shared: SharedValues | None = None,
 ) -> Any:
-    """One stored value through `serde`, or a `RowProblem`: too large (`size` over `limit`:
-    the reader left it unread; or declaring more than `decode_budget(limit)` once decoded:
-    not decoded), missing (NULL), undecodable or nested too deep.
+    """One stored value through `serde`, or a `RowProblem`: pickled (never loaded), too
+    large (`size` over `limit`: the reader left it unread; or declaring more than
+    `decode_budget(limit)` once decoded: not decoded), missing (NULL), undecodable or nested
+    too deep.
 
     `what` names the value in the message ("the checkpoint", "channel items"). With `shared`
     (a reader's `SharedValues`), a strict serde decodes through `loads_shared`.
@@ -136,6 +137,8 @@ def decode_value(
     if type_ is None or blob is None:
         raise RowProblem(ErrorCode.ROW_MISSING_VALUE, f"{what} is stored as NULL.")
     type_ = type_.decode() if isinstance(type_, bytes) else str(type_)
+    if type_ == "pickle":  # LangGraph's pickle_fallback: never loaded, whatever the serde
+        raise _pickled(what)
     blob = bytes(blob) if isinstance(blob, memoryview | bytearray) else blob
     budget = decode_budget(limit)
     try:
@@ -159,6 +162,17 @@ def decode_value(
             ErrorCode.ROW_UNDECODABLE,
             f"{what} is not valid {type_[:20]} ({type(exc).__name__}: {said}).",
         ) from None
+
+
+def _pickled(what: str) -> RowProblem:
+    return RowProblem(
+        ErrorCode.ROW_PICKLED,
+        f"{what} was written with pickle (LangGraph's serializer with pickle_fallback=True "
+        "stores a value msgpack cannot hold that way), and the playground never unpickles: "
+        "unpickling runs whatever code the bytes name. To read it, load it with the writer's "
+        "own serializer (JsonPlusSerializer(pickle_fallback=True).loads_typed) in your own "
+        "code, at your own risk and only if you trust every writer of this store.",
+    )
 
 
 def _over_budget(what: str, limit: int) -> RowProblem:
