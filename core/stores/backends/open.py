@@ -17,6 +17,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from core.lg_compat import SAVER_TABLES, TASK_PATH, mark_sqlite_set_up
 from core.stores.backends.postgres import STORE_ENV, open_postgres
+from core.stores.backends.sidecar import wal_without_shm
 from core.stores.backends.spec import StoreSpec, parse_store_spec, store_label
 from core.stores.backends.store import MAX_VALUE_BYTES, Store, require_tables
 from core.stores.errors import EncryptionRefused, StoreCode, StoreError
@@ -162,12 +163,15 @@ def _open_sqlite(spec: StoreSpec, serde: SerializerProtocol, seconds: float) -> 
         )
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     if path.stat().st_size <= QUICK_CHECK_BYTES:
-        _check_intact(uri, label, seconds, _fingerprint(path))
+        try:
+            _check_intact(uri, label, seconds, _fingerprint(path))
+        except StoreError as error:  # a log SQLite cannot open is not damage
+            raise wal_without_shm(path, label) or error from None
     with closing(_sqlite(uri, seconds)) as conn, closing(_sqlite(uri, seconds)) as own:
         try:
             kinds = _sqlite_kinds(own)
         except sqlite3.DatabaseError as exc:
-            raise _not_a_database(label, exc) from None
+            raise wal_without_shm(path, label) or _not_a_database(label, exc) from None
         require_tables(label, kinds, "sqlite")
         writes = SAVER_TABLES["sqlite"].writes
         has_task_path = TASK_PATH in {row[1] for row in own.execute(f"PRAGMA table_info({writes})")}

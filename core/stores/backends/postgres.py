@@ -132,6 +132,13 @@ def _connect_error(label: str, reason: str) -> StoreError:
             StoreCode.MISSING,
             f"{label}: the server has no such database; correct the database name in the DSN.",
         )
+    if "server does not support SSL" in reason:  # libpq's words for sslmode=require and up
+        return StoreError(
+            StoreCode.UNREACHABLE,
+            f"{label} requires TLS (sslmode=require in the DSN) and the server does not offer "
+            "it; turn on ssl in the server's postgresql.conf, or connect without TLS only on "
+            "a network you trust (sslmode=prefer or disable).",
+        )
     return StoreError(
         StoreCode.UNREACHABLE,
         f"cannot connect to {label} (server down, or wrong host or port); start the server "
