@@ -7,10 +7,12 @@ from typing import Any
 import streamlit as st
 from pydantic import BaseModel
 
+from core.errors import CodedError
+from core.guard.traced import guarded_trace_text
 from core.order import FAULTS, AgentState
 from core.order.schema_options import SchemaOptions, build_model
 from core.trace.focus import opened_row
-from core.trace.from_text import SEED_GRAPHS, trace_text
+from core.trace.from_text import SEED_GRAPHS, TextRun, trace_text
 from ui import keys
 from ui.access import hosting
 from ui.editor.payload import current_payload_text, editor_text, payload_editor
@@ -19,6 +21,7 @@ from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_options import current_options
 from ui.tables import room_for_table_toolbars
 from ui.trace.fork import forget_forks, fork_section, open_shared_forks
+from ui.trace.guard import guard_panel
 from ui.trace.marks import payload_marks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
 from ui.trace.stepping import current_row, pair_height, step_detail, stepper
@@ -52,6 +55,8 @@ def _settings() -> dict[str, Any]:
     }
     if graph in SEED_GRAPHS:  # the Validate page's schema options shape the seed state model
         settings["options"] = current_options().to_dict()
+    if st.session_state.get(keys.TRACE_GUARD):  # only when on: a link without it runs unguarded
+        settings["guard"] = True
     return settings
 
 
@@ -76,15 +81,24 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state[keys.TRACE_RUNS] = st.session_state.get(keys.TRACE_RUNS, 0) + 1
     result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
-    outcome = trace_text(
-        settings["payload"],
-        graph=settings["graph"],
-        faults=settings["faults"],
-        checked=settings["mode"] == "checked",
-        options=settings.get("options"),
-        project=project,
-        run_anyway=run_anyway,
-    )
+    run_text = guarded_trace_text if settings.get("guard") else trace_text
+    try:
+        ran = run_text(
+            settings["payload"],
+            graph=settings["graph"],
+            faults=settings["faults"],
+            checked=settings["mode"] == "checked",
+            options=settings.get("options"),
+            project=project,
+            run_anyway=run_anyway,
+        )
+    except CodedError as error:  # the guard needs a Pydantic state model
+        result["guard_error"] = str(error)
+        st.session_state[keys.TRACE_RESULT] = result
+        return result
+    outcome = ran if isinstance(ran, TextRun) else ran.run
+    if not isinstance(ran, TextRun):
+        result["guard"] = ran
     if outcome.syntax is not None:
         result["syntax"] = outcome.syntax
     else:
@@ -102,6 +116,10 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
 def _show(result: dict[str, Any]) -> None:
     if result["settings"] != _settings():
         st.warning("The settings or payload changed since this run; press Run to see them.")
+    if "guard_error" in result:
+        st.error("The guard cannot run this graph:")
+        st.code(result["guard_error"], language=None, wrap_lines=True)
+        return
     if "syntax" in result:
         st.error("The payload is not valid JSON, so nothing ran. Fix it in the editor above:")
         st.code(result["syntax"], language=None, wrap_lines=True)
@@ -111,12 +129,16 @@ def _show(result: dict[str, Any]) -> None:
         st.subheader("Node trace")  # our gate refused the payload, or LangGraph did before any step
         trace_table(trace, key=keys.TRACE, fix=_GATE_FIX)
         _notes(result)
+        if "guard" in result:
+            guard_panel(result["guard"])
         if trace.ran:
             st.subheader("Final output")
             output_panel(trace, key=keys.OUTPUT)
         return
     run_headline(trace)
     _notes(result)
+    if "guard" in result:
+        guard_panel(result["guard"])
     index = current_row(trace)
     # The selected row's detail beside the table: after a failing run, the failure's. Both
     # are as tall for every row (the detail scrolls inside its box), so stepping never moves
@@ -192,6 +214,7 @@ if st.session_state.get(keys.TRACE_GRAPH) not in GRAPHS:
     st.session_state[keys.TRACE_GRAPH] = next(iter(GRAPHS))
 st.session_state.setdefault(keys.TRACE_FAULTS, [])
 st.session_state.setdefault(keys.TRACE_MODE, "checked")
+st.session_state.setdefault(keys.TRACE_GUARD, False)
 
 presets = gallery(project.model or AgentState)
 # The payload beside the run's settings, as a debugger's input pane: edit it here (the same
@@ -220,6 +243,14 @@ with settings_col:
         help="LangGraph native: only what LangGraph itself does and reports, no gate or blame "
         "of ours. Check every step: our model first gates the payload, then we validate the "
         "merged state after each step and blame the node whose write broke it.",
+    )
+    mode_col.toggle(
+        "Guard",
+        key=keys.TRACE_GUARD,
+        persist_state="session",
+        help="Store the run's checkpoints through core.guard's GuardedSaver, as a production "
+        "graph would with the guard: see where it refuses a state the model rejects, and that "
+        "the thread's history still reads afterwards.",
     )
     # Run beside the faults: the run's table in view under the editor at 1400 × 900.
     with st.container(horizontal=True, vertical_alignment="bottom"):

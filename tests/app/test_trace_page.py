@@ -1142,3 +1142,95 @@ def test_the_payload_is_edited_in_the_trace_pages_own_editor_and_run_in_one_clic
     assert gate[["path", "line:col", "type"]].values.tolist() == [
         ["amount", "3:13", "greater_than_equal"]
     ]
+
+
+def _guarded_run(at: AppTest, faults: list[str]) -> AppTest:
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(faults)
+    at.toggle(key=keys.TRACE_GUARD).set_value(True).run()
+    return _run(at)
+
+
+def _guard_panel(at: AppTest) -> dict:
+    """What the Guard panel says: its verdicts, its error rows and the guard's message."""
+    tables = [d.value for d in at.dataframe if list(d.value.columns) == GUARD_COLUMNS]
+    return {
+        "error": [e.value for e in at.error if "the guard" in e.value],
+        "success": [s.value for s in at.success if "guard" in s.value or "history" in s.value],
+        "rows": [t.to_dict("records") for t in tables],
+    }
+
+
+GUARD_COLUMNS = ["path", "message", "type", "input"]
+
+
+def test_the_guard_switch_shows_where_the_guard_stops_the_run_and_the_history_read_back(at):
+    _guarded_run(at, ["negative_amount"])
+
+    assert not at.exception
+    assert _guard_panel(at) == {
+        "error": [
+            plain(
+                "In production the guard stops this run at step 1, written by validate_order: "
+                "that state fails AgentState, and nothing of it is stored."
+            )
+        ],
+        "success": [
+            "The thread stays readable: get_state_history after the run read 2 checkpoints "
+            "(steps -1, 0)."
+        ],
+        "rows": [
+            [
+                {
+                    "path": "amount",
+                    "message": "Input should be greater than or equal to 0",
+                    "type": "greater_than_equal",
+                    "input": "-1",
+                }
+            ]
+        ],
+    }
+    assert (
+        "Here LangGraph raised its own ValidationError first (the run's error below): under its "
+        'default durability, "async", it builds the next node\'s input while the guard checks '
+        'the save in the background. Run the graph with durability="sync" to get '
+        "InvalidStateError itself."
+    ) in [c.value for c in at.caption]
+    message = next(c.value for c in at.code if c.value.startswith("[state_invalid]"))
+    assert message.startswith(
+        "[state_invalid] Thread 'trace': the state at step 1 fails AgentState (amount: Input "
+        "should be greater than or equal to 0 [greater_than_equal]), written by validate_order."
+    )
+
+
+def test_with_the_guard_a_valid_run_is_stored_whole_and_its_trace_is_the_same(at):
+    _run(at)
+    unguarded = _table(at)
+    _guarded_run(at, [])
+
+    assert _guard_panel(at)["success"] == [
+        "The guard stored every state of this run: the model accepts each one.",
+        "The thread stays readable: get_state_history after the run read 4 checkpoints "
+        "(steps -1, 0, 1, 2).",
+    ]
+    assert _guard_panel(at)["rows"] == []
+    assert _table(at) == unguarded
+
+
+def test_without_the_guard_there_is_no_guard_panel_and_the_link_carries_no_guard(at):
+    at.multiselect(key=keys.TRACE_FAULTS).set_value(["negative_amount"])
+    _run(at)
+
+    assert _guard_panel(at)["rows"] == []
+    assert not [s for s in at.success if "get_state_history" in s.value]
+    assert "guard" not in _shared_link(at)
+
+
+def test_the_guard_switch_is_in_the_share_link_and_a_link_reopens_the_guarded_run(at):
+    _guarded_run(at, ["negative_amount"])
+    state = _shared_link(at)
+    assert state["guard"] is True
+
+    opened = _open_shared({k: v for k, v in state.items() if k != "page"})
+    assert not opened.exception
+    assert opened.toggle(key=keys.TRACE_GUARD).value is True
+    assert _guard_panel(opened) == _guard_panel(at)

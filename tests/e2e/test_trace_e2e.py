@@ -352,3 +352,33 @@ def test_at_1400_px_no_word_of_the_trace_table_is_broken(new_page) -> None:
     assert cut_off(table, ["step", "node", "check", "flag", "blame", "validate_order"]) == {}
     # No row has an error: its column is as wide as its header, inside the table.
     assert cut_off(table, ["error"]) == {}
+
+
+def test_the_guard_switch_shows_where_the_guard_stops_the_run_and_the_thread_reads(
+    new_page,
+) -> None:
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    with rerun(page):  # the switch, as a user flips it
+        page.locator(".st-key-trace_guard").get_by_text("Guard").click()
+    run_trace(page, fault="negative_amount")
+
+    panel = page.locator(".st-key-trace_guard_panel")
+    expect(panel).to_be_visible()
+    alerts = [
+        text.replace("\u2060", "").strip()
+        for text in panel.locator("[data-testid='stAlert']").all_inner_texts()
+    ]
+    assert alerts == [
+        "In production the guard stops this run at step 1, written by validate_order: that "
+        "state fails AgentState, and nothing of it is stored.",
+        "The thread stays readable: get_state_history after the run read 2 checkpoints "
+        "(steps -1, 0).",
+    ]
+    cells = panel.locator("[data-testid='stDataFrame'] [role='gridcell']")
+    expect(cells).to_have_count(4)
+    assert cells.all_inner_texts() == [
+        "amount", "Input should be greater than or equal to 0", "greater_than_equal", "-1",
+    ]  # fmt: skip
+    box = panel.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= LAPTOP["width"]

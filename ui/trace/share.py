@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from pydantic import StrictBool
 
 from core.errors import ErrorCode
 from core.links.trace import Fork, TraceLink
@@ -13,9 +14,15 @@ from ui.editor.payload import set_payload_text
 from ui.share import name_dropped, share_button, shared_state, shown_link
 from ui.trace.fork import fork_share
 
-__all__ = ["restore_trace_share", "select_shared_step", "share_section"]
+__all__ = ["GuardedTraceLink", "restore_trace_share", "select_shared_step", "share_section"]
 
 _SHOWN_IDS, _ID_CHARS = 20, 80  # unknown fault ids echoed back, bounded: a link can be 64 kB
+
+
+class GuardedTraceLink(TraceLink):
+    """A Trace link with the Guard switch (`guard`: the run goes through GuardedSaver)."""
+
+    guard: StrictBool = False
 
 
 def restore_trace_share(
@@ -29,7 +36,8 @@ def restore_trace_share(
     `options` the seed model's schema options, `step` a row number, `fork` a row number with
     the edited state's text (kept as `trace_fork_request`, forked again after the run) and
     `edit` the same for an edit not forked (`trace_edit_request`), `run_anyway` true when the
-    shared run went past our gate's refusal (`trace_run_anyway_request`); any other field value is
+    shared run went past our gate's refusal (`trace_run_anyway_request`), `guard` true when it
+    ran through the guard (the Guard switch); any other field value is
     dropped with one warning naming the fields (never their values) and the default is used
     instead.
 
@@ -48,12 +56,13 @@ def restore_trace_share(
             "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
         )
         state = {k: v for k, v in state.items() if k != "graph"}
-    link, dropped = TraceLink.parse(state, {"graphs": graphs})
+    link, dropped = GuardedTraceLink.parse(state, {"graphs": graphs})
     if link.payload is not None:
         set_payload_text(link.payload)
     st.session_state[keys.TRACE_GRAPH] = link.graph or next(iter(graphs))
     st.session_state[keys.TRACE_MODE] = link.mode if link.mode in modes else next(iter(modes))
     st.session_state[keys.TRACE_FAULTS] = _faults(link.faults, faults)
+    st.session_state[keys.TRACE_GUARD] = link.guard
     if link.options is not None:  # the seed state model's schema options (the Validate page's)
         st.session_state[keys.SCHEMA_OPTIONS] = link.options.to_dict()
     if link.run_anyway and link.ran:  # the shared run passed our refusing gate
@@ -121,4 +130,4 @@ def share_section(result: dict[str, Any]) -> None:
             step = st.session_state.get(keys.STEP_SLIDER, 0)
             state = state | {"step": step} | fork_share(trace, step)
     with share_col:
-        share_button("trace", shown_link(TraceLink, **state), key=keys.SHARE)
+        share_button("trace", shown_link(GuardedTraceLink, **state), key=keys.SHARE)
