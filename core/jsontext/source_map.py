@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from operator import le
 from typing import Any, NamedTuple
 
 from core.jsontext.scan import FLAT, KEY, STRING, key_text, tokens
@@ -50,33 +51,48 @@ class SourceMap:
         Segments that are not keys/indices in the text (union tags such as `'ai'` or
         `'str'`) are skipped, so the returned segments form the real JSON path.
         """
+        return Located(*self.walk(loc))
+
+    def walk(self, loc: Sequence[str | int]) -> tuple[tuple[str | int, ...], int, bool]:
+        """`locate` as a plain tuple (a NamedTuple is built by a Python-level `__new__`)."""
+        return self.walk_all((loc,))[0]
+
+    def walk_all(
+        self, locs: Iterable[Sequence[str | int]]
+    ) -> list[tuple[tuple[str | int, ...], int, bool]]:
+        """`walk` for many paths in one call: a report places 2,000 errors, a few Python
+        steps each, so the lookups are bound once for all of them."""
         if not self._indexed:
             self.index_all()
-        containers, flat = self._children, self._flat  # hot: 2,000 paths per report
-        offset = self._root
-        path: list[str | int] = []
-        found = False  # whether the segment just followed is in the text
-        for segment in loc:
-            children = containers.get(offset)
-            if children is None:
-                end = flat.get(offset)
-                if end is None:
-                    found = False
-                    continue  # a scalar: nothing below it
-                if type(segment) is str:
-                    value_at = self._flat_key(offset, end, segment)
-                    if value_at is not None:
-                        offset = value_at
-                        path.append(segment)
-                        found = True
-                        continue
-                children = self._index_flat(offset, end)
-            at = children.get(segment) if type(segment) is not bool else None
-            found = at is not None
-            if at is not None:
-                offset = at
-                path.append(segment)
-        return Located(tuple(path), offset, found)
+        containers, flat, root = self._children, self._flat, self._root
+        flat_key, index_flat = self._flat_key, self._index_flat
+        walked = []
+        for loc in locs:
+            offset = root
+            path: list[str | int] = []
+            found = False  # whether the segment just followed is in the text
+            for segment in loc:
+                children = containers.get(offset)
+                if children is None:
+                    end = flat.get(offset)
+                    if end is None:
+                        found = False
+                        continue  # a scalar: nothing below it
+                    if type(segment) is str:
+                        value_at = flat_key(offset, end, segment)
+                        if value_at is not None:
+                            offset = value_at
+                            path.append(segment)
+                            found = True
+                            continue
+                    children = index_flat(offset, end)
+                at = children.get(segment) if type(segment) is not bool else None
+                found = at is not None
+                if at is not None:
+                    offset = at
+                    path.append(segment)
+            walked.append((tuple(path), offset, found))
+        return walked
 
     def key_offset(self, value_offset: int) -> int:
         """Where the key of the member whose value starts at `value_offset` starts (its quote).
@@ -180,8 +196,15 @@ class SourceMap:
     def line_col(self, offsets: list[int]) -> list[tuple[int, int]]:
         """1-based (line, col) of many offsets, counting newlines once in one sorted pass."""
         text = self.text
-        found: dict[int, tuple[int, int]] = {}
         line, previous = 1, 0
+        if all(map(le, offsets, offsets[1:])):  # in text order, as Pydantic mostly reports
+            placed = []
+            for offset in offsets:
+                line += text.count("\n", previous, offset)
+                placed.append((line, offset - text.rfind("\n", 0, offset)))
+                previous = offset
+            return placed
+        found: dict[int, tuple[int, int]] = {}
         for offset in sorted(set(offsets)):
             line += text.count("\n", previous, offset)
             found[offset] = (line, offset - text.rfind("\n", 0, offset))
