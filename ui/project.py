@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "gallery",
     "init_payload",
     "load_preset",
+    "loaded_preset",
     "preset_picker",
     "project_sidebar",
     "say_loaded",
@@ -97,18 +99,30 @@ def gallery(model: type[BaseModel]) -> dict[str, tuple[str, str]]:
 
 
 def preset_picker(
-    presets: dict[str, tuple[str, str]], *, key: str, placeholder: str, say: bool = True
-) -> DeltaGenerator:
-    """A select box over `presets` (from `gallery`); picking one replaces the shared payload.
+    presets: dict[str, tuple[str, str]],
+    *,
+    key: str,
+    placeholder: str,
+    text: str | None = None,
+    on_load: Callable[[], None] | None = None,
+    say: bool = True,
+) -> DeltaGenerator | None:
+    """A select box over `presets` (from `gallery`); picking one replaces the shared payload
+    (and then calls `on_load`, e.g. to untick a row that belonged to the text replaced).
 
-    It works as a menu: after loading, it returns to its placeholder, so it never names a
-    preset the text no longer holds, and the same preset can be loaded again after an edit.
-    Under the box, a status line names the last preset loaded while the payload is still that
-    preset's text (`say_loaded`): in the page's flow, so it covers nothing (a toast covered
-    the top of the screen, on a phone the caption being read); a live region, so a screen
-    reader reads each load out. Returns the line's slot; with `say=False` the caller fills it
-    on every run with `say_loaded` (the Validate page, from the fragment its editor is in).
+    Given `text` (the payload as typed this run, read before the box is drawn), the box
+    shows the preset `text` holds, or its placeholder once the text is edited, pasted or
+    replaced, and nothing is drawn under it: the box itself says what is loaded, so a load
+    moves nothing below it (issue 41, item 9). Picking the same preset again after an edit
+    loads it again, as the box is back on its placeholder by then. Returns None.
+
+    Without `text`, it works as a menu: back to its placeholder after a load, and a status
+    line under it names the last preset loaded while the payload is still that preset's
+    text (`say_loaded`), a live region a screen reader reads out. Returns the line's slot;
+    with `say=False` the caller fills it with `say_loaded`.
     """
+    if text is not None:  # before the box: its value this run
+        st.session_state[key] = loaded_preset(presets, text)
     st.selectbox(
         "Preset",
         list(presets),
@@ -117,8 +131,10 @@ def preset_picker(
         index=None,
         placeholder=placeholder,
         on_change=_load_preset,
-        args=(presets, key),
+        args=(presets, key, text is None, on_load),
     )
+    if text is not None:
+        return None
     # Drawn empty before any load, and emptied again after an edit: every element below keeps
     # its place in the page, so no load or edit redraws them (a code editor redrawn loses its
     # undo history, an open Schema options popover closed).
@@ -126,6 +142,14 @@ def preset_picker(
     if say:
         say_loaded(line, current_payload_text())
     return line
+
+
+def loaded_preset(presets: dict[str, tuple[str, str]], text: str) -> str | None:
+    """The preset whose text `text` is, when it was loaded as one; None once edited."""
+    loaded = st.session_state.get(keys.PRESET_LOADED)
+    if loaded is None or loaded[1] != text:
+        return None
+    return next((name for name, shown in presets.items() if shown == tuple(loaded)), None)
 
 
 def say_loaded(line: DeltaGenerator, text: str) -> None:
@@ -139,17 +163,25 @@ def say_loaded(line: DeltaGenerator, text: str) -> None:
 
 
 def load_preset(label: str, text: str) -> None:
-    """Replace the shared payload with a preset's `text` (a widget callback); `label` is
-    said under the preset pickers while the payload is that text."""
+    """Replace the shared payload with a preset's `text` (a widget callback); `label` names
+    it in the preset pickers while the payload is that text."""
     set_payload_text(text)
     st.session_state[keys.PRESET_LOADED] = (label, text)
 
 
-def _load_preset(presets: dict[str, tuple[str, str]], key: str) -> None:
+def _load_preset(
+    presets: dict[str, tuple[str, str]],
+    key: str,
+    menu: bool,
+    on_load: Callable[[], None] | None,
+) -> None:
     name = st.session_state.get(key)
     if name in presets:
         load_preset(*presets[name])
-        st.session_state[key] = None
+        if menu:
+            st.session_state[key] = None
+        if on_load is not None:
+            on_load()
 
 
 def init_payload(model: type[BaseModel] | None) -> str:

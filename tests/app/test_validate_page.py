@@ -34,7 +34,7 @@ RAISES = (
 
 
 def _banners(at):
-    """The verdict's banners (not the preset picker's "Last preset loaded: …" line)."""
+    """The verdict's banners."""
     said = [w.value for w in at.warning if w.value.startswith("LangGraph ")]
     ok = [s.value for s in at.success if s.value.startswith("LangGraph ")]
     return [e.value for e in at.error] + said + ok
@@ -373,9 +373,9 @@ def test_the_preset_box_names_the_preset_the_text_holds_and_loads_it_again_after
     )
     at.run()  # a rerun that leaves the text alone keeps it
     assert at.selectbox(key=keys.PRESET).value == "bad_uuid"
-    # Said under the box too, a live region (a screen reader reads each load out).
-    loaded = "Last preset loaded: Bad UUID — user\\_id is not a UUID\\."
-    assert [(s.value, s.icon) for s in at.success] == [(loaded, ":material/download_done:")]
+    # Said by the box alone: no line under it repeats it and moves the editor down (issue 41,
+    # item 9: 75 px at 1400, 165 px on a phone with the verdict's own growth).
+    assert [s.value for s in at.success if "preset" in s.value] == []
     editor(at, keys.PAYLOAD).input("{}").run()  # #32 item 8: the text is the user's now
     assert at.selectbox(key=keys.PRESET).value is None
     assert [s.value for s in at.success if "preset" in s.value] == []

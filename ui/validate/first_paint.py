@@ -35,6 +35,8 @@ __all__ = [
     "EDITOR_HEIGHT",
     "HEAVY",
     "LOADING",
+    "VERDICT",
+    "VERDICT_ROOM",
     "heading",
     "head",
     "more",
@@ -44,6 +46,7 @@ __all__ = [
 ]
 
 EDITOR_HEIGHT = 420  # px
+VERDICT = keys.part(keys.VALIDATE_WORKBENCH, "verdict")  # the verdict's box, over both columns
 # What the full Validate page imports beyond the first paint's needs (pandas for its tables,
 # LangGraph for the entry verdict and the seed model's reducers, the project's loader).
 HEAVY = (
@@ -64,6 +67,19 @@ _CAPTION = (
 )
 
 
+# The verdict's box keeps room for a verdict of one error (a banner of three lines and
+# LangGraph's error in three on a phone; two lines and one at 1400 px), so the first error
+# moves nothing under it: the editor and its "Edit as" row stayed put at 1400 px but went
+# down 24 to 69 px on a phone as the banner and the error under it took more lines
+# (issue 41, item 9). Measured in Chromium (test_layout_shift_e2e.py); a verdict of several
+# errors may still take more.
+VERDICT_ROOM = {"phone": 220, "wide": 150}  # px
+_VERDICT_STYLE = f"""<style>
+.st-key-{VERDICT} {{ min-height: {VERDICT_ROOM["wide"]}px; }}
+@media (max-width: 640px) {{ .st-key-{VERDICT} {{ min-height: {VERDICT_ROOM["phone"]}px; }} }}
+</style>"""
+
+
 def heading(title: str) -> None:
     """A section heading (fixed text): the same h3, font and spacing as st.subheader's, as
     Markdown. Every element of the page is drawn again on each message of a rerun, and this
@@ -77,6 +93,7 @@ def head() -> DeltaGenerator:
     with box:
         st.title("Validate")
         room_for_table_toolbars()  # on a phone, no toolbar covers a caption
+        st.html(_VERDICT_STYLE)  # static CSS: it takes no place in the page
         st.caption(_CAPTION)
     return box
 
@@ -92,7 +109,7 @@ def workbench() -> tuple[DeltaGenerator, ...]:
     controls' box, then the editor) and the result's. Returns (verdict, controls, edit,
     result). The columns keep their widths whatever the verdict (no layout shift)."""
     with st.container(key=keys.VALIDATE_WORKBENCH):
-        verdict = st.container()
+        verdict = st.container(key=VERDICT)
         edit, result = st.columns(list(COLUMN_WEIGHTS), gap="medium")
     with edit:
         controls = st.container()
