@@ -125,9 +125,9 @@ class SourceMap:
         if self._indexed:
             return
         self._indexed = True
-        text, children = self.text, self._children
+        text, children, flat = self.text, self._children, self._flat
         stack: list[list[Any]] = []  # [offset, children, is_array, next index]
-        frame: list[Any]
+        top: list[Any] | None = None  # the innermost open container's frame
         # Hot loop (a 2 MB payload): kinds by frequency, keys decoded only when escaped.
         for token in tokens(text, flat=True):
             kind = token.lastgroup
@@ -136,25 +136,25 @@ class SourceMap:
                     key = token.group(STRING)
                     if "\\" in key:
                         key = key_text(token)
-                    if stack:
-                        stack[-1][1][key] = token.end()
+                    if top is not None:
+                        top[1][key] = token.end()
                 elif kind == FLAT:  # members are found when a path enters it
-                    self._flat[token.start()] = token.end()
+                    flat[token.start()] = token.end()
                 continue
             char = text[token.start()]
             if char == ",":
-                if stack and stack[-1][2]:
-                    frame = stack[-1]
-                    frame[1][frame[3]] = token.end()
-                    frame[3] += 1
+                if top is not None and top[2]:
+                    top[1][top[3]] = token.end()
+                    top[3] += 1
             elif char == "{" or char == "[":
-                frame = [token.start(), {}, char == "[", 0]
+                top = [token.start(), {}, char == "[", 0]
                 if char == "[" and text[token.end() : token.end() + 1] != "]":
-                    frame[1][0], frame[3] = token.end(), 1
-                stack.append(frame)
-            elif stack:  # } or ]
-                frame = stack.pop()
-                children[frame[0]] = frame[1]
+                    top[1][0], top[3] = token.end(), 1
+                stack.append(top)
+            elif top is not None:  # } or ]
+                stack.pop()
+                children[top[0]] = top[1]
+                top = stack[-1] if stack else None
         for frame in stack:  # text cut short: what was seen still has a place
             children[frame[0]] = frame[1]
 
