@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from core.migrate.chain import Chain
 from core.migrate.states import StoredState, stored_states
 from core.stores.reader import AnyStore
+from core.stores.server import RemoteStore, ServerRefusal
 from core.stores.state import json_state_errors, state_errors
 from core.stores.store import Store
 
@@ -44,12 +45,32 @@ def migration_records(store: AnyStore, chain: Chain) -> dict[str, Record]:
 
     One query per plan id through the saver's own `list` (its metadata filter), whatever
     the number of threads; the newest is the record with the greatest checkpoint id (LangGraph
-    checkpoint ids grow with time). A LangGraph server's history is not searched: there a
-    thread stands where its state fits.
+    checkpoint ids grow with time). A LangGraph server's API filters a thread's history by
+    metadata but searches no checkpoints across threads: there one get_history per thread
+    and plan id, its newest match only.
     """
     if not any(chain.ids):
         return {}
-    return store.pick(database=lambda database: _records(database, chain), server=lambda _: {})
+    return store.pick(
+        database=lambda database: _records(database, chain),
+        server=lambda server: _server_records(server, chain),
+    )
+
+
+def _server_records(server: RemoteStore, chain: Chain) -> dict[str, Record]:
+    newest: dict[str, Record] = {}
+    plan_ids = list(dict.fromkeys(plan for plan in chain.ids if plan))
+    for thread in server.iter_thread_ids():
+        for plan_id in plan_ids:
+            try:
+                found = _newest_record(server, thread, plan_id)
+            except ServerRefusal:  # a thread the server cannot read: its state is unread too
+                break
+            for state in found:
+                checkpoint = str(state["checkpoint"]["checkpoint_id"])
+                if thread not in newest or newest[thread].checkpoint_id < checkpoint:
+                    newest[thread] = Record(checkpoint, plan_id)
+    return newest
 
 
 def _records(store: Store, chain: Chain) -> dict[str, Record]:
@@ -65,14 +86,25 @@ def _records(store: Store, chain: Chain) -> dict[str, Record]:
     return newest
 
 
+def _newest_record(server: RemoteStore, thread: str, plan_id: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = server.call(
+        lambda: server.client.threads.get_history(thread, limit=1, metadata={RECORD_KEY: plan_id})
+    )
+    return found
+
+
 def start_of(chain: Chain, records: dict[str, Record], read: StoredState) -> int:
     """The index of the first plan of `chain` the stored state `read` still needs: after its
     thread's newest record when `read` is that fork or later, else by what its state fits."""
     record = records.get(read.thread_id)
-    named = (
-        record.plan if record is not None and read.checkpoint_id >= record.checkpoint_id else None
-    )
+    # a server's thread list gives the latest state without its id: no record is newer
+    at_or_after = read.checkpoint_id >= record.checkpoint_id if record is not None else False
+    named = record.plan if record is not None and (at_or_after or _listed(read)) else None
     return chain.start_of(named, lambda model: _accepts(model, read))
+
+
+def _listed(read: StoredState) -> bool:
+    return read.latest and not read.checkpoint_id
 
 
 def _accepts(model: type[BaseModel], read: StoredState) -> bool:

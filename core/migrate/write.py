@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -13,56 +11,24 @@ from langgraph.errors import InvalidUpdateError
 from langgraph.types import Overwrite
 from pydantic import BaseModel
 
-from core.jsontext.write import jsonable
 from core.migrate.chain import Chain
+from core.migrate.fork_fields import Written, fork_fields, migrated_read
 from core.migrate.graph import with_state
-from core.migrate.migrated import Migrated, migrated
 from core.migrate.plan import Plan
+from core.migrate.server_fork import write_server_fork
 from core.migrate.standing import RECORD_KEY, migration_records, start_of
 from core.migrate.states import StoredState, stored_states
 from core.order.graph import CompiledGraph
 from core.stores.reader import AnyStore, open_any, timeline_of
-from core.stores.rows import RowProblem
 from core.stores.serde import StrictSerializer
-from core.stores.server import RemoteStore, ServerRefusal
-from core.stores.server_read import blamed_node
-from core.stores.server_unbrick import OVERWRITE
-from core.stores.state import plain_data
+from core.stores.server import RemoteStore
 from core.stores.store import Store
 from core.stores.unbrick import UnbrickCode, UnbrickError, require_writes, writable_saver
-from core.validate.entry_run import entry_graph
 from core.words import count
 
+# Written, fork_fields and migrated_read live in core.migrate.fork_fields; named here too, where
+# they were first.
 __all__ = ["Written", "fork_fields", "migrated_read", "write_migration"]
-
-
-@dataclass(frozen=True)
-class Written:
-    """One thread the plan fixed: the checkpoint forked from and the one written."""
-
-    thread_id: str
-    from_checkpoint_id: str
-    new_checkpoint_id: str
-
-
-def _changes(before: Any, after: Any) -> dict[str, Any]:
-    """The fields whose value the plan changed or added (a dropped or renamed-away field is
-    not written: the candidate graph has no channel for it, so it is no longer read). An
-    Enum member mapped to its own text is a change: a Literal refuses the member."""
-    old = plain_data(before) if isinstance(before, dict) else {}
-    return {k: v for k, v in after.items()
-            if k not in old or jsonable(_marked(old[k])) != jsonable(_marked(v))}  # fmt: skip
-
-
-def _marked(value: Any) -> Any:
-    """`value` with each Enum member told apart from its value (JSON writes them alike)."""
-    if isinstance(value, enum.Enum):
-        return {"enum member": type(value).__qualname__, "value": _marked(value.value)}
-    if isinstance(value, dict):
-        return {key: _marked(inner) for key, inner in value.items()}
-    if isinstance(value, list | tuple):
-        return [_marked(inner) for inner in value]
-    return value
 
 
 def write_migration(
@@ -101,7 +67,8 @@ def write_migration(
         ]
 
         def on_server(server: RemoteStore) -> list[Written]:
-            forks = (_write_server(server, chain, records, read, candidate) for read, _ in chosen)
+            forks = (write_server_fork(server, chain, records, read, candidate)
+                     for read, _ in chosen)  # fmt: skip
             return [fork for fork in forks if fork is not None]
 
         def on_database(database: Store) -> list[Written]:
@@ -196,77 +163,8 @@ def _without_channels(saver: Any, gone: set[str], record: str) -> None:
     saver.put = put
 
 
-def migrated_read(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> Migrated | None:
-    """`read`'s state through `plan`, checked under `candidate`, read as it was stored (JSON
-    or decoded); None: too deep to be checked (the preview names it unreadable)."""
-    try:
-        return migrated(plan, read.state, candidate, json_mode=read.json_mode,
-                        may_hold_refusals=read.may_hold_refusals,
-                        stored_with=read.stored_with)  # fmt: skip
-    except RowProblem:
-        return None
-
-
-def fork_fields(plan: Plan, read: StoredState, candidate: type[BaseModel]) -> dict[str, Any] | None:
-    """The fields to write for this state (None: nothing to write): only when the plan
-    leaves it different from the stored one and the candidate accepts the result; {} when
-    only fields the candidate lacks went away."""
-    result = migrated_read(plan, read, candidate)
-    if result is None:
-        return None
-    if result.errors or not any(result.changed) or not isinstance(result.state, dict):
-        return None
-    fields = _changes(read.state, result.state)
-    gone = set(read.state) - set(result.state) if isinstance(read.state, dict) else set()
-    return fields if fields or gone else None
-
-
 def _writer(store: AnyStore, read: StoredState, model: type[BaseModel]) -> str | None:
     """The node that wrote the thread's latest checkpoint (None: an input or an update)."""
     timeline = timeline_of(store, read.thread_id, model)
     node = timeline.checkpoints[-1].node if timeline and timeline.checkpoints else None
     return node.split(",")[0].strip() if node else None
-
-
-def _write_server(
-    store: RemoteStore, chain: Chain, records: Any, read: StoredState, candidate: type[BaseModel]
-) -> Written | None:
-    """Fork the thread's head as the plan migrates it; None when the head, read now (the
-    thread list's values can lag a write by a moment), needs no change."""
-    try:
-        page: list[dict[str, Any]] = store.call(
-            lambda: store.client.threads.get_history(read.thread_id, limit=2)
-        )
-    except ServerRefusal as refusal:
-        raise UnbrickError(
-            UnbrickCode.WRITE_FAILED,
-            f"thread {read.thread_id!r}: the server refused its latest checkpoint "
-            f"({refusal.status}: {refusal.message}); nothing was written to it.",
-        ) from None
-    if not page:
-        return None
-    head = StoredState(read.thread_id, str(page[0]["checkpoint"]["checkpoint_id"]), read.step,
-                       read.source, page[0].get("values"), True, json_mode=True)  # fmt: skip
-    fields = fork_fields(chain.plan(start_of(chain, records, head)), head, candidate)
-    if fields is None:
-        return None
-    checkpoint_id = head.checkpoint_id
-    node = blamed_node(page[1] if len(page) > 1 else None, [])  # who wrote the latest
-    channels = entry_graph(candidate).channels  # the candidate's reducers, as LangGraph reads them
-    values = {k: {OVERWRITE: jsonable(v)} if isinstance(channels.get(k), BinaryOperatorAggregate)
-              else jsonable(v) for k, v in fields.items()}  # fmt: skip
-    try:
-        new: dict[str, Any] = store.call(
-            lambda: store.client.threads.update_state(
-                read.thread_id, values, as_node=node.split(",")[0].strip() if node else None,
-                checkpoint={"thread_id": read.thread_id, "checkpoint_ns": "",
-                            "checkpoint_id": checkpoint_id},
-            )
-        )  # fmt: skip
-    except ServerRefusal as refusal:
-        raise UnbrickError(
-            UnbrickCode.WRITE_FAILED,
-            f"thread {read.thread_id!r}: the server refused the migrated state "
-            f"({refusal.status}: {refusal.message}).",
-        ) from None
-    return Written(read.thread_id, checkpoint_id, str(new["checkpoint"]["checkpoint_id"]))
