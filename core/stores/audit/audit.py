@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from core.stores.backends.open import Store
 from core.stores.backends.shards import Shard, shard_of
+from core.stores.backends.thread_ids import ThreadId, text_id
 from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.decode.state import checkpoint_errors, state_errors, stored_state
 from core.stores.threads.walk import iter_thread_ids, walk_store
@@ -31,7 +32,7 @@ __all__ = [
 class InvalidState:
     """One stored state the model rejects, and the node whose write produced it."""
 
-    thread_id: str
+    thread_id: ThreadId  # as stored (a thread whose id is not text is never checked)
     checkpoint_id: str
     step: int | None
     node: str | None  # None: the input checkpoint, or a write no node made
@@ -53,7 +54,9 @@ class AuditResult:
         return {
             "threads": self.threads,
             "checkpoints": self.checkpoints,
-            "invalid": [asdict(state) for state in self.invalid],
+            "invalid": [
+                {**asdict(state), "thread_id": text_id(state.thread_id)} for state in self.invalid
+            ],  # fmt: skip
             "unreadable": [row.to_json() for row in self.unreadable],
         }
 

@@ -11,6 +11,7 @@ from core.errors import CodedError, ErrorCode
 from core.jsontext.paths import format_path
 from core.stores.audit.audit import AuditResult, InvalidState, Unreadable
 from core.stores.audit.audit_summary import merge_audits
+from core.stores.backends.thread_ids import text_id
 
 __all__ = ["AuditPart", "AuditPartError", "merge_parts", "read_part"]
 
@@ -139,7 +140,8 @@ def merge_parts(paths: list[str]) -> AuditResult:
             raise _overlap(f"{path} is given twice{also}; give each part once.")
         seen[key] = path
         part = read_part(path)
-        listed = {row.thread_id for row in part.invalid} | {r.thread_id for r in part.unreadable}
+        listed = {text_id(row.thread_id) for row in part.invalid}
+        listed |= {text_id(row.thread_id) for row in part.unreadable}
         for thread_id in sorted(listed):
             if (other := owner.setdefault(thread_id, path)) != path:
                 raise _overlap(

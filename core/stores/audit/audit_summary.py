@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from core.jsontext.paths import format_path
 from core.stores.audit.audit import AuditResult, audit_store
 from core.stores.backends.open import Store
+from core.stores.backends.thread_ids import ThreadId, text_id
 
 __all__ = [
     "audit_slice",
@@ -69,7 +70,7 @@ def error_counts(result: AuditResult) -> list[dict[str, Any]]:
         [{'type': 'missing', 'field': 'user_id', 'errors': 2, 'threads': 1}]
     """
     errors: Counter[tuple[str, str]] = Counter()
-    threads: dict[tuple[str, str], set[str]] = {}
+    threads: dict[tuple[str, str], set[ThreadId]] = {}
     for state in result.invalid:
         for error in state.errors:
             key = (str(error.get("type", "")), _field(list(error.get("loc", []))))
@@ -85,7 +86,7 @@ def invalid_rows(result: AuditResult) -> list[dict[str, Any]]:
     """One flat row per error of each invalid state (text columns, for a table or CSV)."""
     return [
         {
-            "thread_id": state.thread_id,
+            "thread_id": text_id(state.thread_id),
             "checkpoint_id": state.checkpoint_id,
             "step": "" if state.step is None else str(state.step),
             "node": state.node or "",
@@ -110,7 +111,7 @@ def unreadable_rows(result: AuditResult) -> list[dict[str, Any]]:
     """
     return [
         {
-            "thread_id": row.thread_id,
+            "thread_id": text_id(row.thread_id),
             "checkpoint_id": row.checkpoint_id,
             "step": "" if row.step is None else str(row.step),
             "code": row.code,

@@ -25,6 +25,7 @@ from core.stores.audit.shard_flags import (
 from core.stores.backends.any_store import open_any
 from core.stores.backends.open import MAX_VALUE_BYTES, STORE_ENV, store_label
 from core.stores.backends.spec import mask_secrets
+from core.stores.backends.thread_ids import printable_id
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreCode, StoreError
 from core.stores.session import store_session
@@ -195,24 +196,12 @@ def print_audit(result: AuditResult, as_json: bool, out: TextIO) -> None:
         file=out,
     )
     for state in result.invalid:
-        print(f"{_shown(state.thread_id)}  step {state.step}  node {state.node}  "
+        print(f"{printable_id(state.thread_id)}  step {state.step}  node {state.node}  "
               f"{state.checkpoint_id}", file=out)  # fmt: skip
         for error in state.errors:
             loc = format_path(error["loc"]) if error["loc"] else "(state)"
             print(f"    {loc}: {error['type']}: {error['msg']}", file=out)
     for row in result.unreadable:
-        print(f"{_shown(row.thread_id)}  step {row.step}  unreadable  {row.checkpoint_id}",
+        print(f"{printable_id(row.thread_id)}  step {row.step}  unreadable  {row.checkpoint_id}",
               file=out)  # fmt: skip
         print(f"    [{row.code}] {row.message}", file=out)
-
-
-def _shown(thread_id: str) -> str:
-    """A thread id as a terminal line shows it: quoted when it is empty, has spaces at its
-    ends or characters a terminal would not print.
-
-    Example:
-        >>> _shown("clean-1"), _shown(""), _shown(" x")
-        ('clean-1', "''", "' x'")
-    """
-    plain = thread_id and thread_id.strip() == thread_id and thread_id.isprintable()
-    return thread_id if plain else repr(thread_id)

@@ -15,6 +15,7 @@ from langgraph.checkpoint.base import writes_sort_key
 
 from core.lg_compat import SAVER_TABLES, TASK_PATH
 from core.stores.backends.raw import RawCheckpoint, RawWrite
+from core.stores.backends.thread_ids import ThreadId
 
 __all__ = ["checkpoint_rows", "raw_checkpoints", "write_rows"]
 
@@ -102,7 +103,7 @@ _PG_ONLY = " AND checkpoint_id = %(checkpoint)s"
 
 def raw_checkpoints(
     store: Store,
-    thread_ids: Sequence[str],
+    thread_ids: Sequence[ThreadId],
     *,
     latest: bool = False,
     writes: bool = False,
@@ -124,7 +125,7 @@ def raw_checkpoints(
 
 
 def _raw_writes(
-    store: Store, thread_ids: Sequence[str], checkpoint_id: str | None
+    store: Store, thread_ids: Sequence[ThreadId], checkpoint_id: str | None
 ) -> dict[tuple[str, str], tuple[RawWrite, ...]]:
     found: dict[tuple[str, str], list[RawWrite]] = {}
     for thread, checkpoint, task_id, channel, type_, blob, size in write_rows(
@@ -137,7 +138,7 @@ def _raw_writes(
 
 
 def checkpoint_rows(
-    store: Store, thread_ids: Sequence[str], latest: bool, checkpoint_id: str | None = None
+    store: Store, thread_ids: Sequence[ThreadId], latest: bool, checkpoint_id: str | None = None
 ) -> Generator[tuple[Any, ...], None, None]:
     """The threads' root checkpoint rows, each thread's newest first, streamed (close the
     generator to stop early: a Postgres fetch under way is cancelled). A SQLite row:
@@ -181,7 +182,7 @@ def checkpoint_rows(
 
 
 def write_rows(
-    store: Store, thread_ids: Sequence[str], checkpoint_id: str | None = None
+    store: Store, thread_ids: Sequence[ThreadId], checkpoint_id: str | None = None
 ) -> list[tuple[Any, ...]]:
     """The pending writes of the threads' root checkpoints (only `checkpoint_id`'s with
     it), in LangGraph's order: (thread, checkpoint id, task id, channel, type, value or

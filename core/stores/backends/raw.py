@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from core.stores.backends.thread_ids import ThreadId
+
 __all__ = ["RawCheckpoint", "RawWrite"]
 
 
@@ -37,7 +39,7 @@ class RawCheckpoint(NamedTuple):
     state dict (values, next, tasks, created_at, ...). `writes`: its pending writes in
     LangGraph's order, or None when they were not read."""
 
-    thread_id: str
+    thread_id: ThreadId  # as stored (a crafted SQLite file's may be a BLOB or a number)
     checkpoint_ns: str
     checkpoint_id: str
     parent_id: str | None

@@ -69,10 +69,12 @@ def shard_condition(kind: Literal["sqlite", "postgres"], column: str = "thread_i
     """
     code_point = _CODE_POINT[kind]
     # the j-th character from the end, where there is one (SQLite's substr counts a
-    # negative start from the end, Postgres's does not: the guard keeps the two alike)
+    # negative start from the end, Postgres's does not: the guard keeps the two alike); 0
+    # where SQLite has no code point for it (a BLOB's zero byte): every id is in one shard
     terms = " + ".join(
         f"{weight} * CASE WHEN length({column}) >= {j} "
-        f"THEN {code_point}(substr({column}, length({column}) - {j - 1}, 1)) ELSE 0 END"
+        f"THEN coalesce({code_point}(substr({column}, length({column}) - {j - 1}, 1)), 0) "
+        "ELSE 0 END"
         for j, weight in enumerate(SHARD_WEIGHTS, start=1)
     )
     return f"(length({column}) + {terms}) {_MODULO[kind]} ? = ?"

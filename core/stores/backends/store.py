@@ -20,6 +20,7 @@ from core.order.graph import CompiledGraph
 from core.stores.backends.page_rows import raw_checkpoints
 from core.stores.backends.raw import RawCheckpoint
 from core.stores.backends.shards import Shard, shard_condition
+from core.stores.backends.thread_ids import ThreadId
 from core.stores.backends.writable import open_writable
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 
@@ -81,10 +82,10 @@ class Store:
         """`Backend.pick`: a file or a database takes the `database` way."""
         return database(self)
 
-    def iter_thread_ids(self, shard: Shard = (0, 1), *, page: int = PAGE) -> Iterator[str]:
+    def iter_thread_ids(self, shard: Shard = (0, 1), *, page: int = PAGE) -> Iterator[ThreadId]:
         """`Backend.iter_thread_ids`: `thread_ids` a page of `page` ids at a time, from the
         first (the empty id included), only shard `(i, N)`'s: the database picks them."""
-        last: str | None = None
+        last: ThreadId | None = None
         while True:
             found = self.thread_ids(last, page, shard=shard)
             yield from found
@@ -92,13 +93,13 @@ class Store:
                 return
             last = found[-1]
 
-    def thread_rows(self, thread_id: str) -> Iterator[RawCheckpoint]:
+    def thread_rows(self, thread_id: ThreadId) -> Iterator[RawCheckpoint]:
         """`Backend.thread_rows`: the thread's root checkpoint rows newest first, streamed
         (one query; a Postgres cursor fetched a batch at a time), each with its pending
         writes (read first, in one query)."""
         return raw_checkpoints(self, [thread_id], writes=True)
 
-    def checkpoint_row(self, thread_id: str, checkpoint_id: str) -> RawCheckpoint | None:
+    def checkpoint_row(self, thread_id: ThreadId, checkpoint_id: str) -> RawCheckpoint | None:
         """`Backend.checkpoint_row`: the root checkpoint's row and its pending writes."""
         with closing(raw_checkpoints(self, [thread_id], writes=True,
                                      checkpoint_id=checkpoint_id)) as rows:  # fmt: skip
@@ -124,11 +125,13 @@ class Store:
         return self.tables.writes
 
     def thread_ids(
-        self, after: str | None, limit: int, *, contains: str = "", shard: Shard = (0, 1)
-    ) -> list[str]:
+        self, after: ThreadId | None, limit: int, *, contains: str = "", shard: Shard = (0, 1)
+    ) -> list[ThreadId]:
         """At most `limit` thread ids in id order after `after` (None: from the first, so
         the empty id too), only those holding `contains` and in shard `(i, N)`: the one
-        pager over thread ids (the store walk's, the thread list's)."""
+        pager over thread ids (the store walk's, the thread list's). An id is as stored: a
+        crafted SQLite file may hold a BLOB or a number, which SQLite orders before (a
+        number) or after (a BLOB) every text."""
         if "\x00" in contains:  # no PostgreSQL text holds one (psycopg refuses to send it):
             return []  # no thread matches, on either backend, and the page keeps working
         where, params = self._threads_where(after, contains, shard)
@@ -162,9 +165,9 @@ class Store:
         return [""] + [row[0] for row in rows]
 
     def _threads_where(
-        self, after: str | None, contains: str, shard: Shard
-    ) -> tuple[str, list[str | int]]:
-        conditions, params = list[str](), list[str | int]()
+        self, after: ThreadId | None, contains: str, shard: Shard
+    ) -> tuple[str, list[ThreadId]]:
+        conditions, params = list[str](), list[ThreadId]()
         if after is not None:
             conditions.append("thread_id > ?")
             params.append(after)
@@ -178,7 +181,7 @@ class Store:
         return (f"WHERE {' AND '.join(conditions)} " if conditions else ""), params
 
     def task_writes(
-        self, thread_id: str, ns: str, checkpoint_id: str
+        self, thread_id: ThreadId, ns: str, checkpoint_id: str
     ) -> list[tuple[str, str, str]]:
         """The writes kept beside a checkpoint, without their values: (task id, task path,
         channel), in the order LangGraph applies them (the path "" in a store written
@@ -192,7 +195,7 @@ class Store:
         )
         return [(task, path, channel) for task, path, channel in rows]
 
-    def checkpoint_counts(self, thread_ids: list[str]) -> dict[str, int]:
+    def checkpoint_counts(self, thread_ids: list[ThreadId]) -> dict[ThreadId, int]:
         """How many root checkpoints each of the threads holds."""
         marks = ", ".join("?" for _ in thread_ids)
         rows = self.query(
@@ -215,7 +218,7 @@ class Store:
         )
         return {row[0] for row in rows}
 
-    def namespaces(self, thread_id: str) -> list[str]:
+    def namespaces(self, thread_id: ThreadId) -> list[str]:
         """The subgraph namespaces the thread has checkpoints in (not the root's "")."""
         rows = self.query(
             f"SELECT DISTINCT checkpoint_ns FROM {self.tables.checkpoints} WHERE thread_id = ? "
@@ -224,7 +227,9 @@ class Store:
         )
         return [row[0] for row in rows]
 
-    def channel_row(self, key: tuple[str, str, str], channel: str) -> tuple[Any, Any, bool] | None:
+    def channel_row(
+        self, key: tuple[ThreadId, str, str], channel: str
+    ) -> tuple[Any, Any, bool] | None:
         """Where the saver keeps `channel`'s value at the checkpoint `key` (thread id, ns,
         checkpoint id): `(type, bytes, whole)`, `whole` when the bytes are the whole
         checkpoint (SqliteSaver keeps every channel in it; PostgresSaver keeps each

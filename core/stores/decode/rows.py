@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.errors import ErrorCode
 from core.jsontext.paths import format_path
+from core.stores.backends.thread_ids import ThreadId, text_id
 from core.stores.decode.budget import (
     BUDGET_PER_LIMIT,
     OverBudget,
@@ -42,15 +43,16 @@ class Unreadable:
     The thread is still counted and the rest of the store is read on.
     """
 
-    thread_id: str
+    thread_id: ThreadId  # as stored: text, or (a crafted SQLite file's) a BLOB or a number
     checkpoint_id: str
     step: int | None
     code: str  # an ErrorCode: row_too_large, row_undecodable, ...
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        """The `unreadable` rows of the audit's `--json`."""
-        return asdict(self)
+        """The `unreadable` rows of the audit's `--json` (a thread id that is not text as
+        `printable_id` prints it)."""
+        return {**asdict(self), "thread_id": text_id(self.thread_id)}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from core.lg_compat import BRANCH_TO as _BRANCH
 from core.lg_compat import ERROR
 from core.stores.backends.open import Store
+from core.stores.backends.thread_ids import ThreadId, printable_id
 from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.decode.state import checkpoint_errors
 from core.stores.threads.pages import read_checkpoints
@@ -69,13 +70,24 @@ class ThreadStatus(StrEnum):
 class ThreadRow:
     """One row of the thread list."""
 
-    thread_id: str
+    thread_id: ThreadId  # as stored: select the thread again with it (`thread_timeline`)
     checkpoints: int | None  # None: not counted (a server's thread list does not say)
     last_step: int | None
     last_time: str
     status: ThreadStatus
     broken_at: int | None  # the step of the first invalid checkpoint (BROKEN only)
     detail: str  # the blamed node, the pending nodes or the first error, as plain text
+
+    @property
+    def printable_id(self) -> str:
+        """The id as a table or a terminal shows it (`printable_id`): `b'...'` for a BLOB,
+        quoted with escapes for text a line would not print as itself.
+
+        Example:
+            >>> ThreadRow(b"t", 1, 0, "", ThreadStatus.UNREADABLE, None, "").printable_id
+            "b't'"
+        """
+        return printable_id(self.thread_id)
 
     def label(self) -> str:
         """The status as the list shows it: `broken at step 2`, `interrupted`.
@@ -94,11 +106,11 @@ class ThreadPage:
     """A page of threads; `next_after` is the thread id to continue after (None: the end)."""
 
     rows: list[ThreadRow]
-    next_after: str | None
+    next_after: ThreadId | None
     scanned: int
 
 
-def thread_root(thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
+def thread_root(thread_id: ThreadId, checkpoint_id: str | None = None) -> RunnableConfig:
     configurable = {"thread_id": thread_id, "checkpoint_ns": ""}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
@@ -136,7 +148,7 @@ def _version(version: Any) -> tuple[int, float, str]:
     return (2, 0.0, version) if isinstance(version, str) and version else (0, 0.0, "")
 
 
-def _counts(store: Store, ids: list[str]) -> dict[str, int]:
+def _counts(store: Store, ids: list[ThreadId]) -> dict[ThreadId, int]:
     return store.checkpoint_counts(ids)
 
 
@@ -178,7 +190,7 @@ def _raised(store: Store, latest: list[CheckpointTuple]) -> set[str]:
     return store.threads_with_write(pairs, ERROR)
 
 
-def _unreadable_row(thread_id: str, count: int, latest: Unreadable, said: str) -> ThreadRow:
+def _unreadable_row(thread_id: ThreadId, count: int, latest: Unreadable, said: str) -> ThreadRow:
     return ThreadRow(thread_id, count, latest.step, "", ThreadStatus.UNREADABLE, None, said)
 
 
@@ -232,7 +244,7 @@ def list_threads(
     current: type[BaseModel] | None = None,
     contains: str = "",
     status: ThreadStatus | None = None,
-    after: str | None = None,
+    after: ThreadId | None = None,
     limit: int = 50,
 ) -> ThreadPage:
     """Threads in id order after `after` (None: from the first), at most `limit`, each with a

@@ -11,9 +11,11 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
+from core.errors import ErrorCode
 from core.stores.backends.open import Store
 from core.stores.backends.page_rows import raw_checkpoints
 from core.stores.backends.raw import RawCheckpoint, RawWrite
+from core.stores.backends.thread_ids import ThreadId, id_type, printable_id
 from core.stores.decode.rows import (
     RowProblem,
     Unreadable,
@@ -31,7 +33,7 @@ __all__ = ["decode_rows", "read_checkpoints", "read_thread"]
 
 def read_checkpoints(
     store: Store,
-    thread_ids: Sequence[str],
+    thread_ids: Sequence[ThreadId],
     *,
     latest: bool = False,
     writes: bool = False,
@@ -64,7 +66,7 @@ def read_checkpoints(
     yield from decode_rows(store, rows, share=share)
 
 
-def read_thread(store: Store, thread_id: str) -> list[CheckpointTuple | Unreadable]:
+def read_thread(store: Store, thread_id: ThreadId) -> list[CheckpointTuple | Unreadable]:
     """One thread's root checkpoints with their pending writes, newest first
     (`Backend.thread_rows`, decoded)."""
     return list(decode_rows(store, store.thread_rows(thread_id)))
@@ -121,6 +123,8 @@ def _sqlite(
             meta, meta_size = row.metadata
             try:
                 metadata = decode_metadata(meta, meta_size, limit)
+                if not isinstance(row.thread_id, str):  # a crafted file's BLOB or number
+                    raise _not_text(row.thread_id)
                 value = decode_value(serde, type_, blob, size, limit, "the checkpoint", shared)
                 checkpoint = check_checkpoint(value)
             except RowProblem as problem:
@@ -148,7 +152,7 @@ def _postgres_rows(
     or is closed."""
     # Postgres keeps each channel version once: a blob the previous (newer) checkpoint of
     # the thread also held is not decoded again; its value is shared, to be read only
-    previous: dict[tuple[str, bytes, bytes], Any] = {}
+    previous: dict[tuple[ThreadId, bytes, bytes], Any] = {}
     with closing(rows) if isinstance(rows, Generator) else nullcontext():
         for row in rows:
             thread = row.thread_id
@@ -163,7 +167,7 @@ def _postgres_rows(
                 # as PostgresSaver._load_blobs: inline values, then each channel's blob
                 # decoded; its migration of pending sends (checkpoints before v4) only fills
                 # LangGraph's own `TASKS` channel (core.lg_compat), which is not in the state
-                decoded: dict[tuple[str, bytes, bytes], tuple[Any, bool]] = {}
+                decoded: dict[tuple[ThreadId, bytes, bytes], tuple[Any, bool]] = {}
                 for blob in blobs or ():
                     if blob[2] != b"empty":
                         key = (thread, blob[0], blob[1])
@@ -184,3 +188,21 @@ def _postgres_rows(
                 "channel_values": {**(checkpoint.get("channel_values") or {}), **values},
             }
             yield _tuple(row, checkpoint, metadata, _writes(serde, row.writes, limit))
+
+
+def _not_text(thread_id: ThreadId) -> RowProblem:
+    """Why a checkpoint of a thread whose id is not text is not read: LangGraph's saver
+    looks a thread up by its id as text, which never equals a BLOB or a number in SQLite.
+
+    Example:
+        >>> print(_not_text(b"t").message.split(":")[0])
+        the thread id is stored as a BLOB, not text (printed here as b't')
+    """
+    return RowProblem(
+        ErrorCode.THREAD_ID_NOT_TEXT,
+        f"the thread id is stored as {'an' if isinstance(thread_id, int) else 'a'} "
+        f"{id_type(thread_id)}, not text (printed here as {printable_id(thread_id)}): "
+        "LangGraph's saver looks a thread up by its id as text and never finds this one, so "
+        "no application reads or resumes it, and its states are not checked here. Give it a "
+        "text id in the checkpoints and writes tables if it should be read.",
+    )

@@ -13,6 +13,7 @@ from core.jsontext.write import jsonable
 from core.lg_compat import INTERRUPT, recompile
 from core.order.graph import CompiledGraph
 from core.stores.backends.open import Store
+from core.stores.backends.thread_ids import ThreadId, printable_id
 from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.decode.state import checkpoint_errors, stored_state
 from core.stores.threads.listing import pending_nodes, thread_root
@@ -65,12 +66,22 @@ class Checkpoint:
 class Timeline:
     """A thread's checkpoints oldest first, the blamed one, interrupts and subgraphs."""
 
-    thread_id: str
+    thread_id: ThreadId  # as stored (`ThreadRow.thread_id`: a text, BLOB or number)
     checkpoints: list[Checkpoint]
     blamed: Checkpoint | None  # the first invalid checkpoint of the latest invalid run
     interrupts: list[Any] = field(default_factory=list)  # pending `__interrupt__` values
     namespaces: list[str] = field(default_factory=list)  # subgraph checkpoint_ns
     note: str | None = None  # coded: why the history is not all there (a server refused it)
+
+    @property
+    def printable_id(self) -> str:
+        """The thread's id as one printable line (`printable_id`), for a heading or a code box.
+
+        Example:
+            >>> Timeline(b"\\x00t", [], None).printable_id
+            "b'\\\\x00t'"
+        """
+        return printable_id(self.thread_id)
 
     @property
     def does_not_fit(self) -> bool:
@@ -201,14 +212,15 @@ def _checkpoint(
     )
 
 
-def thread_timeline(store: Store, thread_id: str, model: type[BaseModel]) -> Timeline | None:
+def thread_timeline(store: Store, thread_id: ThreadId, model: type[BaseModel]) -> Timeline | None:
     """Every root checkpoint of `thread_id`, oldest first, each validated against `model`.
 
     The raw values are read from the saver's tables as its own `list` reads them, so they
     are shown even where `get_state_history` raises; a checkpoint that cannot be read is
     listed with its code (`Checkpoint.unreadable`). `blamed` is the first checkpoint of
     the latest run of invalid ones (the write that broke the thread as it stands), None
-    when the latest state is valid. None when the store holds no such thread.
+    when the latest state is valid. None when the store holds no such thread. `thread_id`
+    is as stored (a list row's `thread_id`, or `stored_id` of what `printable_id` printed).
     """
     history = read_thread(store, thread_id)[::-1]  # oldest first
     if not history:

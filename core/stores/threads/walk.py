@@ -11,6 +11,7 @@ from langgraph.checkpoint.base import CheckpointTuple
 
 from core.stores.backends.shards import Shard
 from core.stores.backends.store import PAGE, Store
+from core.stores.backends.thread_ids import ThreadId
 from core.stores.decode.rows import Unreadable
 from core.stores.threads.pages import read_checkpoints
 
@@ -20,7 +21,7 @@ _PAGE = PAGE  # thread ids fetched per query (`Store.iter_thread_ids`)
 THREADS_PER_QUERY = 200  # threads whose checkpoints one streamed query reads
 
 
-def iter_thread_ids(store: Store, shard: Shard = (0, 1)) -> Iterator[str]:
+def iter_thread_ids(store: Store, shard: Shard = (0, 1)) -> Iterator[ThreadId]:
     """Thread ids in order, one page per query, only those of shard `(i, N)`.
 
     Every id is read, the empty one included: the first page has no lower bound. The
@@ -52,7 +53,7 @@ class ThreadsPage:
     """A page of at most `THREADS_PER_QUERY` thread ids and their checkpoints, streamed by
     one query (iterate it once; a row that cannot be read is an `Unreadable`)."""
 
-    thread_ids: list[str]
+    thread_ids: list[ThreadId]
     checkpoints: Iterator[Walked | Unreadable]
 
     def __iter__(self) -> Iterator[Walked | Unreadable]:
@@ -86,7 +87,7 @@ def walk_store(
 
 
 def _walked(
-    store: Store, page: list[str], history: bool, share: bool, counted: list[int | None]
+    store: Store, page: list[ThreadId], history: bool, share: bool, counted: list[int | None]
 ) -> Iterator[Walked | Unreadable]:
     serde, previous = store.saver.serde, None
     for saved in read_checkpoints(store, page, latest=not history, share=share):

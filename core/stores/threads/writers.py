@@ -19,6 +19,7 @@ from core.lg_compat import TASKS as _TASKS
 from core.lg_compat import node_of_path as node_of_path
 from core.lg_compat import send_index as send_index
 from core.stores.backends.open import Store
+from core.stores.backends.thread_ids import ThreadId
 from core.stores.decode.rows import RowProblem, decode_value
 
 __all__ = [
@@ -42,7 +43,7 @@ class Write:
     channel: str
 
 
-def pending_sends(store: Store, thread_id: str, ns: str, checkpoint_id: str) -> list[Any]:
+def pending_sends(store: Store, thread_id: ThreadId, ns: str, checkpoint_id: str) -> list[Any]:
     """The `Send` packets a checkpoint holds (its `TASKS` channel), decoded by the
     store's strict serde; `[]` when it holds none.
 
@@ -64,7 +65,7 @@ def pending_sends(store: Store, thread_id: str, ns: str, checkpoint_id: str) -> 
     return list(value) if isinstance(value, list | tuple) else []
 
 
-def parent_writes(store: Store, thread_id: str, ns: str, parent_id: str | None) -> list[Write]:
+def parent_writes(store: Store, thread_id: ThreadId, ns: str, parent_id: str | None) -> list[Write]:
     """The writes stored on `parent_id`: those of the tasks whose step made its child.
 
     These are the saver's own `pending_writes` of the parent checkpoint (same task ids and

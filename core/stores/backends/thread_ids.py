@@ -1,0 +1,94 @@
+"""A thread id as SQLite may hold it (text, BLOB, integer, real), printed safely and read
+back: one printable notation that selects the same thread again."""
+
+from __future__ import annotations
+
+import ast
+
+__all__ = ["ThreadId", "id_type", "printable_id", "stored_id", "text_id"]
+
+ThreadId = str | bytes | int | float  # what sqlite3 returns for a value of each storage class
+
+# The notation's markers: a text id starting with one is printed quoted, so none is read
+# back as another type's
+_QUOTED = ("'", '"', "b'", 'b"')
+_NUMBERS = {"int(": int, "float(": float}
+
+
+def id_type(thread_id: ThreadId) -> str:
+    """SQLite's name for the storage class of `thread_id`.
+
+    Example:
+        >>> id_type("t"), id_type(b"t"), id_type(7), id_type(0.5)
+        ('TEXT', 'BLOB', 'INTEGER', 'REAL')
+    """
+    if isinstance(thread_id, str):
+        return "TEXT"
+    if isinstance(thread_id, bytes):
+        return "BLOB"
+    return "REAL" if isinstance(thread_id, float) else "INTEGER"
+
+
+def printable_id(thread_id: ThreadId) -> str:
+    """`thread_id` as one printable line, distinct for each id and read back by `stored_id`.
+
+    A text id that prints as itself (not empty, no blank at either end, every character
+    printable, not starting like the notation) is itself; any other text id is quoted with
+    its unprintable characters escaped (`'a\\nb'`); a BLOB is `b'...'`, its bytes that are
+    not printable ASCII escaped; an INTEGER is `int(42)`, a REAL `float(4.5)`.
+
+    Example:
+        >>> [printable_id(i) for i in ["t-1", "", "a\\x1b[2J", "'x'", b"t\\xff", 42, 4.5]]
+        ['t-1', "''", "'a\\\\x1b[2J'", '"\\'x\\'"', "b't\\\\xff'", 'int(42)', 'float(4.5)']
+    """
+    if isinstance(thread_id, str):
+        plain = (
+            thread_id
+            and thread_id.strip() == thread_id
+            and thread_id.isprintable()
+            and not thread_id.startswith((*_QUOTED, *_NUMBERS))
+        )
+        return thread_id if plain else repr(thread_id)
+    if isinstance(thread_id, bytes | bytearray | memoryview):
+        return repr(bytes(thread_id))
+    if isinstance(thread_id, float):
+        return f"float({thread_id!r})"
+    return f"int({int(thread_id)})"
+
+
+def stored_id(printed: str) -> ThreadId:
+    """The thread id `printable_id` printed as `printed`; any other text is a text id.
+
+    Example:
+        >>> [stored_id(p) for p in ["t-1", "''", "b't\\\\xff'", "int(42)", "float(nan)"]]
+        ['t-1', '', b't\\xff', 42, nan]
+        >>> stored_id("int(x)"), stored_id("'open")
+        ('int(x)', "'open")
+    """
+    if printed.startswith(_QUOTED):
+        try:
+            value = ast.literal_eval(printed)
+        except (ValueError, SyntaxError):
+            return printed
+        return value if isinstance(value, str | bytes) else printed
+    for marker, kind in _NUMBERS.items():
+        if printed.startswith(marker) and printed.endswith(")"):
+            try:
+                number = kind(printed[len(marker) : -1])
+            except ValueError:
+                return printed
+            if kind is float or str(number) == printed[len(marker) : -1]:
+                return number  # type: ignore[no-any-return]
+    return printed
+
+
+def text_id(thread_id: ThreadId) -> str:
+    """`thread_id` where only text goes (JSON, a table's text column, CSV): a text id as it
+    is (those escape what they must), any other as `printable_id` prints it (a row of such
+    a thread carries the code `thread_id_not_text`, which says the id is not text).
+
+    Example:
+        >>> text_id("a\\nb"), text_id(b"t"), text_id(7)
+        ('a\\nb', "b't'", 'int(7)')
+    """
+    return thread_id if isinstance(thread_id, str) else printable_id(thread_id)

@@ -1,0 +1,166 @@
+"""Every thread id SQLite can hold (text with control characters or a NUL, a BLOB, valid
+UTF-8 or not, an INTEGER, a REAL) is read, printed on one safe line that selects it again,
+and given a coded outcome by the audit, its CLI and JSON, the thread list and the timeline."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from contextlib import closing
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.__main__ import main
+from core.order import SEED_PAYLOAD, AgentState, build_order_graph
+from core.stores import audit_store, open_store, strict_serde
+from core.stores.backends.thread_ids import printable_id, stored_id, text_id
+from core.stores.threads import list_threads
+from core.stores.timeline import thread_timeline
+
+from .conftest import writer
+
+# SqliteSaver's tables, but with no type on thread_id: a column without one keeps each
+# value's own storage class (a TEXT column would turn 42 into '42')
+_TABLES = (
+    "CREATE TABLE checkpoints (thread_id NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', "
+    "checkpoint_id TEXT NOT NULL, parent_checkpoint_id TEXT, type TEXT, checkpoint BLOB, "
+    "metadata BLOB, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id))",
+    "CREATE TABLE writes (thread_id NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', "
+    "checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL, task_path TEXT NOT NULL DEFAULT '', "
+    "idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, value BLOB, "
+    "PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx))",
+)
+TEXT_IDS = {"plain": "t-1", "escape": "\x1b[2J\nrm -rf", "nul": "a\x00b", "quote": "b'x'"}
+OTHER_IDS = {"blob": b"blob-id", "not-utf8": b"\xff\xfe\x00x", "integer": 42, "real": 4.5}
+BROKEN = {"escape", "blob"}  # confirm writes a status the model refuses
+ORDERED = [4.5, 42, b"blob-id", b"\xff\xfe\x00x"]  # SQLite: numbers, then text, then BLOBs
+
+
+@pytest.fixture
+def crafted(tmp_path) -> str:
+    """Real runs under text ids, then four of them given another storage class in both
+    tables, as a crafted file (or another writer) may hold them."""
+    spec = str(tmp_path / "ids.sqlite")
+    with closing(sqlite3.connect(spec)) as conn:
+        for table in _TABLES:
+            conn.execute(table)
+        conn.commit()
+    with writer("sqlite", spec) as saver:
+        for name in (*TEXT_IDS, *OTHER_IDS):
+            graph = build_order_graph(["bad_status_last"] if name in BROKEN else [])
+            thread = TEXT_IDS.get(name, name)
+            graph.builder.compile(checkpointer=saver).invoke(
+                SEED_PAYLOAD, {"configurable": {"thread_id": thread}}
+            )
+    with closing(sqlite3.connect(spec)) as conn:
+        for name, value in OTHER_IDS.items():
+            for table in ("checkpoints", "writes"):
+                conn.execute(f"UPDATE {table} SET thread_id = ? WHERE thread_id = ?", (value, name))
+        conn.commit()
+        kinds = conn.execute("SELECT DISTINCT typeof(thread_id) FROM checkpoints").fetchall()
+    assert sorted(k for (k,) in kinds) == ["blob", "integer", "real", "text"]
+    return spec
+
+
+NOT_TEXT = (
+    "the thread id is stored as {a} {kind}, not text (printed here as {printed}): LangGraph's "
+    "saver looks a thread up by its id as text and never finds this one, so no application "
+    "reads or resumes it, and its states are not checked here. Give it a text id in the "
+    "checkpoints and writes tables if it should be read."
+)
+
+
+def _not_text(value: object) -> tuple[str, str, str]:
+    kind = {bytes: "BLOB", int: "INTEGER", float: "REAL"}[type(value)]
+    printed = printable_id(value)  # type: ignore[arg-type]
+    a = "an" if kind == "INTEGER" else "a"
+    return printed, "thread_id_not_text", NOT_TEXT.format(a=a, kind=kind, printed=printed)
+
+
+def test_every_storage_class_of_a_thread_id_gets_a_coded_outcome_in_the_audit(crafted):
+    with open_store(crafted, strict_serde([AgentState])) as store:
+        result = audit_store(store, AgentState)
+    assert (result.threads, result.checkpoints) == (8, 8)
+    assert [(s.thread_id, s.step, s.node) for s in result.invalid] == [
+        (TEXT_IDS["escape"], 2, "confirm")
+    ]
+    assert [(printable_id(r.thread_id), r.code, r.message) for r in result.unreadable] == [
+        _not_text(value) for value in ORDERED
+    ]
+    assert [r.thread_id for r in result.unreadable] == ORDERED
+
+
+def test_the_cli_prints_each_id_on_one_safe_line_and_its_json_as_text(crafted, capsys):
+    assert main(["audit", crafted, "--model", "core.order:AgentState"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert main(["audit", crafted, "--model", "core.order:AgentState", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    heads = [line.split("  ")[0] for line in lines[1:] if not line.startswith(" ")]
+    assert heads == ["'\\x1b[2J\\nrm -rf'", "float(4.5)", "int(42)", "b'blob-id'",
+                     "b'\\xff\\xfe\\x00x'"]  # fmt: skip
+    assert all(line.isprintable() for line in lines)
+    assert [r["thread_id"] for r in report["invalid"]] == [TEXT_IDS["escape"]]
+    assert [(r["thread_id"], r["code"], r["message"]) for r in report["unreadable"]] == [
+        _not_text(value) for value in ORDERED
+    ]
+
+
+def test_the_list_pages_through_every_id_and_each_row_opens_its_timeline_again(crafted):
+    with open_store(crafted, strict_serde([AgentState])) as store:
+        rows, after = [], None
+        while True:  # two a page: the cursor passes numbers, text and BLOBs on to the next
+            page = list_threads(store, AgentState, after=after, limit=2)
+            rows += page.rows
+            if page.next_after is None:
+                break
+            after = page.next_after
+        opened = {}
+        for row in rows:  # the page keeps the row's id, or reads it back from its print
+            assert stored_id(row.printable_id) == row.thread_id
+            timeline = thread_timeline(store, stored_id(row.printable_id), AgentState)
+            assert timeline is not None and timeline.thread_id == row.thread_id
+            codes = {c.unreadable.code if c.unreadable else None for c in timeline.checkpoints}
+            opened[timeline.printable_id] = (len(timeline.checkpoints), sorted(map(str, codes)))
+    listed = [(row.printable_id, row.label(), row.detail.split("]")[0]) for row in rows]
+    assert listed == [
+        ("float(4.5)", "unreadable", "[thread_id_not_text"),
+        ("int(42)", "unreadable", "[thread_id_not_text"),
+        ("'\\x1b[2J\\nrm -rf'", "broken at step 2", "written by confirm"),
+        ("'a\\x00b'", "valid", ""),
+        ("\"b'x'\"", "valid", ""),
+        ("t-1", "valid", ""),
+        ("b'blob-id'", "unreadable", "[thread_id_not_text"),
+        ("b'\\xff\\xfe\\x00x'", "unreadable", "[thread_id_not_text"),
+    ]
+    assert all(printed.isprintable() for printed, _, _ in listed)
+    not_text, text = (4, ["thread_id_not_text"]), (4, ["None"])
+    assert opened == {printed: not_text if label == "unreadable" else text
+                      for printed, label, _ in listed}  # fmt: skip
+
+
+def test_the_shards_of_an_audit_hold_each_id_once(crafted):
+    with open_store(crafted, strict_serde([AgentState])) as store:
+        parts = [audit_store(store, AgentState, shard=(i, 3)) for i in range(3)]
+    seen = [text_id(r.thread_id) for p in parts for r in [*p.invalid, *p.unreadable]]
+    assert (sum(p.threads for p in parts), sorted(seen)) == (
+        8, sorted(["\x1b[2J\nrm -rf", "int(42)", "float(4.5)", "b'blob-id'",
+                   "b'\\xff\\xfe\\x00x'"]),
+    )  # fmt: skip
+
+
+_IDS = st.one_of(
+    st.text(), st.binary(), st.integers(-(2**63), 2**63 - 1), st.floats(allow_nan=False)
+)
+
+
+@given(_IDS)
+def test_every_id_prints_on_one_line_and_reads_back_as_itself(thread_id):
+    printed = printable_id(thread_id)
+    back = stored_id(printed)
+    assert printed.isprintable() and printed.strip() == printed and printed
+    assert (type(back), back) == (type(thread_id), thread_id) or (
+        isinstance(back, float) and math.isclose(back, thread_id)
+    )
