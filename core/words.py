@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["article", "count", "plural_of"]
+from collections.abc import Sequence
+
+__all__ = ["article", "count", "joined", "plural_of"]
 
 # Nouns whose plural no suffix rule gives.
 _IRREGULAR = {"child": "children", "person": "people", "index": "indexes", "schema": "schemas"}
@@ -71,3 +73,15 @@ def article(word: str) -> str:
     else:
         vowel = lower[:1] in ("a", "e", "i", "o", "u")
     return f"{'an' if vowel else 'a'} {word}"
+
+
+def joined(words: Sequence[str], last: str = "and") -> str:
+    """`words` in a list as a sentence writes it: commas, then `last` before the final one.
+
+    Example:
+        >>> joined(["default", "drop", "map"], "or"), joined(["a", "b"]), joined(["a"])
+        ('default, drop or map', 'a and b', 'a')
+    """
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"

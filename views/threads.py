@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.order import build_order_graph
 from core.stores.demo import DEMO_THREADS
-from core.stores.errors import coded
+from core.stores.errors import StoreCode, StoreError, coded
 from core.stores.reader import get_state_said, open_any, timeline_of
 from core.stores.serde import strict_serde
 from core.validate.entry_run import entry_graph
@@ -15,6 +15,7 @@ from ui.access import writes_off, writes_reach
 from ui.project import active_project
 from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
+from ui.threads.coded import show_coded
 from ui.threads.judge import judging
 from ui.threads.listing import thread_list
 from ui.threads.migrate.section import migrate_section
@@ -57,8 +58,7 @@ try:
     with read_slot(choice), open_any(choice.spec, strict_serde(judged.allowed),
                                       assistant=choice.assistant) as store:  # fmt: skip
         for warning in store.warnings:  # the role the store is read as: coded, plain text
-            st.warning("The store is read, but:")
-            st.code(str(warning), language=None, wrap_lines=True)
+            show_coded("The store is read, but", warning, level="warning")
         # The thread list beside the open thread (stacked on a phone); the thread's tools
         # as tabs under both, the page's whole width (its tables are laid out for it)
         list_col, thread_col = st.columns([5, 3], gap="medium")
@@ -84,11 +84,11 @@ try:
             with tabs["Timeline"]:
                 thread_view(timeline, judged.judge)
 except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
-    st.error("This store cannot be read:")
-    message = str(coded(error, choice.label))
+    refused = coded(error, choice.label)
     if choice.source == "upload":  # name the user's file, not this session's temp copy
-        message = message.replace(choice.spec, choice.label.removeprefix("uploaded file "))
-    st.code(message, language=None, wrap_lines=True)
+        named = choice.label.removeprefix("uploaded file ")
+        refused = StoreError(StoreCode(refused.code), refused.message.replace(choice.spec, named))
+    show_coded("This store cannot be read", refused)
     drop_link_notes()
     st.stop()
 

@@ -93,11 +93,16 @@ def _broken(at: AppTest) -> list[tuple]:
 
 
 def _refusals(at: AppTest) -> list[str]:
-    return [
-        code.value
-        for code in at.code
-        if code.value.startswith("[plan_step]") or code.value.startswith("[plan_toml]")
-    ]
+    """What the rows lack (the box under the table): each row and cell with the code, then
+    the sentence, a blank line between rows."""
+    return [code.value for code in at.code if "[plan_step]\n" in code.value]
+
+
+def _upload_refused(at: AppTest) -> tuple[list[str], str]:
+    """The uploaded plan's refusal: the alert with its code, and the sentence under it."""
+    alerts = [error.value for error in at.error]
+    said = [code.value for code in at.code if code.value.startswith(("The plan", "Line "))]
+    return alerts, "\n".join(said)
 
 
 def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
@@ -162,13 +167,15 @@ def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at
         {"path": "items[0].sku", "action": "drop"},
     ])  # fmt: skip
     assert _refusals(at) == [
-        "[plan_step] row 1 (amount), column to: not JSON (Expecting value at character 1); "
-        "the field here is not text, so write JSON: a number (750), true, false, null, a "
-        'list, an object, or a string in double quotes ("shipped").\n'
-        "[plan_step] row 2 (status): a rename needs to: the field's new name.\n"
-        "[plan_step] row 4 (items[0].sku), column path: 'items[0].sku' is not a path: write "
-        "field names joined by dots, [*] after a list's name for each of its elements "
-        "(items[*].sku)."
+        "Row 1 (amount), column to [plan_step]\n"
+        "Not JSON (Expecting value at character 1); the field here is not text, so write "
+        "JSON: a number (750), true, false, null, a list, an object, or a string in double "
+        'quotes ("shipped").\n\n'
+        "Row 2 (status) [plan_step]\n"
+        "A rename needs to: the field's new name.\n\n"
+        "Row 4 (items[0].sku), column path [plan_step]\n"
+        "'items[0].sku' is not a path: write field names joined by dots, [*] after a list's "
+        "name for each of its elements (items[*].sku)."
     ]
     # what was typed stays in the table; the preview stays the last complete plan's (none)
     assert at.session_state[_steps_key(at)]["added_rows"][0]["to"] == "five hundred"
@@ -195,8 +202,8 @@ def test_a_half_typed_step_keeps_the_last_preview_marked_stale_and_says_what_it_
     # the first cell of a new row typed: the step lacks its action, then its from and to
     _edit(at, added=[AMOUNT_MAP, {"path": "status"}])
     assert _refusals(at) == [
-        "[plan_step] row 2 (status), column action: choose the step's action: default, drop, "
-        "map, rename, coerce."
+        "Row 2 (status), column action [plan_step]\n"
+        "Choose the step's action: default, drop, map, rename or coerce."
     ]
     assert [e.value for e in at.error] == []  # no red: nothing is wrong, only unfinished
     assert _stale(at) == [
@@ -212,7 +219,7 @@ def test_a_half_typed_step_keeps_the_last_preview_marked_stale_and_says_what_it_
     ]  # writes are off here: Apply is not offered at all
     _edit(at, added=[AMOUNT_MAP, {"path": "status", "action": "map"}])
     assert _refusals(at) == [
-        "[plan_step] row 2 (status): a map needs from and to: the old value and the new one."
+        "Row 2 (status) [plan_step]\nA map needs from and to: the old value and the new one."
     ]
     assert _counts(at)["Fixed"] == 1
     _edit(at, added=[AMOUNT_MAP, {"path": "status", "action": "map", "from": "shipped",
@@ -238,9 +245,10 @@ def test_from_and_to_take_plain_text_where_the_field_is_text_and_json_elsewhere(
     # amount is a number: a word there is refused, saying JSON is needed
     _edit(at, added=[{"path": "amount", "action": "map", "from": "seven", "to": "7"}])
     assert _refusals(at) == [
-        "[plan_step] row 1 (amount), column from: not JSON (Expecting value at character 1); "
-        "the field here is not text, so write JSON: a number (750), true, false, null, a "
-        'list, an object, or a string in double quotes ("shipped").'
+        "Row 1 (amount), column from [plan_step]\n"
+        "Not JSON (Expecting value at character 1); the field here is not text, so write "
+        "JSON: a number (750), true, false, null, a list, an object, or a string in double "
+        'quotes ("shipped").'
     ]
 
 
@@ -249,7 +257,7 @@ def test_no_text_shown_as_it_is_holds_markdown_backticks(monkeypatch):
     _edit(at, added=[{"path": "status", "action": "map"}])  # a refusal naming from and to
     shown = [code.value for code in at.code] + [text.value for text in at.text]
     notes = at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value["note"].tolist()
-    assert "a map needs from and to" in "\n".join(shown)
+    assert "A map needs from and to" in "\n".join(shown)
     assert [line for line in shown + notes if "`" in line] == []
 
 
@@ -263,13 +271,11 @@ def test_the_plan_uploader_takes_1_mb_and_a_plan_over_the_limit_is_told_how_to_s
     assert 1_000_000 > MAX_PLAN_BYTES == 200_000
     padded = "# " + "x" * MAX_PLAN_BYTES + "\n"
     uploader.set_value(("long.toml", padded.encode(), "")).run()
-    assert [error.value for error in at.error] == [
-        "The uploaded plan cannot be used; the table is unchanged:"
-    ]
-    assert _refusals(at) == [
-        "[plan_toml] the plan is over 200,000 bytes; shorten it: one step whose path has [*] "
-        "(items[*].sku) covers every element of a list."
-    ]
+    assert _upload_refused(at) == (
+        ["The uploaded plan cannot be used; the table is unchanged [plan_toml]:"],
+        "The plan is over 200,000 bytes; shorten it: one step whose path has [*] "
+        "(items[*].sku) covers every element of a list.",
+    )
     assert _steps_key(at) == keys.THREADS_MIGRATE_STEPS  # the proposal's table, as it was
 
 
@@ -289,13 +295,11 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
     bad = good + '\n[[step]]\npath = "status"\naction = "squash"\n'
     at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD).set_value(("bad.toml", bad.encode(), ""))
     at.run()
-    assert [error.value for error in at.error] == [
-        "The uploaded plan cannot be used; the table is unchanged:"
-    ]
-    assert _refusals(at) == [
-        "[plan_step] line 9: step 2 (its [[step]] at line 7): action: Input should be "
-        "'default', 'drop', 'map', 'rename' or 'coerce'."
-    ]
+    assert _upload_refused(at) == (
+        ["The uploaded plan cannot be used; the table is unchanged [plan_step]:"],
+        "Line 9: step 2 (its [[step]] at line 7): action: Input should be "
+        "'default', 'drop', 'map', 'rename' or 'coerce'.",
+    )
     assert _steps_key(at) == "threads_migrate_steps-1"  # the table kept its plan
     assert _counts(at)["Fixed"] == 1
 

@@ -156,18 +156,18 @@ def _said(at: AppTest) -> list[str]:
 
 
 def _refusal(at: AppTest) -> list[str]:
-    return [code.value for code in at.code if code.value.startswith("[plan_")]
+    """The sentence under the refusal (its code is in the alert: `_said`)."""
+    return [code.value for code in at.code if code.value.startswith("The uploaded chain")]
 
 
 def test_files_that_are_not_one_chain_are_refused_with_the_code_and_kept(at):
     orphan = ("v4.toml", b'id = "v4"\nafter = "v9"\n', "application/toml")
     _upload(at, [*_files("v2.toml", "v3.toml"), orphan])
     assert _said(at) == [
-        "The uploaded files are not one chain; the table's plan stays. What to change:"
+        "The uploaded files are not one chain (the table's plan stays) [plan_chain]:"
     ]
     assert _refusal(at) == [
-        "[plan_chain] the uploaded chain: v4.toml: after = 'v9': no plan has that id; the ids "
-        "are v2, v3, v4."
+        "The uploaded chain: v4.toml: after = 'v9': no plan has that id; the ids are v2, v3, v4."
     ]
     uploader = at.file_uploader(key=keys.THREADS_MIGRATE_CHAIN_UPLOAD)
     assert [file.name for file in uploader.value] == ["v2.toml", "v3.toml", "v4.toml"]
@@ -180,17 +180,16 @@ def test_a_cycle_two_ids_and_a_model_from_outside_the_project_are_each_refused(a
     second = ("b.toml", b'id = "b"\nafter = "a"\n', "")
     _upload(at, [first, second])
     assert _refusal(at) == [
-        "[plan_chain] the uploaded chain: every plan names one it comes after (a, b): a cycle; "
-        "the first plan has no `after`."
+        "The uploaded chain: every plan names one it comes after (a, b): a cycle; "
+        "the first plan has no after."
     ]
     _upload(at, [("a.toml", b'id = "a"\n', ""), ("c.toml", b'id = "a"\nafter = "a"\n', "")])
     assert _refusal(at) == [
-        "[plan_chain] the uploaded chain: c.toml: id = 'a' is also a.toml's; give each plan "
-        "its own."
+        "The uploaded chain: c.toml: id = 'a' is also a.toml's; give each plan its own."
     ]
     _upload(at, [("a.toml", b'id = "a"\nmodel = "antigravity:Model"\n', "")])
     assert _refusal(at) == [
-        "[plan_chain] the uploaded chain: a.toml: model = 'antigravity:Model': the page reads "
+        "The uploaded chain: a.toml: model = 'antigravity:Model': the page reads "
         "a plan's model only from the project's own modules, already loaded; name one of "
         "them, or leave model out (a thread then starts after its migration record, else at "
         "the first plan)."
@@ -204,7 +203,7 @@ def test_a_refused_upload_keeps_the_chain_in_use_and_the_table_comes_back_on_req
     _upload(at, _files("v2.toml", "v3.toml"))
     _upload(at, [("v2.toml", b"[[step]]\npath = 1\n", "")])
     assert _said(at) == [
-        "The uploaded files are not one chain; the chain below is unchanged. What to change:"
+        "The uploaded files are not one chain (the chain below is unchanged) [plan_step]:"
     ]
     assert _chain(at) == CHAIN_ROWS
     at.button(key=keys.THREADS_MIGRATE_CHAIN_CLEAR).click().run()

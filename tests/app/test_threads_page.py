@@ -227,8 +227,9 @@ def test_a_text_file_upload_gets_a_coded_error_and_the_page_keeps_working(at):
         ("notes.db", b"just some text, not a database\n" * 40, "application/octet-stream")
     ).run()
     assert not at.exception
-    message = at.code[-1].value
-    assert message.startswith("[not_a_database] notes.db is not a SQLite database")
+    # the code with what did not happen, the sentence under it (a file name keeps its case)
+    assert at.error[-1].value == "This store cannot be read [not_a_database]:"
+    assert at.code[-1].value.startswith("notes.db is not a SQLite database")
     shown = _all_text(at)
     assert "notes.db" in shown and "playground-threads-" not in shown  # not the private copy
     at.radio(key=keys.THREADS_SOURCE).set_value("demo").run()
@@ -247,9 +248,9 @@ def test_a_store_over_the_upload_limit_reaches_the_page_and_gets_its_coded_messa
     uploader.set_value(("big.sqlite", bytes(MAX_UPLOAD_BYTES + 1), "")).run()
     assert not at.exception
     assert [e.value for e in at.error] == [
-        "[upload_too_large] The file is 50.1 MB; the limit is 50 MB. Audit a larger store "
-        "from the command line, or start the server with it as its store (--store or "
-        "PLAYGROUND_STORE):"
+        "The file is not read [upload_too_large]: it is 50.1 MB, and the limit is 50 MB. "
+        "Audit a larger store from the command line, or start the server with it as its "
+        "store (--store or PLAYGROUND_STORE):"
     ]
     assert at.code[-1].value == "python -m core audit STORE --model pkg.mod:Model"
     assert not _frame_or_none(at, "thread_id")  # nothing was opened
@@ -263,12 +264,14 @@ def test_an_empty_upload_and_a_database_without_checkpoints_are_refused(at, tmp_
         conn.execute("CREATE TABLE orders (id INTEGER)")
     at.radio(key=keys.THREADS_SOURCE).set_value("upload").run()
     at.file_uploader(key=keys.THREADS_UPLOAD).set_value(("empty.sqlite", b"", "")).run()
-    assert at.code[-1].value.startswith("[store_empty] empty.sqlite is empty (0 bytes)")
+    assert at.error[-1].value == "This store cannot be read [store_empty]:"
+    assert at.code[-1].value.startswith("empty.sqlite is empty (0 bytes)")
     at.file_uploader(key=keys.THREADS_UPLOAD).set_value(
         ("other.sqlite", other.read_bytes(), "")
     ).run()
+    assert at.error[-1].value == "This store cannot be read [not_a_checkpoint_store]:"
     assert at.code[-1].value.startswith(
-        "[not_a_checkpoint_store] other.sqlite is a database but not a LangGraph checkpoint store"
+        "other.sqlite is a database but not a LangGraph checkpoint store"
     )
     assert not at.exception
 
@@ -315,7 +318,8 @@ def test_a_dsn_configured_store_is_named_without_its_password(monkeypatch):
     at.radio(key=keys.THREADS_SOURCE).set_value("server").run()
     assert not at.exception
     assert at.code[0].value == "postgresql://app@127.0.0.1:1/shop"
-    assert at.code[-1].value.startswith("[store_unreachable] cannot connect to postgresql://app@")
+    assert at.error[-1].value == "This store cannot be read [store_unreachable]:"
+    assert at.code[-1].value.startswith("Cannot connect to postgresql://app@")
     shown = _all_text(at)
     assert "postgresql://app@127.0.0.1:1/shop" in shown and "s3cret" not in shown
 
@@ -425,7 +429,10 @@ def test_editing_the_state_after_a_dry_run_withdraws_the_write_button(monkeypatc
     text.input('{"status": "pending"}').run()
     assert not [b for b in at.button if b.key == keys.THREADS_UNBRICK_WRITE]
     at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
-    assert at.code[-1].value.startswith("[unbrick_invalid_edit] the edited state still has")
+    assert (at.error[-1].value, at.code[-1].value) == (
+        "Nothing will be written [unbrick_invalid_edit]:",
+        "The edited state still has 2 errors under the model; fix them, then dry-run again.",
+    )
     edit_errors = [d.value for d in at.dataframe if d.value.columns[0] == "path"][-1]
     assert edit_errors[["path", "type"]].values.tolist() == [
         ["user_id", "missing"], ["amount", "missing"],
@@ -490,10 +497,11 @@ def test_a_configured_store_opens_first_and_an_encrypted_one_needs_its_key(monke
     assert at.radio(key=keys.THREADS_SOURCE).value == "server"  # the server's store, first
     assert [c.value for c in at.code] == [
         spec,
-        f"[store_encrypted] {spec}: it is encrypted (msgpack+aes, LangGraph's "
+        f"{spec}: it is encrypted (msgpack+aes, LangGraph's "
         "EncryptedSerializer) and no key is configured; set LANGGRAPH_AES_KEY in the server's "
-        "environment to the key the application writes with",
+        "environment to the key the application writes with.",
     ]
+    assert [e.value for e in at.error] == ["This store cannot be read [store_encrypted]:"]
     at.radio(key=keys.THREADS_SOURCE).set_value("demo").run()  # the page keeps working
     assert not at.exception and sorted(r[0] for r in table_rows(at, "thread_id")) == sorted(
         DEMO_THREADS
@@ -549,7 +557,10 @@ def test_every_form_of_a_configured_dsn_is_named_without_its_password(monkeypatc
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception
     assert at.code[0].value == "postgresql://app@127.0.0.1:1/shop"  # under "Reading:"
-    assert at.code[-1].value.startswith(("[store_unreachable]", "[bad_store_spec]"))
+    assert at.error[-1].value in (
+        "This store cannot be read [store_unreachable]:",
+        "This store cannot be read [bad_store_spec]:",
+    )
     assert "Pw-9" not in _all_text(at)
 
 
@@ -588,7 +599,12 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
     ]
     assert "The latest checkpoint cannot be read: [row_undecodable]." in [c.value for c in at.code]
     assert at.select_slider(key=keys.THREADS_STEP).options[-1].endswith("· unreadable")
-    assert message in [c.value for c in at.code]  # the checkpoint's own panel says why
+    # the checkpoint's own panel says why: the code with what did not happen, the sentence
+    assert "This checkpoint cannot be read, so it is not validated [row_undecodable]:" in [
+        e.value for e in at.error
+    ]
+    said = "The checkpoint is not valid msgpack (ValueError: invalid type Reserved)."
+    assert said in [c.value for c in at.code]
     assert "Not shown: this checkpoint could not be read." in [t.value for t in at.text]
     at.button(key=keys.THREADS_AUDIT_RUN).click().run()
     assert not at.exception

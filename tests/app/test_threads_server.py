@@ -148,7 +148,7 @@ def test_unbrick_on_a_server_dry_runs_the_fork_then_writes_it_through_the_api(
         "thread_id": BROKEN,
         "as_node": None,
         "values": {"lines": [{"sku": "ABC-123", "qty": 1}]},
-        "replaced_whole (reducer bypassed with Overwrite)": [],
+        "replaced whole, not merged by the field's reducer": [],
     }
     at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
     assert not at.exception

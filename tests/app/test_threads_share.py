@@ -95,9 +95,9 @@ def test_a_link_to_the_servers_store_on_a_server_without_one_says_so_and_shows_t
     at = _open(encode_share({"page": "threads", "source": "server", "thread": "clean-1"}))
     assert not at.exception
     assert [w.value for w in at.warning] == [
-        "[share_store] This link reads the server's checkpoint store, and this server is not "
-        "configured with one: the demo store is shown instead. Open the link on the server it "
-        "was made on."
+        "The demo store is shown instead [share_store]: this link reads the server's checkpoint "
+        "store, and this server is not configured with one. Open the link on the server it was "
+        "made on."
     ]
     assert _shown(at)["source"] == "demo"
     assert _shown(at)["thread"] == "clean-1"
@@ -106,8 +106,8 @@ def test_a_link_to_the_servers_store_on_a_server_without_one_says_so_and_shows_t
 def test_a_link_naming_a_thread_the_store_lacks_says_so_and_shows_the_first():
     at = _open(encode_share({"page": "threads", "thread": "gone-42", "step": 3}))
     assert [w.value for w in at.warning] == [
-        "[share_thread] The thread this link names is not listed on this page with these "
-        "filters: the first thread listed is shown. Its id:"
+        "The thread this link names is not listed [share_thread]: not on this page with these "
+        "filters, so the first thread listed is shown. Its id:"
     ]
     assert "gone-42" in [c.value for c in at.code]
     assert _shown(at)["thread"] == "clean-1"
@@ -192,9 +192,9 @@ def test_a_link_checking_a_candidate_on_a_server_without_one_says_so(monkeypatch
     at = _open(encode_share({"page": "threads", "current": "candidate"}))
     assert not at.exception
     assert [w.value for w in at.warning] == [
-        "[share_model] This link checks the stored states against a changed model (a "
-        "candidate), and this server is not configured with one: they are checked against the "
-        "configured model.",
+        "The stored states are checked against the configured model [share_model]: this link "
+        "checks them against a changed model (a candidate), and this server is not configured "
+        "with one.",
         # the demo store was written with the seed order's state, not the shop's: said so
         "This store's states do not fit ShopState: none of the 10 threads listed has a state "
         "that fits it, from its first checkpoint on. If they were written with another model, "

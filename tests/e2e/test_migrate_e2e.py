@@ -88,8 +88,8 @@ def test_a_half_typed_step_keeps_the_preview_stale_and_a_finished_one_moves_it(n
     _type_into(page, 0, "amount")
     # the row lacks its action: said plainly, and the last preview stays, marked stale
     expect(page.locator(REFUSALS)).to_have_text(
-        "[plan_step] row 1 (amount), column action: choose the step's action: default, drop, "
-        "map, rename, coerce."
+        "Row 1 (amount), column action [plan_step]\n"
+        "Choose the step's action: default, drop, map, rename or coerce."
     )
     expect(page.locator(STALE)).to_contain_text("Stale: the preview below is of the last")
     expect(counts).to_have_text(["10", "10", "3", "0", "3"])
@@ -98,7 +98,7 @@ def test_a_half_typed_step_keeps_the_preview_stale_and_a_finished_one_moves_it(n
     expect(page.get_by_text("Not a plan yet")).to_have_count(0)
     expect(page.get_by_text("The preview waits for a plan")).to_have_count(0)
     _type_into(page, 1, "map")
-    expect(page.locator(REFUSALS)).to_contain_text("[plan_step] row 1 (amount): a map needs")
+    expect(page.locator(REFUSALS)).to_contain_text("Row 1 (amount) [plan_step]\nA map needs")
     expect(page.locator(REFUSALS)).not_to_contain_text("`")  # no Markdown ticks, shown raw
     _type_into(page, 3, "750")
     _type_into(page, 4, "500")  # model-change's 750 becomes 500: the candidate accepts it

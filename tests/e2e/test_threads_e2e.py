@@ -104,9 +104,9 @@ def test_a_store_of_the_upload_limit_opens_and_a_byte_more_gets_the_pages_own_me
     expect(
         page.locator("[data-testid='stAlert']").filter(has_text="upload_too_large")
     ).to_have_text(
-        "[upload_too_large] The file is 50.1 MB; the limit is 50 MB. Audit a larger store "
-        "from the command line, or start the server with it as its store (--store or "
-        "PLAYGROUND_STORE):"
+        "The file is not read [upload_too_large]: it is 50.1 MB, and the limit is 50 MB. "
+        "Audit a larger store from the command line, or start the server with it as its "
+        "store (--store or PLAYGROUND_STORE):"
     )
     expect(page.get_by_test_id("stCode").last).to_have_text(
         "python -m core audit STORE --model pkg.mod:Model"

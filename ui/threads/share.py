@@ -80,10 +80,9 @@ def store_note(choice: StoreChoice | None) -> None:
             st.warning(f"{said} The demo store is shown instead.")
             return
         st.warning(
-            f"[{ErrorCode.SHARE_STORE}] "
-            "This link reads the server's checkpoint store, and this server is "
-            "not configured with one: the demo store is shown instead. Open the link on the "
-            "server it was made on."
+            f"The demo store is shown instead [{ErrorCode.SHARE_STORE}]: this link reads the "
+            "server's checkpoint store, and this server is not configured with one. Open the "
+            "link on the server it was made on."
         )
 
 
@@ -92,10 +91,9 @@ def model_note(offered: bool) -> None:
     wanted = st.session_state.get(keys.THREADS_LINK_WANTED)
     if wanted is not None and wanted.current == "candidate" and not offered:
         st.warning(
-            f"[{ErrorCode.SHARE_MODEL}] "
-            "This link checks the stored states against a changed model (a "
-            "candidate), and this server is not configured with one: they are checked against "
-            "the configured model."
+            f"The stored states are checked against the configured model "
+            f"[{ErrorCode.SHARE_MODEL}]: this link checks them against a changed model (a "
+            "candidate), and this server is not configured with one."
         )
 
 
@@ -107,9 +105,8 @@ def thread_note(thread: str | None) -> None:
         return
     where = "the first thread listed is shown" if thread is not None else "no thread is listed"
     st.warning(
-        f"[{ErrorCode.SHARE_THREAD}] "
-        "The thread this link names is not listed on this page with these "
-        f"filters: {where}. Its id:"
+        f"The thread this link names is not listed [{ErrorCode.SHARE_THREAD}]: not on this "
+        f"page with these filters, so {where}. Its id:"
     )
     st.code(wanted.thread, language=None, wrap_lines=True)
 

@@ -20,6 +20,7 @@ from core.stores.errors import StoreError
 from core.stores.open import store_label
 from ui import keys
 from ui.access import trusted
+from ui.threads.coded import show_coded
 
 __all__ = ["MAX_UPLOAD_BYTES", "UPLOAD_CEILING_MB", "StoreChoice", "choose_store"]
 
@@ -99,10 +100,9 @@ def _upload() -> StoreChoice | None:
     if upload.size > MAX_UPLOAD_BYTES:
         size = math.ceil(upload.size * 10 / _MB) / 10  # rounded up: never shown as the limit
         st.error(
-            f"[{ErrorCode.UPLOAD_TOO_LARGE}] "
-            f"The file is {size:.1f} MB; the limit is {limit} MB. Audit a "
-            "larger store from the command line, or start the server with it as its store "
-            "(--store or PLAYGROUND_STORE):"
+            f"The file is not read [{ErrorCode.UPLOAD_TOO_LARGE}]: it is {size:.1f} MB, and "
+            f"the limit is {limit} MB. Audit a larger store from the command line, or start "
+            "the server with it as its store (--store or PLAYGROUND_STORE):"
         )
         st.code(_AUDIT_COMMAND, language=None)
         return None
@@ -132,8 +132,7 @@ def _server() -> ServerStore | None:
     try:
         return server_store(sys.argv[1:], os.environ, Path.cwd())
     except StoreError as error:
-        st.error("The server's store setting cannot be read:")
-        st.code(str(error), language=None, wrap_lines=True)
+        show_coded("The server's store setting cannot be read", error)
         return None
 
 

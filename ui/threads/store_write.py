@@ -11,12 +11,13 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
-from core.errors import ErrorCode
+from core.errors import CodedError, ErrorCode
 from core.stores.backends.any_store import is_server
 from core.stores.reader import open_any
 from core.stores.serde import strict_serde
 from core.stores.unbrick import UnbrickError
 from ui import keys
+from ui.threads.coded import show_coded
 from ui.threads.source import StoreChoice
 
 __all__ = [
@@ -42,13 +43,10 @@ def store_write(write: Callable[[], T], *, after: str) -> T | None:
     try:
         return write()
     except UnbrickError as error:
-        st.error("Not written:")
-        st.code(str(error), language=None, wrap_lines=True)
+        show_coded("Not written", error)
     except Exception as error:  # noqa: BLE001 - the driver's text may quote the DSN
-        st.error(
-            f"[{ErrorCode.STORE_WRITE_FAILED}] "
-            f"The store refused the write ({type(error).__name__}); " + after
-        )
+        refused = f"the store refused the write ({type(error).__name__}); {after}"
+        show_coded("Not written", CodedError(ErrorCode.STORE_WRITE_FAILED, refused))
     return None
 
 

@@ -25,6 +25,7 @@ from ui.errors.view import Verdicts, verdict
 from ui.stepper import step_controls
 from ui.tables import wrapped_row_height
 from ui.text import plain
+from ui.threads.coded import show_coded
 from ui.threads.columns import TIMELINE_DETAIL_WIDTHS, TIMELINE_LAYOUT, WRITES_LAYOUT
 
 __all__ = ["as_json", "thread_headline", "thread_view"]
@@ -107,9 +108,7 @@ def _label(timeline: Timeline, index: int) -> str:
 
 def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
     if checkpoint.unreadable is not None:  # nothing of it was validated: say why, coded
-        st.error("This checkpoint cannot be read, so it is not validated:")
-        st.code(f"[{checkpoint.unreadable.code}] {checkpoint.unreadable.message}",
-                language=None, wrap_lines=True)  # fmt: skip
+        show_coded("This checkpoint cannot be read, so it is not validated", checkpoint.unreadable)
         return
     if find_refused(checkpoint.state):  # markers, not values: the audit's refusal rows
         st.error("Invalid — the playground's allow-list refused a stored value (it was not run).")

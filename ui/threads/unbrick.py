@@ -15,7 +15,7 @@ from core.jsontext.write import dumps
 from core.stores.reader import write_fork
 from core.stores.serde import strict_serde
 from core.stores.timeline import Checkpoint, Timeline
-from core.stores.unbrick import UnbrickCode, UnbrickError, plan_unbrick
+from core.stores.unbrick import UnbrickCode, UnbrickError, UnbrickPlan, plan_unbrick
 from core.trace.fork import edit_errors
 from core.validate.report import validate_value
 from ui import keys
@@ -23,6 +23,7 @@ from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
 from ui.errors.view import error_table
 from ui.text import plain
+from ui.threads.coded import show_coded
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
 from ui.threads.source import StoreChoice
 from ui.threads.store_write import (
@@ -114,6 +115,15 @@ def _written(choice: StoreChoice, timeline: Timeline) -> None:
     what_next(choice, [timeline.thread_id], plain(said), assistant, given="new_input")
 
 
+def _dry_run_said(plan: UnbrickPlan) -> dict[str, Any]:
+    """The dry run as the page shows it: the fields a reducer would merge named in words."""
+    shown = plan.dry_run()
+    replaced = shown.pop("replaced_whole (reducer bypassed with Overwrite)", [])
+    # operator.add or add_messages would merge the new value into the stored one: such a
+    # field is written with LangGraph's Overwrite, so the edit replaces it whole
+    return shown | {"replaced whole, not merged by the field's reducer": replaced}
+
+
 def unbrick_section(
     choice: StoreChoice,
     timeline: Timeline,
@@ -160,11 +170,9 @@ def unbrick_section(
                 plan_unbrick(timeline, edited, model, graph),
             )
         except PayloadError as error:
-            st.error("The edited state is not valid JSON:")
-            st.code(str(error), language=None)
+            show_coded("The edited state is not valid JSON", error)
         except UnbrickError as error:
-            st.error("Nothing will be written:")
-            st.code(str(error), language=None, wrap_lines=True)
+            show_coded("Nothing will be written", error)
             if error.code == UnbrickCode.INVALID_EDIT:
                 error_table(
                     validate_value(edited, model), key=keys.THREADS_UNBRICK_ERRORS, texts=None
@@ -179,7 +187,7 @@ def unbrick_section(
         "as node": plan.as_node or "(an update from outside the graph)",
         "fields written": dumps(as_json(plan.values)),
     }], keys.THREADS_UNBRICK_PLANNED_TABLE)  # fmt: skip
-    st.json(as_json(plan.dry_run()))
+    st.json(as_json(_dry_run_said(plan)))
     st.caption(plain(
         f"Confirm: write it as one new checkpoint of thread {plan.thread_id}, forked from "
         f"checkpoint {plan.checkpoint_id}."

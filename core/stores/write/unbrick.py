@@ -23,6 +23,7 @@ from core.stores.backends.writable import open_writable
 from core.stores.decode.serde import StrictSerializer
 from core.stores.threads.timeline import Checkpoint, Timeline
 from core.validate.report import Report, validate_value
+from core.words import count
 
 __all__ = [
     "WRITES_ENV",
@@ -114,9 +115,11 @@ def plan_unbrick(
         raise UnbrickError(UnbrickCode.NOT_AN_OBJECT, "the edited state must be a JSON object.")
     report = validate_value(edited, model)
     if not report.ok:
+        found = len(report.errors)
         raise UnbrickError(
             UnbrickCode.INVALID_EDIT,
-            f"the edited state still has {len(report.errors)} error(s); fix them first.",
+            f"the edited state still has {count(found, 'error')} under the model; fix "
+            f"{'it' if found == 1 else 'them'}, then dry-run again.",
         )
     base, node = _fork_point(timeline)
     current = base.state if isinstance(base.state, dict) else {}

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 from pydantic import BaseModel
 
-from core.errors import CodedError
+from core.errors import CodedError, ErrorCode
 from core.migrate.chain import MAX_PLANS, Chain
 from core.migrate.plan import MAX_PLAN_BYTES
 from core.migrate.standing import Standing, chain_standing
@@ -18,6 +18,8 @@ from core.stores.reader import open_any
 from core.stores.serde import strict_serde
 from ui import keys
 from ui.heavy import heavy_slot
+from ui.threads.coded import show_coded
+from ui.threads.migrate.cells import unticked
 from ui.threads.migrate.chained import read_chain, serde_models
 from ui.threads.source import StoreChoice
 
@@ -36,7 +38,7 @@ def _uploaded() -> None:
     try:
         chain = read_chain([(file.name, file.getvalue()) for file in files])
     except CodedError as error:
-        st.session_state[keys.THREADS_MIGRATE_CHAIN_ERROR] = str(error)
+        st.session_state[keys.THREADS_MIGRATE_CHAIN_ERROR] = error
         return
     st.session_state[keys.THREADS_MIGRATE_CHAIN] = chain
 
@@ -59,10 +61,11 @@ def chain_picker() -> Chain | None:
         max_upload_size=_UPLOAD_CEILING_MB,
     )
     chain: Chain | None = st.session_state.get(keys.THREADS_MIGRATE_CHAIN)
-    if st.session_state.get(keys.THREADS_MIGRATE_CHAIN_ERROR):
+    refused = st.session_state.get(keys.THREADS_MIGRATE_CHAIN_ERROR)
+    if isinstance(refused, CodedError):
         kept = "the chain below is unchanged" if chain is not None else "the table's plan stays"
-        st.error(f"The uploaded files are not one chain; {kept}. What to change:")
-        st.code(st.session_state[keys.THREADS_MIGRATE_CHAIN_ERROR], language=None, wrap_lines=True)
+        said = CodedError(ErrorCode(refused.code), unticked(refused.message))
+        show_coded(f"The uploaded files are not one chain ({kept})", said)
     if chain is None:
         return None
     st.button("Use the table's plan instead", key=keys.THREADS_MIGRATE_CHAIN_CLEAR,

@@ -18,6 +18,7 @@ from core.stores.serde import strict_serde
 from core.stores.state import json_state_errors, state_errors
 from ui import keys
 from ui.text import plain
+from ui.threads.coded import show_coded
 from ui.threads.columns import MIGRATE_CHANGES_LAYOUT
 from ui.threads.migrate.chained import Migration, serde_models
 from ui.threads.migrate.outcomes import Outcome, outcomes, thread_plan
@@ -133,7 +134,7 @@ def diff_section(
     try:
         result = migrated(plan, checkpoint.state, candidate, json_mode=json_mode)
     except RowProblem as problem:
-        st.info(f"This checkpoint cannot be migrated: [{problem.code}] {problem.message}")
+        show_coded("This checkpoint cannot be migrated", problem, level="info")
         return
     after, changed_by, errors = result.state, result.changed, result.errors
     check = json_state_errors if json_mode else state_errors

@@ -13,6 +13,7 @@ from core.migrate.plan import ACTIONS, MAX_PLAN_BYTES, PlanError, parse_plan, pl
 from core.migrate.propose import Proposal, propose
 from ui import keys
 from ui.text import plain
+from ui.threads.coded import coded_lines, show_coded
 from ui.threads.columns import MIGRATE_PLAN_LAYOUT
 from ui.threads.migrate.cells import TakesText, takes_text, unticked
 from ui.threads.migrate.plan_table import TablePlan, plan_frame, plan_rows, read_rows
@@ -100,10 +101,10 @@ def _uploaded(of: tuple[str, ...], text: TakesText) -> None:
         plan = parse_plan(file.getvalue().decode("utf-8"))
     except UnicodeDecodeError:
         error = CodedError(ErrorCode.PLAN_TOML, "the file is not UTF-8 text; save it as UTF-8.")
-        st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = str(error)
+        st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = error
         return
     except PlanError as error:
-        st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = str(error)
+        st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR] = error
         return
     header = plan.model_dump(include={"id", "after", "model"}, exclude_none=True)
     _start(plan_rows(Proposal(plan=plan), text), f"the uploaded plan {file.name}", of, header)
@@ -148,7 +149,10 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         _proposed(proposal, of, text)
         base = st.session_state[keys.THREADS_MIGRATE_BASE]
     if proposal.warnings:
-        st.caption("Changes no step fixes (the preview counts the states they fail):")
+        st.caption(
+            "The candidate model changes these fields in a way no step of a plan can repair; "
+            "the preview counts the stored states that fail because of them:"
+        )
         st.code("\n".join(map(unticked, proposal.warnings)), language=None, wrap_lines=True)
     asked = any(row["asked"] for row in base["rows"])
     st.caption(
@@ -176,8 +180,11 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         refused.caption(
             "Not in the plan yet: what each row lacks (what you typed stays in the table)."
         )
-        refused.code("\n".join(unticked(str(refusal)) for refusal in table.refusals),
-                     language=None, wrap_lines=True)  # fmt: skip
+        said = [
+            coded_lines(CodedError(ErrorCode.PLAN_STEP, unticked(r.said)), r.where)
+            for r in table.refusals
+        ]
+        refused.code("\n\n".join(said), language=None, wrap_lines=True)
     upload_col, again_col = st.columns([3, 1], vertical_alignment="bottom")
     st.html(_UPLOAD_STYLE)
     upload_col.file_uploader(
@@ -194,8 +201,8 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
         on_click=_proposed,
         args=(proposal, of, text),
     )
-    if st.session_state.get(keys.THREADS_MIGRATE_UPLOAD_ERROR):
-        st.error("The uploaded plan cannot be used; the table is unchanged:")
-        st.code(st.session_state[keys.THREADS_MIGRATE_UPLOAD_ERROR], language=None, wrap_lines=True)
+    upload_refused = st.session_state.get(keys.THREADS_MIGRATE_UPLOAD_ERROR)
+    if isinstance(upload_refused, CodedError):
+        show_coded("The uploaded plan cannot be used; the table is unchanged", upload_refused)
     _downloads(table, candidate)
     return table

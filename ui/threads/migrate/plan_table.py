@@ -22,10 +22,18 @@ from core.errors import CodedError, ErrorCode
 from core.jsontext.paths import format_path
 from core.migrate.plan import ACTIONS, ANSWERS, MAX_STEPS, Plan, Step
 from core.migrate.propose import Proposal
-from core.words import count
+from core.words import count, joined
 from ui.threads.migrate.cells import TakesText, cell_text, unticked
 
-__all__ = ["COLUMNS", "JSON_COLUMNS", "TablePlan", "plan_frame", "plan_rows", "read_rows"]
+__all__ = [
+    "COLUMNS",
+    "JSON_COLUMNS",
+    "StepRefusal",
+    "TablePlan",
+    "plan_frame",
+    "plan_rows",
+    "read_rows",
+]
 
 JSON_COLUMNS = ("value", "from", "to")
 COLUMNS = ("path", "action", *JSON_COLUMNS, "asked", "note")
@@ -43,7 +51,7 @@ class TablePlan:
 
     plan: Plan | None
     notes: dict[int, str] = field(default_factory=dict)
-    refusals: list[CodedError] = field(default_factory=list)
+    refusals: list[StepRefusal] = field(default_factory=list)
 
 
 def _no_text(path: str, action: str, column: str) -> bool:
@@ -92,14 +100,23 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _refused(row: int, path: str, where: str, message: str) -> CodedError:
+class StepRefusal(CodedError):
+    """A row the plan cannot take (plan_step): `where` names the row (and cell), `said`
+    what it lacks; its message is both, as the command line prints it."""
+
+    def __init__(self, where: str, said: str) -> None:
+        super().__init__(ErrorCode.PLAN_STEP, f"{where}: {said}")
+        self.where, self.said = where, said
+
+
+def _refused(row: int, path: str, where: str, message: str) -> StepRefusal:
     named = f"row {row}" + (f" ({path})" if path else "")
-    return CodedError(ErrorCode.PLAN_STEP, f"{named}{', ' + where if where else ''}: {message}")
+    return StepRefusal(f"{named}{', ' + where if where else ''}", message)
 
 
 def _json_cells(
     row: int, cells: dict[str, str], text: TakesText
-) -> tuple[dict[str, Any], list[CodedError]]:
+) -> tuple[dict[str, Any], list[StepRefusal]]:
     """The value cells that are not empty, read: JSON, else plain text where the field
     takes text; each other one refused, saying JSON is needed there."""
     given: dict[str, Any] = {}
@@ -128,7 +145,7 @@ def _json_cells(
     return given, refusals
 
 
-def _step_refusals(row: int, path: str, error: ValidationError) -> list[CodedError]:
+def _step_refusals(row: int, path: str, error: ValidationError) -> list[StepRefusal]:
     refusals = []
     for found in error.errors(include_url=False):
         where = format_path(found["loc"]) if found["loc"] else ""
@@ -138,7 +155,7 @@ def _step_refusals(row: int, path: str, error: ValidationError) -> list[CodedErr
         elif where == "path" and found["type"] == "string_too_short":
             said = f"the step needs a path: {_PATH_RULE}"
         elif where == "action" and found["type"] == "missing":
-            said = f"choose the step's action: {', '.join(ACTIONS)}"
+            said = f"choose the step's action: {joined(list(ACTIONS), 'or')}"
         refusals.append(_refused(row, path, f"column {where}" if where else "", said + "."))
     return refusals
 
@@ -188,9 +205,8 @@ def read_rows(
             found.notes[len(steps)] = str(base[at]["note"])
         steps.append(step)
     if len(steps) > MAX_STEPS:
-        found.refusals.append(CodedError(
-            ErrorCode.PLAN_STEP,
-            f"the plan has {count(len(steps), 'step')}, over {MAX_STEPS}; split it."
+        found.refusals.append(StepRefusal(
+            "the plan", f"it has {count(len(steps), 'step')}, over {MAX_STEPS}; split it."
         ))  # fmt: skip
     if not found.refusals:
         found.plan = Plan(step=steps, **(header or {}))  # `step`: the alias, as in TOML
