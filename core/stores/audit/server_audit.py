@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from pydantic import BaseModel
@@ -16,34 +18,81 @@ from core.stores.threads.server_history import history, server_written_by, state
 
 __all__ = ["audit_server"]
 
+_STATES_AT_ONCE = 8  # get_state requests in flight for invalid threads
+_STATES_HELD = 64  # answers waiting to be taken, at most
+
 
 def audit_server(
     store: RemoteStore, model: type[BaseModel], *, history_too: bool = False, shard: Shard = (0, 1)
 ) -> AuditResult:
     """`audit_store` on a server: each thread's values from search pages, validated in JSON
-    mode (an invalid one is listed without its checkpoint, step or writer: those would cost
-    a request per thread); with `history_too` every checkpoint of its history, each
-    invalid state blamed on the node whose task wrote it (its parent checkpoint's tasks). A
-    thread whose history the server refuses is audited from its values, with an
-    `unreadable` row saying why."""
+    mode; an invalid thread's state is then asked for once (get_state, a few at once while
+    the audit reads on), so its row carries the checkpoint id and step of the state checked
+    (no request for a valid thread). With `history_too`, every checkpoint of its history,
+    each invalid state blamed on the node whose task wrote it (its parent checkpoint's
+    tasks). A thread whose history (or state) the server refuses is audited from its
+    values, with an `unreadable` row saying why."""
     result = AuditResult()
-    for thread_id, thread in store.shard_threads(shard):
-        result.threads += 1
-        try:
-            errors = json_state_errors(thread.get("values"), model)
-        except RowProblem as problem:
+    with ThreadPoolExecutor(_STATES_AT_ONCE, thread_name_prefix="audit-state") as pool:
+        asked: deque[tuple[str, Any, list[dict[str, Any]], Future[dict[str, Any]]]] = deque()
+        for thread_id, thread in store.shard_threads(shard):
+            result.threads += 1
+            try:
+                errors = json_state_errors(thread.get("values"), model)
+            except RowProblem as problem:
+                result.checkpoints += 1
+                result.unreadable.append(
+                    Unreadable(thread_id, "", None, problem.code, problem.message)
+                )
+                continue
+            if history_too:
+                _audit_history(store, thread_id, model, errors, result)
+                continue
             result.checkpoints += 1
-            result.unreadable.append(Unreadable(thread_id, "", None, problem.code, problem.message))
-            continue
-        if history_too:
-            _audit_history(store, thread_id, model, errors, result)
-            continue
-        # the latest values alone, as the thread list gave them: asking each invalid
-        # thread's history for its writer would cost a request each (blame: --history)
-        result.checkpoints += 1
-        if errors:
-            result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+            if errors:  # its checkpoint: one request, answered while the audit reads on
+                state = pool.submit(store.state, thread_id)
+                asked.append((thread_id, thread.get("values"), errors, state))
+                if len(asked) > _STATES_HELD:  # the oldest answer is taken: memory stays flat
+                    _checked(*asked.popleft(), model, result)
+        while asked:
+            _checked(*asked.popleft(), model, result)
     return result
+
+
+def _checked(
+    thread_id: str,
+    values: Any,
+    errors: list[dict[str, Any]],
+    asked: Future[dict[str, Any]],
+    model: type[BaseModel],
+    result: AuditResult,
+) -> None:
+    """The invalid thread's row at the checkpoint get_state names (its values checked again
+    only if they changed since the search: that state is the one named)."""
+    try:
+        state = asked.result()
+    except ServerRefusal as refusal:  # audited from the search's values, and said why
+        result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+        result.unreadable.append(_refused(thread_id, refusal, "state"))
+        return
+    if state.get("values") != values:  # written since the search: check what is named
+        try:
+            errors = json_state_errors(state.get("values"), model)
+        except RowProblem as problem:
+            errors = []
+            result.unreadable.append(
+                Unreadable(
+                    thread_id, _checkpoint_id(state), step_at(state), problem.code, problem.message
+                )  # fmt: skip
+            )
+    if errors:
+        result.invalid.append(
+            InvalidState(thread_id, _checkpoint_id(state), step_at(state), None, errors)
+        )
+
+
+def _checkpoint_id(state: dict[str, Any]) -> str:
+    return str((state.get("checkpoint") or {}).get("checkpoint_id") or "")
 
 
 def _audit_history(
@@ -59,7 +108,7 @@ def _audit_history(
         result.checkpoints += 1
         if latest_errors:
             result.invalid.append(InvalidState(thread_id, "", None, None, latest_errors))
-        result.unreadable.append(_refused(thread_id, refusal))
+        result.unreadable.append(_refused(thread_id, refusal, "history"))
         return
     by_id = {s["checkpoint"]["checkpoint_id"]: s for s in states}
     for state in states:
@@ -81,12 +130,13 @@ def _audit_history(
             )
 
 
-def _refused(thread_id: str, refusal: ServerRefusal) -> Unreadable:
+def _refused(thread_id: str, refusal: ServerRefusal, what: str) -> Unreadable:
+    instead = "" if what == "history" else ", without their checkpoint id and step"
     return Unreadable(
         thread_id,
         "",
         None,
         ErrorCode.SERVER_HISTORY_REFUSED,
-        f"the server answered {refusal.status} for this thread's history ({refusal.message}); "
-        "its latest values, from the thread list, are audited instead.",
+        f"the server answered {refusal.status} for this thread's {what} ({refusal.message}); "
+        f"its latest values, from the thread list, are audited instead{instead}.",
     )
