@@ -18,6 +18,7 @@ from core.validate.report import Report
 from ui import keys
 from ui.errors.focus import error_details
 from ui.errors.keyboard import ROW_KEYS_HELP, keyboard_rows
+from ui.errors.widths import column_px
 from ui.tables import rows_in_view, wrapped_row_height
 
 __all__ = [
@@ -266,23 +267,33 @@ def error_table(
     return chosen
 
 
-# The four columns of REJECTED_COLUMNS beside the selection box, on a phone (356 px less the
-# box's 33): the path as wide as its longest value needs, so it is not broken mid-name
-# ("items[0].un / it_price"), the message taking the rest, wrapped in taller rows.
-_REJECTED_ROOM = 320  # px
-_PATH_PX = (84, 150)  # the path column's least and most width
-_PATH_CHAR = 7  # px, a character of a path in the grid's font, rounded up
-_CELL_PADDING = 17  # px, a cell's padding, both sides
-_LEAST_MESSAGE = 80  # px
+# The four columns of REJECTED_COLUMNS beside the selection box, on a phone (its grid's 356 px
+# less the box's 32): each as wide as its header and values need on one line,
+# measured in the grid's font (path, line:col and rejected by: a name cut mid-word read
+# "items[0].un / it_price", and "line:col" lost its last letter at 48 px), the message taking
+# the rest, wrapped in taller rows, and never less than its longest word ("'^[A-Z0-9-]+$"
+# over "'" at 95 px), up to a word of _WORD_MOST: a longer one (a URL) breaks where it
+# must rather than push the table past a phone's width (the details under it hold it whole).
+_REJECTED_ROOM = 324  # px
+_PATH_MOST = 150  # px: a longer path breaks where it must, whole in the details
+_WORD_MOST = 130  # px
 
 
 def _fitted_rejected_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """REJECTED_COLUMNS with the path and message columns' widths chosen by the paths."""
-    longest = max((len(str(row.get("path") or "")) for row in rows), default=0)
-    path = min(max(longest * _PATH_CHAR + _CELL_PADDING, _PATH_PX[0]), _PATH_PX[1])
-    rest = _REJECTED_ROOM - path - REJECTED_COLUMNS["line:col"]["width"]
-    message = max(rest - REJECTED_COLUMNS["rejected by"]["width"], _LEAST_MESSAGE)
-    return REJECTED_COLUMNS | _where_columns(path, REJECTED_COLUMNS["line:col"]["width"], message)
+    """REJECTED_COLUMNS with each column's width chosen by its header and values."""
+
+    def values(name: str) -> list[str]:
+        return [name] + [str(row.get(name) or "") for row in rows]
+
+    path = min(column_px(values("path")), _PATH_MOST)
+    line_col = column_px(values("line:col"))
+    by = column_px(values("rejected by"))
+    word = min(column_px(values("message"), wrapped=True), _WORD_MOST)
+    message = max(_REJECTED_ROOM - path - line_col - by, word)
+    widths = _where_columns(path, line_col, message)
+    return (
+        REJECTED_COLUMNS | widths | {"rejected by": REJECTED_COLUMNS["rejected by"] | {"width": by}}
+    )
 
 
 def _row_height(rows: list[dict[str, Any]], columns: dict[str, Any]) -> int:
