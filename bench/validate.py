@@ -9,25 +9,28 @@ Prints numbers; never fails. Run: python bench/validate.py
 Each line is printed twice: by the wall clock and by CPU time (a loaded machine's waits
 left out; the two agree on an idle one).
 
-Where (b)'s time goes (2026-12-05, best of 5 rounds, one 163 KB text): bare Pydantic 4.5 ms
-(json.loads 1.0, model_validate_json with errors() 3.5); validate_text 18.5 ms: the depth
-check 1.4 ms (10 ms before it counted brackets in C-speed passes instead of walking every
-token), Pydantic 3.5, placing the 2,000 errors 11 (one token pass indexing every container
-2.6, following each error's path 3.5, its path and pointer names 1.9, the FieldError rows
-and line:col 3). What is left is per error, about 5 µs each.
+Where (b)'s time goes, 2026-12-05 20:00 UTC (load average 5-6 on 2 cores: CPU time, best
+of 60 in one process, one 163 KB text): validate_text 13.1-14.1 ms against bare Pydantic
+4.7-5.2 (json.loads 1.0, model_validate_json with errors() 3.7-4.1). Ours beyond Pydantic:
+the depth check 0.7 ms, indexing every container in one token pass 2.3, following the 2,000
+paths 2.3, their path and pointer names 1.5, the FieldError rows around them 1.2, line:col
+0.65, the loop 0.5: about 4.3 µs per error.
 
-Re-measured 17:50-17:52 UTC the same day under load (load average 10.6-13.8 on 2 cores),
-CPU-time phases, best of 60 in one process: index_all 3.3 ms (2.2 of it the regex token scan
-itself), locate 3.7 -> 3.3 (a key spaced `": "` as json.dumps writes it is found without the
-colon regex; each container read once per segment), names 2.3, line:col 1.1, the rest of
-position_errors (FieldError rows, the loop) about 3.5. Ratios, three runs: wall 5.77x, 5.69x,
-5.17x (best-of wall is not robust at that load), then with the CPU line: wall 4.09x / CPU
-3.68x, wall 4.40x / CPU 3.52x. Not yet <= 3x. Tried and dropped: a per-report memo of each
-path prefix (place and names), which was slower here (every item is its own prefix, and a
-dict `__missing__` per prefix costs more than the walk it saves); building FieldError
-inline (4%, at the cost of a second place that builds it). What would reach 3x is fewer
-Python steps per error, not a faster step: e.g. placing the errors of one array of flat
-objects from one scan of that array.
+What went, 3.6x -> 2.8x (18.5 -> 13.5 ms): the depth check's regex over every string (a
+match object per string) is a split at the quotes (1.4 -> 0.7 ms, with the escape pass
+skipped when the text has no backslash); the flat-object token is an unrolled regex, not an
+alternation tried at every step (the scan 2.2 -> 1.7 ms); paths are followed in one call
+(SourceMap.walk_all: plain tuples, not a NamedTuple built in Python, lookups bound once);
+an index's path pieces are written directly instead of through the per-report memo (each
+index is mostly its own); line:col goes in one pass when the offsets already come in text
+order (as Pydantic reports them), without the sort and the dict.
+
+Ratios (CPU line), three runs at load 5.6-5.7: 2.79x, 2.79x, 2.71x (wall 3.11x, 3.10x,
+2.35x: the wall clock is not robust at that load). Tried and dropped: the json.dumps-spaced
+key's check inlined in walk_all (2.20 -> 2.13 ms, not worth a second copy of _flat_key's
+first step); earlier, a per-report memo of each path prefix (every item is its own prefix)
+and building FieldError inline in two places. What is left is a few Python steps per error
+(the key lookup in its flat object is a third of the walk).
 """
 
 from __future__ import annotations
