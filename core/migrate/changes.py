@@ -101,7 +101,9 @@ class _Walk:
             self.narrowed(path, lost_null + _narrowings(old, new))
             self.node(f"{path}[*]", old["items"], new["items"], seen)
         else:
-            self.leaf(path, old, new, bool(lost_null))
+            # an Enum class (a $defs entry) is stored as its members, not their values
+            classed = bool(refs[0]) and refs[0] != refs[1] and _members(old) is not None
+            self.leaf(path, old, new, bool(lost_null), classed)
 
     def fields(self, path: str, old: Schema, new: Schema, seen: dict[tuple[str, str], str]) -> None:
         olds, news = old["properties"], new["properties"]
@@ -120,14 +122,18 @@ class _Walk:
                 where = f"{path}.{name}" if path else name
                 self.add(where, "added", None, schema, required=name in new_required)
 
-    def leaf(self, path: str, old: Schema, new: Schema, lost_null: bool) -> None:
+    def leaf(self, path: str, old: Schema, new: Schema, lost_null: bool, classed: bool) -> None:
+        """`classed`: the old values are an Enum class's members and the new type is another
+        (a Literal of the same values, say): a `members` change even with every value kept,
+        for the proposal to check how each stored member validates."""
         narrowed: tuple[str, ...] = (_NO_NONE,) if lost_null else ()
         old_type, new_type = old.get("type"), new.get("type")
         old_members, new_members = _members(old), _members(new)
         if same_shape(self.inline(old, 0), self.inline(new, 1)):
-            pass
+            if classed:
+                self.add(path, "members", old, new)
         elif old_members is not None and new_members is not None:
-            if any(member not in new_members for member in old_members):
+            if classed or any(member not in new_members for member in old_members):
                 self.add(path, "members", old, new)
         elif old_type != new_type and {old_type, new_type} <= set(PRIMITIVES):
             if (old_type, new_type) != ("integer", "number"):  # every int validates as a float

@@ -61,7 +61,7 @@ def propose(model: type[BaseModel], candidate: type[BaseModel]) -> Proposal:
         if change.path in renames:
             drafted.extend(renames[change.path])
         else:
-            drafts, warning = _draft(change, candidate)
+            drafts, warning = _draft(change, model, candidate)
             drafted.extend(drafts)
             warnings.extend([warning] if warning else [])
     steps: list[Step] = []
@@ -109,7 +109,9 @@ def _pair(old: Change, new: Change) -> bool:
     )
 
 
-def _draft(change: Change, candidate: type[BaseModel]) -> tuple[list[_Drafted], str]:
+def _draft(
+    change: Change, model: type[BaseModel], candidate: type[BaseModel]
+) -> tuple[list[_Drafted], str]:
     """The steps one change needs (with notes), or the warning it gives instead."""
     path, at = change.path, _at(change.path)
     if change.kind in ("added", "required"):
@@ -145,7 +147,7 @@ def _draft(change: Change, candidate: type[BaseModel]) -> tuple[list[_Drafted], 
             "values of it still validate; add a drop step to remove them."
         )
     if change.kind == "members":
-        return _maps(change), ""
+        return _maps(change) + _member_texts(change, model, candidate), ""
     if change.kind == "retyped":
         old_type, new_type = _COERCE[change.old["type"]], _COERCE[change.new["type"]]
         note = (
@@ -214,6 +216,64 @@ def _maps(change: Change) -> list[_Drafted]:
             )
         drafted.append((step, note, _json(member) not in cased))
     return drafted
+
+
+def _member_texts(
+    change: Change, model: type[BaseModel], candidate: type[BaseModel]
+) -> list[_Drafted]:
+    """A map from each kept value to itself where the field held an Enum class whose stored
+    members the candidate refuses although it accepts their values.
+
+    LangGraph's serializer stores an Enum member as its class and value and gives the member
+    back while the class can be imported (the text only once it cannot): a member of a `str`
+    or `int` Enum is that text or number, so a Literal of the same values accepts it as it
+    is; a plain Enum's member is not, and is refused. The map matches the member as stored
+    and writes its text, which the candidate accepts whether the class stays or goes.
+    """
+    old = change.old.get("enum", [change.old.get("const")])
+    new = change.new.get("enum", [change.new.get("const")])
+    adapters = field_adapter(model, change.path), field_adapter(candidate, change.path)
+    if adapters[0] is None or adapters[1] is None:
+        return []
+    depth = _trailing(change.path)
+    drafted: list[_Drafted] = []
+    for member in old:
+        if member not in new or not _refused_as_stored(member, depth, *adapters):
+            continue
+        note = (
+            f"{_json(member)} at {_at(change.path)} is stored as a member of an Enum class, "
+            "which the candidate refuses though it accepts the value: the map writes its text."
+        )
+        step = {"path": change.path, "action": "map", "from": member, "to": member}
+        drafted.append((step, note, False))
+    return drafted
+
+
+def _trailing(path: str) -> int:
+    count = 0
+    while path.endswith("[*]"):
+        path, count = path.removesuffix("[*]"), count + 1
+    return count
+
+
+def _refused_as_stored(value: Any, depth: int, old: Any, new: Any) -> bool:
+    """Whether the candidate (`new`) refuses `value` decoded as the model (`old`) holds it,
+    but accepts the value itself; `depth` lists around it (the path's trailing `[*]`)."""
+    for _ in range(depth):
+        value = [value]
+    try:
+        stored = old.validate_python(value)
+    except ValidationError:
+        return False
+    return not _accepts(new, stored) and _accepts(new, value)
+
+
+def _accepts(adapter: Any, value: Any) -> bool:
+    try:
+        adapter.validate_python(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def _folded(value: Any) -> str | None:
