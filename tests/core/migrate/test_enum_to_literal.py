@@ -35,7 +35,7 @@ from core.stores.unbrick import WRITES_ENV
 from .oracle import root
 
 
-class Level(str, enum.Enum):  # a str Enum: each member is a string equal to its value
+class Level(enum.StrEnum):  # a str Enum: each member is a string equal to its value
     LOW = "low"
     HIGH = "high"
 
@@ -128,21 +128,35 @@ PROPOSED = {
         notes={0: _KEPT.format("small"), 1: _KEPT.format("large")},
     ),
     Renamed: Proposal(
-        plan=Plan(step=[_map("level", "high", "top"), _map("size", "large", "huge"),
-                        _map("size", "small", "small")]),  # fmt: skip
+        plan=Plan(
+            step=[
+                _map("level", "high", "top"),
+                _map("size", "large", "huge"),
+                _map("size", "small", "small"),
+            ]
+        ),  # fmt: skip
         notes={
-            0: _GONE.format("high", "level") + ' and "top" is new: keep this step if it is a rename, else write what it becomes.',
-            1: _GONE.format("large", "size") + ' and "huge" is new: keep this step if it is a rename, else write what it becomes.',
+            0: _GONE.format("high", "level")
+            + ' and "top" is new: keep this step if it is a rename, else write what it becomes.',
+            1: _GONE.format("large", "size")
+            + ' and "huge" is new: keep this step if it is a rename, else write what it becomes.',
             2: _KEPT.format("small"),
         },
         asked=[0, 1],
     ),
     Removed: Proposal(
-        plan=Plan(step=[_map("level", "high", None), _map("size", "large", None),
-                        _map("size", "small", "small")]),  # fmt: skip
+        plan=Plan(
+            step=[
+                _map("level", "high", None),
+                _map("size", "large", None),
+                _map("size", "small", "small"),
+            ]
+        ),  # fmt: skip
         notes={
-            0: _GONE.format("high", "level") + ": write what it becomes in `to` and remove `answer` (nothing is guessed: until then it changes nothing and its threads stay broken).",
-            1: _GONE.format("large", "size") + ": write what it becomes in `to` and remove `answer` (nothing is guessed: until then it changes nothing and its threads stay broken).",
+            0: _GONE.format("high", "level")
+            + ": write what it becomes in `to` and remove `answer` (nothing is guessed: until then it changes nothing and its threads stay broken).",
+            1: _GONE.format("large", "size")
+            + ": write what it becomes in `to` and remove `answer` (nothing is guessed: until then it changes nothing and its threads stay broken).",
             2: _KEPT.format("small"),
         },
         asked=[0, 1],
