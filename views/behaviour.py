@@ -17,6 +17,7 @@ from core.probes import (
     run_probe,
 )
 from ui import keys
+from ui.labs.probe_table import probe_columns
 from ui.labs.probe_view import (
     PROBE_ROWS_HELP,
     open_clicked_row,
@@ -26,20 +27,9 @@ from ui.labs.probe_view import (
     verdict_counts,
 )
 from ui.share import name_dropped, share_button, shared_state, shown_link
-from ui.tables import fitted, room_for_table_toolbars
+from ui.tables import room_for_table_toolbars
 
 _TIMING_ID = "basemodel_state_is_slower"
-# The probe table inside the page's 938 px at 1400 (#32 item 8), its row-select column
-# (32 px) included: its texts wrap, four lines at most; a probe's whole claim and evidence
-# are in its detail under the table.
-PROBE_WIDTHS = {
-    "id": 140,
-    "verdict": 88,
-    "claim": 236,
-    "source": 140,
-    "evidence": 236,
-    "seconds": 60,
-}
 
 
 def _results() -> list[ProbeResult]:
@@ -127,7 +117,8 @@ if shown:
     _restore_probe(link, ids, timing)  # the probe a share link names, as it opens
     open_clicked_row(ids)
 table = results_frame(shown).drop(columns=["article"])
-fit = fitted(table.to_dict("records"), PROBE_WIDTHS, most_lines=4)
+# Inside the page's 938 px at 1400, every cell whole; a probe's detail is under the table.
+fit = probe_columns(table.to_dict("records"))
 st.dataframe(
     table,
     hide_index=True,

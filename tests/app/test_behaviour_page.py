@@ -12,6 +12,7 @@ from core.probes._model import ARTICLE_TOOLS
 from core.share import encode_share
 from tests.app.conftest import SHARE_FIELD, downloads, opened, token
 from ui import keys
+from ui.labs.evidence import evidence_summary, evidence_text
 from ui.labs.probe_view import MEANINGS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "behaviour.py")
@@ -36,7 +37,7 @@ def test_table_lists_every_fast_probe_with_its_verdict(page):
     table = _table(page)
     assert list(table.columns) == ["id", "verdict", "claim", "source", "evidence", "seconds"]
     assert table[["id", "verdict", "source", "evidence"]].values.tolist() == [
-        [r.id, r.verdict, f"{r.article} § {r.section}", r.evidence] for r in results
+        [r.id, r.verdict, f"{r.article} § {r.section}", evidence_summary(r)] for r in results
     ]
     assert "basemodel_state_is_slower" not in set(table["id"])
 
@@ -63,7 +64,7 @@ def test_detail_view_shows_evidence_versions_and_probe_code(page):
     page.selectbox(key=keys.PROBE).set_value("json_schema_takes_indent").run()
     result = {r.id: r for r in page.session_state[keys.PROBE_RESULTS]}["json_schema_takes_indent"]
     assert [c.value for c in page.code] == [
-        result.evidence,
+        evidence_text(result),
         probe_source("json_schema_takes_indent"),
     ]
     assert [t.value for t in page.text] == [
@@ -272,3 +273,27 @@ def test_a_share_link_reopens_the_probe_of_the_row_clicked(page: AppTest) -> Non
 
     assert not fresh.exception
     assert _opened(fresh) == _opened(page) == {"box": ids[5], "detail": [ids[5]], "ticked": [5]}
+
+
+def test_the_evidence_names_each_checks_outcome_and_writes_paths_as_the_app_does(page):
+    # Issue 41, item 3: "[matches] claim predicts: …" in the table, and Pydantic's
+    # "items.0.sku" in the evidence where the app writes items[0].sku everywhere else.
+    page.selectbox(key=keys.PROBE).set_value("model_config_applies_to_nested").run()
+    result = {r.id: r for r in page.session_state[keys.PROBE_RESULTS]}[
+        "model_config_applies_to_nested"
+    ]
+    row = _table(page).set_index("id").loc["model_config_applies_to_nested"]
+    assert (row["verdict"], row["evidence"]) == ("differs", "1 check: 1 differs")
+    (check,) = result.checks
+    assert "\nitems.0.sku\n" in check.observed  # what Pydantic said: kept, its path rewritten
+    lines = [
+        "items[0].sku" if line == "items.0.sku" else line for line in check.observed.split("\n")
+    ]
+    observed = ("\n" + " " * 14).join(lines)
+    assert [c.value for c in page.code][0] == (
+        f"1. Differs\n   predicted: {check.expected}\n   observed:  {observed}"
+    )
+    shown = [c.value for c in page.code] + [c.value for c in page.caption]
+    assert [text for text in shown if "items.0.sku" in text or "[differs]" in text] == []
+    said = [c.value for c in page.caption if c.value.startswith("Evidence (observed in ")]
+    assert [text.split(": ", 1)[1] for text in said] == ["1 check: 1 differs"]

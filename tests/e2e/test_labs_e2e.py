@@ -264,3 +264,48 @@ def test_at_1400_px_the_retry_labs_timelines_fit_every_header_and_attempt_in_vie
             # left out, each whole (the valid answer's JSON may end at its row's foot).
             second = [cell for cell in cells_not_whole(timeline) if cell.endswith("of row 1")]
             assert (fit(timeline), below, second) == (FITS, 0, [])
+
+
+def test_at_1400_px_each_cell_of_the_behaviour_table_in_view_is_drawn_whole_in_words(
+    browser: Any, app_server: Any
+) -> None:
+    # Issue 41, items 3 and 6: claims, sources and evidence were cut at a fourth line with no
+    # way to read the rest in the table, ids broken mid-name ("gate_blocks_invalid_ / input"),
+    # the evidence a raw "[matches] claim predicts: …", Pydantic's "items.0.sku" in it.
+    with _laptop(browser, f"{app_server.url}/behaviour") as page:
+        grid = _drawn(page, page.locator(f"{PROBE_GRID} [data-testid='stDataFrame']"))
+        lines = grid.evaluate("e => e.__lines || []")
+        headers = [name for name in grid.locator("[role='columnheader']").all_inner_texts() if name]
+        heads = {line["text"]: line for line in lines if line["y"] < HEADER}
+        lefts = [heads[name]["start"] - PADDING for name in headers]
+        canvas = grid.locator("canvas[data-testid='data-grid-canvas']").bounding_box()
+        rights = [*lefts[1:], canvas["width"]]
+        rows = grid.locator("[role='row']:has([role='gridcell'])")
+        in_view = min(rows.count(), 8)  # the page's table holds eight rows, then scrolls
+        height = (canvas["height"] - HEADER) / in_view
+        problems = {}
+        for row in range(in_view):
+            top = HEADER + row * height
+            cells = rows.nth(row).locator("[role='gridcell']").all_inner_texts()
+            for column, value in enumerate(cells[-len(headers) :]):
+                if headers[column] == "seconds":  # a number, rounded as drawn (0.0157)
+                    continue
+                left, right = lefts[column], rights[column]
+                drawn = sorted(
+                    {
+                        (line["y"], line["text"], line["end"])
+                        for line in lines
+                        if left <= line["start"] < right and top < line["y"] < top + height
+                    }
+                )
+                spelled = "".join(text for _, text, _ in drawn).replace(" ", "")
+                whole = spelled == value.replace(" ", "") and all(
+                    end <= right + 0.5 and y + 8 <= top + height for y, _, end in drawn
+                )
+                unbroken = headers[column] not in ("id", "verdict") or len(drawn) == 1
+                if not (whole and unbroken):
+                    problems[f"{headers[column]} of row {row}"] = [t for _, t, _ in drawn]
+        assert problems == {}
+        # Each check's outcome in words, in the table and the open probe's evidence alike.
+        main = page.locator("[data-testid='stMain']").inner_text()
+        assert [code for code in ("[matches]", "[differs]", "[unclear]") if code in main] == []

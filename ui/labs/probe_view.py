@@ -11,6 +11,7 @@ from core.probes import VERDICTS, ProbeResult
 from core.words import count
 from ui import keys
 from ui.errors.keyboard import keyboard_rows
+from ui.labs.evidence import evidence_summary, evidence_text
 
 __all__ = [
     "MEANINGS",
@@ -56,7 +57,8 @@ def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
     """One text row per probe (numbers only in `seconds`), for st.dataframe and filtering.
 
     `source` names the article and the section ("<article> § <section>"); `article` alone is
-    what the page filters on, and is dropped from the table it draws.
+    what the page filters on, and is dropped from the table it draws. `evidence` says how the
+    probe's checks came out, in words; each check is in the probe's detail (`probe_detail`).
     """
     return pd.DataFrame(
         {
@@ -65,7 +67,7 @@ def results_frame(results: list[ProbeResult]) -> pd.DataFrame:
             "claim": [r.claim for r in results],
             "source": [r.source for r in results],
             "article": [r.article for r in results],
-            "evidence": [r.evidence for r in results],
+            "evidence": [evidence_summary(r) for r in results],
             "seconds": [float(r.seconds) for r in results],
         },
         columns=["id", "verdict", "claim", "source", "article", "evidence", "seconds"],
@@ -87,8 +89,9 @@ def probe_detail(result: ProbeResult, source_code: str) -> None:
         f"Claim: {result.claim}\nArticle: {result.article}\nSection: {result.section}\n"
         f"Verdict: {result.verdict}"
     )
-    st.caption(f"Evidence (observed in {result.seconds:.3f} s)")
-    st.code(result.evidence, language="text", wrap_lines=True)  # never cut at the right
+    st.caption(f"Evidence (observed in {result.seconds:.3f} s): {evidence_summary(result)}")
+    # Never cut at the right; Pydantic's own text kept, its paths written as everywhere else.
+    st.code(evidence_text(result), language="text", wrap_lines=True)
     st.caption("Installed versions")
     st.dataframe(
         pd.DataFrame({"package": list(result.versions), "version": list(result.versions.values())}),
