@@ -89,7 +89,12 @@ def _unreadable(saved: CheckpointTuple, problem: RowProblem) -> Unreadable:
 
 
 def audit_store(
-    store: Store, model: type[BaseModel], *, history: bool = False, shard: Shard = (0, 1)
+    store: Store,
+    model: type[BaseModel],
+    *,
+    history: bool = False,
+    shard: Shard = (0, 1),
+    thread: ThreadId | None = None,
 ) -> AuditResult:
     """Validate each thread's latest stored state (every checkpoint with `history`).
 
@@ -101,7 +106,8 @@ def audit_store(
     read or checked is an `unreadable` row with its code; the audit reads on. An input
     checkpoint is checked with its input written through the model's channels, as LangGraph
     writes it (`core.stores.state.checkpoint_errors`). `shard=(i, N)` audits only the
-    threads whose `shard_of(thread_id, N) == i`.
+    threads whose `shard_of(thread_id, N) == i`; `thread` (as stored: `stored_id` of what
+    the audit printed) audits that one thread (none, when the store does not hold it).
 
     Example:
         >>> from core.order import AgentState
@@ -115,7 +121,7 @@ def audit_store(
     if not 0 <= index < shards:
         raise ValueError(f"shard {index}/{shards}: i must be in 0..{shards - 1}")
     result = AuditResult()
-    for page in walk_store(store, history=history, shard=shard, share=True):
+    for page in walk_store(store, history=history, shard=shard, share=True, only=thread):
         result.threads += len(page.thread_ids)
         found: list[tuple[CheckpointTuple, list[dict[str, Any]]]] = []
         for read in page:  # streamed

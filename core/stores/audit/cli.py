@@ -25,7 +25,7 @@ from core.stores.audit.shard_flags import (
 from core.stores.backends.any_store import open_any
 from core.stores.backends.open import MAX_VALUE_BYTES, STORE_ENV, store_label
 from core.stores.backends.spec import mask_secrets
-from core.stores.backends.thread_ids import printable_id
+from core.stores.backends.thread_ids import printable_id, stored_id
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreCode, StoreError
 from core.stores.session import store_session
@@ -85,6 +85,12 @@ def add_audit_parser(subparsers: Any) -> argparse.ArgumentParser:
     audit.add_argument("--graph", help="your StateGraph, compiled graph or factory")
     audit.add_argument("--history", action="store_true", help="every checkpoint, not the latest")
     audit.add_argument(
+        "--thread",
+        metavar="ID",
+        help="audit only this thread: its id as the audit prints it (b'...', int(...), "
+        "float(...) or quoted text where the id is not plain text)",
+    )
+    audit.add_argument(
         "--shard", type=parse_shard, metavar="i/N", help="audit slice i of N (0-based)"
     )
     audit.add_argument(
@@ -132,6 +138,9 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         shard = resolve_shard(args.shard, args.shards, os.environ)
     except ShardFlagError as conflict:
         usage_error(str(conflict))
+    thread = None if args.thread is None else stored_id(args.thread)
+    if thread is not None and (args.shard is not None or args.shards is not None):
+        usage_error("--thread audits one thread: leave out --shard and --shards")
     if args.shard is None and args.shards is None and JOB_INDEX_ENV in os.environ:
         say(
             f"note: {JOB_INDEX_ENV} is set but neither --shards nor --shard is: this process "
@@ -168,7 +177,9 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         ) as store:
             for warning in store.warnings:
                 say(f"warning: {warning}")
-            result = audit_any(store, session.model, history=args.history, shard=shard)
+            result = audit_any(
+                store, session.model, history=args.history, shard=shard, thread=thread
+            )
     except StoreError as error:  # it names the store by its label; masked all the same: a
         say(error)  # driver's text it quotes must not bring a piece of the DSN with it
         return EXIT_UNREADABLE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -23,7 +24,12 @@ _STATES_HELD = 64  # answers waiting to be taken, at most
 
 
 def audit_server(
-    store: RemoteStore, model: type[BaseModel], *, history_too: bool = False, shard: Shard = (0, 1)
+    store: RemoteStore,
+    model: type[BaseModel],
+    *,
+    history_too: bool = False,
+    shard: Shard = (0, 1),
+    only: str | None = None,
 ) -> AuditResult:
     """`audit_store` on a server: each thread's values from search pages, validated in JSON
     mode; an invalid thread's state is then asked for once (get_state, a few at once while
@@ -31,11 +37,12 @@ def audit_server(
     (no request for a valid thread). With `history_too`, every checkpoint of its history,
     each invalid state blamed on the node whose task wrote it (its parent checkpoint's
     tasks). A thread whose history (or state) the server refuses is audited from its
-    values, with an `unreadable` row saying why."""
+    values, with an `unreadable` row saying why. `only`: only that thread (threads.get;
+    none, when the server has no such thread)."""
     result = AuditResult()
     with ThreadPoolExecutor(_STATES_AT_ONCE, thread_name_prefix="audit-state") as pool:
         asked: deque[tuple[str, Any, list[dict[str, Any]], Future[dict[str, Any]]]] = deque()
-        for thread_id, thread in store.shard_threads(shard):
+        for thread_id, thread in _threads(store, shard, only):
             result.threads += 1
             try:
                 errors = json_state_errors(thread.get("values"), model)
@@ -57,6 +64,19 @@ def audit_server(
         while asked:
             _checked(*asked.popleft(), model, result)
     return result
+
+
+def _threads(
+    store: RemoteStore, shard: Shard, only: str | None
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    if only is None:
+        yield from store.shard_threads(shard)
+        return
+    try:
+        yield only, store.thread(only)
+    except ServerRefusal as refusal:
+        if refusal.status != 404:
+            raise
 
 
 def _checked(

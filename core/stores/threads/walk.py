@@ -61,7 +61,12 @@ class ThreadsPage:
 
 
 def walk_store(
-    store: Store, *, history: bool = False, shard: Shard = (0, 1), share: bool = False
+    store: Store,
+    *,
+    history: bool = False,
+    shard: Shard = (0, 1),
+    share: bool = False,
+    only: ThreadId | None = None,
 ) -> Iterator[ThreadsPage]:
     """Each page of the store's threads, in id order (only shard `(i, N)`'s), with each
     thread's latest checkpoint (every one, newest first, with `history`).
@@ -71,6 +76,7 @@ def walk_store(
     query (`read_checkpoints`, with `share` for a reader that only reads the tuples), so
     memory does not grow with the store. A page's next query runs once its checkpoints were
     read: a reader with queries of its own makes them between pages, one query at a time.
+    With `only`, just that thread (as stored), if the store holds it.
 
     Example:
         >>> from core.stores.demo import open_demo_store
@@ -80,7 +86,10 @@ def walk_store(
         >>> pages
         [(['clean-1'], [(2, True), (1, False)])]
     """
-    thread_ids = iter_thread_ids(store, shard)
+    if only is None:
+        thread_ids = iter_thread_ids(store, shard)
+    else:  # one thread, counted only where it has a root checkpoint
+        thread_ids = iter([only] if store.checkpoint_counts([only]) else [])
     counted = [getattr(store.saver.serde, "refusals", None)]  # None: not ours, search all
     for page in iter(lambda: list(islice(thread_ids, THREADS_PER_QUERY)), []):
         yield ThreadsPage(page, _walked(store, page, history, share, counted))

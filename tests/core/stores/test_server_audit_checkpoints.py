@@ -87,3 +87,18 @@ def test_an_invalid_row_names_its_checkpoint_and_step_at_one_request_a_thread(se
         "checkpoint id and step."
     )
     assert sorted(calls) == [("get_state", BROKEN), ("get_state", UPDATED)]
+
+
+def test_one_thread_is_audited_alone_by_its_id(served):
+    client = get_sync_client(url=served.url, api_key=None)
+    state = client.threads.get_state(UPDATED)
+    with open_any(served.url, strict_serde([OrderState])) as store:
+        one = audit_any(store, OrderState, thread=UPDATED).to_json()
+        none = audit_any(store, OrderState, thread="20000000-0000-4000-8000-000000000009")
+    assert one == {
+        "threads": 1, "checkpoints": 1,
+        "invalid": [{"thread_id": UPDATED, "checkpoint_id": state["checkpoint"]["checkpoint_id"],
+                     "step": 3, "node": None, "errors": _json_errors(state["values"])}],
+        "unreadable": [],
+    }  # fmt: skip
+    assert (none.threads, none.checkpoints, none.invalid, none.unreadable) == (0, 0, [], [])

@@ -164,3 +164,36 @@ def test_every_id_prints_on_one_line_and_reads_back_as_itself(thread_id):
     assert (type(back), back) == (type(thread_id), thread_id) or (
         isinstance(back, float) and math.isclose(back, thread_id)
     )
+
+
+def test_the_cli_audits_one_thread_again_by_the_id_it_printed(crafted, capsys):
+    assert main(["audit", crafted, "--model", "core.order:AgentState", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    printed = [printable_id(r["thread_id"]) for r in report["invalid"]]
+    printed += [r["thread_id"] for r in report["unreadable"]]  # not text: printed already
+    again = {}
+    for thread in [*printed, "t-1", "no-such-thread"]:
+        code = main(["audit", crafted, "--model", "core.order:AgentState", "--thread", thread,
+                     "--json"])  # fmt: skip
+        one = json.loads(capsys.readouterr().out)
+        rows = [*one["invalid"], *one["unreadable"]]
+        again[thread] = (code, one["threads"], [text_id(stored_id(thread))] * len(rows) ==
+                         [r["thread_id"] for r in rows], len(rows))  # fmt: skip
+    assert again == {
+        "'\\x1b[2J\\nrm -rf'": (1, 1, True, 1),
+        "float(4.5)": (1, 1, True, 1),
+        "int(42)": (1, 1, True, 1),
+        "b'blob-id'": (1, 1, True, 1),
+        "b'\\xff\\xfe\\x00x'": (1, 1, True, 1),
+        "t-1": (0, 1, True, 0),
+        "no-such-thread": (0, 0, True, 0),
+    }
+
+
+def test_one_thread_and_a_shard_are_not_asked_at_once(crafted, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["audit", crafted, "--thread", "t-1", "--shard", "0/2"])
+    assert (exited.value.code, capsys.readouterr().err.splitlines()[-1]) == (
+        2, "python -m core audit: error: --thread audits one thread: leave out --shard and "
+        "--shards",
+    )  # fmt: skip
