@@ -66,7 +66,8 @@ def _postgres(spec: StoreSpec, seconds: float) -> Any:
         f"-c statement_timeout={int(seconds * 1000)}"
     )
     try:
-        given = conninfo_to_dict(spec.target).get("options") or ""
+        parsed = conninfo_to_dict(spec.target)
+        given = parsed.get("options") or ""
         conn = psycopg.connect(
             spec.target,
             autocommit=False,
@@ -82,7 +83,7 @@ def _postgres(spec: StoreSpec, seconds: float) -> Any:
             "postgresql://user:password@host:port/db.",
         ) from None
     except psycopg.OperationalError as exc:
-        raise _connect_error(spec.label, str(exc)) from None
+        raise _connect_error(spec.label, str(exc), _tls_asked(parsed)) from None
     conn.read_only = True
     return conn
 
@@ -116,7 +117,15 @@ def _role_warnings(conn: Any, label: str) -> list[StoreWarning]:
     return []
 
 
-def _connect_error(label: str, reason: str) -> StoreError:
+def _tls_asked(parsed: dict[str, Any]) -> str:
+    """Where the DSN's TLS requirement comes from, as the message names it."""
+    if parsed.get("sslmode"):
+        return f"sslmode={parsed['sslmode']} in the DSN"
+    mode = os.environ.get("PGSSLMODE", "")
+    return f"PGSSLMODE={mode}" if mode else "the DSN"
+
+
+def _connect_error(label: str, reason: str, tls: str = "the DSN") -> StoreError:
     if (
         "authentication failed" in reason
         or "no password supplied" in reason
@@ -135,9 +144,9 @@ def _connect_error(label: str, reason: str) -> StoreError:
     if "server does not support SSL" in reason:  # libpq's words for sslmode=require and up
         return StoreError(
             StoreCode.UNREACHABLE,
-            f"{label} requires TLS (sslmode=require in the DSN) and the server does not offer "
-            "it; turn on ssl in the server's postgresql.conf, or connect without TLS only on "
-            "a network you trust (sslmode=prefer or disable).",
+            f"{label} requires TLS ({tls}) and the server does not offer it; turn on ssl in "
+            "the server's postgresql.conf, or connect without TLS only on a network you trust "
+            "(sslmode=prefer or disable).",
         )
     return StoreError(
         StoreCode.UNREACHABLE,

@@ -99,14 +99,26 @@ def test_the_same_copy_in_a_folder_sqlite_may_write_is_read(logged_copy):
     assert _as_another_user(lambda: _opened(logged_copy)) == "opened"
 
 
-def test_a_dsn_that_requires_tls_from_a_server_without_it_says_so(postgres, postgres_demo):
-    spec = f"{postgres_demo}?sslmode=require"
+@pytest.mark.parametrize(
+    ("query", "environ", "asked"),
+    [
+        ("?sslmode=require", {}, "sslmode=require in the DSN"),
+        ("?sslmode=verify-full", {}, "sslmode=verify-full in the DSN"),
+        ("", {"PGSSLMODE": "require"}, "PGSSLMODE=require"),
+    ],
+)
+def test_a_dsn_that_requires_tls_from_a_server_without_it_says_so(
+    postgres, postgres_demo, monkeypatch, query, environ, asked
+):
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    spec = f"{postgres_demo}{query}"
     with pytest.raises(StoreError) as raised:
         open_store(spec, strict_serde([AgentState])).__enter__()
     label = store_label(spec)
     assert (str(raised.value.code), raised.value.message) == (
         "store_unreachable",
-        f"{label} requires TLS (sslmode=require in the DSN) and the server does not offer "
-        "it; turn on ssl in the server's postgresql.conf, or connect without TLS only on a "
-        "network you trust (sslmode=prefer or disable).",
+        f"{label} requires TLS ({asked}) and the server does not offer it; turn on ssl in the "
+        "server's postgresql.conf, or connect without TLS only on a network you trust "
+        "(sslmode=prefer or disable).",
     )
