@@ -100,3 +100,47 @@ def test_the_cli_names_the_pickle_in_its_json(pickled_store, monkeypatch, capsys
         1,
         [(1, "row_pickled")],
     )
+
+
+_SERVED_GRAPH = """
+from fractions import Fraction
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from typing_extensions import TypedDict
+
+
+class State(TypedDict, total=False):
+    x: Any
+
+
+builder = StateGraph(State)
+builder.add_node("third", lambda _: {"x": Fraction(1, 3)})
+builder.add_edge(START, "third")
+builder.add_edge("third", END)
+graph = builder.compile()
+"""
+
+
+@pytest.mark.server
+def test_a_server_unpickles_its_own_pickle_and_sends_null_so_no_audit_can_say_pickle(tmp_path):
+    """langgraph-api pickles what msgpack cannot hold (its default), and its API sends such
+    a value as null: the answer never says pickle, so a server audit validates the null."""
+    from langgraph_sdk import get_sync_client
+
+    from core.stores.reader import audit_any, open_any
+    from tests._langgraph_server import langgraph_dev
+
+    (tmp_path / "graph.py").write_text(_SERVED_GRAPH)
+    (tmp_path / "langgraph.json").write_text(
+        json.dumps({"dependencies": ["."], "graphs": {"ratio": "./graph.py:graph"}})
+    )
+    with langgraph_dev(tmp_path) as served:
+        client = get_sync_client(url=served.url, api_key=None)
+        thread = client.threads.create()["thread_id"]
+        ran = client.runs.wait(thread, "ratio", input={"x": 1})
+        state = client.threads.get_state(thread)
+        with open_any(served.url, strict_serde([Ratio])) as store:
+            report = audit_any(store, Ratio).to_json()
+    assert (ran, state["values"]) == ({"x": None}, {"x": None})
+    assert report == {"threads": 1, "checkpoints": 1, "invalid": [], "unreadable": []}
