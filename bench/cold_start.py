@@ -3,7 +3,32 @@
 Run from the repository root: `python -m bench.cold_start`. Chromium is launched first (not
 counted); each round spawns a fresh server for each app, alternating which goes first, so
 nothing is warm but the OS file cache.
-Prints; never asserts.
+Prints; never asserts. Target (issue 44): the editor's first paint <= 1.3x the echo app's.
+
+Where the time goes (2026-12-05, load average 6-7 on 2 shared cores, so every number is
+noisy; the server-side marks are wall time inside the first run). From spawn to health both
+servers are alike (0.5-1.5 s), and the page's HTML and JS load alike. The difference is the
+first script run, between the websocket opening and the editor's delta leaving the server:
+the echo app sends its text area within milliseconds; the Validate page's first paint
+(ui/validate/first_paint.py: the frame and the editor, the heavy imports after) spent
+0.3-1.3 s there, almost all of it inside the first `json_editor` call, i.e. Streamlit's v1
+custom-component call: it imports pyarrow (and with it numpy) unconditionally, and it asks
+`is_dataframe_like` of every argument that is not a scalar, str or tuple. The editor's
+`marks` argument is a list, so that question imports pandas too (cProfile of that call:
+0.56 s, of which pandas 0.29, pyarrow with numpy 0.26). Our own imports before it (app.py's
+ui.access -> core.project.load -> pydantic; the first paint's modules) are about 0.1 s idle
+(`python -X importtime`, streamlit already loaded: pydantic 0.04-0.06 s, ours 0.05 s);
+Streamlit's declare_component for the editor spends 0.03 s in inspect.getmodule. After the
+delta, the editor's iframe (one 364 KB index.html) loads and paints in 0.3-0.6 s; the heavy
+imports running meanwhile in the server cost it nothing measurable (the same paint with
+them held back 2 s: 0.94-1.26 s -> 1.04-1.61 s from the websocket, i.e. no gain).
+
+Ratios, this bench on the working tree (HEAD e0db5b0 and after): 1.65x, 1.22x, 1.54x, 1.61x.
+With the editor's marks passed as a tuple (serialised alike: JSON has no tuples, and
+`is_dataframe_like` answers False for a tuple at once, so pandas is not imported before the
+paint), in a copy of the tree, runs interleaved with the last two: 1.13x, 1.21x (median
+paint 4.09 s -> 2.23 s, 3.17 s -> 2.89 s). What stays is pyarrow and numpy
+(about 0.25 s idle), which any v1 component call imports; a components-v2 editor would not.
 """
 
 from __future__ import annotations
@@ -114,7 +139,7 @@ def main() -> None:
     control = statistics.median(r[2] for r in echo)
     print(
         f"  median first paint: Validate editor {first:.2f} s, echo app {control:.2f} s; "
-        f"ratio {first / control:.2f}x (target <= 1.5x)"
+        f"ratio {first / control:.2f}x (target <= 1.3x)"
     )
     print(
         "  median first run done (every verdict on screen): "
