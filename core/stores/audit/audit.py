@@ -32,7 +32,7 @@ __all__ = [
 class InvalidState:
     """One stored state the model rejects, and the node whose write produced it."""
 
-    thread_id: ThreadId  # as stored (a thread whose id is not text is never checked)
+    thread_id: str  # text: a thread whose id is not text is an `Unreadable`, never checked
     checkpoint_id: str
     step: int | None
     node: str | None  # None: the input checkpoint, or a write no node made

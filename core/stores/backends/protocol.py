@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from core.stores.backends.raw import RawCheckpoint
 from core.stores.backends.shards import Shard
+from core.stores.backends.thread_ids import ThreadId
 from core.stores.errors import StoreWarning
 
 if TYPE_CHECKING:
@@ -51,9 +52,11 @@ class Backend(Protocol):
         here by the strict serde, into Python objects."""
         ...
 
-    def iter_thread_ids(self, shard: Shard = (0, 1)) -> Iterator[str]:
+    def iter_thread_ids(self, shard: Shard = (0, 1)) -> Iterator[ThreadId]:
         """Every thread id in id order, only shard `(i, N)`'s: the one pager over thread
-        ids, a page per query or request; a store of any size is walked, never loaded."""
+        ids, a page per query or request; a store of any size is walked, never loaded. An
+        id is as stored: text, or in a crafted SQLite file a BLOB or a number
+        (`core.stores.backends.thread_ids`)."""
         ...
 
     def count_threads(self, contains: str = "") -> int | None:

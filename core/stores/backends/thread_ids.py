@@ -4,8 +4,9 @@ back: one printable notation that selects the same thread again."""
 from __future__ import annotations
 
 import ast
+from typing import cast
 
-__all__ = ["ThreadId", "id_type", "printable_id", "stored_id", "text_id"]
+__all__ = ["ThreadId", "id_type", "kept_as_stored", "printable_id", "stored_id", "text_id"]
 
 ThreadId = str | bytes | int | float  # what sqlite3 returns for a value of each storage class
 
@@ -92,3 +93,11 @@ def text_id(thread_id: ThreadId) -> str:
         ('a\\nb', "b't'", 'int(7)')
     """
     return thread_id if isinstance(thread_id, str) else printable_id(thread_id)
+
+
+def kept_as_stored(thread_id: ThreadId) -> str:
+    """`thread_id` unchanged, typed `str`: the objects other packages read (a timeline, a
+    list row, an unreadable row) keep the id as stored, to select the thread again, under
+    the type nearly every id has. Only a crafted SQLite file holds another; print any id
+    with `printable_id`, write it where only text goes with `text_id`."""
+    return cast(str, thread_id)

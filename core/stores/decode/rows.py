@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.errors import ErrorCode
 from core.jsontext.paths import format_path
-from core.stores.backends.thread_ids import ThreadId, text_id
+from core.stores.backends.thread_ids import text_id
 from core.stores.decode.budget import (
     BUDGET_PER_LIMIT,
     OverBudget,
@@ -43,7 +43,9 @@ class Unreadable:
     The thread is still counted and the rest of the store is read on.
     """
 
-    thread_id: ThreadId  # as stored: text, or (a crafted SQLite file's) a BLOB or a number
+    # as stored: text, or a crafted SQLite file's BLOB or number (a `ThreadId`: typed str
+    # where other packages read it; print it with `printable_id`)
+    thread_id: str
     checkpoint_id: str
     step: int | None
     code: str  # an ErrorCode: row_too_large, row_undecodable, ...

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from core.lg_compat import BRANCH_TO as _BRANCH
 from core.lg_compat import ERROR
 from core.stores.backends.open import Store
-from core.stores.backends.thread_ids import ThreadId, printable_id
+from core.stores.backends.thread_ids import ThreadId, kept_as_stored, printable_id
 from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.decode.state import checkpoint_errors
 from core.stores.threads.pages import read_checkpoints
@@ -70,7 +70,9 @@ class ThreadStatus(StrEnum):
 class ThreadRow:
     """One row of the thread list."""
 
-    thread_id: ThreadId  # as stored: select the thread again with it (`thread_timeline`)
+    # as stored, to select the thread again (`thread_timeline`): text, or a crafted SQLite
+    # file's BLOB or number (a `ThreadId`, typed str where other packages read it)
+    thread_id: str
     checkpoints: int | None  # None: not counted (a server's thread list does not say)
     last_step: int | None
     last_time: str
@@ -106,7 +108,7 @@ class ThreadPage:
     """A page of threads; `next_after` is the thread id to continue after (None: the end)."""
 
     rows: list[ThreadRow]
-    next_after: ThreadId | None
+    next_after: str | None  # as stored, as `ThreadRow.thread_id`
     scanned: int
 
 
@@ -191,7 +193,9 @@ def _raised(store: Store, latest: list[CheckpointTuple]) -> set[str]:
 
 
 def _unreadable_row(thread_id: ThreadId, count: int, latest: Unreadable, said: str) -> ThreadRow:
-    return ThreadRow(thread_id, count, latest.step, "", ThreadStatus.UNREADABLE, None, said)
+    return ThreadRow(
+        kept_as_stored(thread_id), count, latest.step, "", ThreadStatus.UNREADABLE, None, said
+    )
 
 
 def _row(
@@ -292,7 +296,7 @@ def list_threads(
                     rows.append(row)
             if len(rows) >= limit or scanned >= SCAN_LIMIT:
                 later = thread_id != ids[-1] or more
-                return ThreadPage(rows, thread_id if later else None, scanned)
+                return ThreadPage(rows, kept_as_stored(thread_id) if later else None, scanned)
         if not more:
             return ThreadPage(rows, None, scanned)
         cursor = ids[-1]

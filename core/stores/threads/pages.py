@@ -15,7 +15,7 @@ from core.errors import ErrorCode
 from core.stores.backends.open import Store
 from core.stores.backends.page_rows import raw_checkpoints
 from core.stores.backends.raw import RawCheckpoint, RawWrite
-from core.stores.backends.thread_ids import ThreadId, id_type, printable_id
+from core.stores.backends.thread_ids import ThreadId, id_type, kept_as_stored, printable_id
 from core.stores.decode.rows import (
     RowProblem,
     Unreadable,
@@ -128,8 +128,8 @@ def _sqlite(
                 value = decode_value(serde, type_, blob, size, limit, "the checkpoint", shared)
                 checkpoint = check_checkpoint(value)
             except RowProblem as problem:
-                yield Unreadable(row.thread_id, row.checkpoint_id, step_of(metadata),
-                                 problem.code, problem.message)  # fmt: skip
+                yield Unreadable(kept_as_stored(row.thread_id), row.checkpoint_id,
+                                 step_of(metadata), problem.code, problem.message)  # fmt: skip
                 continue
             yield _tuple(row, checkpoint, metadata, _writes(serde, row.writes, limit))
 
@@ -177,8 +177,8 @@ def _postgres_rows(
                             else _decode(serde, blob, limit, shared)
                         )
             except RowProblem as problem:
-                yield Unreadable(thread, row.checkpoint_id, step_of(metadata), problem.code,
-                                 problem.message)  # fmt: skip
+                yield Unreadable(kept_as_stored(thread), row.checkpoint_id, step_of(metadata),
+                                 problem.code, problem.message)  # fmt: skip
                 continue
             # a value with a refusal is decoded again each time, so each state counts it
             previous = {key: value for key, (value, whole) in decoded.items() if whole}

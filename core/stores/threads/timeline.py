@@ -13,7 +13,7 @@ from core.jsontext.write import jsonable
 from core.lg_compat import INTERRUPT, recompile
 from core.order.graph import CompiledGraph
 from core.stores.backends.open import Store
-from core.stores.backends.thread_ids import ThreadId, printable_id
+from core.stores.backends.thread_ids import ThreadId, kept_as_stored, printable_id
 from core.stores.decode.rows import RowProblem, Unreadable, encrypted_store, step_of
 from core.stores.decode.state import checkpoint_errors, stored_state
 from core.stores.threads.listing import pending_nodes, thread_root
@@ -66,7 +66,7 @@ class Checkpoint:
 class Timeline:
     """A thread's checkpoints oldest first, the blamed one, interrupts and subgraphs."""
 
-    thread_id: ThreadId  # as stored (`ThreadRow.thread_id`: a text, BLOB or number)
+    thread_id: str  # as stored, as `ThreadRow.thread_id` (a `ThreadId`, typed str outside)
     checkpoints: list[Checkpoint]
     blamed: Checkpoint | None  # the first invalid checkpoint of the latest invalid run
     interrupts: list[Any] = field(default_factory=list)  # pending `__interrupt__` values
@@ -246,7 +246,9 @@ def thread_timeline(store: Store, thread_id: ThreadId, model: type[BaseModel]) -
     latest = history[-1]
     pending = latest.pending_writes if isinstance(latest, CheckpointTuple) else None
     interrupts = [v for _, channel, v in pending or [] if channel == INTERRUPT]
-    return Timeline(thread_id, checkpoints, blamed, interrupts, store.namespaces(thread_id))
+    return Timeline(
+        kept_as_stored(thread_id), checkpoints, blamed, interrupts, store.namespaces(thread_id)
+    )
 
 
 def langgraph_get_state(store: Store, graph: CompiledGraph, thread_id: str) -> str:
