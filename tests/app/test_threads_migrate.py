@@ -22,6 +22,7 @@ from ui import keys
 from ui.threads import source
 from ui.threads.columns import MIGRATE_PHONE_COLUMNS
 from ui.threads.migrate import preview as migrate_preview
+from ui.threads.migrate.plan_grid import CELLS, cell_key
 
 pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,14 +74,39 @@ def _steps_key(at: AppTest) -> str:
     return keys.generation(keys.THREADS_MIGRATE_STEPS, generation)
 
 
-def _edit(at: AppTest, *, added=(), edited=None, deleted=()) -> AppTest:
-    """Edit the plan table as the browser reports it: cells by row, rows added, deleted."""
-    at.session_state[_steps_key(at)] = {
-        "edited_rows": edited or {}, "added_rows": list(added), "deleted_rows": list(deleted),
-    }  # fmt: skip
-    at.run()
-    assert not at.exception
+def _grid_cell(at: AppTest, row: int, column: str):
+    key = cell_key(at.session_state[keys.THREADS_MIGRATE_BASE]["generation"], row, column)
+    return at.selectbox(key=key) if column == "action" else at.text_input(key=key)
+
+
+def _edit(at: AppTest, *, added=(), edited=None) -> AppTest:
+    """Type into the plan's grid as a person does: the base rows (with `edited` cells, by
+    row), then each of `added` on the new line under them, one line a run (the next new
+    line is drawn once one is typed); lines typed before and not in `added` are emptied."""
+    base = at.session_state[keys.THREADS_MIGRATE_BASE]["rows"]
+    wanted = [{c: row[c] for c in CELLS} | (edited or {}).get(i, {}) for i, row in enumerate(base)]
+    wanted += [{c: row.get(c, "") for c in CELLS} for row in added]
+    drawn = len([w for w in at.text_input if w.key and w.key.endswith("-path")])
+    wanted += [{}] * max(0, drawn - 1 - len(wanted))  # lines typed before: emptied
+    for row, cells in enumerate(wanted):
+        for column in CELLS:
+            _grid_cell(at, row, column).set_value(cells.get(column, ""))
+        at.run()
+        assert not at.exception
     return at
+
+
+def _table(at: AppTest) -> list[dict]:
+    """The grid's lines as the table read before (its asked and note from the base rows),
+    without the empty new line at its end."""
+    base = at.session_state[keys.THREADS_MIGRATE_BASE]["rows"]
+    drawn = len([w for w in at.text_input if w.key and w.key.endswith("-path")])
+    rows = []
+    for row in range(drawn - 1):
+        kept = base[row] if row < len(base) else {"asked": None, "note": ""}
+        cells = {c: _grid_cell(at, row, c).value or "" for c in CELLS}
+        rows.append(cells | {"asked": kept["asked"], "note": kept["note"]})
+    return rows
 
 
 def _counts(at: AppTest) -> dict[str, int]:
@@ -106,8 +132,7 @@ def _upload_refused(at: AppTest) -> tuple[list[str], str]:
 
 
 def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
-    table = at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value
-    assert (list(table.columns), len(table)) == (COLUMNS, 0)
+    assert _table(at) == []  # no step: only the new line
     assert NARROWER in [code.value for code in at.code]
     assert _counts(at) == {
         "Threads": 10, "Checkpoints": 10, "Broken before": 3, "Fixed": 0, "Still broken": 3,
@@ -118,7 +143,7 @@ def test_the_demo_candidate_gets_no_step_the_warning_and_the_stores_counts(at):
 
 def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
-    assert at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value.to_dict("records") == [
+    assert _table(at) == [
         {"path": "status", "action": "map", "value": "", "from": "validated", "to": "",
          "asked": True, "note": '"validated" is no longer allowed at status: write what it '
          "becomes in to and remove answer (nothing is guessed: until then it changes nothing "
@@ -127,7 +152,7 @@ def test_a_proposal_of_maps_shows_each_note_and_marks_the_asked_step(monkeypatch
          "to": "CONFIRMED", "asked": False, "note": '"confirmed" is no longer allowed at '
          'status: it becomes "CONFIRMED", the same text in another case.'},
     ]  # fmt: skip
-    assert any("Rows marked asked need your value." in c.value for c in at.caption)
+    assert any("Steps marked asked need your value." in c.value for c in at.caption)
     # the asked step, its to still empty, is a step left to answer: it changes nothing
     assert _refusals(at) == []
     assert _counts(at) == {
@@ -163,7 +188,6 @@ def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at
     _edit(at, added=[
         AMOUNT_MAP | {"to": "five hundred"},
         {"path": "status", "action": "rename", "to": "1st"},
-        {},  # a row just added, nothing typed yet: not a step
         {"path": "items[0].sku", "action": "drop"},
     ])  # fmt: skip
     assert _refusals(at) == [
@@ -173,12 +197,12 @@ def test_a_cell_that_is_not_json_and_a_step_the_plan_refuses_are_named_by_row(at
         'quotes ("shipped").\n\n'
         "Row 2 (status) [plan_step]\n"
         "A rename needs to: the field's new name.\n\n"
-        "Row 4 (items[0].sku), column path [plan_step]\n"
+        "Row 3 (items[0].sku), column path [plan_step]\n"
         "'items[0].sku' is not a path: write field names joined by dots, [*] after a list's "
         "name for each of its elements (items[*].sku)."
     ]
     # what was typed stays in the table; the preview stays the last complete plan's (none)
-    assert at.session_state[_steps_key(at)]["added_rows"][0]["to"] == "five hundred"
+    assert _table(at)[0]["to"] == "five hundred"
     assert [e.value for e in at.error] == []
     assert _stale(at) == [STALE_NO_STEP]
     assert _counts(at) == {
@@ -256,7 +280,7 @@ def test_no_text_shown_as_it_is_holds_markdown_backticks(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
     _edit(at, added=[{"path": "status", "action": "map"}])  # a refusal naming from and to
     shown = [code.value for code in at.code] + [text.value for text in at.text]
-    notes = at.data_editor(key=keys.THREADS_MIGRATE_STEPS).value["note"].tolist()
+    notes = [row["note"] for row in _table(at)]
     assert "A map needs from and to" in "\n".join(shown)
     assert [line for line in shown + notes if "`" in line] == []
 
@@ -283,7 +307,7 @@ def test_an_uploaded_plan_replaces_the_table_and_a_bad_step_is_named_by_its_line
     good = '[[step]]\npath = "amount"\naction = "map"\nfrom = 750\nto = 500\n'
     at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD).set_value(("fix.toml", good.encode(), ""))
     at.run()
-    assert at.data_editor(key=keys.generation(keys.THREADS_MIGRATE_STEPS, 1)).value.to_dict("records") == [
+    assert _table(at) == [
         {"path": "amount", "action": "map", "value": "", "from": "750", "to": "500",
          "asked": False, "note": ""},
     ]  # fmt: skip
@@ -314,7 +338,7 @@ def test_an_uploaded_chained_plan_keeps_its_id_and_a_step_left_to_answer_waits(a
     at.file_uploader(key=keys.THREADS_MIGRATE_UPLOAD).set_value(("v2.toml", CHAINED.encode(), ""))
     with downloads() as stored:
         at.run()
-    assert at.data_editor(key=_steps_key(at)).value.to_dict("records") == [
+    assert _table(at) == [
         {"path": "status", "action": "map", "value": "", "from": "shipped", "to": "",
          "asked": True, "note": ""},
     ]  # fmt: skip
@@ -550,7 +574,7 @@ def test_a_cancelled_preview_keeps_the_threads_it_previewed_and_says_so(at, monk
 
 
 def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(monkeypatch):
-    # The plan editor draws a row-marker column first: its columns sum to 280, not 320.
+    # (The plan is a grid of inputs of its own, ui/threads/migrate/plan_grid.py: no table.)
     at = _open(monkeypatch, writes=True)
     _edit(at, added=[AMOUNT_MAP])
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
@@ -561,10 +585,6 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
     layouts = phone_layouts(at, MIGRATE_PHONE_COLUMNS)
     drawn = {key: (order, widths) for key, (order, widths, _) in layouts.items()}
     assert drawn == {
-        keys.THREADS_MIGRATE_STEPS: (
-            ["path", "action", "value", "from", "to", "asked", "note"],
-            {"path": 104, "action": 76, "value": 50, "from": 50},
-        ),
         keys.THREADS_MIGRATE_STEP_COUNTS: (
             ["path", "action", "changed", "fixed"],
             {"path": 160, "action": 72, "changed": 44, "fixed": 44},
@@ -583,7 +603,7 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
     }  # fmt: skip
     sums = {key: sum(widths.values()) for key, (_, widths) in drawn.items()}
     assert sums == {
-        keys.THREADS_MIGRATE_STEPS: 280, keys.THREADS_MIGRATE_STEP_COUNTS: 320,
+        keys.THREADS_MIGRATE_STEP_COUNTS: 320,
         keys.THREADS_MIGRATE_BROKEN: 320, keys.THREADS_MIGRATE_CHANGES: 320,
         keys.THREADS_MIGRATE_WRITTEN: 320,
     }  # fmt: skip

@@ -24,7 +24,6 @@ __all__ = [
     "MIGRATE_BROKEN_LAYOUT",
     "MIGRATE_CHANGES_LAYOUT",
     "MIGRATE_PHONE_COLUMNS",
-    "MIGRATE_PLAN_LAYOUT",
     "MIGRATE_STEPS_LAYOUT",
     "MIGRATE_WRITTEN_LAYOUT",
     "PHONE_COLUMNS",
@@ -75,14 +74,6 @@ _WRITES = _texts({"node": 100, "channel": 72, "value": 148})
 # The node that wrote it, the message, the input and the checkpoint id follow.
 _AUDIT_INVALID = _texts({"thread_id": 108, "step": 36, "field": 68, "type": 108})
 
-# A migration step being edited: its path and action, then its value and `from` (the start of
-# longer JSON; a tap opens the cell whole). The editor draws a row-marker column before them
-# (to pick rows to delete), so these sum to 280, not 320. `to`, asked and the note follow.
-_MIGRATE_PLAN = {
-    **_texts({"path": 104}),
-    "action": st.column_config.SelectboxColumn("action", width=76),
-    **_texts({"value": 50, "from": 50}),
-}
 # What one step did over the store: its path and action, the states it changed and fixed.
 _MIGRATE_STEPS = {
     **_texts({"path": 160, "action": 72}),
@@ -174,7 +165,6 @@ WRITES_LAYOUT = _layout(
 AUDIT_INVALID_LAYOUT = _layout(
     _AUDIT_INVALID, ["node", "msg", "input", "checkpoint_id"], row_height=WRAP_ROW_HEIGHT
 )
-MIGRATE_PLAN_LAYOUT = _layout(_MIGRATE_PLAN, ["to", "asked", "note"])
 MIGRATE_STEPS_LAYOUT = _layout(_MIGRATE_STEPS, [])
 # The broken states' details at widths that fit the 1400 px page's 938 px of grid with the
 # first three: the message and the checkpoint id wrap inside their columns (rows as tall as
@@ -200,7 +190,6 @@ PHONE_COLUMNS = {
 # The Migrate section's tables, kept apart because most are drawn only after an edit, a
 # pick or a write (tests/app/test_threads_migrate.py draws them all).
 MIGRATE_PHONE_COLUMNS = {
-    keys.THREADS_MIGRATE_STEPS: list(_MIGRATE_PLAN),
     keys.THREADS_MIGRATE_STEP_COUNTS: list(_MIGRATE_STEPS),
     keys.THREADS_MIGRATE_BROKEN: list(_MIGRATE_BROKEN),
     keys.THREADS_MIGRATE_CHANGES: list(_MIGRATE_CHANGES),

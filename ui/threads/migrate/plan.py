@@ -9,14 +9,14 @@ from pydantic import BaseModel
 
 from core.errors import CodedError, ErrorCode
 from core.migrate.export import export_module
-from core.migrate.plan import ACTIONS, MAX_PLAN_BYTES, PlanError, parse_plan, plan_toml
+from core.migrate.plan import MAX_PLAN_BYTES, PlanError, parse_plan, plan_toml
 from core.migrate.propose import Proposal, propose
 from ui import keys
 from ui.text import plain
 from ui.threads.coded import coded_lines, show_coded
-from ui.threads.columns import MIGRATE_PLAN_LAYOUT
 from ui.threads.migrate.cells import TakesText, takes_text, unticked
-from ui.threads.migrate.plan_table import TablePlan, plan_frame, plan_rows, read_rows
+from ui.threads.migrate.plan_grid import plan_grid
+from ui.threads.migrate.plan_table import TablePlan, plan_rows, read_rows
 
 __all__ = ["plan_editor", "steps_key"]
 
@@ -32,37 +32,6 @@ _TOO_LARGE = (
     f"the plan is over {MAX_PLAN_BYTES:,} bytes; shorten it: one step whose path has [*] "
     "(items[*].sku) covers every element of a list."
 )
-_JSON_HELP = (
-    "Plain text where the field is text (shipped); JSON where it is not: a number, true, "
-    'false, null, a list, an object, or a string that reads as one ("750"). Empty: the step '
-    "does not give it."
-)
-_COLUMNS = {
-    "path": st.column_config.TextColumn(
-        "path", help="Field names joined by dots; [*] after a list's name: items[*].sku"
-    ),
-    "action": st.column_config.SelectboxColumn("action", options=list(ACTIONS)),
-    "value": st.column_config.TextColumn("value", help=f"default: the value to set. {_JSON_HELP}"),
-    "from": st.column_config.TextColumn("from", help=f"map: the old value. {_JSON_HELP}"),
-    "to": st.column_config.TextColumn(
-        "to",
-        help=f"map: the new value; rename: the new name; coerce: int, float, str or bool. "
-        f"{_JSON_HELP}",
-    ),  # fmt: skip
-    "asked": st.column_config.CheckboxColumn(
-        "asked", disabled=True, help="The proposal could not choose this value: choose it."
-    ),
-    "note": st.column_config.TextColumn("note", disabled=True, help="Why the step is proposed"),
-}
-
-
-def _configured() -> dict[str, Any]:
-    """The columns as configured here, each in the layout's width (ui/threads/columns.py)."""
-    layout = MIGRATE_PLAN_LAYOUT["column_config"]
-    return {
-        name: {**layout.get(name, {}), **{k: v for k, v in column.items() if v is not None}}
-        for name, column in _COLUMNS.items()
-    }
 
 
 def steps_key() -> str:
@@ -157,23 +126,18 @@ def plan_editor(model: type[BaseModel], candidate: type[BaseModel]) -> TablePlan
     asked = any(row["asked"] for row in base["rows"])
     st.caption(
         f"The plan, from {plain(base['origin'])}: one step per row, applied in order to each "
-        "stored state. Edit a cell, add a row (+) or delete rows; value, from and to are "
-        "plain text where the field is text, JSON where it is not (each column's help says "
-        "more). "
-        + ("Rows marked asked need your value. " if asked else "")
+        "stored state. Edit a cell (Enter or Tab keeps it), type a new step on the last line, "
+        "empty every cell of a line to drop its step; value, from and to are plain text where "
+        "the field is text, JSON where it is not: a number, true, false, null, a list, an "
+        'object, or a string that reads as one ("750"). '
+        + ("Steps marked asked need your value. " if asked else "")
         + (
             "It starts with no step: add one if the preview shows states to fix."
             if not base["rows"]
             else ""
         )
     )
-    edited = st.data_editor(
-        plan_frame(base["rows"]),
-        key=steps_key(),
-        num_rows="dynamic",
-        alt="The migration plan: one step per row",
-        **MIGRATE_PLAN_LAYOUT | {"column_config": _configured()},
-    )
+    edited = plan_grid(base["generation"], base["rows"])
     table = read_rows(edited, base["rows"], text, base.get("header", {}))
     if table.refusals:
         refused = st.container(key=keys.THREADS_MIGRATE_REFUSALS)
