@@ -12,7 +12,16 @@ from playwright.sync_api import expect
 
 from core.order import SEED_PAYLOAD
 from core.order.presets import PRESETS
-from tests.e2e._browser import NOTE_DRAWN, grid_with, new_context, open_app, rerun, submit_payload
+from tests.e2e._browser import (
+    NOTE_DRAWN,
+    editor_frame,
+    editor_value,
+    grid_with,
+    new_context,
+    open_app,
+    rerun,
+    submit_payload,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -113,3 +122,43 @@ def test_on_a_phone_the_page_heading_and_the_error_tables_headers_are_drawn_whol
         box = heading.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
         assert heading.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+
+
+def _pick(page: Any, title: str) -> None:
+    page.locator(".st-key-preset input").click()
+    with rerun(page):
+        page.get_by_role("option").filter(has_text=title).click()
+
+
+def test_the_preset_box_names_the_last_load_and_goes_once_the_text_is_yours(opened: Any) -> None:
+    # #32 item 8, said by the box itself since issue 41, item 9 (the line under it went): after
+    # "Try a broken order" it named the preset picked before, and stayed after a paste.
+    page = opened(WIDE)
+    box = page.locator(".st-key-preset input")
+    expect(box).to_have_value("")  # the seed order: nothing loaded
+    _pick(page, "Bad UUID")
+    expect(box).to_have_value(f"{PRESETS['bad_uuid'].title} — {PRESETS['bad_uuid'].summary}")
+    with rerun(page):
+        page.get_by_role("button", name="Try a broken order").click()
+    expect(editor_frame(page).locator(".cm-content")).to_contain_text('"sku": "bad sku"')
+    expect(box).to_have_value(f"{BAD_SKU.title} — {BAD_SKU.summary}")
+
+    content = editor_frame(page).locator(".cm-content")
+    content.click()
+    page.keyboard.press("Control+a")
+    with rerun(page):  # the editor sends the text 400 ms after the paste
+        page.keyboard.insert_text('{"user_id": "mine"}')  # what a paste inserts
+    expect(box).to_have_value("")
+
+    # One keystroke into a preset's text is enough; the keystrokes typed while the box
+    # changes all land, in order, where the caret was.
+    _pick(page, "Bad UUID")
+    content.click()
+    page.keyboard.press("Control+End")
+    with rerun(page):
+        page.keyboard.type("  ", delay=50)
+    page.keyboard.type("x", delay=50)
+    expect(box).to_have_value("")
+    expect(editor_frame(page).locator(".cm-editor")).to_contain_class("cm-focused")
+    expect(editor_frame(page).locator(".cm-line").last).to_have_text("}  x")
+    assert editor_value(page) == PRESETS["bad_uuid"].value + "  x"
