@@ -169,7 +169,8 @@ def json_editor(
     raw = _component(
         text=text,
         rev=sync.rev,
-        marks=[vars(mark) for mark in marks],
+        # a tuple: Streamlit's dataframe check on a list argument imports pandas (first paint)
+        marks=tuple(vars(mark) for mark in marks),
         marks_at=marks_at,
         goto=request,
         height=height,
