@@ -36,9 +36,10 @@ def audit_server(
     the audit reads on), so its row carries the checkpoint id and step of the state checked
     (no request for a valid thread). With `history_too`, every checkpoint of its history,
     each invalid state blamed on the node whose task wrote it (its parent checkpoint's
-    tasks). A thread whose history (or state) the server refuses is audited from its
-    values, with an `unreadable` row saying why. `only`: only that thread (threads.get;
-    none, when the server has no such thread)."""
+    tasks). A thread whose history the server refuses is audited from its values, with an
+    `unreadable` row saying why; one whose state it refuses (400: it cannot prepare the
+    thread's next step) keeps its row without a checkpoint id or step. `only`: only that
+    thread (threads.get; none, when the server has no such thread)."""
     result = AuditResult()
     with ThreadPoolExecutor(_STATES_AT_ONCE, thread_name_prefix="audit-state") as pool:
         asked: deque[tuple[str, Any, list[dict[str, Any]], Future[dict[str, Any]]]] = deque()
@@ -91,9 +92,8 @@ def _checked(
     only if they changed since the search: that state is the one named)."""
     try:
         state = asked.result()
-    except ServerRefusal as refusal:  # audited from the search's values, and said why
+    except ServerRefusal:  # 400: the server cannot prepare it; its values were checked
         result.invalid.append(InvalidState(thread_id, "", None, None, errors))
-        result.unreadable.append(_refused(thread_id, refusal, "state"))
         return
     if state.get("values") != values:  # written since the search: check what is named
         try:
@@ -128,7 +128,7 @@ def _audit_history(
         result.checkpoints += 1
         if latest_errors:
             result.invalid.append(InvalidState(thread_id, "", None, None, latest_errors))
-        result.unreadable.append(_refused(thread_id, refusal, "history"))
+        result.unreadable.append(_refused(thread_id, refusal))
         return
     by_id = {s["checkpoint"]["checkpoint_id"]: s for s in states}
     for state in states:
@@ -150,13 +150,12 @@ def _audit_history(
             )
 
 
-def _refused(thread_id: str, refusal: ServerRefusal, what: str) -> Unreadable:
-    instead = "" if what == "history" else ", without their checkpoint id and step"
+def _refused(thread_id: str, refusal: ServerRefusal) -> Unreadable:
     return Unreadable(
         thread_id,
         "",
         None,
         ErrorCode.SERVER_HISTORY_REFUSED,
-        f"the server answered {refusal.status} for this thread's {what} ({refusal.message}); "
-        f"its latest values, from the thread list, are audited instead{instead}.",
+        f"the server answered {refusal.status} for this thread's history ({refusal.message}); "
+        "its latest values, from the thread list, are audited instead.",
     )
