@@ -202,8 +202,10 @@ def test_each_table_puts_what_names_a_row_and_its_verdict_first_within_a_phones_
         keys.THREADS_TIMELINE: (
             ["step", "source", "written by", "errors", "unreadable", "changed", "pending", "time",
              "checkpoint_id", "parent_id"],
-            {"step": 40, "source": 58, "written by": 110, "errors": 56},
-            79,  # a checkpoint's ids wrap over three lines of their 130 px at 1400 px
+            # "written by" as wide as its longest word (validate_order: 14 characters), so
+            # no name is split over lines ("validate_orde / r"); the ids are shortened
+            {"step": 40, "source": 58, "written by": 128, "errors": 56},
+            79,  # the time and the changed fields wrap in their columns (three lines at most)
         ),
         keys.THREADS_WRITES: (
             ["node", "channel", "value", "task_id"],
@@ -365,8 +367,10 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
     head = written["configurable"]["checkpoint_id"]
     # the timeline was read again: the fork's new head is its last row, and the stepper is on it
     assert [(row[0], row[1], row[2], row[8]) for row in table_rows(at, "step")][-1] == (
-        "2", "update", "confirm", head
+        "2", "update", "confirm", f"{head[:8]}…{head[-4:]}"
     )  # fmt: skip
+    # the table shows an id's start and end; the stepped checkpoint's ids are whole
+    assert f"checkpoint_id  {head}" in [c.value.splitlines()[0] for c in at.code]
     # the headline speaks of the run the thread stands on now, and names the abandoned one
     assert "The latest state of this thread is valid under AgentState." in [
         a.value for a in at.success
@@ -433,10 +437,14 @@ def test_editing_the_state_after_a_dry_run_withdraws_the_write_button(monkeypatc
         "Nothing will be written [unbrick_invalid_edit]:",
         "The edited state still has 2 errors under the model; fix them, then dry-run again.",
     )
-    edit_errors = [d.value for d in at.dataframe if d.value.columns[0] == "path"][-1]
-    assert edit_errors[["path", "type"]].values.tolist() == [
+    table = [d for d in at.dataframe if d.value.columns[0] == "path"][-1]
+    assert table.value[["path", "type"]].values.tolist() == [
         ["user_id", "missing"], ["amount", "missing"],
     ]  # fmt: skip
+    # a state has no text: no line:col column (it was there, empty), the path and the whole
+    # message first, at widths that wrap the message within its column
+    assert list(table.proto.column_order)[:2] == ["path", "message"]
+    assert "line:col" not in table.proto.column_order
 
 
 def test_the_sessions_demo_store_is_deleted_when_the_session_ends(monkeypatch):
@@ -612,6 +620,7 @@ def test_a_damaged_row_is_listed_unreadable_with_its_code_and_the_page_works(mon
         "10 threads, 10 checkpoints audited; 2 invalid states in 2 threads, 1 checkpoint unreadable"
     ) in [t.value for t in at.text]
     (latest,) = [r[-2] for r in table_rows(at, "step") if r[-2]][-1:]  # its checkpoint_id column
+    assert "…" in latest  # its start and end, in the timeline and the audit alike
     assert table_rows(at, "thread_id", "checkpoint_id", "step", "code") == [
         ("clean-2", latest, "6", "row_undecodable", message[len("[row_undecodable] ") :])
     ]

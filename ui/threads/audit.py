@@ -27,11 +27,22 @@ from ui import keys
 from ui.heavy import heavy_slot
 from ui.text import plain
 from ui.threads.columns import AUDIT_INVALID_LAYOUT
+from ui.threads.listing import short_ids
 from ui.threads.source import StoreChoice
 
 __all__ = ["SLICES", "audit_section"]
 
 SLICES = 10  # the audit runs as this many disjoint slices: progress and Cancel between them
+
+
+def _short_checkpoints(rows: pd.DataFrame) -> pd.DataFrame:
+    """`rows` with each checkpoint id as the timeline shows it, its start and end (a uuid
+    wrapped over three lines split it mid-word); the CSV and JSON hold each id whole."""
+    if "checkpoint_id" not in rows:
+        return rows
+    ids = list(dict.fromkeys(rows["checkpoint_id"].astype(str)))
+    short = dict(zip(ids, short_ids(ids), strict=True))
+    return rows.assign(checkpoint_id=rows["checkpoint_id"].astype(str).map(short))
 
 
 def _cancel() -> None:
@@ -65,12 +76,12 @@ def _results(result: AuditResult, finished: bool) -> None:
             pd.DataFrame(error_counts(result)), key=keys.THREADS_AUDIT_COUNTS, hide_index=True
         )
         st.caption("States that fail the model (one row per error), with the node that wrote them")
-        rows = pd.DataFrame(invalid_rows(result))
+        rows = _short_checkpoints(pd.DataFrame(invalid_rows(result)))
         st.dataframe(rows, key=keys.THREADS_AUDIT_INVALID, **AUDIT_INVALID_LAYOUT)
     if result.unreadable:
         st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
         st.dataframe(
-            pd.DataFrame(unreadable_rows(result)),
+            _short_checkpoints(pd.DataFrame(unreadable_rows(result))),
             key=keys.THREADS_AUDIT_UNREADABLE,
             hide_index=True,
         )

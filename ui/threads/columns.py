@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
+from pandas.api.types import is_numeric_dtype
 
 from ui import keys
 
@@ -34,6 +36,7 @@ __all__ = [
     "TIMELINE_LAYOUT",
     "WRAP_ROW_HEIGHT",
     "WRITES_LAYOUT",
+    "fit_words",
     "thread_list_layout",
 ]
 
@@ -160,10 +163,27 @@ TIMELINE_LAYOUT = _layout(_TIMELINE, list(TIMELINE_DETAIL_WIDTHS), _texts(TIMELI
 WRITES_LAYOUT = _layout(
     _WRITES,
     ["task_id"],
-    {"task_id": _Text("task_id", width=120)},  # fits the 1400 px page's half column too
+    {
+        "task_id": _Text(
+            "task_id",
+            width=120,
+            help="Each id's start and end (…: the middle left "
+            "out); the checkpoint's ids above hold it whole.",
+        )
+    },  # fmt: skip
 )
 AUDIT_INVALID_LAYOUT = _layout(
-    _AUDIT_INVALID, ["node", "msg", "input", "checkpoint_id"], row_height=WRAP_ROW_HEIGHT
+    _AUDIT_INVALID,
+    ["node", "msg", "input", "checkpoint_id"],
+    {
+        "checkpoint_id": _Text(
+            "checkpoint_id",
+            width=130,
+            help="Each id's start and end (…: the "
+            "middle left out); the CSV and JSON below hold it whole.",
+        )
+    },
+    row_height=WRAP_ROW_HEIGHT,
 )
 MIGRATE_STEPS_LAYOUT = _layout(_MIGRATE_STEPS, [])
 # The broken states' details at widths that fit the 1400 px page's 938 px of grid with the
@@ -195,3 +215,30 @@ MIGRATE_PHONE_COLUMNS = {
     keys.THREADS_MIGRATE_CHANGES: list(_MIGRATE_CHANGES),
     keys.THREADS_MIGRATE_WRITTEN_TABLE: list(_MIGRATE_WRITTEN),
 }
+
+
+# A wide character of the grid's font, and a cell's padding, in px (as ui.tables counts them).
+_CHAR, _PADDING = 8, 16
+
+
+def fit_words(layout: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
+    """`layout` with each sized text column at least as wide as the longest word its cells
+    in `frame` hold: a value wraps between words, never inside one ("validate_orde / r").
+    Ids are shortened before (a uuid is one 36-character word): the row's detail has them
+    whole.
+
+    Example:
+        >>> frame = pd.DataFrame({"written by": ["validate_order", "x"]})
+        >>> fit_words(_layout(_texts({"written by": 110}), []), frame)["column_config"][
+        ...     "written by"]["width"]
+        128
+    """
+    config = dict(layout["column_config"])
+    for name, column in config.items():
+        width = column.get("width") if isinstance(column, dict) else None
+        if not isinstance(width, int) or name not in frame or is_numeric_dtype(frame[name]):
+            continue
+        words = [word for cell in frame[name].astype(str) for word in cell.split()]
+        longest = max(map(len, words), default=0) * _CHAR + _PADDING
+        config[name] = {**column, "width": max(width, longest)}
+    return layout | {"column_config": config}

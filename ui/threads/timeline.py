@@ -26,7 +26,8 @@ from ui.stepper import step_controls
 from ui.tables import wrapped_row_height
 from ui.text import plain
 from ui.threads.coded import show_coded
-from ui.threads.columns import TIMELINE_DETAIL_WIDTHS, TIMELINE_LAYOUT, WRITES_LAYOUT
+from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT, fit_words
+from ui.threads.listing import short_ids
 
 __all__ = ["as_json", "thread_headline", "thread_view"]
 
@@ -48,8 +49,15 @@ def _text(value: Any, limit: int = 200) -> str:
     return clip(text, limit)
 
 
+def _short(ids: list[str]) -> dict[str, str]:
+    """Each id as a table shows it: its start and end (the stepped checkpoint has it whole)."""
+    unique = list(dict.fromkeys(i for i in ids if i))
+    return dict(zip(unique, short_ids(unique), strict=True)) | {"": ""}
+
+
 def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
     rows = timeline.checkpoints
+    short = _short([c.checkpoint_id for c in rows] + [c.parent_id or "" for c in rows])
     return pd.DataFrame(
         {
             "step": ["" if c.step is None else str(c.step) for c in rows],
@@ -60,8 +68,8 @@ def _timeline_frame(timeline: Timeline) -> pd.DataFrame:
             "unreadable": [c.unreadable.code if c.unreadable else "" for c in rows],
             "pending": [", ".join(c.pending) for c in rows],
             "time": [short_time(c.time) for c in rows],
-            "checkpoint_id": [c.checkpoint_id for c in rows],
-            "parent_id": [c.parent_id or "" for c in rows],
+            "checkpoint_id": [short[c.checkpoint_id] for c in rows],
+            "parent_id": [short[c.parent_id or ""] for c in rows],
         }
     )
 
@@ -72,7 +80,12 @@ def _writes_frame(checkpoint: Checkpoint) -> pd.DataFrame:
             "node": [w.node or "(no node)" for w in checkpoint.writes],
             "channel": [w.channel for w in checkpoint.writes],
             "value": [_text(w.value) for w in checkpoint.writes],
-            "task_id": [w.task_id for w in checkpoint.writes],
+            "task_id": list(
+                map(
+                    _short([w.task_id for w in checkpoint.writes]).get,
+                    [w.task_id for w in checkpoint.writes],
+                )
+            ),  # fmt: skip
         }
     )
 
@@ -188,15 +201,16 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
         st.caption("Subgraph namespaces stored for this thread:")
         st.code("\n".join(timeline.namespaces), language=None)
     frame = _timeline_frame(timeline)
+    layout = fit_words(TIMELINE_LAYOUT, frame)  # no word split over lines
+    widths = {name: column["width"] for name, column in layout["column_config"].items()
+              if isinstance(column.get("width"), int)}  # fmt: skip
     st.dataframe(
         frame,
         key=keys.THREADS_TIMELINE,
-        row_height=wrapped_row_height(  # a checkpoint's ids whole, in three lines
-            frame[list(TIMELINE_DETAIL_WIDTHS)].astype(str).to_dict("records"),
-            TIMELINE_DETAIL_WIDTHS,
-            most_lines=3,
+        row_height=wrapped_row_height(  # what wraps (a time, changed fields), in its column
+            frame[list(widths)].astype(str).to_dict("records"), widths, most_lines=3
         ),
-        **TIMELINE_LAYOUT,
+        **layout,
     )
     last = len(timeline.checkpoints) - 1
     blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
@@ -226,6 +240,8 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
         else:
             st.text("Not read: see why beside.")
     with detail_col:
+        st.caption("This checkpoint's ids, whole (the tables show their start and end)")
+        st.code(_ids(checkpoint), language=None, wrap_lines=True)
         st.caption("This state against the model")
         _errors(checkpoint, model, key=keys.THREADS_ERRORS)
         st.caption("The writes that produced it, with the node that made each")
@@ -242,6 +258,17 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     else:
         st.text("No write to a state field made this checkpoint.")
     return checkpoint
+
+
+def _ids(checkpoint: Checkpoint) -> str:
+    """The checkpoint's id, its parent's, and each write's task id, whole, one a line."""
+    lines = [
+        f"checkpoint_id  {checkpoint.checkpoint_id}",
+        f"parent_id      {checkpoint.parent_id or '(none: the thread starts here)'}",
+    ]
+    lines += [f"task_id        {w.task_id}  ({w.node or 'no node'} -> {w.channel})"
+              for w in checkpoint.writes]  # fmt: skip
+    return "\n".join(lines)
 
 
 def _no_writes(checkpoint: Checkpoint) -> str:

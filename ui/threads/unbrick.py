@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
@@ -21,7 +22,7 @@ from core.validate.report import validate_value
 from ui import keys
 from ui.editor.json_editor import Mark
 from ui.editor.payload import editor_text, payload_editor, set_payload_text
-from ui.errors.view import error_table
+from ui.errors.state_table import STATE_ERROR_TABLE
 from ui.text import plain
 from ui.threads.coded import show_coded
 from ui.threads.columns import MIGRATE_WRITTEN_LAYOUT
@@ -174,9 +175,10 @@ def unbrick_section(
         except UnbrickError as error:
             show_coded("Nothing will be written", error)
             if error.code == UnbrickCode.INVALID_EDIT:
-                error_table(
-                    validate_value(edited, model), key=keys.THREADS_UNBRICK_ERRORS, texts=None
-                )
+                # a parsed state has no text, so no line:col: the Timeline's table for a
+                # state's errors (path and whole message first; error_table's was empty, cut)
+                rows = pd.DataFrame(validate_value(edited, model).to_rows())
+                st.dataframe(rows, key=keys.table(keys.THREADS_UNBRICK_ERRORS), **STATE_ERROR_TABLE)
     planned = st.session_state.get(keys.THREADS_UNBRICK_PLAN)
     if planned is None or planned[0] != text:  # the dry run of this very text, never a stale one
         return
