@@ -108,7 +108,10 @@ def test_on_a_phone_the_page_heading_and_the_error_tables_headers_are_drawn_whol
     spans = [(drawn[h]["start"], drawn[h]["end"]) for h in headers]
     edges = [start - CELL_PADDING for start, _ in spans[1:]] + [drawn["path"]["canvas"]]
     assert all(end <= edge for (_, end), edge in zip(spans, edges, strict=True)), spans
-    # The message's words, each whole on one of its lines (not "'^[A-Z0-9-]+$" / "'").
+    # The path on one line (not "items[0].sk" / "u"), and the message's words, each whole on
+    # one of its lines (not "'^[A-Z0-9-]+$" / "'").
+    path = [text for text, d in drawn.items() if spans[0][0] <= d["start"] < spans[1][0]]
+    assert sorted(path) == ["items[0].sku", "path"], path
     message = "String should match pattern '^[A-Z0-9-]+$'"
     left, right = spans[2][0], spans[3][0]  # the message's column
     lines = sorted(

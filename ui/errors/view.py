@@ -18,7 +18,7 @@ from core.validate.report import Report
 from ui import keys
 from ui.errors.focus import error_details
 from ui.errors.keyboard import ROW_KEYS_HELP, keyboard_rows
-from ui.errors.widths import column_px
+from ui.errors.widths import wrapped_column_px
 from ui.tables import rows_in_view, wrapped_row_height
 
 __all__ = [
@@ -282,13 +282,13 @@ _WORD_MOST = 130  # px
 def _fitted_rejected_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """REJECTED_COLUMNS with each column's width chosen by its header and values."""
 
-    def values(name: str) -> list[str]:
-        return [name] + [str(row.get(name) or "") for row in rows]
+    def width(name: str) -> int:  # the rows wrap: each column's values as wrapped text
+        return wrapped_column_px(name, [str(row.get(name) or "") for row in rows])
 
-    path = min(column_px(values("path")), _PATH_MOST)
-    line_col = column_px(values("line:col"))
-    by = column_px(values("rejected by"))
-    word = min(column_px(values("message"), wrapped=True), _WORD_MOST)
+    path = min(width("path"), _PATH_MOST)
+    line_col = width("line:col")
+    by = width("rejected by")
+    word = min(width("message"), _WORD_MOST)
     message = max(_REJECTED_ROOM - path - line_col - by, word)
     widths = _where_columns(path, line_col, message)
     return (

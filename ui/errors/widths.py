@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["CELL_PADDING", "WRAP_PADDING", "column_px", "text_px", "word_px", "wrapped_lines"]
+__all__ = [
+    "CELL_PADDING",
+    "WRAP_PADDING",
+    "column_px",
+    "text_px",
+    "word_px",
+    "wrapped_column_px",
+    "wrapped_lines",
+]
 
 # The grid's font (Source Sans, 14 px): each printable ASCII character's width in px, from
 # chr(32) to chr(126), as Chromium's canvas measures it (measureText, to 0.1 px).
@@ -18,10 +26,10 @@ _ASCII = (
 )  # fmt: skip
 _WIDE = 14.0  # px, a CJK character (a full em)
 _OTHER = 9.0  # px, any other character: about a wide Latin letter
-# A cell's text starts 8 px in; a line is clipped at the cell's edge, and kept 4 px from it
+# A cell's text starts 8 px in; a line is clipped at the cell's edge, and kept 2 px from it
 # here. Wrapped text breaks at 16 px of padding and about 1.5 px more: in Chromium a word of
 # 78.2 px broke in a 95 px column, one of 77.7 px did not.
-CELL_PADDING = 8 + 4  # px
+CELL_PADDING = 8 + 2  # px
 WRAP_PADDING = 16 + 2  # px
 
 
@@ -50,6 +58,17 @@ def word_px(text: str) -> float:
         78.7
     """
     return max((text_px(word) for word in text.split()), default=0.0)
+
+
+def wrapped_column_px(header: str, values: Iterable[str]) -> int:
+    """A column's width in px, in a table whose rows wrap, that holds its header on one line
+    (headers do not wrap) and each word of its values unbroken.
+
+    Example:
+        >>> wrapped_column_px("path", ["items[0].sku"])
+        90
+    """
+    return max(column_px([header]), column_px(values, wrapped=True))
 
 
 def column_px(texts: Iterable[str], *, wrapped: bool = False) -> int:

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.errors.widths import column_px, wrapped_lines
+from ui.errors.widths import wrapped_column_px, wrapped_lines
 
 __all__ = ["PROBE_COLUMNS", "PROBE_ROOM", "probe_columns"]
 
@@ -30,10 +30,10 @@ def probe_columns(rows: list[dict[str, Any]]) -> dict[str, Any]:
     rows tall enough for the longest of them (they were cut at a fourth line, with no way to
     read the rest in the table)."""
 
-    def values(name: str) -> list[str]:
-        return [name] + [str(row.get(name) or "") for row in rows]
+    def width(name: str) -> int:  # the rows wrap: each column's values as wrapped text
+        return wrapped_column_px(name, [str(row.get(name) or "") for row in rows])
 
-    widths = {"id": column_px(values("id")), "verdict": column_px(values("verdict"))}
+    widths = {"id": width("id"), "verdict": width("verdict")}
     rest = PROBE_ROOM - widths["id"] - widths["verdict"] - _EVIDENCE - _SECONDS
     widths["claim"] = round(rest * _CLAIM_SHARE)
     widths["source"] = rest - widths["claim"]
