@@ -16,6 +16,7 @@ from core.stores.config import ServerStore
 from core.stores.demo import CandidateState, build_demo_store
 from core.stores.session import allowed_types, store_session
 from tests.app.conftest import table_rows
+from ui.threads.listing import short_ids
 
 ROOT = Path(__file__).resolve().parents[3]
 THREADS = str(ROOT / "views" / "threads.py")
@@ -35,11 +36,15 @@ def test_the_command_line_reads_the_store_playground_toml_names_as_the_page_does
     )  # fmt: skip
     assert (cli.returncode, cli.stderr) == (1, "")
     said = json.loads(cli.stdout)
+    # the page shows each checkpoint id as its start and end (short_ids, over the table's ids)
+    ids = list(dict.fromkeys(row["checkpoint_id"] for row in said["invalid"]))
+    shown = dict(zip(ids, short_ids(ids), strict=True))
     by_cli = sorted(
-        (row["thread_id"], row["checkpoint_id"], str(row["step"]), row["node"], error["type"])
+        (row["thread_id"], shown[row["checkpoint_id"]], str(row["step"]), row["node"],
+         error["type"])
         for row in said["invalid"]
         for error in row["errors"]
-    )
+    )  # fmt: skip
 
     for name in [k for k in os.environ if k.startswith("PLAYGROUND_")]:
         monkeypatch.delenv(name)
