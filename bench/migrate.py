@@ -30,6 +30,13 @@ each step that changes it where it has an error.
     compile per graph and LangGraph naming the writing node (a timeline per thread before),
     200 threads took 10.7 s against 3.3 s bare (3.25x). What is left on Postgres: reading and
     validating every thread's latest state before writing, ~15% of the run.
+    Measured again 2026-12-05 after LangGraph's look at the thread's latest checkpoint (before
+    it stores an update's writes) is answered by the head just read by id (4 -> 3 round trips
+    a fork, one tuple decode fewer; the same rows written): Postgres --apply 4.03 / 6.42 /
+    4.36 s vs bare 6.22 / 8.48 / 5.55 s, 0.65x / 0.76x / 0.79x in three runs at load average
+    8-10 (the same machine, the same hour, before it: 1.08x at load 3.5, 1.16x at load 8-9);
+    SQLite 7.64 s vs 8.32 s, 0.92x. Per fork on Postgres now: get_tuple of the head, the
+    update's writes (put_writes) and the checkpoint (put), each its own round trip.
 With --profile, one more preview of the full store runs under cProfile and its largest
 cumulative entries are printed: where the time goes.
 Prints numbers; never fails. Run: python bench/migrate.py [--quick] [--profile] [--apply-only]
