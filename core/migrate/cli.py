@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from core.errors import ErrorCode
 from core.project import load_project
+from core.stores.backends.thread_ids import printable_id
 from core.stores.errors import StoreError, coded
 from core.stores.open import STORE_ENV, store_label
 from core.stores.spec import mask_secrets
@@ -160,11 +161,17 @@ def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) ->
     for state in report["still_broken"][:20]:
         first = state["errors"][0]
         loc = ".".join(str(part) for part in first["loc"]) or "(state)"
-        print(f"  still broken: {state['thread_id']} {state['checkpoint_id']}  {loc}: "
-              f"{first['type']}", file=out)  # fmt: skip
+        print(f"  still broken: {printable_id(state['thread_id'])} {state['checkpoint_id']}  "
+              f"{loc}: {first['type']}", file=out)  # fmt: skip
     for row in report["unreadable"][:20]:
-        print(f"  unreadable: {row['thread_id']} {row['checkpoint_id']}  [{row['code']}] "
+        # a thread_id_not_text row's id is already printed as the audit prints it
+        shown = (
+            row["thread_id"]
+            if row["code"] == "thread_id_not_text"
+            else printable_id(row["thread_id"])
+        )
+        print(f"  unreadable: {shown} {row['checkpoint_id']}  [{row['code']}] "
               f"{row['message']}", file=out)  # fmt: skip
     for written in report["written"]:
-        print(f"  written: {written['thread_id']} {written['from_checkpoint_id']} -> "
+        print(f"  written: {printable_id(written['thread_id'])} {written['from_checkpoint_id']} -> "
               f"{written['new_checkpoint_id']}", file=out)  # fmt: skip
