@@ -403,9 +403,6 @@ def test_on_a_phone_the_annotated_text_keeps_each_line_on_one_line(
 SIDEWAYS = """() => {
   const found = [];
   for (const scroller of document.querySelectorAll(".dvn-scroller")) {
-    // The thread list is a pane beside the open thread (#41 item 1): its later columns (last
-    // time, checkpoints, last step) are a swipe away by design; every other grid fits.
-    if (scroller.closest(".st-key-threads_table")) continue;
     if (scroller.scrollWidth > scroller.clientWidth + 1) {
       found.push(["grid", scroller.scrollWidth, scroller.clientWidth,
                   scroller.closest("[data-testid='stDataFrame']").innerText.slice(0, 40)]);

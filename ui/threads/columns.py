@@ -12,6 +12,7 @@ show what they showed before.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
@@ -109,22 +110,14 @@ def _layout(
     } | options
 
 
-# The thread list's details: first the detail (the blamed node, pending nodes or first
-# error), at a width that fits the list's pane beside the open thread at 1400 px (580 px with
-# the row marks and the first two), wrapping inside its column (rows as tall as it needs:
-# ui.tables.wrapped_row_height); the time and counts after it, a swipe away there as every
-# table's details are on a phone.
-THREAD_LIST_DETAIL_WIDTHS = {"detail": 260, "last time": 170, "checkpoints": 84, "last step": 70}
-THREAD_LIST_LAYOUT = _layout(
-    _THREAD_LIST,
-    list(THREAD_LIST_DETAIL_WIDTHS),
-    {
-        **_numbers({"checkpoints": THREAD_LIST_DETAIL_WIDTHS["checkpoints"]}),
-        **_texts(
-            {name: THREAD_LIST_DETAIL_WIDTHS[name] for name in ["last step", "last time", "detail"]}
-        ),
-    },
-)
+# The thread list's detail (the blamed node, pending nodes or first error), at a width that
+# fits the list's pane beside the open thread at 1400 px (570 px with the row marks and the
+# first two), wrapping inside its column (rows as tall as it needs:
+# ui.tables.wrapped_row_height); on a phone a swipe away, as every table's details are. The
+# open thread's counts and time are said under the list, not in columns past the pane.
+THREAD_LIST_DETAIL_WIDTHS = {"detail": 250}
+THREAD_LIST_LAYOUT = _layout(_THREAD_LIST, list(THREAD_LIST_DETAIL_WIDTHS),
+                             _texts(THREAD_LIST_DETAIL_WIDTHS))  # fmt: skip
 # The list's id column when its ids are shortened (a uuid's 36 characters wrapped over lines
 # of every row): its start and end, the whole id in the open thread's box beside the list.
 THREAD_LIST_SHORT_ID = _Text(
@@ -148,16 +141,17 @@ def thread_list_layout(columns: list[str], *, short_ids: bool = False) -> dict[s
 
 
 # The timeline's details at widths that fit the 1400 px page's 938 px of grid with the first
-# four: a checkpoint's ids (36 characters) wrap over three lines of their columns, and the
-# time over two (rows as tall as they need: ui.tables.wrapped_row_height), none of them past
-# the table's edge (#32 item 8: the ids were, read by scrolling sideways).
+# four (its "written by" as wide as its longest node name: ui.threads.columns.fit_words): a
+# checkpoint's ids as their start and end (the stepped checkpoint has them whole; whole, they
+# wrapped over three lines, split mid-word), the time over two lines (rows as tall as they
+# need: ui.tables.wrapped_row_height), none past the table's edge (#32 item 8).
 TIMELINE_DETAIL_WIDTHS = {
     "unreadable": 80,
     "changed": 116,
-    "pending": 96,
-    "time": 110,
-    "checkpoint_id": 130,
-    "parent_id": 130,
+    "pending": 80,
+    "time": 88,
+    "checkpoint_id": 110,
+    "parent_id": 110,
 }
 TIMELINE_LAYOUT = _layout(_TIMELINE, list(TIMELINE_DETAIL_WIDTHS), _texts(TIMELINE_DETAIL_WIDTHS))
 WRITES_LAYOUT = _layout(
@@ -217,8 +211,10 @@ MIGRATE_PHONE_COLUMNS = {
 }
 
 
-# A wide character of the grid's font, and a cell's padding, in px (as ui.tables counts them).
-_CHAR, _PADDING = 8, 16
+# A character of the grid's font, a little over its lowercase and digits' average (14 px
+# Source Sans: "validate_order" drew 98 px, and split in a 110 px column), and a cell's
+# padding, in px.
+_CHAR, _PADDING = 7.5, 16
 
 
 def fit_words(layout: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
@@ -231,7 +227,7 @@ def fit_words(layout: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
         >>> frame = pd.DataFrame({"written by": ["validate_order", "x"]})
         >>> fit_words(_layout(_texts({"written by": 110}), []), frame)["column_config"][
         ...     "written by"]["width"]
-        128
+        121
     """
     config = dict(layout["column_config"])
     for name, column in config.items():
@@ -239,6 +235,6 @@ def fit_words(layout: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
         if not isinstance(width, int) or name not in frame or is_numeric_dtype(frame[name]):
             continue
         words = [word for cell in frame[name].astype(str) for word in cell.split()]
-        longest = max(map(len, words), default=0) * _CHAR + _PADDING
+        longest = math.ceil(max(map(len, words), default=0) * _CHAR) + _PADDING
         config[name] = {**column, "width": max(width, longest)}
     return layout | {"column_config": config}

@@ -148,22 +148,27 @@ def short_ids(ids: list[str]) -> list[str]:
 
 
 def _frame(page: ThreadPage) -> pd.DataFrame:
-    """The list's table: only the columns the store gives (a server counts no checkpoints
-    and steps: no column of blanks), each id shortened where it is long."""
+    """The list's table, as wide as its pane beside the open thread: each thread's id
+    (shortened where it is long), status and detail. Its counts and time are said of the
+    open thread under the list (`_counts`): as columns they took the table past its pane."""
     rows = page.rows
-    columns = {
+    return pd.DataFrame({
         "thread_id": short_ids([row.thread_id for row in rows]),
         "status": [row.label() for row in rows],
-        "checkpoints": pd.array([row.checkpoints for row in rows], dtype="Int64"),
-        "last step": ["" if row.last_step is None else str(row.last_step) for row in rows],
-        "last time": [short_time(row.last_time) for row in rows],
         "detail": [row.detail for row in rows],
-    }
-    unknown = {
-        "checkpoints": all(row.checkpoints is None for row in rows),
-        "last step": all(row.last_step is None for row in rows),
-    }
-    return pd.DataFrame({name: values for name, values in columns.items() if not unknown.get(name)})
+    })  # fmt: skip
+
+
+def _counts(page: ThreadPage, thread: str | None) -> None:
+    """The open thread's checkpoints, last step and last time: what the store gives."""
+    row = next((row for row in page.rows if row.thread_id == thread), None)
+    if row is None:
+        return
+    said = [count(row.checkpoints, "checkpoint")] if row.checkpoints is not None else []
+    said += [f"last step {row.last_step}"] if row.last_step is not None else []
+    said += [f"last written {short_time(row.last_time)}"] if row.last_time else []
+    if said:
+        st.caption(plain("The open thread: " + " · ".join(said)))
 
 
 def _fit_note(page: ThreadPage, model: type[BaseModel]) -> None:
@@ -280,10 +285,12 @@ def thread_list(
             st.caption(shown)
     if not ids:
         return None
-    return st.selectbox(
+    picked: str | None = st.selectbox(
         "Thread",
         ids,
         key=keys.THREADS_THREAD,
         help="The thread open beside the list. Click its row, or pick it here from the "
         "threads of the page shown (with the keyboard: type part of its id).",
     )
+    _counts(page, picked)
+    return picked
