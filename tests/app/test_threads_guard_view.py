@@ -1,0 +1,168 @@
+"""ui/threads/guard_view.py with AppTest on a small script over a real SQLite store: a guard's
+"warn" marks, and the head as the lazy migration would hand it to LangGraph."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
+from streamlit.testing.v1 import AppTest
+
+from core.guard import GuardedSaver
+from core.order import SEED_PAYLOAD, AgentState, build_order_graph
+from ui.text import plain
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> str:
+    """A thread the seed graph with `bad_status_last` wrote through a guard in "warn" mode
+    (its last checkpoint holds status "shipped"), and a valid one."""
+    spec = str(tmp_path_factory.mktemp("guard_view") / "threads.sqlite")
+    with closing(sqlite3.connect(spec, check_same_thread=False)) as conn:
+        saver = GuardedSaver(SqliteSaver(conn), AgentState, on_invalid="warn")
+        for faults, thread in ((["bad_status_last"], "warned"), ([], "valid")):
+            graph = build_order_graph(faults).copy(update={"checkpointer": saver})
+            graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": thread}}, durability="sync")
+    return spec
+
+
+def _script(spec: str, thread: str, plan: str | None) -> None:
+    """The view as the Threads page would call it; `plan`: a plan in the Migrate tab, the page
+    judging by the candidate (AgentState) a store written with a looser model."""
+    from typing import Literal
+
+    import streamlit as st
+
+    from core.migrate.plan import parse_plan
+    from core.order import AgentState
+    from core.stores.reader import open_any, timeline_of
+    from core.stores.serde import strict_serde
+    from ui import keys
+    from ui.threads.guard_view import guard_view
+    from ui.threads.judge import Judging
+
+    class LooseState(AgentState):
+        status: Literal["pending", "validated", "confirmed", "shipped"] = "pending"  # type: ignore[assignment]
+
+    if plan is None:
+        judged = Judging(AgentState, None, None, None, ())
+    else:
+        judged = Judging(LooseState, (AgentState, "AgentState"), AgentState, None, ())
+        st.session_state[keys.THREADS_MIGRATE_LAST_PLAN] = {
+            "of": [LooseState.__qualname__, AgentState.__qualname__],
+            "plan": parse_plan(plan),
+        }
+    with open_any(spec, strict_serde([AgentState])) as store:
+        timeline = timeline_of(store, thread, judged.judge)
+        assert timeline is not None
+        guard_view(store, timeline, judged)
+
+
+def _view(spec: str, thread: str, plan: str | None = None) -> AppTest:
+    at = AppTest.from_function(_script, args=(spec, thread, plan), default_timeout=30)
+    return at.run()
+
+
+def _said(at: AppTest) -> dict[str, Any]:
+    return {
+        "warning": [w.value for w in at.warning],
+        "info": [i.value for i in at.info],
+        "success": [s.value for s in at.success],
+        "error": [e.value for e in at.error],
+        "tables": [d.value.to_dict("records") for d in at.dataframe],
+    }
+
+
+SHIPPED_ERROR = {
+    "path": "status",
+    "message": "Input should be 'pending', 'validated' or 'confirmed'",
+    "type": "literal_error",
+    "input": '"shipped"',
+}
+
+
+def _mark_row(spec: str) -> dict[str, Any]:
+    with closing(sqlite3.connect(spec)) as conn:
+        head = SqliteSaver(conn).get_tuple({"configurable": {"thread_id": "warned"}})
+    assert head is not None
+    return {
+        "step": "2",
+        "checkpoint_id": head.config["configurable"]["checkpoint_id"],
+        "errors": 1,
+        "paths": "status",
+        "first message": "Input should be 'pending', 'validated' or 'confirmed'",
+    }
+
+
+def test_a_warned_checkpoint_is_marked_and_without_a_plan_the_head_is_handed_as_stored(store):
+    at = _view(store, "warned")
+
+    assert not at.exception
+    assert _said(at) == {
+        "warning": [
+            '1 checkpoint of this thread stored by a guard in "warn" mode although the model '
+            "rejected it: the errors are in its metadata (state_errors)."
+        ],
+        "info": [
+            plain(
+                "AgentState rejects this thread's head and no plan is set (the Migrate tab, "
+                "judging by the candidate): the guard hands it to LangGraph as stored."
+            )
+        ],
+        "success": [],
+        "error": [],
+        "tables": [[_mark_row(store)], [SHIPPED_ERROR]],
+    }
+
+
+def test_a_plan_that_fixes_the_head_shows_the_state_the_lazy_migration_hands_langgraph(store):
+    plan = '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nto = "confirmed"\n'
+    at = _view(store, "warned", plan)
+
+    assert not at.exception
+    said = _said(at)
+    assert said["success"] == [
+        "The lazy migration hands LangGraph this state (migrated in memory as it is read; "
+        "nothing is written; the next checkpoint a run stores holds it):"
+    ]
+    assert [c.value for c in at.code] == ["status"]  # the fields the migration changed
+    handed = json.loads(at.get("json")[0].proto.body)
+    assert {k: handed[k] for k in ("status", "amount", "logs")} == {
+        "status": "confirmed", "amount": 99, "logs": ["amount=99.0 items=1", "confirmed"],
+    }  # fmt: skip
+    assert (said["error"], said["info"]) == ([], [])
+
+
+def test_a_plan_that_cannot_fix_the_head_says_so_with_the_errors_left(store):
+    plan = '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nto = "gone"\n'
+    at = _view(store, "warned", plan)
+
+    assert not at.exception
+    said = _said(at)
+    assert said["error"] == [
+        "The plan cannot fix it: the guard hands LangGraph the state as stored, with these "
+        "errors (and logs a warning naming the thread and checkpoint)."
+    ]
+    assert said["tables"] == [[_mark_row(store)], [SHIPPED_ERROR]]
+
+
+def test_a_valid_thread_has_no_mark_and_is_handed_as_stored(store):
+    at = _view(store, "valid")
+
+    assert _said(at) == {
+        "warning": [],
+        "info": [],
+        "success": [
+            "The model accepts this thread's head: the guard hands it to LangGraph as stored."
+        ],
+        "error": [],
+        "tables": [],
+    }
+    assert [c.value for c in at.caption] == [
+        'No checkpoint of this thread was stored by a guard in "warn" mode (none carries '
+        "state_errors in its metadata)."
+    ]
