@@ -13,31 +13,47 @@ from core.guard.check import same_state
 from core.guard.ledger import state_channels
 from core.stores.decode.instances import plain_fields
 
-__all__ = ["Migrate", "NextVersion", "migrated"]
+__all__ = ["Migrate", "NextVersion", "migrate_read", "rejected_state"]
 
 Migrate = Callable[[dict[str, Any]], dict[str, Any]]
 NextVersion = Callable[[Any, None], Any]  # a saver's get_next_version
 _read_log = logging.getLogger("core.guard")  # the guard's logger (gate.py logs refusals)
 
 
-def migrated(
-    saved: CheckpointTuple | None,
-    model: type[BaseModel],
-    migrate: Migrate | None,
-    next_version: NextVersion | None = None,
-) -> CheckpointTuple | None:
-    """`saved` as read, or, when `model` rejects its state, with its state channels replaced
-    by `migrate(state)` (the rest of the checkpoint, its metadata and writes as stored).
+def rejected_state(
+    saved: CheckpointTuple | None, model: type[BaseModel], migrate: Migrate | None
+) -> dict[str, Any] | None:
+    """The state channels of `saved` when there is a migration and `model` rejects them (what
+    `migrate_read` then migrates); None when the checkpoint is read as stored: no migration,
+    a subgraph's checkpoint, no state, or a state the model accepts."""
+    if saved is None or migrate is None or saved.config["configurable"].get("checkpoint_ns"):
+        return None
+    checkpoint: Any = saved.checkpoint  # a strict serde may give a Refused instead
+    values = checkpoint.get("channel_values") if isinstance(checkpoint, dict) else None
+    state = state_channels(values or {})
+    if not state or not _rejected(state, model):
+        return None
+    return state
 
-    The state is the checkpoint's state channels, checked as the audit checks a state
-    (`state_errors`); a subgraph's checkpoint (its own namespace, its own state) and a state
-    the model accepts are returned as read. A state the migration leaves rejected is
-    returned as stored too, with a warning naming the thread and checkpoint. Nothing is
-    written: the next checkpoint a run stores from it holds the migrated values. For that,
-    each channel the migration changed gets a new version (`next_version`, the saver's):
-    LangGraph stores only the channels it has versions of, and a saver writes a channel's
-    value only under a new version (a thread stopped before a node still resumes by running
-    it: LangGraph counts what a checkpoint holds as seen by the interrupt it resumes from).
+
+def migrate_read(
+    saved: CheckpointTuple,
+    state: dict[str, Any],
+    model: type[BaseModel],
+    migrate: Migrate,
+    next_version: NextVersion | None = None,
+) -> CheckpointTuple:
+    """`saved` with its state channels, which `model` rejects (`state`: `rejected_state`'s),
+    replaced by `migrate(state)` (the rest of the checkpoint, its metadata and writes as
+    stored).
+
+    A state the migration leaves rejected is returned as stored, with a warning naming the
+    thread and checkpoint. Nothing is written: the next checkpoint a run stores from it holds
+    the migrated values. For that, each channel the migration changed gets a new version
+    (`next_version`, the saver's): LangGraph stores only the channels it has versions of, and
+    a saver writes a channel's value only under a new version (a thread stopped before a node
+    still resumes by running it: LangGraph counts what a checkpoint holds as seen by the
+    interrupt it resumes from).
 
     Example:
         >>> from core.order import LineItem
@@ -47,19 +63,16 @@ def migrated(
         >>> def rename_price(state):
         ...     price = state.pop("price")
         ...     return {**state, "unit_price": price}
-        >>> read = migrated(saved, LineItem, rename_price, lambda current, _: current + 1)
+        >>> state = rejected_state(saved, LineItem, rename_price)
+        >>> bump = lambda current, _: current + 1
+        >>> read = migrate_read(saved, state, LineItem, rename_price, bump)
         >>> read.checkpoint["channel_values"], read.checkpoint["channel_versions"]
         ({'sku': 'SKU-1', 'qty': '2', 'unit_price': 3.0}, {'sku': 1, 'qty': 1, 'unit_price': 2})
-        >>> migrated(saved, LineItem, None) is saved
+        >>> rejected_state(saved, LineItem, None) is None  # no migration: read as stored
         True
     """
-    if saved is None or migrate is None or saved.config["configurable"].get("checkpoint_ns"):
-        return saved
-    checkpoint: Any = saved.checkpoint  # a strict serde may give a Refused instead
-    values = checkpoint.get("channel_values") if isinstance(checkpoint, dict) else None
-    state = state_channels(values or {})
-    if not state or not _rejected(state, model):
-        return saved
+    checkpoint: Any = saved.checkpoint
+    values = checkpoint.get("channel_values") or {}
     after = migrate(dict(state))
     if _rejected(after, model):
         configurable = saved.config["configurable"]
@@ -71,7 +84,7 @@ def migrated(
             model.__name__,
         )
         return saved
-    own = {k: v for k, v in (values or {}).items() if k not in state}
+    own = {k: v for k, v in values.items() if k not in state}
     changed = [k for k in after if k not in state or not same_state(state[k], after[k])]
     read = {**checkpoint, "channel_values": {**own, **after}}
     if next_version is not None and changed:

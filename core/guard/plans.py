@@ -1,18 +1,24 @@
 """`migrate=` given a path: the plan there (a TOML file, as `python -m core migrate --plan`
 reads it, or a folder of plans chained by `id` and `after`), as the function the guard calls
-on each stored state the model rejects."""
+on each stored state the model rejects, from where its thread stands in the chain."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.base import CheckpointTuple
+
 from core.guard.on_read import Migrate
 from core.migrate.chain import Chain, load_chain
+from core.migrate.standing import RECORD_KEY
 
-__all__ = ["PlanMigration", "migration_of"]
+__all__ = ["PlanMigration", "Record", "migration_of", "plan_record"]
+
+Record = tuple[str, str]  # a `migration` record: (the fork's checkpoint id, the plan's id)
 
 
 @dataclass(frozen=True)
@@ -23,8 +29,16 @@ class PlanMigration:
     chain: Chain
     source: str
 
-    def __call__(self, state: dict[str, Any]) -> dict[str, Any]:
-        return self.chain.migrate(state)  # the migrate command's own, on one state
+    def __call__(self, state: dict[str, Any], record: str | None = None) -> dict[str, Any]:
+        """`state` through the plans after `record` (the plan its thread's newest `migration`
+        record names), else from the newest plan whose model accepts it: the migrate
+        command's own way, on one state."""
+        return self.chain.migrate(state, record)
+
+    def record_filters(self) -> list[dict[str, str]]:
+        """The metadata filters a saver's `list` finds a thread's records with: one per plan
+        id (a fork `--apply` wrote records the id of the last plan it applied)."""
+        return [{RECORD_KEY: plan} for plan in dict.fromkeys(self.chain.ids) if plan]
 
     def __repr__(self) -> str:
         return f"PlanMigration({self.source!r}, plans={self.chain.ids!r})"
@@ -47,3 +61,19 @@ def migration_of(migrate: Migrate | str | PathLike[str] | None) -> Migrate | Non
     if isinstance(migrate, str | PathLike):
         return PlanMigration(load_chain(Path(migrate)), str(migrate))
     return migrate
+
+
+def plan_record(saved: CheckpointTuple, records: Iterable[Record]) -> str | None:
+    """The plan `saved` stands after: the newest of its thread's `records` at or before it
+    (LangGraph checkpoint ids grow with time; a fork holds its own record), None when none is.
+
+    Example:
+        >>> saved = CheckpointTuple({"configurable": {"checkpoint_id": "1ef-2"}}, {}, {})
+        >>> plan_record(saved, [("1ef-1", "v2"), ("1ef-2", "v3"), ("1ef-3", "v4")])
+        'v3'
+        >>> plan_record(saved, [("1ef-3", "v4")]) is None
+        True
+    """
+    own = str(saved.config["configurable"].get("checkpoint_id") or "")
+    before = [record for record in records if record[0] <= own]
+    return max(before)[1] if before else None

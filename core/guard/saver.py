@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -20,13 +21,16 @@ from pydantic import BaseModel
 from core.guard.capabilities import guarded_class
 from core.guard.gate import Gate, OnInvalid, check_options, key_of, parent_key
 from core.guard.ledger import Held, Known
-from core.guard.on_read import Migrate, migrated
-from core.guard.plans import migration_of
+from core.guard.on_read import Migrate, migrate_read, rejected_state
+from core.guard.plans import PlanMigration, Record, migration_of, plan_record
 from core.guard.refusal import InvalidStateError
+from core.migrate.standing import RECORD_KEY
 
 __all__ = ["GuardedSaver", "OnInvalid"]
 
 _Specs = list[Any]  # the class defines `list`: this name keeps the builtin in an annotation
+_Records = list[tuple[str, Record]]  # (thread id, record)
+_Plans = list[Record]  # one thread's records
 
 
 class GuardedSaver(BaseCheckpointSaver[Any]):
@@ -39,7 +43,10 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
     with its errors in the checkpoint's metadata (`state_errors`), and one warning is
     logged. `migrate` (a function `state -> state`, the path of a plan TOML as `python -m
     core migrate --plan` reads it, or of a folder of chained plans) migrates a state the
-    model rejects as it is read (`get_tuple`, `list`); nothing is rewritten on read. A subgraph's
+    model rejects as it is read (`get_tuple`, `list`); nothing is rewritten on read. A chain
+    migrates each state from where its thread stands, as `python -m core migrate --plan DIR`
+    does: after the plan its newest `migration` record names (a fork `--apply` wrote), else
+    from the newest plan whose model accepts it. A subgraph's
     checkpoints (their own namespace and state) pass unchecked. Everything else is the
     inner saver's, with exactly its optional methods (`prune`, `copy_thread`, ...).
 
@@ -130,15 +137,17 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
     # a checkpoint read (a run starts from one) is remembered for the writes put on it
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        saved = migrated(
-            self.inner.get_tuple(config), self.model, self.migrate, self.get_next_version
-        )
+        saved = self.inner.get_tuple(config)
+        state = rejected_state(saved, self.model, self.migrate)
+        if saved is not None and state is not None:
+            saved = self._migrated(saved, state, _only(self._records(config)))
         return self.gate.read(config, saved)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        saved = migrated(
-            await self.inner.aget_tuple(config), self.model, self.migrate, self.get_next_version
-        )
+        saved = await self.inner.aget_tuple(config)
+        state = rejected_state(saved, self.model, self.migrate)
+        if saved is not None and state is not None:
+            saved = self._migrated(saved, state, _only(await self._arecords(config)))
         return self.gate.read(config, saved)
 
     def list(
@@ -149,8 +158,13 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
+        # a chain's records read before the listing: a saver holds its lock while it yields
+        records = _by_thread(self._records(config))
         for saved in self.inner.list(config, filter=filter, before=before, limit=limit):
-            yield migrated(saved, self.model, self.migrate, self.get_next_version) or saved
+            state = rejected_state(saved, self.model, self.migrate)
+            if state is not None:
+                saved = self._migrated(saved, state, records.get(_thread(saved), []))
+            yield saved
 
     async def alist(
         self,
@@ -160,8 +174,43 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
+        records = _by_thread(await self._arecords(config))
         async for saved in self.inner.alist(config, filter=filter, before=before, limit=limit):
-            yield migrated(saved, self.model, self.migrate, self.get_next_version) or saved
+            state = rejected_state(saved, self.model, self.migrate)
+            if state is not None:
+                saved = self._migrated(saved, state, records.get(_thread(saved), []))
+            yield saved
+
+    def _migrated(
+        self, saved: CheckpointTuple, state: dict[str, Any], records: _Plans
+    ) -> CheckpointTuple:
+        """`saved`'s rejected `state` migrated; a chain's from where the thread stands."""
+        migrate: Any = self.migrate
+        if isinstance(migrate, PlanMigration):
+            migrate = functools.partial(migrate, record=plan_record(saved, records))
+        return migrate_read(saved, state, self.model, migrate, self.get_next_version)
+
+    def _records(self, config: RunnableConfig | None) -> _Records:
+        """The `migration` records of the thread `config` names (of every thread: None),
+        each with its thread; a chain's only (a function, a plan without an id: none)."""
+        if not isinstance(self.migrate, PlanMigration):
+            return []
+        where = _record_scope(config)
+        return [
+            _record(found, plan)
+            for plan in self.migrate.record_filters()
+            for found in self.inner.list(where, filter=plan)
+        ]
+
+    async def _arecords(self, config: RunnableConfig | None) -> _Records:
+        if not isinstance(self.migrate, PlanMigration):
+            return []
+        where = _record_scope(config)
+        return [
+            _record(found, plan)
+            for plan in self.migrate.record_filters()
+            async for found in self.inner.alist(where, filter=plan)
+        ]
 
     def get_delta_channel_history(
         self, *, config: RunnableConfig, channels: Sequence[str]
@@ -280,3 +329,31 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
 
 def _known(saved: CheckpointTuple | None) -> Known | None:
     return None if saved is None else Known.of_tuple(saved)
+
+
+def _thread(saved: CheckpointTuple) -> str:
+    return str(saved.config["configurable"]["thread_id"])
+
+
+def _record(found: CheckpointTuple, plan: dict[str, str]) -> tuple[str, Record]:
+    return _thread(found), (str(found.config["configurable"]["checkpoint_id"]), plan[RECORD_KEY])
+
+
+def _record_scope(config: RunnableConfig | None) -> RunnableConfig | None:
+    """Where a thread's records are listed: the root of the thread `config` names, or every
+    thread (None, or a config naming none)."""
+    configurable = (config or {}).get("configurable") or {}
+    if "thread_id" not in configurable:
+        return None
+    return {"configurable": {"thread_id": configurable["thread_id"], "checkpoint_ns": ""}}
+
+
+def _by_thread(records: _Records) -> dict[str, list[Record]]:
+    grouped: dict[str, list[Record]] = {}
+    for thread, record in records:
+        grouped.setdefault(thread, []).append(record)
+    return grouped
+
+
+def _only(records: _Records) -> list[Record]:
+    return [record for _, record in records]
