@@ -4,21 +4,31 @@ on each stored state the model rejects, from where its thread stands in the chai
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
 from core.guard.on_read import Migrate
 from core.migrate.chain import Chain, load_chain
 from core.migrate.standing import RECORD_KEY
 
-__all__ = ["PlanMigration", "Record", "migration_of", "plan_record"]
+__all__ = [
+    "PlanMigration",
+    "Record",
+    "ThreadRecords",
+    "found_record",
+    "migration_of",
+    "plan_record",
+    "record_scope",
+    "thread_of",
+]
 
 Record = tuple[str, str]  # a `migration` record: (the fork's checkpoint id, the plan's id)
+ThreadRecords = list[tuple[str, Record]]  # records, each with its thread's id
 
 
 @dataclass(frozen=True)
@@ -63,17 +73,37 @@ def migration_of(migrate: Migrate | str | PathLike[str] | None) -> Migrate | Non
     return migrate
 
 
-def plan_record(saved: CheckpointTuple, records: Iterable[Record]) -> str | None:
+def plan_record(saved: CheckpointTuple, records: ThreadRecords) -> str | None:
     """The plan `saved` stands after: the newest of its thread's `records` at or before it
     (LangGraph checkpoint ids grow with time; a fork holds its own record), None when none is.
 
     Example:
-        >>> saved = CheckpointTuple({"configurable": {"checkpoint_id": "1ef-2"}}, {}, {})
-        >>> plan_record(saved, [("1ef-1", "v2"), ("1ef-2", "v3"), ("1ef-3", "v4")])
+        >>> saved = CheckpointTuple({"configurable": {"thread_id": "t", "checkpoint_id": "1ef-2"}},
+        ...                         {}, {})
+        >>> plan_record(saved, [("t", ("1ef-1", "v2")), ("t", ("1ef-2", "v3")),
+        ...                     ("t", ("1ef-3", "v4")), ("u", ("1ef-1", "v4"))])
         'v3'
-        >>> plan_record(saved, [("1ef-3", "v4")]) is None
+        >>> plan_record(saved, [("t", ("1ef-3", "v4"))]) is None
         True
     """
-    own = str(saved.config["configurable"].get("checkpoint_id") or "")
-    before = [record for record in records if record[0] <= own]
+    own, thread = str(saved.config["configurable"].get("checkpoint_id") or ""), thread_of(saved)
+    before = [record for of, record in records if of == thread and record[0] <= own]
     return max(before)[1] if before else None
+
+
+def thread_of(saved: CheckpointTuple) -> str:
+    return str(saved.config["configurable"]["thread_id"])
+
+
+def found_record(found: CheckpointTuple, plan: dict[str, str]) -> tuple[str, Record]:
+    """A checkpoint a `record_filters` filter found, as its thread's record."""
+    return thread_of(found), (str(found.config["configurable"]["checkpoint_id"]), plan[RECORD_KEY])
+
+
+def record_scope(config: RunnableConfig | None) -> RunnableConfig | None:
+    """Where a thread's records are listed: the root of the thread `config` names, or every
+    thread (None, or a config naming none)."""
+    configurable = (config or {}).get("configurable") or {}
+    if "thread_id" not in configurable:
+        return None
+    return {"configurable": {"thread_id": configurable["thread_id"], "checkpoint_ns": ""}}

@@ -22,15 +22,19 @@ from core.guard.capabilities import guarded_class
 from core.guard.gate import Gate, OnInvalid, check_options, key_of, parent_key
 from core.guard.ledger import Held, Known
 from core.guard.on_read import Migrate, migrate_read, rejected_state
-from core.guard.plans import PlanMigration, Record, migration_of, plan_record
+from core.guard.plans import (
+    PlanMigration,
+    ThreadRecords,
+    found_record,
+    migration_of,
+    plan_record,
+    record_scope,
+)
 from core.guard.refusal import InvalidStateError
-from core.migrate.standing import RECORD_KEY
 
 __all__ = ["GuardedSaver", "OnInvalid"]
 
 _Specs = list[Any]  # the class defines `list`: this name keeps the builtin in an annotation
-_Records = list[tuple[str, Record]]  # (thread id, record)
-_Plans = list[Record]  # one thread's records
 
 
 class GuardedSaver(BaseCheckpointSaver[Any]):
@@ -140,14 +144,14 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         saved = self.inner.get_tuple(config)
         state = rejected_state(saved, self.model, self.migrate)
         if saved is not None and state is not None:
-            saved = self._migrated(saved, state, _only(self._records(config)))
+            saved = self._migrated(saved, state, self._records(config))
         return self.gate.read(config, saved)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         saved = await self.inner.aget_tuple(config)
         state = rejected_state(saved, self.model, self.migrate)
         if saved is not None and state is not None:
-            saved = self._migrated(saved, state, _only(await self._arecords(config)))
+            saved = self._migrated(saved, state, await self._arecords(config))
         return self.gate.read(config, saved)
 
     def list(
@@ -159,11 +163,11 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
         # a chain's records read before the listing: a saver holds its lock while it yields
-        records = _by_thread(self._records(config))
+        records = self._records(config)
         for saved in self.inner.list(config, filter=filter, before=before, limit=limit):
             state = rejected_state(saved, self.model, self.migrate)
             if state is not None:
-                saved = self._migrated(saved, state, records.get(_thread(saved), []))
+                saved = self._migrated(saved, state, records)
             yield saved
 
     async def alist(
@@ -174,15 +178,15 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
         before: RunnableConfig | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[CheckpointTuple]:
-        records = _by_thread(await self._arecords(config))
+        records = await self._arecords(config)
         async for saved in self.inner.alist(config, filter=filter, before=before, limit=limit):
             state = rejected_state(saved, self.model, self.migrate)
             if state is not None:
-                saved = self._migrated(saved, state, records.get(_thread(saved), []))
+                saved = self._migrated(saved, state, records)
             yield saved
 
     def _migrated(
-        self, saved: CheckpointTuple, state: dict[str, Any], records: _Plans
+        self, saved: CheckpointTuple, state: dict[str, Any], records: ThreadRecords
     ) -> CheckpointTuple:
         """`saved`'s rejected `state` migrated; a chain's from where the thread stands."""
         migrate: Any = self.migrate
@@ -190,24 +194,24 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
             migrate = functools.partial(migrate, record=plan_record(saved, records))
         return migrate_read(saved, state, self.model, migrate, self.get_next_version)
 
-    def _records(self, config: RunnableConfig | None) -> _Records:
+    def _records(self, config: RunnableConfig | None) -> ThreadRecords:
         """The `migration` records of the thread `config` names (of every thread: None),
         each with its thread; a chain's only (a function, a plan without an id: none)."""
         if not isinstance(self.migrate, PlanMigration):
             return []
-        where = _record_scope(config)
+        where = record_scope(config)
         return [
-            _record(found, plan)
+            found_record(found, plan)
             for plan in self.migrate.record_filters()
             for found in self.inner.list(where, filter=plan)
         ]
 
-    async def _arecords(self, config: RunnableConfig | None) -> _Records:
+    async def _arecords(self, config: RunnableConfig | None) -> ThreadRecords:
         if not isinstance(self.migrate, PlanMigration):
             return []
-        where = _record_scope(config)
+        where = record_scope(config)
         return [
-            _record(found, plan)
+            found_record(found, plan)
             for plan in self.migrate.record_filters()
             async for found in self.inner.alist(where, filter=plan)
         ]
@@ -329,31 +333,3 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
 
 def _known(saved: CheckpointTuple | None) -> Known | None:
     return None if saved is None else Known.of_tuple(saved)
-
-
-def _thread(saved: CheckpointTuple) -> str:
-    return str(saved.config["configurable"]["thread_id"])
-
-
-def _record(found: CheckpointTuple, plan: dict[str, str]) -> tuple[str, Record]:
-    return _thread(found), (str(found.config["configurable"]["checkpoint_id"]), plan[RECORD_KEY])
-
-
-def _record_scope(config: RunnableConfig | None) -> RunnableConfig | None:
-    """Where a thread's records are listed: the root of the thread `config` names, or every
-    thread (None, or a config naming none)."""
-    configurable = (config or {}).get("configurable") or {}
-    if "thread_id" not in configurable:
-        return None
-    return {"configurable": {"thread_id": configurable["thread_id"], "checkpoint_ns": ""}}
-
-
-def _by_thread(records: _Records) -> dict[str, list[Record]]:
-    grouped: dict[str, list[Record]] = {}
-    for thread, record in records:
-        grouped.setdefault(thread, []).append(record)
-    return grouped
-
-
-def _only(records: _Records) -> list[Record]:
-    return [record for _, record in records]
