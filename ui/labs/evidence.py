@@ -49,7 +49,10 @@ def pydantic_paths(text: str) -> str:
 
 def _tally(checks: Sequence[Check]) -> str:
     said = [(word, sum(c.matches is key for c in checks)) for key, word in OUTCOMES.items()]
-    return ", ".join(f"{n} {word}" for word, n in said if n)
+    # "1 differs", "2 differ": the one outcome that is a verb agrees with its count
+    return ", ".join(
+        f"{n} {'differ' if word == 'differs' and n != 1 else word}" for word, n in said if n
+    )
 
 
 def evidence_summary(result: ProbeResult) -> str:
@@ -61,6 +64,9 @@ def evidence_summary(result: ProbeResult) -> str:
         >>> checks = (Check("a", "a", True), Check("b", "c", False), Check("d", "d", True))
         >>> evidence_summary(ProbeResult("p", "c", "s", "partly", "", {}, 0.0, checks))
         '3 checks: 2 as claimed, 1 differs'
+        >>> two = (Check("b", "c", False), Check("d", "e", False))
+        >>> evidence_summary(ProbeResult("p", "c", "s", "differs", "", {}, 0.0, two))
+        '2 checks: 2 differ'
     """
     if not result.checks:
         return "The probe itself failed: see its evidence below."
