@@ -258,6 +258,9 @@ def _not_a_database(label: str, exc: sqlite3.DatabaseError) -> StoreError:
 
 def _sqlite(uri: str, seconds: float) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    # a crafted file's TEXT that is not UTF-8 is read, its bad bytes as lone surrogates
+    # (utf-8 would fail the whole query): a reader gives such an id a coded row
+    conn.text_factory = lambda raw: raw.decode("utf-8", "surrogateescape")
     for pragma in _UNTRUSTED:
         conn.execute(pragma)
     started = [time.monotonic()]

@@ -15,7 +15,7 @@ from langgraph.checkpoint.base import writes_sort_key
 
 from core.lg_compat import SAVER_TABLES, TASK_PATH
 from core.stores.backends.raw import RawCheckpoint, RawWrite
-from core.stores.backends.thread_ids import ThreadId
+from core.stores.backends.thread_ids import ThreadId, sqlite_bound
 
 __all__ = ["checkpoint_rows", "raw_checkpoints", "write_rows"]
 
@@ -155,7 +155,8 @@ def checkpoint_rows(
             latest=_SQLITE_LATEST if latest else "",
             only=" AND checkpoint_id = ?" if only else "",
         )
-        cursor = store.conn.execute(sql, (limit, limit, *thread_ids, *only))  # row by row
+        bound = sqlite_bound(sql, (limit, limit, *thread_ids, *only))
+        cursor = store.conn.execute(*bound)  # row by row
         with closing(cursor):
             yield from cursor
         return
@@ -197,7 +198,7 @@ def write_rows(
             marks=", ".join("?" * len(thread_ids)),
             only=" AND checkpoint_id = ?" if only else "",
         )
-        rows = store.conn.execute(sql, (limit, *thread_ids, *only)).fetchall()
+        rows = store.conn.execute(*sqlite_bound(sql, (limit, *thread_ids, *only))).fetchall()
     else:
         with store.conn.cursor() as cur:
             sql = _POSTGRES_WRITES.format(

@@ -20,7 +20,7 @@ from core.order.graph import CompiledGraph
 from core.stores.backends.page_rows import raw_checkpoints
 from core.stores.backends.raw import RawCheckpoint
 from core.stores.backends.shards import Shard, shard_condition
-from core.stores.backends.thread_ids import ThreadId
+from core.stores.backends.thread_ids import ThreadId, sqlite_bound
 from core.stores.backends.writable import open_writable
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 
@@ -108,7 +108,7 @@ class Store:
     def query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """Rows of one read-only SQL query; `sql` uses `?` placeholders on both backends."""
         if self.kind == "sqlite":
-            rows: list[tuple[Any, ...]] = self.conn.execute(sql, params).fetchall()
+            rows: list[tuple[Any, ...]] = self.conn.execute(*sqlite_bound(sql, params)).fetchall()
             return rows
         with self.conn.cursor() as cur:
             cur.execute(sql.replace("?", "%s"), params)

@@ -4,9 +4,19 @@ back: one printable notation that selects the same thread again."""
 from __future__ import annotations
 
 import ast
-from typing import cast
+from collections.abc import Sequence
+from typing import Any, cast
 
-__all__ = ["ThreadId", "id_type", "kept_as_stored", "printable_id", "stored_id", "text_id"]
+__all__ = [
+    "ThreadId",
+    "id_type",
+    "is_utf8",
+    "kept_as_stored",
+    "printable_id",
+    "sqlite_bound",
+    "stored_id",
+    "text_id",
+]
 
 ThreadId = str | bytes | int | float  # what sqlite3 returns for a value of each storage class
 
@@ -85,14 +95,17 @@ def stored_id(printed: str) -> ThreadId:
 
 def text_id(thread_id: ThreadId) -> str:
     """`thread_id` where only text goes (JSON, a table's text column, CSV): a text id as it
-    is (those escape what they must), any other as `printable_id` prints it (a row of such
-    a thread carries the code `thread_id_not_text`, which says the id is not text).
+    is (those escape what they must), any other (a TEXT that is not UTF-8 too) as
+    `printable_id` prints it (a row of such a thread carries the code `thread_id_not_text`,
+    which says the id is not text).
 
     Example:
         >>> text_id("a\\nb"), text_id(b"t"), text_id(7)
         ('a\\nb', "b't'", 'int(7)')
     """
-    return thread_id if isinstance(thread_id, str) else printable_id(thread_id)
+    if isinstance(thread_id, str) and is_utf8(thread_id):
+        return thread_id
+    return printable_id(thread_id)
 
 
 def kept_as_stored(thread_id: ThreadId) -> str:
@@ -101,3 +114,39 @@ def kept_as_stored(thread_id: ThreadId) -> str:
     the type nearly every id has. Only a crafted SQLite file holds another; print any id
     with `printable_id`, write it where only text goes with `text_id`."""
     return cast(str, thread_id)
+
+
+def is_utf8(value: str) -> bool:
+    """Whether `value` is text SQLite holds as UTF-8: not a crafted TEXT whose bad bytes
+    the reader decoded as lone surrogates (`text_factory` in `core.stores.backends.open`).
+
+    Example:
+        >>> is_utf8("t-1"), is_utf8("\\udcffA")
+        (True, False)
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def sqlite_bound(sql: str, params: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
+    """`sql` and `params` for SQLite, a text param that is not UTF-8 (a crafted TEXT id as
+    read, or one given back to select it) bound as its own bytes cast to TEXT, so it
+    equals the stored value; Python's sqlite3 cannot bind it as text. Every `?` in `sql`
+    is a placeholder.
+
+    Example:
+        >>> sqlite_bound("SELECT ? WHERE x = ?", [1, "\\udcffA"])
+        ('SELECT ? WHERE x = CAST(? AS TEXT)', (1, b'\\xffA'))
+    """
+    if all(not isinstance(p, str) or is_utf8(p) for p in params):
+        return sql, tuple(params)
+    parts = sql.split("?")
+    text, bound = [parts[0]], list[Any]()
+    for param, after in zip(params, parts[1:], strict=True):
+        raw = isinstance(param, str) and not is_utf8(param)
+        text += ["CAST(? AS TEXT)" if raw else "?", after]
+        bound.append(param.encode("utf-8", "surrogateescape") if raw else param)
+    return "".join(text), tuple(bound)

@@ -140,7 +140,15 @@ def decode_value(
         )
     if type_ is None or blob is None:
         raise RowProblem(ErrorCode.ROW_MISSING_VALUE, f"{what} is stored as NULL.")
-    type_ = type_.decode() if isinstance(type_, bytes) else str(type_)
+    try:
+        type_ = type_.decode() if isinstance(type_, bytes) else str(type_)
+        type_.encode("utf-8")  # a crafted TEXT read with its bad bytes as lone surrogates
+    except UnicodeError:
+        raise RowProblem(
+            ErrorCode.ROW_NOT_A_CHECKPOINT,
+            f"{what} is stored under a type name that is not UTF-8 text "
+            f"({ascii(type_)[:40]}), so no serializer reads it.",
+        ) from None
     if type_ == "pickle":  # LangGraph's pickle_fallback: never loaded, whatever the serde
         raise _pickled(what)
     blob = bytes(blob) if isinstance(blob, memoryview | bytearray) else blob

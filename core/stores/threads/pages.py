@@ -15,7 +15,13 @@ from core.errors import ErrorCode
 from core.stores.backends.open import Store
 from core.stores.backends.page_rows import raw_checkpoints
 from core.stores.backends.raw import RawCheckpoint, RawWrite
-from core.stores.backends.thread_ids import ThreadId, id_type, kept_as_stored, printable_id
+from core.stores.backends.thread_ids import (
+    ThreadId,
+    id_type,
+    is_utf8,
+    kept_as_stored,
+    printable_id,
+)
 from core.stores.decode.rows import (
     RowProblem,
     Unreadable,
@@ -123,7 +129,8 @@ def _sqlite(
             meta, meta_size = row.metadata
             try:
                 metadata = decode_metadata(meta, meta_size, limit)
-                if not isinstance(row.thread_id, str):  # a crafted file's BLOB or number
+                if not isinstance(row.thread_id, str) or not is_utf8(row.thread_id):
+                    # a crafted file's BLOB, number or TEXT that is not UTF-8
                     raise _not_text(row.thread_id)
                 value = decode_value(serde, type_, blob, size, limit, "the checkpoint", shared)
                 checkpoint = check_checkpoint(value)
@@ -198,10 +205,14 @@ def _not_text(thread_id: ThreadId) -> RowProblem:
         >>> print(_not_text(b"t").message.split(":")[0])
         the thread id is stored as a BLOB, not text (printed here as b't')
     """
+    stored = (
+        "as TEXT that is not valid UTF-8"
+        if isinstance(thread_id, str)
+        else f"as {'an' if isinstance(thread_id, int) else 'a'} {id_type(thread_id)}, not text"
+    )
     return RowProblem(
         ErrorCode.THREAD_ID_NOT_TEXT,
-        f"the thread id is stored as {'an' if isinstance(thread_id, int) else 'a'} "
-        f"{id_type(thread_id)}, not text (printed here as {printable_id(thread_id)}): "
+        f"the thread id is stored {stored} (printed here as {printable_id(thread_id)}): "
         "LangGraph's saver looks a thread up by its id as text and never finds this one, so "
         "no application reads or resumes it, and its states are not checked here. Give it a "
         "text id in the checkpoints and writes tables if it should be read.",

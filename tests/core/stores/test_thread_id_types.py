@@ -34,9 +34,11 @@ _TABLES = (
     "PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx))",
 )
 TEXT_IDS = {"plain": "t-1", "escape": "\x1b[2J\nrm -rf", "nul": "a\x00b", "quote": "b'x'"}
-OTHER_IDS = {"blob": b"blob-id", "not-utf8": b"\xff\xfe\x00x", "integer": 42, "real": 4.5}
+# "text-not-utf8": TEXT holding the bytes ff 41, as read (its bad byte a lone surrogate)
+OTHER_IDS = {"blob": b"blob-id", "not-utf8": b"\xff\xfe\x00x", "integer": 42, "real": 4.5,
+             "text-not-utf8": "\udcffA"}  # fmt: skip
 BROKEN = {"escape", "blob"}  # confirm writes a status the model refuses
-ORDERED = [4.5, 42, b"blob-id", b"\xff\xfe\x00x"]  # SQLite: numbers, then text, then BLOBs
+ORDERED = [4.5, 42, "\udcffA", b"blob-id", b"\xff\xfe\x00x"]  # numbers, text, BLOBs
 
 
 @pytest.fixture
@@ -57,8 +59,12 @@ def crafted(tmp_path) -> str:
             )
     with closing(sqlite3.connect(spec)) as conn:
         for name, value in OTHER_IDS.items():
+            new = "CAST(? AS TEXT)" if isinstance(value, str) else "?"
+            stored = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
             for table in ("checkpoints", "writes"):
-                conn.execute(f"UPDATE {table} SET thread_id = ? WHERE thread_id = ?", (value, name))
+                conn.execute(
+                    f"UPDATE {table} SET thread_id = {new} WHERE thread_id = ?", (stored, name)
+                )
         conn.commit()
         kinds = conn.execute("SELECT DISTINCT typeof(thread_id) FROM checkpoints").fetchall()
     assert sorted(k for (k,) in kinds) == ["blob", "integer", "real", "text"]
@@ -66,7 +72,7 @@ def crafted(tmp_path) -> str:
 
 
 NOT_TEXT = (
-    "the thread id is stored as {a} {kind}, not text (printed here as {printed}): LangGraph's "
+    "the thread id is stored {kind} (printed here as {printed}): LangGraph's "
     "saver looks a thread up by its id as text and never finds this one, so no application "
     "reads or resumes it, and its states are not checked here. Give it a text id in the "
     "checkpoints and writes tables if it should be read."
@@ -74,16 +80,16 @@ NOT_TEXT = (
 
 
 def _not_text(value: object) -> tuple[str, str, str]:
-    kind = {bytes: "BLOB", int: "INTEGER", float: "REAL"}[type(value)]
+    kind = {bytes: "as a BLOB, not text", int: "as an INTEGER, not text",
+            float: "as a REAL, not text", str: "as TEXT that is not valid UTF-8"}[type(value)]  # fmt: skip
     printed = printable_id(value)  # type: ignore[arg-type]
-    a = "an" if kind == "INTEGER" else "a"
-    return printed, "thread_id_not_text", NOT_TEXT.format(a=a, kind=kind, printed=printed)
+    return printed, "thread_id_not_text", NOT_TEXT.format(kind=kind, printed=printed)
 
 
 def test_every_storage_class_of_a_thread_id_gets_a_coded_outcome_in_the_audit(crafted):
     with open_store(crafted, strict_serde([AgentState])) as store:
         result = audit_store(store, AgentState)
-    assert (result.threads, result.checkpoints) == (8, 8)
+    assert (result.threads, result.checkpoints) == (9, 9)
     assert [(s.thread_id, s.step, s.node) for s in result.invalid] == [
         (TEXT_IDS["escape"], 2, "confirm")
     ]
@@ -99,7 +105,7 @@ def test_the_cli_prints_each_id_on_one_safe_line_and_its_json_as_text(crafted, c
     assert main(["audit", crafted, "--model", "core.order:AgentState", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     heads = [line.split("  ")[0] for line in lines[1:] if not line.startswith(" ")]
-    assert heads == ["'\\x1b[2J\\nrm -rf'", "float(4.5)", "int(42)", "b'blob-id'",
+    assert heads == ["'\\x1b[2J\\nrm -rf'", "float(4.5)", "int(42)", "'\\udcffA'", "b'blob-id'",
                      "b'\\xff\\xfe\\x00x'"]  # fmt: skip
     assert all(line.isprintable() for line in lines)
     assert [r["thread_id"] for r in report["invalid"]] == [TEXT_IDS["escape"]]
@@ -132,6 +138,7 @@ def test_the_list_pages_through_every_id_and_each_row_opens_its_timeline_again(c
         ("'a\\x00b'", "valid", ""),
         ("\"b'x'\"", "valid", ""),
         ("t-1", "valid", ""),
+        ("'\\udcffA'", "unreadable", "[thread_id_not_text"),
         ("b'blob-id'", "unreadable", "[thread_id_not_text"),
         ("b'\\xff\\xfe\\x00x'", "unreadable", "[thread_id_not_text"),
     ]
@@ -146,7 +153,7 @@ def test_the_shards_of_an_audit_hold_each_id_once(crafted):
         parts = [audit_store(store, AgentState, shard=(i, 3)) for i in range(3)]
     seen = [text_id(r.thread_id) for p in parts for r in [*p.invalid, *p.unreadable]]
     assert (sum(p.threads for p in parts), sorted(seen)) == (
-        8, sorted(["\x1b[2J\nrm -rf", "int(42)", "float(4.5)", "b'blob-id'",
+        9, sorted(["\x1b[2J\nrm -rf", "int(42)", "float(4.5)", "'\\udcffA'", "b'blob-id'",
                    "b'\\xff\\xfe\\x00x'"]),
     )  # fmt: skip
 
@@ -183,6 +190,7 @@ def test_the_cli_audits_one_thread_again_by_the_id_it_printed(crafted, capsys):
         "'\\x1b[2J\\nrm -rf'": (1, 1, True, 1),
         "float(4.5)": (1, 1, True, 1),
         "int(42)": (1, 1, True, 1),
+        "'\\udcffA'": (1, 1, True, 1),
         "b'blob-id'": (1, 1, True, 1),
         "b'\\xff\\xfe\\x00x'": (1, 1, True, 1),
         "t-1": (0, 1, True, 0),
@@ -197,3 +205,31 @@ def test_one_thread_and_a_shard_are_not_asked_at_once(crafted, capsys):
         2, "python -m core audit: error: --thread audits one thread: leave out --shard and "
         "--shards",
     )  # fmt: skip
+
+
+def test_a_type_or_checkpoint_id_that_is_not_utf8_is_a_coded_row(crafted, capsys):
+    with closing(sqlite3.connect(crafted)) as conn:
+        conn.execute("UPDATE checkpoints SET type = x'ff' WHERE thread_id = 't-1'")
+        conn.execute(
+            "UPDATE checkpoints SET type = CAST(x'ff41' AS TEXT) WHERE thread_id = 'a'||x'00'||'b'"
+        )
+        conn.execute(
+            "UPDATE checkpoints SET checkpoint_id = CAST(x'ff41' AS TEXT) || checkpoint_id "
+            "WHERE thread_id = 'b''x'''"
+        )
+        conn.commit()
+    with open_store(crafted, strict_serde([AgentState])) as store:
+        result = audit_store(store, AgentState)
+    rows = {r.thread_id: (r.code, r.message) for r in result.unreadable}
+    bad_type = (
+        "row_not_a_checkpoint",
+        "the checkpoint is stored under a type name that is not UTF-8 text ({}), so no "
+        "serializer reads it.",
+    )
+    assert (rows["t-1"], rows["a\x00b"]) == (
+        (bad_type[0], bad_type[1].format("b'\\xff'")),
+        (bad_type[0], bad_type[1].format("'\\udcffA'")),
+    )
+    assert "b'x'" not in rows and result.threads == 9  # an odd checkpoint id is still read
+    assert main(["audit", crafted, "--model", "core.order:AgentState"]) == 1
+    assert all(line.isprintable() for line in capsys.readouterr().out.splitlines())
