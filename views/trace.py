@@ -244,15 +244,8 @@ with settings_col:
         "of ours. Check every step: our model first gates the payload, then we validate the "
         "merged state after each step and blame the node whose write broke it.",
     )
-    mode_col.toggle(
-        "Guard",
-        key=keys.TRACE_GUARD,
-        persist_state="session",
-        help="Store the run's checkpoints through core.guard's GuardedSaver, as a production "
-        "graph would with the guard: see where it refuses a state the model rejects, and that "
-        "the thread's history still reads afterwards.",
-    )
-    # Run beside the faults: the run's table in view under the editor at 1400 × 900.
+    # Run beside the faults and the Guard switch: the run's table in view under the editor at
+    # 1400 × 900.
     with st.container(horizontal=True, vertical_alignment="bottom"):
         st.multiselect(
             "Faults (seed graph)",
@@ -261,6 +254,14 @@ with settings_col:
             key=keys.TRACE_FAULTS,
             persist_state="session",
             disabled=st.session_state[keys.TRACE_GRAPH] != "seed",
+        )
+        st.toggle(
+            "Guard",
+            key=keys.TRACE_GUARD,
+            persist_state="session",
+            help="Store the run's checkpoints through core.guard's GuardedSaver, as a production "
+            "graph would with the guard: see where it refuses a state the model rejects, and that "
+            "the thread's history still reads afterwards.",
         )
         clicked = st.button("Run", key=keys.RUN, type="primary")
 if st.session_state[keys.TRACE_GRAPH] == "project":
