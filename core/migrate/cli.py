@@ -11,7 +11,11 @@ from typing import Any, TextIO
 
 from core.errors import ErrorCode
 from core.project import load_project
-from core.stores.backends.thread_ids import printable_id
+from core.stores.backends.thread_ids import (
+    printable_checkpoint,
+    printable_id,
+    printable_text,
+)
 from core.stores.errors import StoreError, coded
 from core.stores.open import STORE_ENV, store_label
 from core.stores.spec import mask_secrets
@@ -156,13 +160,14 @@ def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) ->
     for step in report["steps"]:
         plan = f"{step['plan']}: " if step["plan"] else ""
         answer = "  (to answer: it changes nothing until you do)" if step["to_answer"] else ""
-        print(f"  {plan}{step['action']:<8} {step['path']}: changed {step['changed']}, fixed "
-              f"{step['fixed']}{answer}", file=out)  # fmt: skip
+        print(f"  {plan}{step['action']:<8} {printable_text(step['path'])}: changed "
+              f"{step['changed']}, fixed {step['fixed']}{answer}", file=out)  # fmt: skip
     for state in report["still_broken"][:20]:
         first = state["errors"][0]
-        loc = ".".join(str(part) for part in first["loc"]) or "(state)"
-        print(f"  still broken: {printable_id(state['thread_id'])} {state['checkpoint_id']}  "
-              f"{loc}: {first['type']}", file=out)  # fmt: skip
+        loc = printable_text(".".join(str(part) for part in first["loc"])) or "(state)"
+        print(f"  still broken: {printable_id(state['thread_id'])} "
+              f"{printable_checkpoint(state['checkpoint_id'])}  {loc}: "
+              f"{printable_text(first['type'])}", file=out)  # fmt: skip
     for row in report["unreadable"][:20]:
         # a thread_id_not_text row's id is already printed as the audit prints it
         shown = (
@@ -170,8 +175,9 @@ def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) ->
             if row["code"] == "thread_id_not_text"
             else printable_id(row["thread_id"])
         )
-        print(f"  unreadable: {shown} {row['checkpoint_id']}  [{row['code']}] "
-              f"{row['message']}", file=out)  # fmt: skip
+        print(f"  unreadable: {shown} {printable_checkpoint(row['checkpoint_id'])}  "
+              f"[{row['code']}] {printable_text(row['message'])}", file=out)  # fmt: skip
     for written in report["written"]:
-        print(f"  written: {printable_id(written['thread_id'])} {written['from_checkpoint_id']} -> "
-              f"{written['new_checkpoint_id']}", file=out)  # fmt: skip
+        print(f"  written: {printable_id(written['thread_id'])} "
+              f"{printable_checkpoint(written['from_checkpoint_id'])} -> "
+              f"{printable_checkpoint(written['new_checkpoint_id'])}", file=out)  # fmt: skip

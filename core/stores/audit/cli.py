@@ -25,7 +25,12 @@ from core.stores.audit.shard_flags import (
 from core.stores.backends.any_store import open_any
 from core.stores.backends.open import MAX_VALUE_BYTES, STORE_ENV, store_label
 from core.stores.backends.spec import mask_secrets
-from core.stores.backends.thread_ids import printable_id, stored_id
+from core.stores.backends.thread_ids import (
+    printable_checkpoint,
+    printable_id,
+    printable_text,
+    stored_id,
+)
 from core.stores.config import ASSISTANT_ENV
 from core.stores.errors import StoreCode, StoreError
 from core.stores.session import store_session
@@ -206,13 +211,16 @@ def print_audit(result: AuditResult, as_json: bool, out: TextIO) -> None:
         f"{len(result.invalid)} invalid, {len(result.unreadable)} unreadable",
         file=out,
     )
+    # every field the store supplies (ids, key names, node, messages quoting it) is printed
+    # escaped: a crafted one never reaches the terminal as control characters
+    text = printable_text
     for state in result.invalid:
-        print(f"{printable_id(state.thread_id)}  step {state.step}  node {state.node}  "
-              f"{state.checkpoint_id}", file=out)  # fmt: skip
+        print(f"{printable_id(state.thread_id)}  step {state.step}  node {text(state.node)}  "
+              f"{printable_checkpoint(state.checkpoint_id)}", file=out)  # fmt: skip
         for error in state.errors:
             loc = format_path(error["loc"]) if error["loc"] else "(state)"
-            print(f"    {loc}: {error['type']}: {error['msg']}", file=out)
+            print(f"    {text(loc)}: {text(error['type'])}: {text(error['msg'])}", file=out)
     for row in result.unreadable:
-        print(f"{printable_id(row.thread_id)}  step {row.step}  unreadable  {row.checkpoint_id}",
-              file=out)  # fmt: skip
-        print(f"    [{row.code}] {row.message}", file=out)
+        print(f"{printable_id(row.thread_id)}  step {row.step}  unreadable  "
+              f"{printable_checkpoint(row.checkpoint_id)}", file=out)  # fmt: skip
+        print(f"    [{row.code}] {text(row.message)}", file=out)

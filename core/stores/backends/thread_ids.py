@@ -12,7 +12,9 @@ __all__ = [
     "id_type",
     "is_utf8",
     "kept_as_stored",
+    "printable_checkpoint",
     "printable_id",
+    "printable_text",
     "sqlite_bound",
     "stored_id",
     "text_id",
@@ -150,3 +152,29 @@ def sqlite_bound(sql: str, params: Sequence[Any]) -> tuple[str, tuple[Any, ...]]
         text += ["CAST(? AS TEXT)" if raw else "?", after]
         bound.append(param.encode("utf-8", "surrogateescape") if raw else param)
     return "".join(text), tuple(bound)
+
+
+def printable_text(text: object) -> str:
+    """`text` (a store-supplied key name, type or message) on one line for a terminal: each
+    character that is not printable (an escape, a newline, a lone surrogate) escaped as
+    Python writes it, the rest as it is.
+
+    Example:
+        >>> printable_text("a\\x1b]0;x\\x07 b\\ny")
+        'a\\\\x1b]0;x\\\\x07 b\\\\ny'
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def printable_checkpoint(checkpoint_id: str | None) -> str:
+    """A checkpoint id as `printable_id` prints an id; none (None or "", a row whose id is
+    not known) as nothing.
+
+    Example:
+        >>> [printable_checkpoint(c) for c in ["1ef-2", "\\x1b[2J", "", None]]
+        ['1ef-2', "'\\\\x1b[2J'", '', '']
+    """
+    return printable_id(checkpoint_id) if checkpoint_id else ""
