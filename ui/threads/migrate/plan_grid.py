@@ -32,6 +32,10 @@ _HELP = {
 }
 
 
+# The action's box holds its longest name ("default") and the arrow, on a phone too
+_ACTION_PX = 104
+
+
 def cell_key(generation: int, row: int, column: str) -> str:
     """The widget key of the cell at `row` (0-based), `column` of the plan's grid, in the
     grid's `generation` (a new one after each new start): `threads_migrate_steps__0-path`.
@@ -67,7 +71,7 @@ def _cell(generation: int, row: int, column: str, start: Any) -> None:
         options = ["", *ACTIONS]
         first = options.index(start) if start in options else 0
         st.selectbox(label, options, index=first, key=key, label_visibility="collapsed",
-                     width="stretch", format_func=lambda name: name or "action")  # fmt: skip
+                     width=_ACTION_PX, format_func=lambda name: name or "action")  # fmt: skip
     else:
         st.text_input(label, value=str(start or ""), key=key, label_visibility="collapsed",
                       placeholder=column, width="stretch")  # fmt: skip
@@ -81,7 +85,10 @@ def plan_grid(generation: int, base: list[dict[str, Any]]) -> pd.DataFrame:
     with st.container(key=keys.THREADS_MIGRATE_STEPS):
         with st.container(horizontal=True, wrap=False, gap="small"):
             for column in CELLS:
-                st.caption(column, width="stretch", help=_HELP[column])
+                if column == "action":
+                    st.caption(column, width=_ACTION_PX, help=_HELP[column])
+                else:
+                    st.caption(column, width="stretch", help=_HELP[column])
         for row in range(lines):
             start = base[row] if row < len(base) else {}
             with st.container(horizontal=True, wrap=False, gap="small"):
