@@ -92,7 +92,13 @@ def _checked(
     only if they changed since the search: that state is the one named)."""
     try:
         state = asked.result()
-    except ServerRefusal:  # 400: the server cannot prepare it; its values were checked
+    except ServerRefusal as refusal:
+        if refusal.status != 400:  # as a thread read: any other refusal stops the audit
+            raise
+        # 400: the server cannot prepare the thread; its values were checked
+        result.invalid.append(InvalidState(thread_id, "", None, None, errors))
+        return
+    if not isinstance(state, dict):  # an answer naming no state: the search's row stands
         result.invalid.append(InvalidState(thread_id, "", None, None, errors))
         return
     if state.get("values") != values:  # written since the search: check what is named
@@ -111,8 +117,17 @@ def _checked(
         )
 
 
-def _checkpoint_id(state: dict[str, Any]) -> str:
-    return str((state.get("checkpoint") or {}).get("checkpoint_id") or "")
+def _checkpoint_id(state: Any) -> str:
+    """The checkpoint id a state names; "" when its answer is not shaped as one.
+
+    Example:
+        >>> [_checkpoint_id(s) for s in [{"checkpoint": {"checkpoint_id": "c1"}},
+        ...  {"checkpoint": "x"}, None, [], {"checkpoint": {"checkpoint_id": None}}]]
+        ['c1', '', '', '', '']
+    """
+    checkpoint = state.get("checkpoint") if isinstance(state, dict) else None
+    found = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
+    return str(found or "")
 
 
 def _audit_history(
@@ -130,23 +145,23 @@ def _audit_history(
             result.invalid.append(InvalidState(thread_id, "", None, None, latest_errors))
         result.unreadable.append(_refused(thread_id, refusal))
         return
-    by_id = {s["checkpoint"]["checkpoint_id"]: s for s in states}
+    by_id = {_checkpoint_id(s): s for s in states}
     for state in states:
         result.checkpoints += 1
         try:
             errors = state_errors_of(state, model)[1]
         except RowProblem as problem:
-            checkpoint_id = state["checkpoint"]["checkpoint_id"]
             result.unreadable.append(
-                Unreadable(thread_id, checkpoint_id, step_at(state), problem.code, problem.message)
+                Unreadable(
+                    thread_id, _checkpoint_id(state), step_at(state), problem.code, problem.message
+                )
             )
             continue
         if errors:
-            parent = by_id.get((state.get("parent_checkpoint") or {}).get("checkpoint_id", ""))
+            parent = by_id.get(_checkpoint_id({"checkpoint": state.get("parent_checkpoint")}))
             node = server_written_by(state, parent, errors)
-            checkpoint_id = state["checkpoint"]["checkpoint_id"]
             result.invalid.append(
-                InvalidState(thread_id, checkpoint_id, step_at(state), node, errors)
+                InvalidState(thread_id, _checkpoint_id(state), step_at(state), node, errors)
             )
 
 

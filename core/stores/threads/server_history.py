@@ -165,8 +165,15 @@ def server_written_by(
     return None if source_of(state) == "input" else blamed_node(parent, errors)
 
 
-def step_at(state: dict[str, Any]) -> int | None:
-    step = (state.get("metadata") or {}).get("step")
+def step_at(state: Any) -> int | None:
+    """The step a state's metadata names; None when the answer is not shaped so.
+
+    Example:
+        >>> [step_at(s) for s in [{"metadata": {"step": 2}}, {"metadata": "m"}, None, []]]
+        [2, None, None, None]
+    """
+    metadata = state.get("metadata") if isinstance(state, dict) else None
+    step = metadata.get("step") if isinstance(metadata, dict) else None
     return step if isinstance(step, int) and not isinstance(step, bool) else None
 
 
