@@ -91,7 +91,7 @@ def _checked(
     """The invalid thread's row at the checkpoint get_state names (its values checked again
     only if they changed since the search: that state is the one named)."""
     try:
-        state = asked.result()
+        state: Any = asked.result()  # a server may answer anything
     except ServerRefusal as refusal:
         if refusal.status != 400:  # as a thread read: any other refusal stops the audit
             raise
