@@ -22,7 +22,12 @@ def audit_any(
     thread: ThreadId | None = None,
 ) -> AuditResult:
     """The audit (`audit_store` / `audit_server`) of every thread, or of shard `(i, N)`, or
-    of `thread` alone (as stored; a server's ids are text)."""
+    of `thread` alone (as stored; a server's ids are text: any other is no thread)."""
+    if thread is not None and not isinstance(thread, str):  # a server's ids are text
+        return store.pick(
+            database=lambda db: audit_store(db, model, history=history, shard=shard, thread=thread),
+            server=lambda _: AuditResult(),
+        )
     return store.pick(
         database=lambda db: audit_store(db, model, history=history, shard=shard, thread=thread),
         server=lambda server: audit_server(
@@ -30,6 +35,6 @@ def audit_any(
             model,
             history_too=history,
             shard=shard,
-            only=None if thread is None else str(thread),
+            only=thread,
         ),
     )
