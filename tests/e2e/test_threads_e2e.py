@@ -17,9 +17,17 @@ from core.stores.demo import DEMO_THREADS, build_demo_store
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests.core.stores.conftest import PG_PASSWORD, postgres, postgres_demo  # noqa: F401
-from tests.e2e._browser import editor_frame, new_context, open_app, rerun, validate_and_write_fork
+from tests.e2e._browser import (
+    editor_frame,
+    grid_with,
+    new_context,
+    open_app,
+    rerun,
+    validate_and_write_fork,
+)
 from tests.e2e._server import Server, streamlit_server
 from tests.e2e.conftest import VIEWPORT
+from tests.e2e.test_layout_e2e import NOTE_LINES, cells_not_whole, overflow
 from ui.threads.source import MAX_UPLOAD_BYTES, SOURCES
 
 pytestmark = pytest.mark.e2e
@@ -267,3 +275,37 @@ def test_a_sqlalchemy_dsn_opens_and_the_page_shows_it_without_its_password(
         assert page.locator("[data-testid='stException']").count() == 0
     finally:
         page.context.close()
+
+
+def test_unbricks_errors_are_drawn_whole_with_no_empty_line_col(browser, writes_server) -> None:
+    # The walk at 1400 px: the edit's error table had an empty line:col column (a parsed
+    # state has no text) and its ctx cut at the table's edge.
+    context = new_context(browser, viewport={"width": 1400, "height": 900})
+    context.add_init_script(f"({NOTE_LINES})()")
+    page = open_app(context, f"{writes_server.url}/threads")
+    try:
+        search = page.locator(".st-key-threads_contains input")
+        search.fill("bad_status")
+        search.press("Enter")
+        expect(page.locator(".st-key-threads_thread input")).to_have_value("fault-bad_status_last")
+        open_tab(page, "Unbrick")
+        frame = editor_frame(page, "threads_unbrick_text")
+        frame.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text('{"status": "pending", "amount": -3}')
+        expect(frame.locator(".cm-lintRange-error")).not_to_have_count(0)  # checked as typed
+        with rerun(page):
+            page.locator(".st-key-threads_unbrick_validate").get_by_role("button").click()
+        expect(page.get_by_text("[unbrick_invalid_edit]", exact=False)).to_be_visible()
+        grid = grid_with(page, "path", "message").last
+        grid.scroll_into_view_if_needed()
+        expect(grid.locator("[role='columnheader']")).to_have_text(
+            ["path", "message", "type", "input", "ctx", "docs", "pointer"]
+        )
+        page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
+        assert overflow(grid) is None
+        # every cell spelled whole inside its column (docs shows a link's text, not its URL)
+        assert {k: v for k, v in cells_not_whole(grid).items() if not k.startswith("docs")} == {}
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        context.close()
