@@ -13,12 +13,10 @@ from pydantic import BaseModel
 from core.errors import CodedError, ErrorCode
 from core.guard.refusal import InvalidStateError
 from core.guard.saver import GuardedSaver
-from core.jsontext.payload import PayloadError, parse
 from core.order.graph import CompiledGraph
 from core.project import Project
-from core.trace.from_text import TextRun, _pick
-from core.trace.run import Trace, run_trace
-from core.validate.report import validate_text
+from core.trace.from_text import TextRun, trace_text
+from core.trace.run import Trace
 from core.validate.run_saver import run_saver
 
 __all__ = ["GuardedRun", "HistoryRead", "guarded_saver", "guarded_trace_text", "read_history"]
@@ -114,19 +112,19 @@ def guarded_trace_text(
         >>> guarded.refusal.step, guarded.refusal.nodes, guarded.history
         (1, ('validate_order',), HistoryRead(checkpoints=2, steps=(-1, 0), error=None))
     """
-    try:
-        payload = parse(text)
-    except PayloadError as exc:
-        return GuardedRun(TextRun(syntax=str(exc), syntax_error=exc))
-    chosen, model, gate_model = _pick(graph, faults, options, project)
-    trace = run_trace(chosen, payload, check_each_step=checked, message_ids=_message_id,
-                      model=model, input_model=gate_model, run_anyway=run_anyway,
-                      text=text, checkpointer=guarded_saver)  # fmt: skip
-    run = TextRun(trace=trace)
-    gate = trace.options.input_model
-    if trace.gate_errors and gate is not None:  # as trace_text: a JSON-mode run of the text
-        run.json_accepts = validate_text(text, gate).ok
-    return GuardedRun(run, *_guard_outcome(trace))
+    run = trace_text(
+        text,
+        graph=graph,
+        faults=faults,
+        checked=checked,
+        options=options,
+        project=project,
+        run_anyway=run_anyway,
+        checkpointer=guarded_saver,
+    )
+    if run.trace is None:  # the text is not JSON: nothing ran
+        return GuardedRun(run)
+    return GuardedRun(run, *_guard_outcome(run.trace))
 
 
 def _guard_outcome(trace: Trace) -> tuple[InvalidStateError | None, HistoryRead | None]:
@@ -135,7 +133,3 @@ def _guard_outcome(trace: Trace) -> tuple[InvalidStateError | None, HistoryRead 
     saver = trace.graph.checkpointer
     refusal = saver.last_refusal if isinstance(saver, GuardedSaver) else None
     return refusal, read_history(trace.graph)
-
-
-def _message_id(n: int) -> str:
-    return f"msg-{n}"  # trace_text's ids: a guarded run compares with an unguarded one

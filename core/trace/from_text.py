@@ -13,7 +13,7 @@ from core.order import build_fanout_graph, build_order_graph
 from core.order.graph import CompiledGraph
 from core.order.schema_options import SchemaOptions, build_model
 from core.project import Project
-from core.trace.run import Trace, run_trace
+from core.trace.run import SaverFor, Trace, run_trace
 from core.validate.entry import project_entry
 from core.validate.report import validate_text
 
@@ -51,11 +51,13 @@ def trace_text(
     options: Mapping[str, Any] | None = None,
     project: Project | None = None,
     run_anyway: bool = False,
+    checkpointer: SaverFor | None = None,
 ) -> TextRun:
     """Parse `text`, pick the graph, run and record it; gate errors placed at their line:col.
 
     `graph` is `"seed"` (with `faults`), `"fanout"` or `"project"` (the `project`'s graph, its
     model and input schema's gate). `options` are the schema options shaping the seed state.
+    `checkpointer` makes the run's saver (`run_trace`'s; None: `run_saver`).
 
     Example:
         >>> run = trace_text('{"amount": -1}', graph="seed")
@@ -71,7 +73,7 @@ def trace_text(
     chosen, model, gate_model = _pick(graph, faults, options, project)
     trace = run_trace(chosen, payload, check_each_step=checked, message_ids=_message_id,
                       model=model, input_model=gate_model, run_anyway=run_anyway,
-                      text=text)  # fmt: skip
+                      text=text, checkpointer=checkpointer)  # fmt: skip
     run = TextRun(trace=trace)
     gate = trace.options.input_model
     if trace.gate_errors and gate is not None:  # a real JSON-mode run of the same text
