@@ -40,6 +40,7 @@ class TraceLink(ShareLink):
     step: _Row = 0
     ran: StrictBool = True  # false: made before any run (earlier versions): settings only
     run_anyway: StrictBool = False
+    guard: StrictBool = False  # true: the run went through GuardedSaver (the Guard switch)
     fork: Fork | None = None
     edit: Fork | None = None
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
-from pydantic import StrictBool
 
 from core.errors import ErrorCode
 from core.links.trace import Fork, TraceLink
@@ -14,15 +13,9 @@ from ui.editor.payload import set_payload_text
 from ui.share import name_dropped, share_button, shared_state, shown_link
 from ui.trace.fork import fork_share
 
-__all__ = ["GuardedTraceLink", "restore_trace_share", "select_shared_step", "share_section"]
+__all__ = ["restore_trace_share", "select_shared_step", "share_section"]
 
 _SHOWN_IDS, _ID_CHARS = 20, 80  # unknown fault ids echoed back, bounded: a link can be 64 kB
-
-
-class GuardedTraceLink(TraceLink):
-    """A Trace link with the Guard switch (`guard`: the run goes through GuardedSaver)."""
-
-    guard: StrictBool = False
 
 
 def restore_trace_share(
@@ -56,7 +49,7 @@ def restore_trace_share(
             "--graph, playground.toml or PLAYGROUND_GRAPH, or pick a graph below."
         )
         state = {k: v for k, v in state.items() if k != "graph"}
-    link, dropped = GuardedTraceLink.parse(state, {"graphs": graphs})
+    link, dropped = TraceLink.parse(state, {"graphs": graphs})
     if link.payload is not None:
         set_payload_text(link.payload)
     st.session_state[keys.TRACE_GRAPH] = link.graph or next(iter(graphs))
@@ -130,4 +123,4 @@ def share_section(result: dict[str, Any]) -> None:
             step = st.session_state.get(keys.STEP_SLIDER, 0)
             state = state | {"step": step} | fork_share(trace, step)
     with share_col:
-        share_button("trace", shown_link(GuardedTraceLink, **state), key=keys.SHARE)
+        share_button("trace", shown_link(TraceLink, **state), key=keys.SHARE)

@@ -32,6 +32,7 @@ LINKS: dict[type[ShareLink], tuple[dict[str, Any], dict[str, Any] | None, dict[s
             "step": 2,
             "ran": True,
             "run_anyway": True,
+            "guard": True,
             "fork": {"row": 1, "state": "{}"},
             "edit": {"row": 0, "state": "{}"},
         },
@@ -45,6 +46,7 @@ LINKS: dict[type[ShareLink], tuple[dict[str, Any], dict[str, Any] | None, dict[s
             "step": True,
             "ran": 1,
             "run_anyway": "yes",
+            "guard": "yes",
             "fork": {"row": True, "state": "{}"},
             "edit": [0, "{}"],
         },
@@ -171,6 +173,13 @@ def test_a_nested_link_keeps_its_good_fields_and_names_the_bad_ones_with_their_p
     assert dropped == [
         DroppedField("submitted.retries", "submitted.retries", "Input should be a valid integer")
     ]
+
+
+def test_a_trace_link_made_before_the_guard_switch_opens_with_the_guard_off():
+    parsed, dropped = TraceLink.parse({"graph": "seed", "step": 1, "run_anyway": True})
+
+    assert (parsed, dropped) == (TraceLink(graph="seed", step=1, run_anyway=True), [])
+    assert parsed.guard is False
 
 
 def test_a_bad_option_is_named_by_its_path_inside_the_options():
