@@ -131,7 +131,9 @@ def merge_parts(paths: list[str]) -> AuditResult:
         {'threads': 7, 'checkpoints': 14, 'invalid': [], 'unreadable': []}
     """
     seen: dict[Path, str] = {}
-    owner: dict[str, str] = {}  # thread id -> the part that lists it
+    # (not text, id as printed) -> the part that lists it: a thread_id_not_text row's id is
+    # printed (b'x'), which a text id may spell too; they are different threads
+    owner: dict[tuple[bool, str], str] = {}
     parts = []
     for path in paths:
         key = Path(path).resolve()
@@ -140,12 +142,16 @@ def merge_parts(paths: list[str]) -> AuditResult:
             raise _overlap(f"{path} is given twice{also}; give each part once.")
         seen[key] = path
         part = read_part(path)
-        listed = {text_id(row.thread_id) for row in part.invalid}
-        listed |= {text_id(row.thread_id) for row in part.unreadable}
-        for thread_id in sorted(listed):
-            if (other := owner.setdefault(thread_id, path)) != path:
+        listed = {(False, text_id(row.thread_id)) for row in part.invalid}
+        listed |= {
+            (row.code == ErrorCode.THREAD_ID_NOT_TEXT, text_id(row.thread_id))
+            for row in part.unreadable
+        }
+        for not_text, thread_id in sorted(listed):
+            if (other := owner.setdefault((not_text, thread_id), path)) != path:
+                shown = f"{thread_id[:80]} (not text)" if not_text else repr(thread_id[:80])
                 raise _overlap(
-                    f"{other} and {path} both list thread {thread_id[:80]!r}: parts must be the "
+                    f"{other} and {path} both list thread {shown}: parts must be the "
                     "shards of one audit, each index of one --shards N once."
                 )
         parts.append(part)
