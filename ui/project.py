@@ -10,7 +10,6 @@ from typing import Any
 
 import streamlit as st
 from pydantic import BaseModel
-from streamlit.delta_generator import DeltaGenerator
 
 from core.jsontext.write import to_text
 from core.order import AgentState
@@ -21,8 +20,7 @@ from core.validate.entry import project_entry
 from core.validate.examples import Example, ExampleError, model_examples
 from ui import keys
 from ui.access import hosting, say_once, trusted
-from ui.editor.payload import current_payload_text, set_payload_text
-from ui.text import plain
+from ui.editor.payload import set_payload_text
 
 __all__ = [
     "active_project",
@@ -32,7 +30,6 @@ __all__ = [
     "loaded_preset",
     "preset_picker",
     "project_sidebar",
-    "say_loaded",
 ]
 
 
@@ -103,26 +100,19 @@ def preset_picker(
     *,
     key: str,
     placeholder: str,
-    text: str | None = None,
+    text: str,
     on_load: Callable[[], None] | None = None,
-    say: bool = True,
-) -> DeltaGenerator | None:
+) -> None:
     """A select box over `presets` (from `gallery`); picking one replaces the shared payload
     (and then calls `on_load`, e.g. to untick a row that belonged to the text replaced).
 
-    Given `text` (the payload as typed this run, read before the box is drawn), the box
-    shows the preset `text` holds, or its placeholder once the text is edited, pasted or
-    replaced, and nothing is drawn under it: the box itself says what is loaded, so a load
-    moves nothing below it (issue 41, item 9). Picking the same preset again after an edit
-    loads it again, as the box is back on its placeholder by then. Returns None.
-
-    Without `text`, it works as a menu: back to its placeholder after a load, and a status
-    line under it names the last preset loaded while the payload is still that preset's
-    text (`say_loaded`), a live region a screen reader reads out. Returns the line's slot;
-    with `say=False` the caller fills it with `say_loaded`.
+    `text` is the payload as typed this run, read before the box is drawn: the box shows the
+    preset `text` holds, or its placeholder once the text is edited, pasted or replaced, and
+    nothing is drawn under it: the box itself says what is loaded, so a load moves nothing
+    below it (issue 41, item 9). Picking the same preset again after an edit loads it again,
+    as the box is back on its placeholder by then.
     """
-    if text is not None:  # before the box: its value this run
-        st.session_state[key] = loaded_preset(presets, text)
+    st.session_state[key] = loaded_preset(presets, text)  # before the box: its value this run
     st.selectbox(
         "Preset",
         list(presets),
@@ -131,17 +121,8 @@ def preset_picker(
         index=None,
         placeholder=placeholder,
         on_change=_load_preset,
-        args=(presets, key, text is None, on_load),
+        args=(presets, key, on_load),
     )
-    if text is not None:
-        return None
-    # Drawn empty before any load, and emptied again after an edit: every element below keeps
-    # its place in the page, so no load or edit redraws them (a code editor redrawn loses its
-    # undo history, an open Schema options popover closed).
-    line = st.empty()
-    if say:
-        say_loaded(line, current_payload_text())
-    return line
 
 
 def loaded_preset(presets: dict[str, tuple[str, str]], text: str) -> str | None:
@@ -150,16 +131,6 @@ def loaded_preset(presets: dict[str, tuple[str, str]], text: str) -> str | None:
     if loaded is None or loaded[1] != text:
         return None
     return next((name for name, shown in presets.items() if shown == tuple(loaded)), None)
-
-
-def say_loaded(line: DeltaGenerator, text: str) -> None:
-    """In `line` (from `preset_picker`), "Last preset loaded: …" while `text` is that
-    preset's text; empty before any load, and once the text was edited, pasted or replaced."""
-    loaded = st.session_state.get(keys.PRESET_LOADED)
-    if loaded is not None and loaded[1] == text:
-        line.success(f"Last preset loaded: {plain(loaded[0])}", icon=":material/download_done:")
-    else:
-        line.empty()
 
 
 def load_preset(label: str, text: str) -> None:
@@ -172,14 +143,11 @@ def load_preset(label: str, text: str) -> None:
 def _load_preset(
     presets: dict[str, tuple[str, str]],
     key: str,
-    menu: bool,
     on_load: Callable[[], None] | None,
 ) -> None:
     name = st.session_state.get(key)
     if name in presets:
         load_preset(*presets[name])
-        if menu:
-            st.session_state[key] = None
         if on_load is not None:
             on_load()
 

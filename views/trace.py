@@ -229,7 +229,10 @@ with edit_col:
         marks=payload_marks(typed, _state_model()),
     )
 with settings_col:
-    preset_picker(presets, key=keys.TRACE_PRESET, placeholder="Replace the payload with a preset…")
+    # The box shows the preset the payload holds, nothing under it (as on Validate).
+    preset_picker(
+        presets, key=keys.TRACE_PRESET, placeholder="Replace the payload with a preset…", text=typed
+    )
     graph_col, mode_col = st.columns(2)
     graph_col.radio(
         "Graph", list(GRAPHS), format_func=GRAPHS.get, key=keys.TRACE_GRAPH, persist_state="session"
