@@ -4,6 +4,7 @@ back: one printable notation that selects the same thread again."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -26,6 +27,8 @@ ThreadId = str | bytes | int | float  # what sqlite3 returns for a value of each
 # back as another type's
 _QUOTED = ("'", '"', "b'", 'b"')
 _NUMBERS = {"int(": int, "float(": float}
+# One quoted literal as repr writes it, nothing around it: the only text given to the parser
+_ONE_LITERAL = re.compile(r"""b?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""", re.DOTALL)
 
 
 def id_type(thread_id: ThreadId) -> str:
@@ -75,10 +78,12 @@ def stored_id(printed: str) -> ThreadId:
     Example:
         >>> [stored_id(p) for p in ["t-1", "''", "b't\\\\xff'", "int(42)", "float(nan)"]]
         ['t-1', '', b't\\xff', 42, nan]
-        >>> stored_id("int(x)"), stored_id("'open")
-        ('int(x)', "'open")
+        >>> stored_id("int(x)"), stored_id("'open"), stored_id("'a', 'b'")
+        ('int(x)', "'open", "'a', 'b'")
     """
     if printed.startswith(_QUOTED):
+        if not _ONE_LITERAL.fullmatch(printed):  # never parsed: "'a'," + "-" * 10**5 + "1"
+            return printed  # would exhaust the parser's memory
         try:
             value = ast.literal_eval(printed)
         except (ValueError, SyntaxError):

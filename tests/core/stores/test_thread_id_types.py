@@ -233,3 +233,13 @@ def test_a_type_or_checkpoint_id_that_is_not_utf8_is_a_coded_row(crafted, capsys
     assert "b'x'" not in rows and result.threads == 9  # an odd checkpoint id is still read
     assert main(["audit", crafted, "--model", "core.order:AgentState"]) == 1
     assert all(line.isprintable() for line in capsys.readouterr().out.splitlines())
+
+
+def test_a_printed_id_that_is_no_literal_is_a_text_id_never_parsed(crafted, capsys):
+    hostile = "'a'," + "-" * 100_000 + "1"  # parsed, it exhausts the parser's memory
+    assert stored_id(hostile) == hostile
+    assert main(["audit", crafted, "--model", "core.order:AgentState", "--thread", hostile,
+                 "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out) == {
+        "threads": 0, "checkpoints": 0, "invalid": [], "unreadable": [],
+    }  # fmt: skip
