@@ -85,13 +85,19 @@ SHIPPED_ERROR = {
 }
 
 
-def _mark_row(spec: str) -> dict[str, Any]:
+def _head_id(spec: str) -> str:
+    """The "warned" thread's head, from the table (a crafted head may not load)."""
     with closing(sqlite3.connect(spec)) as conn:
-        head = SqliteSaver(conn).get_tuple({"configurable": {"thread_id": "warned"}})
-    assert head is not None
+        (head,) = conn.execute(
+            "SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = 'warned'"
+        ).fetchone()
+    return str(head)
+
+
+def _mark_row(spec: str) -> dict[str, Any]:
     return {
         "step": "2",
-        "checkpoint_id": head.config["configurable"]["checkpoint_id"],
+        "checkpoint_id": _head_id(spec),
         "errors": 1,
         "paths": "status",
         "first message": "Input should be 'pending', 'validated' or 'confirmed'",
@@ -104,8 +110,8 @@ def test_a_warned_checkpoint_is_marked_and_without_a_plan_the_head_is_handed_as_
     assert not at.exception
     assert _said(at) == {
         "warning": [
-            '1 checkpoint of this thread stored by a guard in "warn" mode although the model '
-            "rejected it: the errors are in its metadata (state_errors)."
+            '1 checkpoint of this thread was stored by a guard in "warn" mode although the '
+            "model rejected it: the errors are in its metadata (state_errors)."
         ],
         "info": [
             plain(
@@ -165,4 +171,80 @@ def test_a_valid_thread_has_no_mark_and_is_handed_as_stored(store):
     assert [c.value for c in at.caption] == [
         'No checkpoint of this thread was stored by a guard in "warn" mode (none carries '
         "state_errors in its metadata)."
+    ]
+
+
+def _crafted(store: str, tmp_path: Any, **columns: Any) -> str:
+    """A copy of the store whose "warned" head row a hostile writer overwrote."""
+    spec = str(tmp_path / "crafted.sqlite")
+    with closing(sqlite3.connect(store)) as source, closing(sqlite3.connect(spec)) as target:
+        source.backup(target)
+    head = _head_id(spec)
+    with closing(sqlite3.connect(spec)) as conn, conn:
+        for column, value in columns.items():
+            conn.execute(
+                f"UPDATE checkpoints SET {column} = ? WHERE checkpoint_id = ?", (value, head)
+            )
+    return spec
+
+
+def test_a_hostile_state_errors_is_a_coded_mark_and_the_page_does_not_raise(store, tmp_path):
+    spec = _crafted(store, tmp_path, metadata='{"step": 2, "state_errors": "abc"}')
+    at = _view(spec, "warned")
+
+    assert not at.exception
+    assert _said(at) == {
+        "warning": [
+            '1 checkpoint of this thread was stored by a guard in "warn" mode although the '
+            "model rejected it: the errors are in its metadata (state_errors)."
+        ],
+        "info": [
+            plain(
+                "AgentState rejects this thread's head and no plan is set (the Migrate tab, "
+                "judging by the candidate): the guard hands it to LangGraph as stored."
+            )
+        ],
+        "success": [],
+        "error": [],
+        "tables": [
+            [
+                {
+                    **_mark_row(spec),
+                    "errors": 0,
+                    "paths": "",
+                    "first message": "[row_bad_metadata] its metadata's state_errors is not "
+                    "the list of Pydantic errors a guard stores (1 problem; first: Input should "
+                    "be a valid list), so it was not read",
+                }
+            ],
+            [SHIPPED_ERROR],
+        ],
+    }
+
+
+def test_a_pickled_head_is_coded_and_never_unpickled_and_the_page_does_not_raise(store, tmp_path):
+    import pickle
+
+    spec = _crafted(store, tmp_path, type="pickle", checkpoint=pickle.dumps({"channel_values": {}}))
+    at = _view(spec, "warned")
+
+    assert not at.exception
+    assert _said(at)["error"] == ["This thread cannot be read as the guard reads it:"]
+    assert _said(at) == {
+        "warning": [
+            '1 checkpoint of this thread was stored by a guard in "warn" mode although the '
+            "model rejected it: the errors are in its metadata (state_errors)."
+        ],
+        "info": [],
+        "success": [],
+        "error": ["This thread cannot be read as the guard reads it:"],
+        "tables": [[_mark_row(spec)]],  # its metadata is intact: the mark is still read
+    }
+    assert [c.value for c in at.code] == [
+        "[row_pickled] The guard reads no state from this thread's head: the checkpoint was "
+        "written with pickle (LangGraph's serializer with pickle_fallback=True stores a value "
+        "msgpack cannot hold that way), and the playground never unpickles: unpickling runs "
+        "whatever code the bytes name. To read it, load it with the writer's own serializer "
+        "(JsonPlusSerializer(pickle_fallback=True).loads_typed) in your own code, at your own "
+        "risk and only if you trust every writer of this store."
     ]

@@ -10,7 +10,7 @@ import streamlit as st
 
 from core.guard.on_read import Migrate
 from core.guard.plans import PlanMigration
-from core.guard.store_read import GuardRead, guard_read, warn_marks
+from core.guard.store_read import GuardRead, GuardUnreadable, guard_read, warn_marks
 from core.jsontext.paths import format_path
 from core.jsontext.write import jsonable
 from core.migrate.chain import Chain
@@ -53,36 +53,60 @@ def guard_view(store: AnyStore, timeline: Timeline, judged: Judging) -> None:
                 "langgraph.json names); here it reads files and databases."
             )
             return
-        _marks(saver, timeline.thread_id)
+        _marks(saver, timeline)
+        head = timeline.checkpoints[-1] if timeline.checkpoints else None
+        if head is not None and head.unreadable is not None:  # read with bounds: not again
+            _unreadable(
+                f"[{head.unreadable.code}] The guard reads no state from this thread's head: "
+                f"{head.unreadable.message}"
+            )
+            return
         migrate = page_migration(judged)
         read = guard_read(saver, judged.judge, migrate, timeline.thread_id)
-        if read is not None:
+        if isinstance(read, GuardUnreadable):
+            _unreadable(read.line)
+        elif read is not None:
             _handed(read, judged.judge.__name__, migrate is not None)
 
 
-def _marks(saver: Any, thread_id: str) -> None:
-    marks = warn_marks(saver, thread_id)
+def _unreadable(line: str) -> None:
+    st.error("This thread cannot be read as the guard reads it:")
+    st.code(line, language=None, wrap_lines=True)
+
+
+def _marks(saver: Any, timeline: Timeline) -> None:
+    marks = warn_marks(saver, timeline.thread_id)
+    if isinstance(marks, GuardUnreadable):
+        _unreadable(marks.line)
+        marks = marks.marks
     if not marks:
         st.caption(
             'No checkpoint of this thread was stored by a guard in "warn" mode (none carries '
             "state_errors in its metadata)."
         )
         return
+    one = len(marks) == 1
     st.warning(
-        f'{count(len(marks), "checkpoint")} of this thread stored by a guard in "warn" '
-        "mode although the model rejected it: the errors are in its metadata (state_errors)."
+        f"{count(len(marks), 'checkpoint')} of this thread {'was' if one else 'were'} stored "
+        f'by a guard in "warn" mode although the model rejected {"it" if one else "them"}: '
+        f"the errors are in {'its' if one else 'their'} metadata (state_errors)."
     )
+    steps = {c.checkpoint_id: c.step for c in timeline.checkpoints}  # as the timeline read them
     rows = [
         {
-            "step": "" if mark.step is None else str(mark.step),
+            "step": _step(steps.get(mark.checkpoint_id, mark.step)),
             "checkpoint_id": mark.checkpoint_id,
             "errors": len(mark.errors),
-            "paths": ", ".join(format_path(error.get("loc") or []) for error in mark.errors),
-            "first message": str(mark.errors[0].get("msg", "")) if mark.errors else "",
+            "paths": ", ".join(format_path(error["loc"]) for error in mark.errors),
+            "first message": mark.errors[0]["msg"] if mark.errors else mark.problem or "",
         }
         for mark in marks
     ]
     st.dataframe(pd.DataFrame(rows), key=keys.part(keys.THREADS_GUARD, "marks"), hide_index=True)
+
+
+def _step(step: int | None) -> str:
+    return "" if step is None else str(step)
 
 
 def _handed(read: GuardRead, model: str, has_plan: bool) -> None:
