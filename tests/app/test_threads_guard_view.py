@@ -77,6 +77,14 @@ def _said(at: AppTest) -> dict[str, Any]:
     }
 
 
+ONE_MARK = (
+    '1 checkpoint of this thread was stored by a guard in "warn" mode although the model '
+    "rejected it: the errors are in its metadata (state_errors)."
+)
+NO_PLAN = plain(
+    "AgentState rejects this thread's head and no plan is set (the Migrate tab, judging by "
+    "the candidate): the guard hands it to LangGraph as stored."
+)
 SHIPPED_ERROR = {
     "path": "status",
     "message": "Input should be 'pending', 'validated' or 'confirmed'",
@@ -109,16 +117,8 @@ def test_a_warned_checkpoint_is_marked_and_without_a_plan_the_head_is_handed_as_
 
     assert not at.exception
     assert _said(at) == {
-        "warning": [
-            '1 checkpoint of this thread was stored by a guard in "warn" mode although the '
-            "model rejected it: the errors are in its metadata (state_errors)."
-        ],
-        "info": [
-            plain(
-                "AgentState rejects this thread's head and no plan is set (the Migrate tab, "
-                "judging by the candidate): the guard hands it to LangGraph as stored."
-            )
-        ],
+        "warning": [ONE_MARK],
+        "info": [NO_PLAN],
         "success": [],
         "error": [],
         "tables": [[_mark_row(store)], [SHIPPED_ERROR]],
@@ -194,16 +194,8 @@ def test_a_hostile_state_errors_is_a_coded_mark_and_the_page_does_not_raise(stor
 
     assert not at.exception
     assert _said(at) == {
-        "warning": [
-            '1 checkpoint of this thread was stored by a guard in "warn" mode although the '
-            "model rejected it: the errors are in its metadata (state_errors)."
-        ],
-        "info": [
-            plain(
-                "AgentState rejects this thread's head and no plan is set (the Migrate tab, "
-                "judging by the candidate): the guard hands it to LangGraph as stored."
-            )
-        ],
+        "warning": [ONE_MARK],
+        "info": [NO_PLAN],
         "success": [],
         "error": [],
         "tables": [
@@ -231,10 +223,7 @@ def test_a_pickled_head_is_coded_and_never_unpickled_and_the_page_does_not_raise
     assert not at.exception
     assert _said(at)["error"] == ["This thread cannot be read as the guard reads it:"]
     assert _said(at) == {
-        "warning": [
-            '1 checkpoint of this thread was stored by a guard in "warn" mode although the '
-            "model rejected it: the errors are in its metadata (state_errors)."
-        ],
+        "warning": [ONE_MARK],
         "info": [],
         "success": [],
         "error": ["This thread cannot be read as the guard reads it:"],
@@ -248,3 +237,29 @@ def test_a_pickled_head_is_coded_and_never_unpickled_and_the_page_does_not_raise
         "(JsonPlusSerializer(pickle_fallback=True).loads_typed) in your own code, at your own "
         "risk and only if you trust every writer of this store."
     ]
+
+
+def test_two_marks_are_counted_in_one_sentence_that_agrees_with_them(store, tmp_path):
+    spec = _crafted(store, tmp_path)
+    error = {"type": "literal_error", "loc": ["status"], "msg": SHIPPED_ERROR["message"]}
+    stored = json.dumps({"step": 1, "state_errors": [error]})
+    with closing(sqlite3.connect(spec)) as conn, conn:  # a guard in "warn" mode at step 1 too
+        conn.execute(
+            "UPDATE checkpoints SET metadata = ? WHERE thread_id = 'warned' AND checkpoint_id = "
+            "(SELECT checkpoint_id FROM checkpoints WHERE thread_id = 'warned' "
+            "ORDER BY checkpoint_id LIMIT 1 OFFSET 2)",
+            (stored,),
+        )
+    at = _view(spec, "warned")
+
+    assert not at.exception
+    assert [w.value for w in at.warning] == [
+        '2 checkpoints of this thread were stored by a guard in "warn" mode although the model '
+        "rejected them: the errors are in their metadata (state_errors)."
+    ]
+    marks = at.dataframe[0].value.to_dict("records")
+    assert [{k: row[k] for k in ("step", "errors", "paths")} for row in marks] == [
+        {"step": "1", "errors": 1, "paths": "status"},
+        {"step": "2", "errors": 1, "paths": "status"},
+    ]
+    assert marks[1] == _mark_row(spec)
