@@ -20,7 +20,7 @@ from core.order.graph import CompiledGraph
 from core.stores.backends.page_rows import raw_checkpoints
 from core.stores.backends.raw import RawCheckpoint
 from core.stores.backends.shards import Shard, shard_condition
-from core.stores.backends.thread_ids import ThreadId, sqlite_bound
+from core.stores.backends.thread_ids import ThreadId, is_utf8, sqlite_bound
 from core.stores.backends.writable import open_writable
 from core.stores.errors import StoreCode, StoreError, StoreWarning
 
@@ -196,7 +196,13 @@ class Store:
         return [(task, path, channel) for task, path, channel in rows]
 
     def checkpoint_counts(self, thread_ids: list[ThreadId]) -> dict[ThreadId, int]:
-        """How many root checkpoints each of the threads holds."""
+        """How many root checkpoints each of the threads holds (none: an id Postgres'
+        text column cannot hold, a number, a BLOB, text with a NUL or not UTF-8, is no
+        thread there rather than a query Postgres refuses)."""
+        if self.kind == "postgres":
+            thread_ids = [t for t in thread_ids if _postgres_text(t)]
+        if not thread_ids:
+            return {}
         marks = ", ".join("?" for _ in thread_ids)
         rows = self.query(
             f"SELECT thread_id, COUNT(*) FROM {self.tables.checkpoints} WHERE checkpoint_ns = '' "
@@ -272,3 +278,13 @@ def require_tables(label: str, kinds: dict[str, str], backend: str) -> None:
             f"{label}: {named}, not a plain table; the playground reads only real tables "
             "(reading a view or computed column runs whatever it was defined with).",
         )
+
+
+def _postgres_text(thread_id: ThreadId) -> bool:
+    """Whether Postgres' text may hold `thread_id`: UTF-8 text without a NUL.
+
+    Example:
+        >>> [_postgres_text(t) for t in ["t-1", 42, b"t", "a\\x00b", "\\udcffA"]]
+        [True, False, False, False, False]
+    """
+    return isinstance(thread_id, str) and "\x00" not in thread_id and is_utf8(thread_id)

@@ -11,7 +11,7 @@ from langgraph.checkpoint.base import CheckpointTuple
 
 from core.stores.backends.shards import Shard
 from core.stores.backends.store import PAGE, Store
-from core.stores.backends.thread_ids import ThreadId, is_utf8
+from core.stores.backends.thread_ids import ThreadId
 from core.stores.decode.rows import Unreadable
 from core.stores.threads.pages import read_checkpoints
 
@@ -89,8 +89,7 @@ def walk_store(
     if only is None:
         thread_ids = iter_thread_ids(store, shard)
     else:  # one thread, counted only where it has a root checkpoint
-        held = _may_hold(store.kind, only) and store.checkpoint_counts([only])
-        thread_ids = iter([only] if held else [])
+        thread_ids = iter([only] if store.checkpoint_counts([only]) else [])
     counted = [getattr(store.saver.serde, "refusals", None)]  # None: not ours, search all
     for page in iter(lambda: list(islice(thread_ids, THREADS_PER_QUERY)), []):
         yield ThreadsPage(page, _walked(store, page, history, share, counted))
@@ -114,19 +113,3 @@ def _walked(
 
 
 _new = tuple.__new__  # a Walked without NamedTuple's Python-level __new__: one per checkpoint
-
-
-def _may_hold(kind: str, thread_id: ThreadId) -> bool:
-    """Whether a store of `kind` may hold `thread_id`: SQLite any value; Postgres only
-    UTF-8 text without a NUL (its thread_id column is text, which holds no other), so
-    any other id is no thread there rather than a query Postgres refuses.
-
-    Example:
-        >>> [_may_hold("postgres", t) for t in ["t-1", 42, b"t", "a\\x00b", "\\udcffA"]]
-        [True, False, False, False, False]
-        >>> _may_hold("sqlite", 42)
-        True
-    """
-    if kind == "sqlite":
-        return True
-    return isinstance(thread_id, str) and "\x00" not in thread_id and is_utf8(thread_id)
