@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from core.errors import ErrorCode
 from core.project import load_project
 from core.stores.backends.thread_ids import (
+    is_utf8,
     printable_checkpoint,
     printable_id,
     printable_text,
@@ -145,7 +146,10 @@ def _apply(spec: str, project: Any, chain: Any, serde: Any, assistant: str | Non
 
 def _print(report: dict[str, Any], proposed: str, as_json: bool, out: TextIO) -> None:
     if as_json:
-        print(json.dumps(report, ensure_ascii=False, indent=2, default=str), file=out)
+        text = json.dumps(report, ensure_ascii=False, indent=2, default=str)
+        if not is_utf8(text):  # a crafted TEXT that is not UTF-8: written as \u escapes
+            text = json.dumps(report, indent=2, default=str)
+        print(text, file=out)
         return
     if proposed:
         print("# The proposed plan (save it, edit it, pass it with --plan):", file=out)

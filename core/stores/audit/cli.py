@@ -26,6 +26,7 @@ from core.stores.backends.any_store import open_any
 from core.stores.backends.open import MAX_VALUE_BYTES, STORE_ENV, store_label
 from core.stores.backends.spec import mask_secrets
 from core.stores.backends.thread_ids import (
+    is_utf8,
     printable_checkpoint,
     printable_id,
     printable_text,
@@ -204,7 +205,10 @@ def run_audit(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def print_audit(result: AuditResult, as_json: bool, out: TextIO) -> None:
     """The report: `--json`'s object, or a count line then one block per finding."""
     if as_json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str), file=out)
+        report = json.dumps(result.to_json(), ensure_ascii=False, indent=2, default=str)
+        if not is_utf8(report):  # a crafted TEXT that is not UTF-8: written as \u escapes
+            report = json.dumps(result.to_json(), indent=2, default=str)
+        print(report, file=out)
         return
     print(
         f"{count(result.threads, 'thread')}, {count(result.checkpoints, 'checkpoint')} audited: "

@@ -243,3 +243,17 @@ def test_a_printed_id_that_is_no_literal_is_a_text_id_never_parsed(crafted, caps
     assert json.loads(capsys.readouterr().out) == {
         "threads": 0, "checkpoints": 0, "invalid": [], "unreadable": [],
     }  # fmt: skip
+
+
+def test_a_checkpoint_id_that_is_not_utf8_is_written_as_a_json_escape(crafted, capsys):
+    with closing(sqlite3.connect(crafted)) as conn, conn:  # the invalid thread's newest id
+        conn.execute(
+            "UPDATE checkpoints SET checkpoint_id = checkpoint_id || CAST(x'ff' AS TEXT) "
+            "WHERE checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints "
+            "WHERE thread_id = ?)",
+            (TEXT_IDS["escape"],),
+        )
+    assert main(["audit", crafted, "--model", "core.order:AgentState", "--json"]) == 1
+    out = capsys.readouterr().out
+    (invalid,) = json.loads(out)["invalid"]
+    assert (invalid["checkpoint_id"][-1], out.isascii()) == ("\udcff", True)
