@@ -194,27 +194,22 @@ class GuardedSaver(BaseCheckpointSaver[Any]):
             migrate = functools.partial(migrate, record=plan_record(saved, records))
         return migrate_read(saved, state, self.model, migrate, self.get_next_version)
 
+    def _record_filters(self) -> Sequence[dict[str, str]]:
+        """A chain's filters for its `migration` records (a function, a plan without an id:
+        none)."""
+        return self.migrate.record_filters() if isinstance(self.migrate, PlanMigration) else []
+
     def _records(self, config: RunnableConfig | None) -> ThreadRecords:
         """The `migration` records of the thread `config` names (of every thread: None),
-        each with its thread; a chain's only (a function, a plan without an id: none)."""
-        if not isinstance(self.migrate, PlanMigration):
-            return []
+        each with its thread."""
         where = record_scope(config)
-        return [
-            found_record(found, plan)
-            for plan in self.migrate.record_filters()
-            for found in self.inner.list(where, filter=plan)
-        ]
+        return [found_record(found, plan) for plan in self._record_filters()
+                for found in self.inner.list(where, filter=plan)]  # fmt: skip
 
     async def _arecords(self, config: RunnableConfig | None) -> ThreadRecords:
-        if not isinstance(self.migrate, PlanMigration):
-            return []
         where = record_scope(config)
-        return [
-            found_record(found, plan)
-            for plan in self.migrate.record_filters()
-            async for found in self.inner.alist(where, filter=plan)
-        ]
+        return [found_record(found, plan) for plan in self._record_filters()
+                async for found in self.inner.alist(where, filter=plan)]  # fmt: skip
 
     def get_delta_channel_history(
         self, *, config: RunnableConfig, channels: Sequence[str]
