@@ -125,12 +125,17 @@ def test_a_warned_checkpoint_is_marked_and_without_a_plan_the_head_is_handed_as_
     }
 
 
-def test_a_plan_that_fixes_the_head_shows_the_state_the_lazy_migration_hands_langgraph(store):
-    plan = '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nto = "confirmed"\n'
+def _with_plan(store: str, to: str) -> tuple[AppTest, dict[str, Any]]:
+    """The "warned" thread with a plan mapping its status "shipped" to `to`; it ran clean."""
+    plan = f'[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nto = "{to}"\n'
     at = _view(store, "warned", plan)
-
     assert not at.exception
-    said = _said(at)
+    return at, _said(at)
+
+
+def test_a_plan_that_fixes_the_head_shows_the_state_the_lazy_migration_hands_langgraph(store):
+    at, said = _with_plan(store, "confirmed")
+
     assert said["success"] == [
         "The lazy migration hands LangGraph this state (migrated in memory as it is read; "
         "nothing is written; the next checkpoint a run stores holds it):"
@@ -144,11 +149,8 @@ def test_a_plan_that_fixes_the_head_shows_the_state_the_lazy_migration_hands_lan
 
 
 def test_a_plan_that_cannot_fix_the_head_says_so_with_the_errors_left(store):
-    plan = '[[step]]\npath = "status"\naction = "map"\nfrom = "shipped"\nto = "gone"\n'
-    at = _view(store, "warned", plan)
+    _, said = _with_plan(store, "gone")
 
-    assert not at.exception
-    said = _said(at)
     assert said["error"] == [
         "The plan cannot fix it: the guard hands LangGraph the state as stored, with these "
         "errors (and logs a warning naming the thread and checkpoint)."
