@@ -16,6 +16,7 @@ from ui.project import active_project
 from ui.tables import room_for_table_toolbars
 from ui.threads.audit import audit_section
 from ui.threads.coded import show_coded
+from ui.threads.guard_view import guard_view
 from ui.threads.judge import judging
 from ui.threads.listing import thread_list
 from ui.threads.migrate.section import migrate_section
@@ -83,6 +84,10 @@ try:
         if timeline is not None:
             with tabs["Timeline"]:
                 thread_view(timeline, judged.judge)
+            with tabs["Guard"]:  # the thread as core.guard's GuardedSaver reads it
+                guard_view(store, timeline, judged)
+        else:
+            tabs["Guard"].caption("Open a thread to see how the guard reads it.")
 except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
     refused = coded(error, choice.label)
     if choice.source == "upload":  # name the user's file, not this session's temp copy

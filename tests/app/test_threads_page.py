@@ -161,8 +161,10 @@ def _line_of(text: str, needle: str) -> int:
 
 
 def _frame_or_none(at: AppTest, *columns: str) -> list[tuple] | None:
+    """The rows of the Timeline tab's first table starting with `columns` (the Guard tab,
+    drawn too in AppTest, has its own error table)."""
     try:
-        return table_rows(at, *columns)
+        return table_rows(next(tab for tab in at.tabs if tab.label == "Timeline"), *columns)
     except StopIteration:
         return None
 

@@ -84,7 +84,7 @@ def test_the_list_the_thread_the_audit_and_migrate_judge_by_the_one_model_the_he
 
 
 def test_the_threads_tools_are_tabs_beside_the_list_each_drawn(at: AppTest) -> None:
-    assert [tab.label for tab in at.tabs] == ["Timeline", "Audit", "Migrate", "Unbrick"]
+    assert [tab.label for tab in at.tabs] == ["Timeline", "Guard", "Audit", "Migrate", "Unbrick"]
     assert list(THREAD_TABS) == [tab.label for tab in at.tabs]
     # the list in the first column, the open thread (its headline, then its tabs) beside it
     panes = [column for column in at.columns if column.subheader]

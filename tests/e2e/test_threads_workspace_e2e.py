@@ -63,7 +63,7 @@ def test_at_1400_px_the_list_is_beside_the_thread_and_its_tools_start_within_two
         # the thread's tools (the tabs' row) begin within two screens of the page's top
         assert tabs["bottom"] <= 2 * DESKTOP["height"], tabs
         assert [t.inner_text() for t in page.locator(f"{TABS} [role='tab']").all()] == [
-            "Timeline", "Audit", "Migrate", "Unbrick",
+            "Timeline", "Guard", "Audit", "Migrate", "Unbrick",
         ]  # fmt: skip
     finally:
         page.context.close()

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from core.links.threads import PAGE_SIZES, STATUSES
 from core.order import AgentState
+from core.stores.backends.thread_ids import printable_id
 from core.stores.demo import CandidateState
 from core.stores.reader import AnyStore, page_starts, thread_page, thread_total
 from core.stores.threads import ThreadPage, ThreadStatus, short_time
@@ -128,6 +129,7 @@ def _select(row: int) -> None:
 
 
 _SHORT = 24  # ids up to this long are shown whole (a column's width); a uuid (36) is cut
+_TAIL_MAX = 40  # past this, ids that still look alike are shown whole
 
 
 def short_ids(ids: list[str]) -> list[str]:
@@ -140,7 +142,9 @@ def short_ids(ids: list[str]) -> list[str]:
         ...            "10000000-0000-4000-8000-000000000014"])
         ['model-change', '10000000…0004', '10000000…0014']
     """
-    for tail in range(4, max(map(len, ids), default=0)):
+    # ids come from the store: a tail longer than _TAIL_MAX gains nothing a reader can use
+    # and made this quadratic in the ids' length (two 120,000-character ids took 9 s)
+    for tail in range(4, min(max(map(len, ids), default=0), _TAIL_MAX)):
         shown = [i if len(i) <= _SHORT else f"{i[:8]}…{i[-tail:]}" for i in ids]
         if len(set(shown)) == len(set(ids)):
             return shown
@@ -153,7 +157,7 @@ def _frame(page: ThreadPage) -> pd.DataFrame:
     open thread under the list (`_counts`): as columns they took the table past its pane."""
     rows = page.rows
     return pd.DataFrame({
-        "thread_id": short_ids([row.thread_id for row in rows]),
+        "thread_id": short_ids([row.printable_id for row in rows]),  # a BLOB: b'...'
         "status": [row.label() for row in rows],
         "detail": [row.detail for row in rows],
     })  # fmt: skip
@@ -251,7 +255,10 @@ def thread_list(
             # every row in view up to _TALL (a wrapped detail makes rows taller than the
             # ten of Streamlit's "auto"); a longer page scrolls inside, beside the thread
             height=_HEADER + row_height * min(len(ids), _TALL) + 2,
-            **thread_list_layout(list(frame), short_ids=list(frame["thread_id"]) != ids),
+            **thread_list_layout(
+                list(frame),
+                short_ids=list(frame["thread_id"]) != [row.printable_id for row in page.rows],
+            ),
         )
     # One row that never stacks (st.columns would put the buttons above and below on a phone)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
@@ -288,6 +295,7 @@ def thread_list(
     picked: str | None = st.selectbox(
         "Thread",
         ids,
+        format_func=printable_id,  # as the list and the audit print it: b'...', int(42)
         key=keys.THREADS_THREAD,
         help="The thread open beside the list. Click its row, or pick it here from the "
         "threads of the page shown (with the keyboard: type part of its id).",

@@ -25,7 +25,7 @@ __all__ = [
     "threads_share",
 ]
 
-_Tab = Literal["Timeline", "Audit", "Migrate", "Unbrick"]
+_Tab = Literal["Timeline", "Guard", "Audit", "Migrate", "Unbrick"]
 THREAD_TABS: tuple[str, ...] = get_args(_Tab)  # the open thread's tools, in their order
 
 

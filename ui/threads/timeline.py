@@ -164,7 +164,7 @@ def thread_headline(
     LangGraph's own get_state only when it was run (`get_state`: its outcome, None when no
     graph ran it). An error is said once: get_state repeating the history's note is not."""
     latest = timeline.checkpoints[-1]
-    st.code(timeline.thread_id, language=None, wrap_lines=True)
+    st.code(timeline.printable_id, language=None, wrap_lines=True)
     with st.container(key=keys.THREADS_BLAME):
         if latest.unreadable is not None:
             st.error("The latest checkpoint of this thread cannot be read.")
