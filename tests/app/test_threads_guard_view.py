@@ -112,17 +112,22 @@ def _mark_row(spec: str) -> dict[str, Any]:
     }
 
 
-def test_a_warned_checkpoint_is_marked_and_without_a_plan_the_head_is_handed_as_stored(store):
-    at = _view(store, "warned")
-
-    assert not at.exception
-    assert _said(at) == {
+def _no_plan(marks: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the view says of the "warned" thread with no plan set, its mark rows `marks`."""
+    return {
         "warning": [ONE_MARK],
         "info": [NO_PLAN],
         "success": [],
         "error": [],
-        "tables": [[_mark_row(store)], [SHIPPED_ERROR]],
+        "tables": [marks, [SHIPPED_ERROR]],
     }
+
+
+def test_a_warned_checkpoint_is_marked_and_without_a_plan_the_head_is_handed_as_stored(store):
+    at = _view(store, "warned")
+
+    assert not at.exception
+    assert _said(at) == _no_plan([_mark_row(store)])
 
 
 def _with_plan(store: str, to: str) -> tuple[AppTest, dict[str, Any]]:
@@ -195,25 +200,18 @@ def test_a_hostile_state_errors_is_a_coded_mark_and_the_page_does_not_raise(stor
     at = _view(spec, "warned")
 
     assert not at.exception
-    assert _said(at) == {
-        "warning": [ONE_MARK],
-        "info": [NO_PLAN],
-        "success": [],
-        "error": [],
-        "tables": [
-            [
-                {
-                    **_mark_row(spec),
-                    "errors": 0,
-                    "paths": "",
-                    "first message": "[row_bad_metadata] its metadata's state_errors is not "
-                    "the list of Pydantic errors a guard stores (1 problem; first: Input should "
-                    "be a valid list), so it was not read",
-                }
-            ],
-            [SHIPPED_ERROR],
-        ],
-    }
+    assert _said(at) == _no_plan(
+        [
+            {
+                **_mark_row(spec),
+                "errors": 0,
+                "paths": "",
+                "first message": "[row_bad_metadata] its metadata's state_errors is not the "
+                "list of Pydantic errors a guard stores (1 problem; first: Input should be a "
+                "valid list), so it was not read",
+            }
+        ]
+    )
 
 
 def test_a_pickled_head_is_coded_and_never_unpickled_and_the_page_does_not_raise(store, tmp_path):
