@@ -285,16 +285,20 @@ starts. Your model alone rejects it: 1 error, listed below.')
         )
     said = "LangGraph raises before the first node runs: the graph would not run."
     counts = Counter(row.by for row in rows)
-    who = ", ".join(f"{counts[by]} {_BY[by]}" for by in REJECTERS if counts[by])
-    found = f" {listed}, listed below: {who}." if rows else ""
+    found = ""
+    if len(counts) == 1:  # one kind: said once ("1 error, listed below, that both … reject")
+        found = f" {listed}, listed below, {_BY[next(iter(counts))]}."
+    elif rows:
+        who = ", ".join(f"{counts[by]} {_BY[by]}" for by in REJECTERS if counts[by])
+        found = f" {listed}, listed below: {who}."
     alone = " Your model alone accepts it." if report.ok else ""
     return Headline("error", f"{said}{found}{alone}", [f"LangGraph raised {verdict.error}"])
 
 
 _BY: dict[str, str] = {
-    "both": "rejected by both",
-    "LangGraph": "by LangGraph only",
-    "your model": "by your model only",
+    "both": "that both LangGraph and your model reject",
+    "LangGraph": "that only LangGraph rejects",
+    "your model": "that only your model rejects",
 }
 
 

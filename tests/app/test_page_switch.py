@@ -145,7 +145,7 @@ def test_trace_runs_the_model_the_validate_pages_schema_options_make():
     options_open(at).number_input(key=keys.option("amount_le")).set_value(100.0).run()
     assert [e.value for e in at.error] == [
         "LangGraph raises before the first node runs: the graph would not run. "
-        "1 error, listed below: 1 rejected by both."
+        "1 error, listed below, that both LangGraph and your model reject."
     ]
 
     at.switch_page("views/trace.py").run()
@@ -203,7 +203,7 @@ def test_in_strict_mode_validate_and_trace_agree_the_python_mode_gate_is_closed(
     row = [["user_id", "2:14", "is_instance_of"]]
     assert [e.value for e in at.error] == [
         "LangGraph raises before the first node runs: the graph would not run. "
-        "1 error, listed below: 1 by LangGraph only. Your model alone accepts it."
+        "1 error, listed below, that only LangGraph rejects. Your model alone accepts it."
     ]
     assert at.dataframe[0].value[["path", "line:col", "type", "rejected by"]].values.tolist() == [
         [*row[0], "LangGraph"]

@@ -29,7 +29,7 @@ def at():
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
 RAISES = (
     "LangGraph raises before the first node runs: the graph would not run. "
-    "1 error, listed below: 1 rejected by both."
+    "1 error, listed below, that both LangGraph and your model reject."
 )
 
 
@@ -470,7 +470,8 @@ def test_a_typeless_message_is_one_table_of_both_verdicts_saying_who_rejects_eac
     assert not at.exception
     assert _banners(at) == [
         "LangGraph raises before the first node runs: the graph would not run. 6 errors, "
-        "listed below: 4 rejected by both, 1 by LangGraph only, 1 by your model only."
+        "listed below: 4 that both LangGraph and your model reject, 1 that only LangGraph "
+        "rejects, 1 that only your model rejects."
     ]
     assert at.code[0].value == (
         "LangGraph raised ValueError: Message dict must contain 'role' and 'content' keys, got "
@@ -492,7 +493,7 @@ def test_a_typeless_message_is_one_table_of_both_verdicts_saying_who_rejects_eac
 
 
 def test_an_error_both_give_in_their_own_words_is_one_row_with_langgraphs_words_in_details(at):
-    # JSON mode says "array", Python mode "list": one error (path, type), rejected by both.
+    # JSON mode says "array", Python mode "list": one error (path, type), that both reject.
     # LangGraph's came from add_messages building the message, placed under that message.
     payload = json.loads(SEED_TEXT)
     payload["messages"] = [*payload["messages"], {"type": "human", "content": True}]

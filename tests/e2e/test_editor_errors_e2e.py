@@ -25,7 +25,7 @@ SKU_MESSAGE = "items[0].sku: String should match pattern '^[A-Z0-9-]+$' [string_
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
 BAD_SKU = (
     "LangGraph raises before the first node runs: the graph would not run. "
-    "1 error, listed below: 1 rejected by both."
+    "1 error, listed below, that both LangGraph and your model reject."
 )
 
 

@@ -89,7 +89,7 @@ def test_a_fresh_servers_editor_is_painted_before_the_verdict_and_stays(first_vi
     page.keyboard.press("Control+Enter")
     expect(page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")).to_have_text(
         "LangGraph raises before the first node runs: the graph would not run. 1 error, listed "
-        "below: 1 rejected by both."
+        "below, that both LangGraph and your model reject."
     )
     assert page.evaluate(TIMES)[0] == 1
 

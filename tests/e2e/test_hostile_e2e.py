@@ -122,7 +122,8 @@ def test_hostile_json_text_is_shown_as_text_on_validate_and_trace(guarded: Guard
     submit_payload(page, to_text(payload))
     expect(page.locator("[data-testid='stAlert']").filter(has_text="LangGraph ")).to_have_text(
         "LangGraph raises before the first node runs: the graph would not run. 3 errors, "
-        "listed below: 2 rejected by both, 1 by your model only."
+        "listed below: 2 that both LangGraph and your model reject, 1 that only your model "
+        "rejects."
     )
     assert all(json.dumps(text) in _annotated(page) for text in HOSTILE)
     guarded.assert_inert()

@@ -40,7 +40,8 @@ ROWS = [
 ]  # fmt: skip
 HEADLINE = (
     "LangGraph raises before the first node runs: the graph would not run. 6 errors, listed "
-    "below: 4 rejected by both, 1 by LangGraph only, 1 by your model only."
+    "below: 4 that both LangGraph and your model reject, 1 that only LangGraph rejects, 1 "
+    "that only your model rejects."
 )
 
 
@@ -85,8 +86,8 @@ def test_both_verdicts_errors_are_one_table_with_who_rejects_each_and_one_detail
     assert count is not None and int(count.group(1)) == len(ROWS)
     tally = Counter(row[3] for row in ROWS)
     assert (
-        f"{tally['both']} rejected by both, {tally['LangGraph']} by LangGraph only, "
-        f"{tally['your model']} by your model only." in said
+        f"{tally['both']} that both LangGraph and your model reject, {tally['LangGraph']} that "
+        f"only LangGraph rejects, {tally['your model']} that only your model rejects." in said
     )
     details = page.locator(DETAILS)
     expect(details.locator("[data-testid='stCaptionContainer']").first).to_have_text(

@@ -46,7 +46,7 @@ def _expect_error_rows(page: Any, rows: list[list[str]], *, detailed: int = 0) -
 RUNS = "LangGraph runs this payload. Your model alone accepts it too."
 RAISES = (
     "LangGraph raises before the first node runs: the graph would not run. "
-    "1 error, listed below: 1 rejected by both."
+    "1 error, listed below, that both LangGraph and your model reject."
 )
 
 
@@ -102,7 +102,8 @@ def test_share_link_restores_the_payload_in_a_new_browser_context(new_page, app_
     _expect_verdict(
         restored,
         "LangGraph raises before the first node runs: the graph would not run. "
-        "2 errors, listed below: 1 rejected by both, 1 by your model only.",
+        "2 errors, listed below: 1 that both LangGraph and your model reject, 1 that only your "
+        "model rejects.",
     )
     _expect_error_rows(
         restored,
@@ -153,7 +154,8 @@ def test_a_typeless_message_shows_langgraphs_verdict_and_every_error(new_page) -
     _expect_verdict(
         page,
         "LangGraph raises before the first node runs: the graph would not run. 6 errors, "
-        "listed below: 4 rejected by both, 1 by LangGraph only, 1 by your model only.",
+        "listed below: 4 that both LangGraph and your model reject, 1 that only LangGraph "
+        "rejects, 1 that only your model rejects.",
     )
     raised = page.locator("[data-testid='stCode']").filter(has_text="LangGraph raised")
     expect(raised).to_have_text(

@@ -96,7 +96,8 @@ def test_the_headline_counts_the_rows_and_who_rejects_them():
     assert (said.level, said.text) == (
         "error",
         "LangGraph raises before the first node runs: the graph would not run. 6 errors, "
-        "listed below: 4 rejected by both, 1 by LangGraph only, 1 by your model only.",
+        "listed below: 4 that both LangGraph and your model reject, 1 that only LangGraph "
+        "rejects, 1 that only your model rejects.",
     )
 
 
