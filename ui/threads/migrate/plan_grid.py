@@ -61,7 +61,7 @@ def _lines(generation: int, base: list[dict[str, Any]]) -> int:
     past the plan's limit of steps)."""
     typed = [row for row in range(MAX_STEPS) if _typed(generation, row)]
     count = max([len(base), *(row + 1 for row in typed)])
-    return min(count + 1, MAX_STEPS + 1)
+    return min(count + 1, MAX_STEPS)
 
 
 def _cell(generation: int, row: int, column: str, start: Any) -> None:
