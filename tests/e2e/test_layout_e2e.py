@@ -167,8 +167,8 @@ def test_at_1400_px_the_thread_lists_detail_is_drawn_inside_the_table(
             2
         )
         page.wait_for_timeout(500)  # the canvas is drawn a frame after the DOM
-        # The list sits in a pane beside the open thread (#41 item 1): its later columns
-        # (last time, checkpoints, last step) are a swipe away; what is in view is whole.
+        # The list sits in a pane beside the open thread (#41 item 1) with three columns
+        # (thread_id, status, detail; the open thread's counts under it): all drawn whole.
         assert cells_not_whole(threads) == {}
 
 
