@@ -175,3 +175,25 @@ def test_a_cell_json_cannot_write_stays_as_typed_and_is_named(new_page: Any) -> 
     )
     assert _texts(page) == ["SKU-01", "2", "1e999", "", "", ""]
     assert _payload(page)["items"] == SEED_PAYLOAD["items"]
+
+
+def test_every_form_input_is_named_in_plain_words_not_markdown_source(new_page: Any) -> None:
+    """Streamlit puts a widget's label in its aria-label as given: a label escaped for
+    Markdown was read aloud as `user\\_id` (issue 41, item 10)."""
+    page = _open_form(new_page)
+    page.get_by_role("textbox", name="user_id", exact=True).wait_for()
+    names = page.locator(
+        "[class*='st-key-form'] input[aria-label], [class*='st-key-form'] textarea[aria-label]"
+    ).evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
+    assert names == [
+        "user_id",
+        "amount",
+        "status (optional)",
+        *(f"items[{row}].{column}" for row in (0, 1) for column in ("sku", "qty", "unit_price")),
+        "logs (optional)",
+        "messages (optional)",
+    ]
+    assert page.get_by_label("items[1].unit_price", exact=True).input_value() == ""
+    # the visible labels still read as the field's words (escaped for Markdown, shown plain)
+    shown = page.get_by_text("user_id", exact=True)
+    assert [text.is_visible() for text in shown.all()] == [True, False]  # caption; hidden label

@@ -21,6 +21,7 @@ from ui import keys
 from ui.text import plain
 from ui.validate.form_edits import Path, apply_table, shown
 from ui.validate.form_write import edit_payload, value_at
+from ui.validate.names import spoken
 
 __all__ = ["APPLY", "cell_key", "columns_of", "table_editor", "table_edits"]
 
@@ -140,7 +141,7 @@ def table_editor(
                 with st.container(horizontal=True, wrap=False, gap="small"):
                     for column in columns:
                         st.text_input(
-                            plain(f"{path[-1]}[{row}].{column}"),  # its accessible name
+                            spoken(f"{path[-1]}[{row}].{column}"),  # its accessible name
                             key=cell_key(path, row, column),
                             label_visibility="collapsed",
                         )

@@ -3,7 +3,7 @@ JSON text both ways, each field's errors (Pydantic's own, located by loc) shown 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import streamlit as st
 from pydantic import BaseModel
@@ -19,6 +19,7 @@ from ui.text import plain
 from ui.validate.form_edits import Path, shown, typed
 from ui.validate.form_table import APPLY, table_editor
 from ui.validate.form_write import edit_payload
+from ui.validate.names import spoken
 
 __all__ = ["model_form"]
 
@@ -96,9 +97,8 @@ class _Form:
     ) -> None:
         kind, node = field_kind(sub, self.root)
         name, key = path[-1], keys.field_key(path)
-        label = plain(name) + (
-            " (not in the model)" if unknown else "" if required else " (optional)"
-        )
+        note = " (not in the model)" if unknown else "" if required else " (optional)"
+        label = plain(name) + note
         present = name in parent
         current = parent.get(name)
         if kind == "object" and (isinstance(current, dict) or not present):
@@ -128,14 +128,25 @@ class _Form:
         if "default" in sub or "default" in node:
             default = shown(sub.get("default", node.get("default")))
             hint = f"Left out, the model uses its default: {plain(default)}"
-        if options is not None:
-            choices = [shown(o) for o in options] + ([] if required else [_UNSET])
-            choices = choices if now in choices else [*choices, now]
-            st.selectbox(label, choices, key=key, on_change=_apply, args=args, help=hint)
-        elif many and kind == "json":
-            st.text_area(label, key=key, on_change=_apply, args=args, help=hint)
-        else:
-            st.text_input(label, key=key, on_change=_apply, args=args, help=hint)
+        # The input's own label (its aria-label) in plain words, hidden; the one shown is
+        # escaped for Markdown and carries the default's hint (see ui.validate.names).
+        name_of = spoken(str(name) + note)
+        hidden: Final = "collapsed"
+        with st.container(gap="xxsmall"):
+            st.caption(label, help=hint)
+            if options is not None:
+                choices = [shown(o) for o in options] + ([] if required else [_UNSET])
+                choices = choices if now in choices else [*choices, now]
+                st.selectbox(
+                    name_of, choices, key=key, on_change=_apply, args=args,
+                    label_visibility=hidden,
+                )  # fmt: skip
+            elif many and kind == "json":
+                st.text_area(name_of, key=key, on_change=_apply, args=args, label_visibility=hidden)
+            else:
+                st.text_input(
+                    name_of, key=key, on_change=_apply, args=args, label_visibility=hidden
+                )
         show_refusal(keys.field_key(path, "notice"), NOT_A_FLOAT)
         self.show_errors(path)
 
