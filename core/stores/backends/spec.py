@@ -8,6 +8,8 @@ from functools import cache
 from typing import Literal
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from core.words import article
+
 __all__ = ["StoreSpec", "mask_secrets", "parse_store_spec", "store_label"]
 
 Kind = Literal["none", "sqlite", "postgres", "jdbc", "server", "unknown"]
@@ -138,7 +140,7 @@ def _parse(text: str) -> StoreSpec:
         path = text[sqlite.end() :]
         return StoreSpec("sqlite", path, path)
     if (other := _ANY_URL.match(text)) is not None:
-        return StoreSpec("unknown", f"a {other.group(1).lower()}:// URL", text)
+        return StoreSpec("unknown", f"{article(other.group(1).lower() + '://')} URL", text)
     if "://" in text:
         return StoreSpec("unknown", "a URL of an unknown kind", text)
     if _secret_spans(text):  # user:password@ or password= without a form read here

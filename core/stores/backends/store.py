@@ -23,6 +23,7 @@ from core.stores.backends.shards import Shard, shard_condition
 from core.stores.backends.thread_ids import ThreadId, is_utf8, sqlite_bound
 from core.stores.backends.writable import open_writable
 from core.stores.errors import StoreCode, StoreError, StoreWarning
+from core.words import article
 
 __all__ = ["MAX_VALUE_BYTES", "TABLES", "Store", "require_tables"]
 
@@ -272,7 +273,7 @@ def require_tables(label: str, kinds: dict[str, str], backend: str) -> None:
         )
     other = {name: kind for name, kind in kinds.items() if kind != "table"}
     if other:
-        named = ", ".join(f"{name} is a {kind}" for name, kind in sorted(other.items()))
+        named = ", ".join(f"{name} is {article(kind)}" for name, kind in sorted(other.items()))
         raise StoreError(
             StoreCode.NOT_TABLES,
             f"{label}: {named}, not a plain table; the playground reads only real tables "
