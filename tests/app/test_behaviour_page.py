@@ -68,7 +68,7 @@ def test_detail_view_shows_evidence_versions_and_probe_code(page):
         probe_source("json_schema_takes_indent"),
     ]
     assert [t.value for t in page.text] == [
-        f"Claim: {result.claim}\nArticle: {ARTICLE_TOOLS}\nSection: Trap 6: json_schema_extra\n"
+        f"Claim: {result.claim}\nSource: {ARTICLE_TOOLS} § Trap 6: json_schema_extra\n"
         "Verdict: differs"
     ]
     assert "model_json_schema() got an unexpected keyword argument 'indent'" in result.evidence
@@ -77,6 +77,17 @@ def test_detail_view_shows_evidence_versions_and_probe_code(page):
     assert ":red-badge[differs]" in [m.value for m in page.markdown]  # st.badge's own markup
     versions = page.dataframe[1].value
     assert versions.values.tolist() == [[k, v] for k, v in result.versions.items()]
+
+
+def test_the_probe_panel_names_its_source_in_the_tables_words(page):
+    probe = "gate_blocks_invalid_input"  # its section holds a second "§"
+    page.selectbox(key=keys.PROBE).set_value(probe).run()
+    row = _table(page).set_index("id").loc[probe]
+    assert row["source"] == (
+        "Pydantic v2 state in LangGraph § 3 invoke lifecycle, step 2; § 7 execution trace"
+    )
+    lines = [t.value for t in page.text][0].split("\n")
+    assert lines[1:] == [f"Source: {row['source']}", f"Verdict: {row['verdict']}"]
 
 
 def test_rerun_runs_the_probes_again(page):

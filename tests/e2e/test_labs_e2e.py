@@ -59,8 +59,7 @@ def test_a_probe_shows_a_badge_a_meaning_and_an_english_source(new_page: Any) ->
     page = new_page(f"behaviour?s={encode_share({'page': 'behaviour', 'probe': probe})}")
     detail = page.locator("[data-testid='stMain'] [data-testid='stText']").filter(has_text="Claim:")
     expect(detail).to_have_text(
-        f"Claim: {registry()[probe].claim}\nArticle: {registry()[probe].article}\n"
-        f"Section: {registry()[probe].section}\nVerdict: {verdict}"
+        f"Claim: {registry()[probe].claim}\nSource: {registry()[probe].source}\nVerdict: {verdict}"
     )
     assert (
         registry()[probe].section

@@ -86,8 +86,9 @@ def probe_detail(result: ProbeResult, source_code: str) -> None:
     st.badge(result.verdict, color=_COLOURS[result.verdict])  # one of VERDICTS: fixed words
     st.caption(MEANINGS[result.verdict])
     st.text(
-        f"Claim: {result.claim}\nArticle: {result.article}\nSection: {result.section}\n"
-        f"Verdict: {result.verdict}"
+        # The source in the table's words ("<article> § <section>"): split in two lines, the
+        # section lost its first "§" and read unlike the row it was opened from.
+        f"Claim: {result.claim}\nSource: {result.source}\nVerdict: {result.verdict}"
     )
     st.caption(f"Evidence (observed in {result.seconds:.3f} s): {evidence_summary(result)}")
     # Never cut at the right; Pydantic's own text kept, its paths written as everywhere else.
