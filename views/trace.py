@@ -11,11 +11,13 @@ from core.errors import CodedError
 from core.guard.traced import guarded_trace_text
 from core.order import FAULTS, AgentState
 from core.order.schema_options import SchemaOptions, build_model
+from core.trace import Trace
 from core.trace.focus import opened_row
 from core.trace.from_text import SEED_GRAPHS, TextRun, trace_text
 from ui import keys
 from ui.access import hosting
 from ui.editor.payload import current_payload_text, editor_text, payload_editor
+from ui.errors.focus import details_text
 from ui.errors.view import PYTHON_MODE_NOTE
 from ui.project import active_project, gallery, init_payload, preset_picker
 from ui.schema_options import current_options
@@ -34,6 +36,7 @@ _GATE_FIX = (
     "Run again."
 )
 MODES = {"checked": "Check every step", "native": "LangGraph native"}
+_OPEN_UP_TO = 3  # errors: the gate's errors in full are shown open when this few
 EDITOR_HEIGHT = 190  # px: 9 lines; with its tools, as tall as the settings beside it
 
 
@@ -128,6 +131,7 @@ def _show(result: dict[str, Any]) -> None:
     if not trace.steps:
         st.subheader("Node trace")  # our gate refused the payload, or LangGraph did before any step
         trace_table(trace, key=keys.TRACE, fix=_GATE_FIX)
+        _gate_in_full(trace)
         _notes(result)
         if "guard" in result:
             guard_panel(result["guard"])
@@ -156,6 +160,7 @@ def _show(result: dict[str, Any]) -> None:
         )
     with detail_col, st.container(key=keys.TRACE_DETAIL, height=height):
         step_detail(trace, index)
+    _gate_in_full(trace)
     st.subheader("Step through the run")
     index = stepper(trace)
     step_panels(trace, index, key=keys.STEP_PANELS)
@@ -165,6 +170,19 @@ def _show(result: dict[str, Any]) -> None:
             st.code(trace.error.message, language=None, wrap_lines=True)
     output_panel(trace, key=keys.OUTPUT)
     fork_section(trace, index, result["run"])
+
+
+def _gate_in_full(trace: Trace) -> None:
+    """Each of our gate's errors whole, under its table: the table's cells stop at their
+    column's edge (a ctx read `{"error": "invalid character: found `n` a`), this wraps."""
+    if not trace.gate_errors:
+        return
+    with st.expander("Each error in full", expanded=len(trace.gate_errors) <= _OPEN_UP_TO):
+        st.code(
+            "\n\n".join(details_text(error) for error in trace.gate_errors),
+            language=None,
+            wrap_lines=True,
+        )
 
 
 def _run_anyway(settings: dict[str, Any]) -> None:

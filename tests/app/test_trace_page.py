@@ -389,6 +389,15 @@ def test_gate_closed_shows_errors_and_no_node_rows(at):
     assert gate[["path", "line:col", "type"]].values.tolist() == [
         ["user_id", "2:14", "uuid_parsing"]
     ]
+    # The table's cells stop at their column's edge; each error is whole under it, wrapped.
+    assert [x.label for x in at.expander] == ["Each error in full"]
+    whole = at.expander[0].code[0]
+    assert (whole.value, whole.proto.wrap_lines) == (
+        "user_id\nInput should be a valid UUID, invalid character: found `n` at 0\n\n"
+        'type\n  uuid_parsing\ninput\n  "not-a-uuid"\n'
+        'ctx\n  {"error": "invalid character: found `n` at 0"}\npointer\n  /user_id',
+        True,
+    )
     assert len(at.get("graphviz_chart")) == 0
 
 

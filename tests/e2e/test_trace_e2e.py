@@ -382,3 +382,18 @@ def test_the_guard_switch_shows_where_the_guard_stops_the_run_and_the_thread_rea
     ]  # fmt: skip
     box = panel.bounding_box()
     assert box is not None and box["x"] + box["width"] <= LAPTOP["width"]
+
+
+def test_a_closed_gates_errors_are_readable_whole_under_its_table(new_page) -> None:
+    """The gate's table cut its ctx cell at the edge (`{"error": "invalid character: found
+    `n` a`): each error is whole under it, wrapped inside the page."""
+    page = new_page("trace")
+    page.set_viewport_size(LAPTOP)
+    text = editor_value(page).replace('"550e8400-e29b-41d4-a716-446655440000"', '"not-a-uuid"')
+    submit_payload(page, text)
+    run_trace(page)
+    expect(page.get_by_text("Gate closed — 1 error in the payload")).to_be_visible()
+    whole = page.locator("[data-testid='stExpander'] [data-testid='stCode'] code")
+    expect(whole).to_contain_text('ctx\n  {"error": "invalid character: found `n` at 0"}')
+    assert whole.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    assert whole.evaluate("e => e.getBoundingClientRect().right") <= LAPTOP["width"]
