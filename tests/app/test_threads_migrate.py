@@ -21,6 +21,7 @@ from tests.app.conftest import downloads, phone_layouts, table_rows
 from ui import keys
 from ui.threads import source
 from ui.threads.columns import MIGRATE_PHONE_COLUMNS
+from ui.threads.listing import short_ids
 from ui.threads.migrate import preview as migrate_preview
 from ui.threads.migrate.plan_grid import CELLS, cell_key
 
@@ -412,8 +413,17 @@ def test_the_diff_shows_a_threads_stored_and_migrated_state_and_the_changed_fiel
     )
 
 
-def _checkpoint(at: AppTest, row: int) -> str:
-    return table_rows(at, "thread", "field", "type")[row][5]
+def _checkpoint(at: AppTest, row: int, picker: str = keys.THREADS_MIGRATE_THREAD) -> str:
+    """The `row`th still-broken state's checkpoint id, whole: the table shows its start and
+    end (short_ids), the thread picker the id the table's row stands for."""
+    whole = [
+        option.split(" at checkpoint ")[1].rstrip(")")
+        for option in at.selectbox(key=picker).options
+        if "still broken at checkpoint" in option
+    ]
+    shown = [row[5] for row in table_rows(at, "thread", "field", "type")]
+    assert shown == short_ids(whole) != whole
+    return whole[row]
 
 
 def test_without_writes_there_is_no_apply_button(at):
@@ -425,7 +435,10 @@ def test_without_writes_there_is_no_apply_button(at):
     ) in [caption.value for caption in at.caption]
 
 
-def test_apply_dry_runs_the_rows_then_writes_them_on_confirm_and_says_how_to_resume(monkeypatch):
+def test_apply_dry_runs_the_rows_then_writes_them_on_confirm_and_says_how_to_resume(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))  # the demo store's home
     at = _open(monkeypatch, writes=True)
     _edit(at, added=[AMOUNT_MAP])
     at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
@@ -454,20 +467,27 @@ def test_apply_dry_runs_the_rows_then_writes_them_on_confirm_and_says_how_to_res
     assert [s.value for s in at.success][-1] == (
         "Written: 1 new checkpoint, one per thread migrated (the thread list reads them)."
     )
-    written = table_rows(at, "thread", "from checkpoint", "new checkpoint")
-    assert [row[:2] for row in written] == [("model-change", forked_from)]
-    assert written[0][2] != written[0][1]
-    fork = {"thread_id": "model-change", "from_checkpoint_id": forked_from,
-            "new_checkpoint_id": written[0][2]}  # fmt: skip
-    assert json.loads(stored["migration-written.json"]) == [fork]  # as `migrate --json` says
+    (fork,) = json.loads(stored["migration-written.json"])  # as `migrate --json` says
+    assert fork.keys() == {"thread_id", "from_checkpoint_id", "new_checkpoint_id"}
+    assert fork["new_checkpoint_id"] != forked_from
+    assert fork == {"thread_id": "model-change", "from_checkpoint_id": forked_from,
+                    "new_checkpoint_id": fork["new_checkpoint_id"]}  # fmt: skip
+    # the table shows each checkpoint id's start and end, as the timeline does
+    assert table_rows(at, "thread", "from checkpoint", "new checkpoint") == [
+        ("model-change", *short_ids([forked_from, fork["new_checkpoint_id"]]))
+    ]
     assert stored["migration-written.csv"] == (
         "thread_id,from_checkpoint_id,new_checkpoint_id\n" + ",".join(fork.values()) + "\n"
     )
+    # model-change's run had ended (LangGraph is the oracle): its next input, not None
+    with closing(sqlite3.connect(tmp_path / "demo.sqlite", check_same_thread=False)) as conn:
+        graph = recompile(build_order_graph(), SqliteSaver(conn))
+        assert graph.get_state({"configurable": {"thread_id": "model-change"}}).next == ()
     assert _next(at) == [(
-        "Next: run each migrated thread on from its new checkpoint with your graph built over "
-        "CandidateState (a thread whose run had ended takes its next input instead of None):",
+        "Next: no node is due at the new checkpoint of each thread below, so its run is "
+        "complete; its next input starts a new run over CandidateState:",
         "# graph: your graph, compiled with a checkpointer on this store\n"
-        'graph.invoke(None, {"configurable": {"thread_id": "model-change"}})',
+        'graph.invoke(new_input, {"configurable": {"thread_id": "model-change"}})',
     )]  # fmt: skip
     assert _open_thread_checkpoints(at) == before + 1  # the fork, model-change's new head
     assert _counts(at) == {  # the fork is model-change's latest now, and valid
@@ -494,7 +514,7 @@ def _next(at: AppTest) -> list[tuple[str, str]]:
         box = at.main.get_by_key(keys.THREADS_WRITE_NEXT)
     except KeyError:
         return []
-    return [(box.caption[0].value, box.code[0].value)]
+    return [(said.value, code.value) for said, code in zip(box.caption, box.code, strict=True)]
 
 
 def test_editing_the_plan_after_a_dry_run_withdraws_the_write(monkeypatch):
@@ -588,6 +608,9 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
     _edit(at, added=[AMOUNT_MAP | {"from": "500", "to": "499"}])  # the fork's 500: a change
     layouts = phone_layouts(at, MIGRATE_PHONE_COLUMNS)
     drawn = {key: (order, widths) for key, (order, widths, _) in layouts.items()}
+    # the new checkpoint's id is LangGraph's fresh uuid: its start and end drawn in 100-112 px
+    fresh = drawn[keys.THREADS_MIGRATE_WRITTEN][1].pop("new checkpoint")
+    assert 100 <= fresh <= 112
     assert drawn == {
         keys.THREADS_MIGRATE_STEP_COUNTS: (
             ["path", "action", "changed", "fixed"],
@@ -595,21 +618,22 @@ def test_each_migrate_table_puts_what_names_a_row_first_within_a_phones_width(mo
         ),
         keys.THREADS_MIGRATE_BROKEN: (
             ["thread", "field", "type", "msg", "errors", "checkpoint"],
-            {"thread": 108, "field": 68, "type": 144},
+            # each column as wide as its longest word (fit_words), within a phone's 356 px
+            {"thread": 154, "field": 65, "type": 135},
         ),
         keys.THREADS_MIGRATE_CHANGES: (
             ["field", "step", "action"], {"field": 200, "step": 40, "action": 80},
         ),
         keys.THREADS_MIGRATE_WRITTEN: (
             ["thread", "from checkpoint", "new checkpoint"],
-            {"thread": 110, "from checkpoint": 105, "new checkpoint": 105},
+            {"thread": 103, "from checkpoint": 107},
         ),
     }  # fmt: skip
     sums = {key: sum(widths.values()) for key, (_, widths) in drawn.items()}
     assert sums == {
         keys.THREADS_MIGRATE_STEP_COUNTS: 320,
-        keys.THREADS_MIGRATE_BROKEN: 320, keys.THREADS_MIGRATE_CHANGES: 320,
-        keys.THREADS_MIGRATE_WRITTEN: 320,
+        keys.THREADS_MIGRATE_BROKEN: 354, keys.THREADS_MIGRATE_CHANGES: 320,
+        keys.THREADS_MIGRATE_WRITTEN: 210,  # and the new checkpoint's: 310 to 322 in all
     }  # fmt: skip
 
 
@@ -649,7 +673,7 @@ def test_a_filter_matching_no_thread_offers_every_thread_the_fixed_ones_first(at
     assert not at.exception
     assert "No thread matches these filters." in [info.value for info in at.info]
     assert _pickers(at) == [DIFF_PICK]  # the list's Thread box is not drawn
-    checkpoints = [row[5] for row in table_rows(at, "thread", "field", "type")]
+    checkpoints = [_checkpoint(at, row, DIFF_PICK) for row in range(3)]
     assert at.selectbox(key=DIFF_PICK).options == [
         f"fault-bad_status_last (still broken at checkpoint {checkpoints[0]})",
         f"fault-negative_amount (still broken at checkpoint {checkpoints[1]})",

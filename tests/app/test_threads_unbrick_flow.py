@@ -23,6 +23,7 @@ from tests.app.conftest import table_rows
 from ui import keys
 from ui.text import plain
 from ui.threads import source
+from ui.threads.listing import short_ids
 
 pytestmark = pytest.mark.usefixtures("session_ends")
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
@@ -99,7 +100,10 @@ def test_after_an_unbrick_the_resume_call_shown_runs_the_thread_to_its_end(at, t
     at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
     assert not at.exception
     (written,) = table_rows(at, "thread", "from checkpoint", "new checkpoint")
-    assert written[:2] == ("fault-negative_amount", dry_run["fork_from_checkpoint"])
+    # the ids as their start and end (as the timeline shows them); the config above: whole
+    (config,) = [json.loads(shown.value) for shown in at.json if '"configurable"' in shown.value]
+    new = config["configurable"]["checkpoint_id"]
+    assert written == ("fault-negative_amount", *short_ids([dry_run["fork_from_checkpoint"], new]))
     said, code = _next(at) or ("", "")
     assert said == plain(
         "Next: the thread waits at the new checkpoint to run confirm (the list reads it as "

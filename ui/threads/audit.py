@@ -26,7 +26,7 @@ from core.words import count
 from ui import keys
 from ui.heavy import heavy_slot
 from ui.text import plain
-from ui.threads.columns import AUDIT_INVALID_LAYOUT
+from ui.threads.columns import AUDIT_INVALID_LAYOUT, fit_words
 from ui.threads.listing import short_ids
 from ui.threads.source import StoreChoice
 
@@ -77,7 +77,7 @@ def _results(result: AuditResult, finished: bool) -> None:
         )
         st.caption("States that fail the model (one row per error), with the node that wrote them")
         rows = _short_checkpoints(pd.DataFrame(invalid_rows(result)))
-        st.dataframe(rows, key=keys.THREADS_AUDIT_INVALID, **AUDIT_INVALID_LAYOUT)
+        st.dataframe(rows, key=keys.THREADS_AUDIT_INVALID, **fit_words(AUDIT_INVALID_LAYOUT, rows))
     if result.unreadable:
         st.caption("Checkpoints that cannot be read (each with its code; the rest was read on)")
         st.dataframe(

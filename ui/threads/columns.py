@@ -12,7 +12,6 @@ show what they showed before.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pandas as pd
@@ -20,6 +19,7 @@ import streamlit as st
 from pandas.api.types import is_numeric_dtype
 
 from ui import keys
+from ui.errors.widths import wrapped_column_px
 
 __all__ = [
     "AUDIT_INVALID_LAYOUT",
@@ -76,7 +76,9 @@ _TIMELINE = {
 _WRITES = _texts({"node": 100, "channel": 72, "value": 148})
 # An invalid state's error: the thread and step it is in, then the field and the error type.
 # The node that wrote it, the message, the input and the checkpoint id follow.
-_AUDIT_INVALID = _texts({"thread_id": 108, "step": 36, "field": 68, "type": 108})
+# Each at least as wide as its longest word (fit_words): the demo's draw 154, 36, 65 and 135
+# px, past a phone's 356 (a swipe shows the type whole, never split mid-word).
+_AUDIT_INVALID = _texts({"thread_id": 108, "step": 36, "field": 60, "type": 108})
 
 # What one step did over the store: its path and action, the states it changed and fixed.
 _MIGRATE_STEPS = {
@@ -86,16 +88,20 @@ _MIGRATE_STEPS = {
 # A state the plan leaves broken: its thread, then its first error's field and type. The
 # message, the count of its errors and the checkpoint id follow. ("thread", not "thread_id":
 # the thread list is the one table headed thread_id whenever the audit has not run.)
-_MIGRATE_BROKEN = _texts({"thread": 108, "field": 68, "type": 144})
+# Each grows to its longest word (fit_words): the demo's draws them 154, 65 and 135 px,
+# 354 in all, within a phone's 356 px table ("fault-negative_amount", "greater_than_equal").
+_MIGRATE_BROKEN = _texts({"thread": 108, "field": 60, "type": 98})
 # A field the plan changed in the thread shown: the field, then the step and its action.
 _MIGRATE_CHANGES = {
     **_texts({"field": 200}),
     **_numbers({"step": 40}),
     **_texts({"action": 80}),
 }
-# A thread the plan was written to: its id, the checkpoint forked from and the new one; a
-# uuid wraps over three lines of its column (rows over 64 px).
-_MIGRATE_WRITTEN = _texts({"thread": 110, "from checkpoint": 105, "new checkpoint": 105})
+# A thread the plan was written to: its id, the checkpoint forked from and the new one, the
+# ids as their start and end (short_ids; whole in the downloads), each column as wide as its
+# longest word (fit_words: the demo's draws them 103, 107 and 104 px); a long thread id wraps
+# between words (rows over 64 px).
+_MIGRATE_WRITTEN = _texts({"thread": 100, "from checkpoint": 100, "new checkpoint": 100})
 
 
 def _layout(
@@ -211,30 +217,24 @@ MIGRATE_PHONE_COLUMNS = {
 }
 
 
-# A character of the grid's font, a little over its lowercase and digits' average (14 px
-# Source Sans: "validate_order" drew 98 px, and split in a 110 px column), and a cell's
-# padding, in px.
-_CHAR, _PADDING = 7.5, 16
-
-
 def fit_words(layout: dict[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
     """`layout` with each sized text column at least as wide as the longest word its cells
-    in `frame` hold: a value wraps between words, never inside one ("validate_orde / r").
-    Ids are shortened before (a uuid is one 36-character word): the row's detail has them
-    whole.
+    in `frame` hold, measured glyph by glyph (ui.errors.widths): a value wraps between
+    words, never inside one ("validate_orde / r"). Ids are shortened before (a uuid is one
+    36-character word): the row's detail has them whole.
 
     Example:
         >>> frame = pd.DataFrame({"written by": ["validate_order", "x"]})
-        >>> fit_words(_layout(_texts({"written by": 110}), []), frame)["column_config"][
+        >>> fit_words(_layout(_texts({"written by": 80}), []), frame)["column_config"][
         ...     "written by"]["width"]
-        121
+        105
     """
-    config = dict(layout["column_config"])
+    config = dict(layout.get("column_config", {}))
     for name, column in config.items():
         width = column.get("width") if isinstance(column, dict) else None
         if not isinstance(width, int) or name not in frame or is_numeric_dtype(frame[name]):
             continue
-        words = [word for cell in frame[name].astype(str) for word in cell.split()]
-        longest = math.ceil(max(map(len, words), default=0) * _CHAR) + _PADDING
+        # the header on one line (headers do not wrap), each word of the values unbroken
+        longest = wrapped_column_px(column.get("label") or name, frame[name].astype(str))
         config[name] = {**column, "width": max(width, longest)}
     return layout | {"column_config": config}

@@ -5,7 +5,7 @@ it, the rows it wrote, and what to do next (resume the thread)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -18,12 +18,15 @@ from core.stores.serde import strict_serde
 from core.stores.unbrick import UnbrickError
 from ui import keys
 from ui.threads.coded import show_coded
+from ui.threads.columns import fit_words
+from ui.threads.listing import short_ids
 from ui.threads.source import StoreChoice
 
 __all__ = [
     "WRITTEN_COLUMNS",
     "planned_table",
     "resume_code",
+    "resume_input",
     "server_assistant",
     "store_write",
     "what_next",
@@ -34,6 +37,7 @@ T = TypeVar("T")
 # The rows a write wrote, named as `python -m core migrate --json` names them.
 WRITTEN_COLUMNS = ["thread_id", "from_checkpoint_id", "new_checkpoint_id"]
 _SHOWN = ["thread", "from checkpoint", "new checkpoint"]
+_CHECKPOINTS = {"from checkpoint": "from_checkpoint_id", "new checkpoint": "new_checkpoint_id"}
 _LISTED = 20  # thread ids written into the resume code; the written table has them all
 
 
@@ -62,8 +66,12 @@ def written_table(rows: Sequence[dict[str, str]], key: str, **layout: Any) -> pd
     """The rows written (thread, the checkpoint forked from, the new one), drawn; returns
     them under their JSON names (the downloads' columns)."""
     frame = pd.DataFrame(list(rows), columns=WRITTEN_COLUMNS, dtype=str)
-    shown = frame.set_axis(_SHOWN, axis="columns")
-    st.dataframe(shown, key=key, **({"hide_index": True} | layout))
+    ids = list(dict.fromkeys([*frame["from_checkpoint_id"], *frame["new_checkpoint_id"]]))
+    short = dict(zip(ids, short_ids(ids), strict=True))  # whole in the downloads and JSON
+    shown = frame.set_axis(_SHOWN, axis="columns").assign(
+        **{name: frame[column].map(short) for name, column in _CHECKPOINTS.items()}
+    )
+    st.dataframe(shown, key=key, **fit_words({"hide_index": True} | layout, shown))
     return frame
 
 
@@ -125,15 +133,31 @@ def server_assistant(choice: StoreChoice, thread_id: str) -> str | None:
     return str(graph) if graph else None
 
 
+def resume_input(pending: Sequence[str]) -> str:
+    """The input a written thread's resume call passes, as Python: None runs the nodes due
+    at its new checkpoint (`pending`); with none due its run had ended, and its next input
+    starts a new one.
+
+    Example:
+        >>> resume_input(["confirm"]), resume_input([])
+        ('None', 'new_input')
+    """
+    return "None" if pending else "new_input"
+
+
 def what_next(
     choice: StoreChoice,
-    threads: Sequence[str],
-    said: str,
+    pending: Mapping[str, Sequence[str]],
+    said: Mapping[str, str],
     assistant: str | None = None,
-    given: str = "None",
 ) -> None:
-    """After a write: `said` (what the written threads do next), then the call."""
+    """After a write: for the written threads (`pending`: each one's nodes due at its new
+    checkpoint) resumed with None, then those that take their next input (resume_input),
+    what they do next (`said`, by that input) and the call."""
     box = st.container(key=keys.THREADS_WRITE_NEXT)
-    box.caption(said)
-    code = resume_code(choice, threads, assistant, given)
-    box.code(code, language="python", wrap_lines=True)
+    for given in ("None", "new_input"):
+        threads = [thread for thread, due in pending.items() if resume_input(due) == given]
+        if threads:
+            box.caption(said[given])
+            code = resume_code(choice, threads, assistant, given)
+            box.code(code, language="python", wrap_lines=True)

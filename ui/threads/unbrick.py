@@ -100,20 +100,16 @@ def _written(choice: StoreChoice, timeline: Timeline) -> None:
     written_table([row], keys.THREADS_UNBRICK_WRITTEN_TABLE, **MIGRATE_WRITTEN_LAYOUT)
     head = [c for c in timeline.checkpoints if c.checkpoint_id == row["new_checkpoint_id"]]
     pending = head[0].pending if head else []
+    said = {
+        "None": f"Next: the thread waits at the new checkpoint to run {', '.join(pending)} (the "
+        "list reads it as interrupted until then). Resume it, and the run goes on from the "
+        "repaired state:",
+        "new_input": "Next: no node is due at the new checkpoint, so the thread's run is "
+        "complete; its next input starts a new run from the repaired state:",
+    }
     assistant = server_assistant(choice, timeline.thread_id)
-    if pending:
-        said = (
-            f"Next: the thread waits at the new checkpoint to run {', '.join(pending)} (the "
-            "list reads it as interrupted until then). Resume it, and the run goes on from the "
-            "repaired state:"
-        )
-        what_next(choice, [timeline.thread_id], plain(said), assistant)
-        return
-    said = (
-        "Next: no node is due at the new checkpoint, so the thread's run is complete; its "
-        "next input starts a new run from the repaired state:"
-    )
-    what_next(choice, [timeline.thread_id], plain(said), assistant, given="new_input")
+    what_next(choice, {timeline.thread_id: pending}, {k: plain(v) for k, v in said.items()},
+              assistant)  # fmt: skip
 
 
 def _dry_run_said(plan: UnbrickPlan) -> dict[str, Any]:

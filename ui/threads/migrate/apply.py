@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 import streamlit as st
 from pydantic import BaseModel
 
 from core.jsontext.write import dumps, plural
-from core.migrate.write import write_migration
+from core.migrate.write import Written, write_migration
 from core.order import build_order_graph
 from core.order.graph import CompiledGraph
 from core.stores.demo import DEMO_THREADS
 from core.stores.errors import coded
-from core.stores.reader import open_any
+from core.stores.reader import open_any, timeline_of
 from core.stores.serde import strict_serde
 from core.validate.entry_run import entry_graph
 from ui import keys
@@ -148,13 +149,30 @@ def _written(choice: StoreChoice, candidate: type[BaseModel]) -> None:
             "Download JSON", dumps(rows, indent=2), "migration-written.json",
             "application/json", key=keys.THREADS_MIGRATE_WRITTEN_JSON, on_click="ignore",
         )  # fmt: skip
-    said = (
-        f"Next: run each migrated thread on from its new checkpoint with your graph built over "
-        f"{plain(candidate.__name__)} (a thread whose run had ended takes its next input "
-        "instead of None):"
-    )
-    threads = [row["thread_id"] for row in rows]
-    what_next(choice, threads, said, server_assistant(choice, threads[0]))
+    theirs = plain(candidate.__name__)
+    said = {
+        "None": f"Next: run each migrated thread that waits on a node on from its new "
+        f"checkpoint with your graph built over {theirs}:",
+        "new_input": "Next: no node is due at the new checkpoint of each thread below, so its "
+        f"run is complete; its next input starts a new run over {theirs}:",
+    }
+    pending = written.get("pending") or {row["thread_id"]: [] for row in rows}
+    what_next(choice, pending, said, server_assistant(choice, rows[0]["thread_id"]))
+
+
+def _pending(
+    choice: StoreChoice, candidate: type[BaseModel], serde: Any, written: list[Written]
+) -> dict[str, list[str]]:
+    """Each written thread's nodes due at its new checkpoint, as the timeline reads them
+    (none: its run had ended; resume_input decides the call from them)."""
+    due: dict[str, list[str]] = {}
+    with open_any(choice.spec, serde) as store:
+        for row in written:
+            timeline = timeline_of(store, row.thread_id, candidate)
+            heads = [c for c in (timeline.checkpoints if timeline else [])
+                     if c.checkpoint_id == row.new_checkpoint_id]  # fmt: skip
+            due[row.thread_id] = list(heads[0].pending) if heads else []
+    return due
 
 
 def apply_section(
@@ -194,9 +212,9 @@ def apply_section(
         _show_planned(rows)
     if rows and st.button(f"Write {plural(len(rows), 'checkpoint')}",
                           key=keys.THREADS_MIGRATE_APPLY, type="primary"):  # fmt: skip
+        serde = strict_serde(serde_models(model, candidate, plan))
         written = store_write(
-            lambda: write_migration(choice.spec, model, candidate, plan, graph_for,
-                                    strict_serde(serde_models(model, candidate, plan)),
+            lambda: write_migration(choice.spec, model, candidate, plan, graph_for, serde,
                                     assistant=choice.assistant),
             after="check that the server may write to it.",
         )  # fmt: skip
@@ -204,6 +222,7 @@ def apply_section(
             return
         st.session_state[keys.THREADS_MIGRATE_WRITTEN] = {
             "store": [choice.source, choice.label], "rows": [asdict(w) for w in written],
+            "pending": _pending(choice, candidate, serde, written),
             "as_planned": [(w.thread_id, w.from_checkpoint_id) for w in written]
             == [(r["thread_id"], r["from_checkpoint_id"]) for r in rows],
         }  # fmt: skip

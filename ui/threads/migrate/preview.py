@@ -33,7 +33,9 @@ from ui.threads.columns import (
     MIGRATE_BROKEN_DETAIL_WIDTHS,
     MIGRATE_BROKEN_LAYOUT,
     MIGRATE_STEPS_LAYOUT,
+    fit_words,
 )
+from ui.threads.listing import short_ids
 from ui.threads.migrate.chained import Migration, migration_text, serde_models
 from ui.threads.source import StoreChoice
 
@@ -72,7 +74,8 @@ def _broken_frame(preview: Preview) -> pd.DataFrame:
             "type": [str(error.get("type", "")) for error in firsts],
             "msg": [str(error.get("msg", "")) for error in firsts],
             "errors": pd.Series([len(state.errors) for state in shown], dtype="int64"),
-            "checkpoint": [state.checkpoint_id for state in shown],
+            # its start and end, as the timeline shows ids: the preview's JSON has it whole
+            "checkpoint": short_ids([state.checkpoint_id for state in shown]),
         }
     )
 
@@ -122,7 +125,7 @@ def _results(preview: Preview, candidate: type[BaseModel], finished: bool) -> No
                 MIGRATE_BROKEN_DETAIL_WIDTHS,
                 most_lines=3,
             ),
-            **MIGRATE_BROKEN_LAYOUT,
+            **fit_words(MIGRATE_BROKEN_LAYOUT, frame),  # no word split over lines
         )
     elif finished:
         st.success(f"After the plan, {plain(candidate.__name__)} accepts every state previewed.")
