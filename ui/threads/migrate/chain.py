@@ -27,6 +27,12 @@ __all__ = ["chain_picker", "chain_table", "standing_table"]
 
 _SHOWN_THREADS = 1000  # rows of the standing table: a store of more says so
 _UPLOAD_CEILING_MB = 1  # per file, as the one plan's upload: the page says its own limit
+# Streamlit's limit is whole megabytes: the box's "Limit 1MB per file" hidden, so the page
+# says one limit, the label's (as the one plan's upload does)
+_UPLOAD_STYLE = f"""<style>
+.st-key-{keys.THREADS_MIGRATE_CHAIN_UPLOAD} [data-testid="stFileUploaderDropzoneInstructions"] {{
+  display: none; }}
+</style>"""
 
 
 def _uploaded() -> None:
@@ -51,6 +57,7 @@ def _cleared() -> None:
 def chain_picker() -> Chain | None:
     """The chain's upload, and why the last files were refused; returns the chain in use
     (None: the table's one plan)."""
+    st.html(_UPLOAD_STYLE)  # the box's own "1MB per file" said otherwise than the label
     st.file_uploader(
         f"Or upload a chain: several plans (TOML), each with its id, every one but the first "
         f"with the after it follows (up to {MAX_PLANS} files of {MAX_PLAN_BYTES // 1000:,} KB)",
