@@ -65,6 +65,8 @@ def test_validate_by_its_own_name_opens_at_the_root_with_its_share_link(new_page
     expect(page.get_by_role("dialog")).to_have_count(0)
     assert urlsplit(page.url).path == "/"  # the address it is shared and reopened by
     assert parse_qs(urlsplit(page.url).query)["s"]
+    # the editor's frame loads after the page: wait for its text (read at once, CI read '')
+    expect(editor_frame(page).locator(".cm-content")).to_contain_text('"sku": "bad sku"')
     assert editor_value(page) == text.rstrip("\n")
 
 
