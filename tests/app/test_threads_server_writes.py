@@ -22,6 +22,7 @@ from tests.app.conftest import SESSION_ID, table_rows
 from tests.server_fixtures import BROKEN, SERVER_GRAPH, serve_four_threads
 from ui import keys
 from ui.text import plain
+from ui.threads.listing import short_ids
 
 pytestmark = pytest.mark.server
 
@@ -59,8 +60,9 @@ def test_after_an_unbrick_on_a_server_the_call_shown_runs_the_thread_there(at, s
     assert not at.exception
     client = get_sync_client(url=server.url, api_key=None)
     head = client.threads.get_state(BROKEN)
+    # the checkpoint ids as their start and end, as the timeline shows them
     assert table_rows(at, "thread", "from checkpoint", "new checkpoint") == [
-        (BROKEN, forked_from, head["checkpoint"]["checkpoint_id"])
+        (BROKEN, *short_ids([forked_from, head["checkpoint"]["checkpoint_id"]]))
     ]
     box = at.main.get_by_key(keys.THREADS_WRITE_NEXT)
     # the update was made outside the graph: nothing is due, the next input runs it again
