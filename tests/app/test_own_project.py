@@ -401,11 +401,17 @@ def test_form_keys_follow_field_paths_and_a_double_underscore_name_never_collide
 
 def test_names_aliases_and_titles_reach_labels_and_captions_escaped(traps):
     assert [w.label for w in traps.text_input if not w.key.startswith("form-cell-")] == [
+        "a__b (optional)",  # an input's own label is its accessible name: plain words
+        "b (optional)",
+        "**bold** <b>x</b> # heading (optional)",
+    ]
+    captions = [c.value for c in traps.caption]
+    shown = [
         r"a\_\_b (optional)",
         "b (optional)",
         r"\*\*bold\*\* \<b\>x\</b\> \# heading (optional)",
     ]
-    captions = [c.value for c in traps.caption]
+    assert [c for c in captions if c in shown] == shown  # the labels shown, escaped
     assert "a (optional): nested model Inner \\[link\\]\\(http\\:\u2060//x\\) \\*t\\*" in captions
     assert (
         r"rows (optional): a list of Row\_\*\*x\*\*, one row each; type a new one on the last "

@@ -245,15 +245,23 @@ def test_unknown_keys_and_messages_are_fields_too_and_the_items_table_is_labelle
     at = _form(BAD)
     fields = [(w.key, w.label, w.value) for w in [*at.text_input, *at.text_area]]
     fields = [f for f in fields if f[0] != "payload" and not f[0].startswith("form-cell-")]
-    assert fields == [  # labels are Markdown-escaped
-        ("form_user_id", r"user\_id", "not-a-uuid"),
+    assert fields == [  # the inputs' own labels (their aria-label) in plain words
+        ("form_user_id", "user_id", "not-a-uuid"),
         ("form_amount", "amount", "-1"),
         ("form_totl", "totl (not in the model)", "1"),
         ("form_logs", "logs (optional)", ""),
         ("form_messages", "messages (optional)", to_text(BAD["messages"])),
     ]
-    assert [(w.key, w.value, w.help) for w in at.selectbox if w.key.startswith("form_")] == [
-        ("form_status", "shipped", "Left out, the model uses its default: pending")
+    assert [(w.key, w.value) for w in at.selectbox if w.key.startswith("form_")] == [
+        ("form_status", "shipped")
+    ]
+    labels = {r"user\_id", "amount", "status (optional)", "totl (not in the model)"}
+    shown = [(c.value, c.proto.help) for c in at.caption if c.value in labels]
+    assert shown == [  # the labels shown: Markdown-escaped, the default's hint beside one
+        (r"user\_id", ""),
+        ("amount", ""),
+        ("status (optional)", "Left out, the model uses its default: pending"),
+        ("totl (not in the model)", ""),
     ]
     assert (
         "items (optional): a list of LineItem, one row each; type a new one on the last line, "
