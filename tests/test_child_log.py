@@ -7,7 +7,9 @@ import sys
 
 from tests._child_log import ChildLog
 
-_WRITER = "import sys\nfor n in range(3000):\n    sys.stdout.write(f'line {n}\\n'); sys.stdout.flush()\n"
+_WRITER = (
+    "import sys\nfor n in range(3000):\n    sys.stdout.write(f'line {n}\\n'); sys.stdout.flush()\n"
+)
 
 
 def test_reading_while_the_child_writes_keeps_every_line_in_order() -> None:
