@@ -147,8 +147,9 @@ def test_apply_writes_only_after_its_dry_run_is_confirmed(browser, writes_server
         written = grid_with(page, "new checkpoint").locator("[role='gridcell']")
         expect(written.nth(0)).to_have_text("model-change")
         resume = page.locator(".st-key-threads_write_next [data-testid='stCode']")
+        # model-change's run had ended: no node is due at the fork, its next input runs it
         expect(resume).to_contain_text(
-            'graph.invoke(None, {"configurable": {"thread_id": "model-change"}})'
+            'graph.invoke(new_input, {"configurable": {"thread_id": "model-change"}})'
         )
         # the fork is model-change's latest now, and valid: nothing left for this step
         expect(page.locator(COUNTS)).to_have_text(["10", "10", "2", "0", "2"])
