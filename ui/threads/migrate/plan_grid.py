@@ -68,10 +68,10 @@ def _cell(generation: int, row: int, column: str, start: Any) -> None:
     key = cell_key(generation, row, column)
     label = plain(f"step {row + 1}, {column}")  # its accessible name
     if column == "action":
-        # "action" is the empty box's placeholder, not one of its options
-        first = ACTIONS.index(start) if start in ACTIONS else None
-        st.selectbox(label, ACTIONS, index=first, key=key, label_visibility="collapsed",
-                     width=_ACTION_PX, placeholder="action")  # fmt: skip
+        options = ["", *ACTIONS]
+        first = options.index(start) if start in options else 0
+        st.selectbox(label, options, index=first, key=key, label_visibility="collapsed",
+                     width=_ACTION_PX, format_func=lambda name: name or "action")  # fmt: skip
     else:
         st.text_input(label, value=str(start or ""), key=key, label_visibility="collapsed",
                       placeholder=column, width="stretch")  # fmt: skip
