@@ -187,11 +187,11 @@ AUDIT_INVALID_LAYOUT = _layout(
 )
 MIGRATE_STEPS_LAYOUT = _layout(_MIGRATE_STEPS, [])
 # The broken states' details at widths that fit the 1400 px page's 938 px of grid with the
-# first three: the message and the checkpoint id wrap inside their columns (rows as tall as
-# they need, three lines at most: the preview's JSON has each whole), not past the table's
-# edge (#32 item 8: the message at its natural width took the table 1 to 4 px past it); the
-# taller rows wrap a thread id longer than its column too.
-MIGRATE_BROKEN_DETAIL_WIDTHS = {"msg": 420, "checkpoint": 130}
+# first three (154, 65 and 135 px on the demo, each as wide as its longest word): the message
+# and the checkpoint id wrap inside their columns (rows as tall as they need, three lines at
+# most: the preview's JSON has each whole), not past the table's edge (#32 item 8: the
+# message at its natural width took the table 1 to 4 px past it).
+MIGRATE_BROKEN_DETAIL_WIDTHS = {"msg": 330, "checkpoint": 130}
 MIGRATE_BROKEN_LAYOUT = _layout(
     _MIGRATE_BROKEN,
     ["msg", "errors", "checkpoint"],
