@@ -96,7 +96,9 @@ def test_a_thread_standing_after_the_chain_is_not_migrated_again_as_the_command_
         f"[state_invalid] Thread 'v2-done', checkpoint {head!r}: the migration leaves the "
         "stored state rejected by InvoiceV3; it is read as stored."
     )
-    assert [r.getMessage() for r in caplog.records] == [warned, warned]  # read, then listed
+    # the guard's own records (LangGraph's strict-msgpack mode logs its serializer's too)
+    guard = [r.getMessage() for r in caplog.records if r.name.startswith("core.guard")]
+    assert guard == [warned, warned]  # read, then listed
     # the fork below it holds its own record: read as the command wrote it
     assert listed == [
         stored["v2-done"],
@@ -126,4 +128,4 @@ def test_the_async_read_finds_the_record_too(ledger, caplog) -> None:
             return _state(await guard.aget_tuple(root("v2-paused")))
 
     assert asyncio.run(read()) == {"customer_id": "c-2", "amount": 20.0, "status": "shipped"}
-    assert len(caplog.records) == 1
+    assert len([r for r in caplog.records if r.name.startswith("core.guard")]) == 1
