@@ -52,6 +52,19 @@ def _selected_rows(page: Any, table: str) -> list[list[str]]:
     return [row.locator("[role='gridcell']").all_inner_texts() for row in rows.all()]
 
 
+def _expect_selected(page: Any, table: str, rows: list[list[str]]) -> None:
+    """The table's selected rows are `rows`, read until they are (for up to 10 s): the grid
+    redraws its accessible rows a frame or more after the run that changed the selection, and
+    a loaded machine (CI) once read them before that frame, the old row or none."""
+    seen = _selected_rows(page, table)
+    for _ in range(40):
+        if seen == rows:
+            break
+        page.wait_for_timeout(250)
+        seen = _selected_rows(page, table)
+    assert seen == rows
+
+
 def _expect_shown(page: Any, table: str, error: FieldError, *more: str) -> None:
     """`error`'s row selected in `table` (its cells, then `more`: who rejects it), its
     details in the pane beside, and no cell overlay."""
@@ -61,7 +74,7 @@ def _expect_shown(page: Any, table: str, error: FieldError, *more: str) -> None:
     )
     expect(details.locator("[data-testid='stText']")).to_have_text(details_text(error))
     where = f"{error.line}:{error.col}"
-    assert _selected_rows(page, table) == [[error.path, where, error.msg, *more]]
+    _expect_selected(page, table, [[error.path, where, error.msg, *more]])
     expect(page.locator(OVERLAY)).to_have_count(0)
 
 
