@@ -4,19 +4,14 @@ bytes (a mixed column once turned the whole list into b'...')."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.order import SEED_PAYLOAD, build_order_graph
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
+from tests._crafted_ids import crafted_id_store
 from tests.app.conftest import table_rows
 from tests.app.test_threads_page import PAGE
-from tests.core.stores.conftest import writer
-from tests.core.stores.test_thread_id_types import _TABLES
 from ui import keys
 
 pytestmark = pytest.mark.usefixtures("session_ends")
@@ -25,20 +20,7 @@ IDS = {"t-text": "t-text", "t-blob": b"blob-id", "t-int": 42, "t-real": 4.5}
 
 @pytest.fixture
 def at(monkeypatch, tmp_path) -> AppTest:
-    spec = str(tmp_path / "ids.sqlite")
-    with closing(sqlite3.connect(spec)) as conn:
-        for table in _TABLES:
-            conn.execute(table)
-        conn.commit()
-    with writer("sqlite", spec) as saver:
-        graph = build_order_graph([]).builder.compile(checkpointer=saver)
-        for name in IDS:
-            graph.invoke(SEED_PAYLOAD, {"configurable": {"thread_id": name}})
-    with closing(sqlite3.connect(spec)) as conn:
-        for name, value in IDS.items():
-            for table in ("checkpoints", "writes"):
-                conn.execute(f"UPDATE {table} SET thread_id = ? WHERE thread_id = ?", (value, name))
-        conn.commit()
+    spec = crafted_id_store(tmp_path / "ids.sqlite", IDS)
     monkeypatch.setenv(STORE_ENV, spec)
     monkeypatch.delenv(WRITES_ENV, raising=False)
     return AppTest.from_file(PAGE, default_timeout=60).run()

@@ -14,25 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.__main__ import main
-from core.order import SEED_PAYLOAD, AgentState, build_order_graph
+from core.order import AgentState
 from core.stores import audit_store, open_store, strict_serde
 from core.stores.backends.thread_ids import printable_id, stored_id, text_id
 from core.stores.threads import list_threads
 from core.stores.timeline import thread_timeline
+from tests._crafted_ids import crafted_id_store
 
-from .conftest import writer
-
-# SqliteSaver's tables, but with no type on thread_id: a column without one keeps each
-# value's own storage class (a TEXT column would turn 42 into '42')
-_TABLES = (
-    "CREATE TABLE checkpoints (thread_id NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', "
-    "checkpoint_id TEXT NOT NULL, parent_checkpoint_id TEXT, type TEXT, checkpoint BLOB, "
-    "metadata BLOB, PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id))",
-    "CREATE TABLE writes (thread_id NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', "
-    "checkpoint_id TEXT NOT NULL, task_id TEXT NOT NULL, task_path TEXT NOT NULL DEFAULT '', "
-    "idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, value BLOB, "
-    "PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx))",
-)
 TEXT_IDS = {"plain": "t-1", "escape": "\x1b[2J\nrm -rf", "nul": "a\x00b", "quote": "b'x'"}
 # "text-not-utf8": TEXT holding the bytes ff 41, as read (its bad byte a lone surrogate)
 OTHER_IDS = {"blob": b"blob-id", "not-utf8": b"\xff\xfe\x00x", "integer": 42, "real": 4.5,
@@ -43,32 +31,11 @@ ORDERED = [4.5, 42, "\udcffA", b"blob-id", b"\xff\xfe\x00x"]  # numbers, text, B
 
 @pytest.fixture
 def crafted(tmp_path) -> str:
-    """Real runs under text ids, then four of them given another storage class in both
+    """Real runs under text ids, then five of them given another storage class in both
     tables, as a crafted file (or another writer) may hold them."""
-    spec = str(tmp_path / "ids.sqlite")
-    with closing(sqlite3.connect(spec)) as conn:
-        for table in _TABLES:
-            conn.execute(table)
-        conn.commit()
-    with writer("sqlite", spec) as saver:
-        for name in (*TEXT_IDS, *OTHER_IDS):
-            graph = build_order_graph(["bad_status_last"] if name in BROKEN else [])
-            thread = TEXT_IDS.get(name, name)
-            graph.builder.compile(checkpointer=saver).invoke(
-                SEED_PAYLOAD, {"configurable": {"thread_id": thread}}
-            )
-    with closing(sqlite3.connect(spec)) as conn:
-        for name, value in OTHER_IDS.items():
-            new = "CAST(? AS TEXT)" if isinstance(value, str) else "?"
-            stored = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
-            for table in ("checkpoints", "writes"):
-                conn.execute(
-                    f"UPDATE {table} SET thread_id = {new} WHERE thread_id = ?", (stored, name)
-                )
-        conn.commit()
-        kinds = conn.execute("SELECT DISTINCT typeof(thread_id) FROM checkpoints").fetchall()
-    assert sorted(k for (k,) in kinds) == ["blob", "integer", "real", "text"]
-    return spec
+    ids = {**{text: text for text in TEXT_IDS.values()}, **OTHER_IDS}
+    broken = {TEXT_IDS.get(name, name) for name in BROKEN}
+    return crafted_id_store(tmp_path / "ids.sqlite", ids, broken)
 
 
 NOT_TEXT = (
