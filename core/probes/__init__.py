@@ -8,6 +8,7 @@ import time
 from core.errors import CodedError, ErrorCode
 from core.jsontext.write import dumps
 from core.probes._model import (
+    OUTCOMES,
     VERDICTS,
     Check,
     Probe,
@@ -16,6 +17,7 @@ from core.probes._model import (
     Verdict,
     describe,
     evidence_of,
+    pydantic_paths,
     split_source,
     verdict_of,
     versions_of,
@@ -23,6 +25,7 @@ from core.probes._model import (
 
 __all__ = [
     "FAMILIES",
+    "OUTCOMES",
     "VERDICTS",
     "Check",
     "Probe",
@@ -30,7 +33,9 @@ __all__ = [
     "UnknownProbeError",
     "Verdict",
     "article_of",
+    "evidence_of",
     "probe_source",
+    "pydantic_paths",
     "registry",
     "results_to_json",
     "results_to_markdown",

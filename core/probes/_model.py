@@ -2,16 +2,19 @@
 
 import dataclasses
 import platform
+import re
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Literal
 
 from core.errors import CodedError, ErrorCode
+from core.jsontext.paths import format_path
 
 __all__ = [
     "ARTICLE_OUTPUT",
     "ARTICLE_STATE",
     "ARTICLE_TOOLS",
+    "OUTCOMES",
     "OUTPUT_PACKAGES",
     "STATE_PACKAGES",
     "TOOL_PACKAGES",
@@ -25,6 +28,7 @@ __all__ = [
     "describe",
     "evidence_of",
     "outcome",
+    "pydantic_paths",
     "split_source",
     "verdict_of",
     "versions_of",
@@ -161,22 +165,59 @@ def verdict_of(checks: Sequence[Check]) -> Verdict:
     return "partly" if True in matched else "differs"
 
 
+# A check's outcome (Check.matches) in words: the page, its downloads and the evidence text
+# say it the same way.
+OUTCOMES = {True: "as claimed", False: "differs", None: "unclear"}
+# Pydantic's ValidationError text: "N validation error(s) for Model", then per error its
+# location (dotted, at the line's start: "items.0.sku") over its message, indented.
+_ERRORS_HEAD = re.compile(r"\b\d+ validation errors? for \S+$")
+_LOCATION = re.compile(r"^[^\s].*$")
+
+
+def pydantic_paths(text: str) -> str:
+    """`text` with each field location of a Pydantic ValidationError in it written through
+    `format_path` (Pydantic's "items.0.sku" as "items[0].sku"); all else as it was.
+
+    Example:
+        >>> print(pydantic_paths("1 validation error for M\\nitems.0.sku\\n  Bad [type=x]"))
+        1 validation error for M
+        items[0].sku
+          Bad [type=x]
+    """
+    lines = text.split("\n")
+    inside = False
+    for n, line in enumerate(lines):
+        if _ERRORS_HEAD.search(line):
+            inside = True
+            continue
+        following = lines[n + 1] if n + 1 < len(lines) else ""
+        if inside and _LOCATION.match(line) and following.startswith("  "):
+            segments = [int(part) if part.isdigit() else part for part in line.split(".")]
+            lines[n] = format_path(segments)
+        elif inside and not line.startswith(" "):
+            inside = False  # a line of the probe's own after the errors ("note: …")
+    return "\n".join(lines)
+
+
 def evidence_of(checks: Sequence[Check]) -> str:
-    """Render checks as plain text: what the claim predicts, what was observed.
+    """Each check in words: its outcome, what the claim predicts, what was observed
+    (Pydantic's text kept, its paths as the app writes them, `items[0].sku`).
 
     Example:
         >>> print(evidence_of([Check("dict", "dict", True)]))
-        [matches] claim predicts: dict
-                  observed:       dict
+        1. As claimed
+           predicted: dict
+           observed:  dict
     """
     blocks = []
-    for check in checks:
-        mark = {True: "[matches]", False: "[differs]", None: "[unclear]"}[check.matches]
-        observed = check.observed.replace("\n", "\n" + " " * 26)
+    for n, check in enumerate(checks, start=1):
+        observed = pydantic_paths(check.observed).replace("\n", "\n" + " " * 14)
         blocks.append(
-            f"{mark} claim predicts: {check.expected}\n{' ' * 10}observed:       {observed}"
+            f"{n}. {OUTCOMES[check.matches].capitalize()}\n"
+            f"   predicted: {check.expected}\n"
+            f"   observed:  {observed}"
         )
-    return "\n".join(blocks)
+    return "\n\n".join(blocks)
 
 
 def versions_of(packages: Sequence[str]) -> dict[str, str]:

@@ -308,3 +308,8 @@ def test_the_evidence_names_each_checks_outcome_and_writes_paths_as_the_app_does
     assert [text for text in shown if "items.0.sku" in text or "[differs]" in text] == []
     said = [c.value for c in page.caption if c.value.startswith("Evidence (observed in ")]
     assert [text.split(": ", 1)[1] for text in said] == ["1 check: 1 differs"]
+    # the downloads (results_to_markdown, results_to_json of the shown rows) say it alike
+    assert result.evidence == [c.value for c in page.code][0]
+    downloads = results_to_markdown([result]) + results_to_json([result])
+    marks = ("[matches]", "[differs]", "[unclear]", "items.0.sku")
+    assert ([m for m in marks if m in downloads], "items[0].sku" in downloads) == ([], True)

@@ -209,14 +209,20 @@ def test_verdict_is_computed_from_checks():
         verdict_of([])
 
 
-def test_evidence_lists_every_check_with_its_mark():
-    checks = [Check("dict", "dict", True), Check("raises", "line 1\nline 2", False)]
+def test_evidence_lists_every_check_in_words_with_paths_as_the_app_writes_them():
+    # Issue 41, item 10: the downloads carried "[matches]" and Pydantic's dotted "items.0.sku"
+    observed = "1 validation error for Order\nitems.0.sku\n  Field required [type=missing]"
+    checks = [Check("dict", "dict", True), Check("raises", observed, False)]
     assert evidence_of(checks).splitlines() == [
-        "[matches] claim predicts: dict",
-        "          observed:       dict",
-        "[differs] claim predicts: raises",
-        "          observed:       line 1",
-        "                          line 2",
+        "1. As claimed",
+        "   predicted: dict",
+        "   observed:  dict",
+        "",
+        "2. Differs",
+        "   predicted: raises",
+        "   observed:  1 validation error for Order",
+        "              items[0].sku",
+        "                Field required [type=missing]",
     ]
 
 
