@@ -8,12 +8,12 @@ import streamlit as st
 from pydantic import BaseModel
 
 from core.errors import CodedError
-from core.guard.traced import guarded_trace_text
+from core.guard.traced import guarded_run, guarded_saver
 from core.order import FAULTS, AgentState
 from core.order.schema_options import SchemaOptions, build_model
 from core.trace import Trace
 from core.trace.focus import opened_row
-from core.trace.from_text import SEED_GRAPHS, TextRun, trace_text
+from core.trace.from_text import SEED_GRAPHS, trace_text
 from ui import keys
 from ui.access import hosting
 from ui.editor.payload import current_payload_text, editor_text, payload_editor
@@ -84,9 +84,9 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
     # A per-session run number (not id(trace), which Python reuses) ties editor text to a run.
     run = st.session_state[keys.TRACE_RUNS] = st.session_state.get(keys.TRACE_RUNS, 0) + 1
     result: dict[str, Any] = {"settings": settings, "run": run, "run_anyway": run_anyway}
-    run_text = guarded_trace_text if settings.get("guard") else trace_text
+    guarded = bool(settings.get("guard"))
     try:
-        ran = run_text(
+        outcome = trace_text(
             settings["payload"],
             graph=settings["graph"],
             faults=settings["faults"],
@@ -94,14 +94,14 @@ def _run(settings: dict[str, Any], *, run_anyway: bool = False) -> dict[str, Any
             options=settings.get("options"),
             project=project,
             run_anyway=run_anyway,
+            checkpointer=guarded_saver if guarded else None,
         )
     except CodedError as error:  # the guard needs a Pydantic state model
         result["guard_error"] = str(error)
         st.session_state[keys.TRACE_RESULT] = result
         return result
-    outcome = ran if isinstance(ran, TextRun) else ran.run
-    if not isinstance(ran, TextRun):
-        result["guard"] = ran
+    if guarded:
+        result["guard"] = guarded_run(outcome)
     if outcome.syntax is not None:
         result["syntax"] = outcome.syntax
     else:

@@ -3,9 +3,7 @@ back afterwards."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
@@ -14,12 +12,11 @@ from core.errors import CodedError, ErrorCode
 from core.guard.refusal import InvalidStateError
 from core.guard.saver import GuardedSaver
 from core.order.graph import CompiledGraph
-from core.project import Project
-from core.trace.from_text import TextRun, trace_text
+from core.trace.from_text import TextRun
 from core.trace.run import Trace
 from core.validate.run_saver import run_saver
 
-__all__ = ["GuardedRun", "HistoryRead", "guarded_saver", "guarded_trace_text", "read_history"]
+__all__ = ["GuardedRun", "HistoryRead", "guarded_run", "guarded_saver", "read_history"]
 
 _THREAD = "trace"  # the thread run_trace runs on
 
@@ -90,38 +87,21 @@ def read_history(graph: CompiledGraph, thread_id: str = _THREAD) -> HistoryRead:
     return HistoryRead(len(states), steps)
 
 
-def guarded_trace_text(
-    text: str,
-    *,
-    graph: str,
-    faults: Sequence[str] = (),
-    checked: bool = True,
-    options: Mapping[str, Any] | None = None,
-    project: Project | None = None,
-    run_anyway: bool = False,
-) -> GuardedRun:
-    """`trace_text`'s run with the guard on: the run stores its checkpoints through
-    `guarded_saver`; then where it refused (its `InvalidStateError`, also when LangGraph
-    raised its own error first and dropped the save's) and the thread read back.
+def guarded_run(run: TextRun) -> GuardedRun:
+    """What the guard did with a run `trace_text(..., checkpointer=guarded_saver)` made: where
+    it refused (its `InvalidStateError`, also when LangGraph raised its own error first and
+    dropped the save's) and the thread read back.
 
     Example:
-        >>> from core.order import SEED_PAYLOAD
         >>> import json
-        >>> guarded = guarded_trace_text(
-        ...     json.dumps(SEED_PAYLOAD), graph="seed", faults=["negative_amount"])
+        >>> from core.order import SEED_PAYLOAD
+        >>> from core.trace.from_text import trace_text
+        >>> run = trace_text(json.dumps(SEED_PAYLOAD), graph="seed",
+        ...                  faults=["negative_amount"], checkpointer=guarded_saver)
+        >>> guarded = guarded_run(run)
         >>> guarded.refusal.step, guarded.refusal.nodes, guarded.history
         (1, ('validate_order',), HistoryRead(checkpoints=2, steps=(-1, 0), error=None))
     """
-    run = trace_text(
-        text,
-        graph=graph,
-        faults=faults,
-        checked=checked,
-        options=options,
-        project=project,
-        run_anyway=run_anyway,
-        checkpointer=guarded_saver,
-    )
     if run.trace is None:  # the text is not JSON: nothing ran
         return GuardedRun(run)
     return GuardedRun(run, *_guard_outcome(run.trace))

@@ -10,7 +10,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from core.errors import CodedError
 from core.guard import GuardedSaver
-from core.guard.traced import HistoryRead, guarded_saver, guarded_trace_text, read_history
+from core.guard.traced import GuardedRun, HistoryRead, guarded_run, guarded_saver, read_history
 from core.order import SEED_PAYLOAD, AgentState, build_order_graph
 from core.trace.from_text import trace_text
 from core.trace.run import run_trace
@@ -18,8 +18,13 @@ from core.trace.run import run_trace
 SEED = json.dumps(SEED_PAYLOAD)
 
 
+def _guarded(text: str, **settings: Any) -> GuardedRun:
+    """The Trace page's run with the Guard switch on."""
+    return guarded_run(trace_text(text, checkpointer=guarded_saver, **settings))
+
+
 def test_the_guard_stops_negative_amount_at_step_1_in_validate_order_and_the_thread_reads() -> None:
-    guarded = guarded_trace_text(SEED, graph="seed", faults=["negative_amount"])
+    guarded = _guarded(SEED, graph="seed", faults=["negative_amount"])
     refusal = guarded.refusal
     assert refusal is not None
     assert (refusal.code, refusal.step, refusal.nodes, refusal.thread_id) == (
@@ -51,7 +56,7 @@ def test_the_guard_stops_negative_amount_at_step_1_in_validate_order_and_the_thr
 
 
 def test_a_bad_last_write_raises_the_guards_error_and_the_bad_state_is_not_stored() -> None:
-    guarded = guarded_trace_text(SEED, graph="seed", faults=["bad_status_last"])
+    guarded = _guarded(SEED, graph="seed", faults=["bad_status_last"])
     assert guarded.refusal is not None
     assert (guarded.refusal.step, guarded.refusal.nodes) == (2, ("confirm",))
     trace = guarded.run.trace
@@ -67,7 +72,7 @@ def test_a_bad_last_write_raises_the_guards_error_and_the_bad_state_is_not_store
 
 
 def test_a_valid_run_is_the_same_trace_with_the_guard_and_nothing_is_refused() -> None:
-    guarded = guarded_trace_text(SEED, graph="seed")
+    guarded = _guarded(SEED, graph="seed")
     bare = trace_text(SEED, graph="seed").trace
     assert guarded.refusal is None
     assert guarded.history == HistoryRead(checkpoints=4, steps=(-1, 0, 1, 2))
@@ -77,11 +82,11 @@ def test_a_valid_run_is_the_same_trace_with_the_guard_and_nothing_is_refused() -
 
 
 def test_nothing_runs_nothing_is_read_back_when_our_gate_refuses_or_the_json_is_broken() -> None:
-    refused = guarded_trace_text('{"amount": -1}', graph="seed")
+    refused = _guarded('{"amount": -1}', graph="seed")
     assert (refused.refusal, refused.history) == (None, None)
     assert refused.run.trace is not None
     assert [e.path for e in refused.run.trace.gate_errors] == ["user_id", "amount"]
-    broken = guarded_trace_text("{", graph="seed")
+    broken = _guarded("{", graph="seed")
     assert (broken.refusal, broken.history, broken.run.trace) == (None, None, None)
     assert broken.run.syntax == trace_text("{", graph="seed").syntax
 
