@@ -73,11 +73,37 @@ def _session_dir() -> str:
     return directory
 
 
+def _remove_template(path: str) -> None:
+    _remove(str(Path(path).parent))
+
+
+def _exists(path: str) -> bool:
+    return Path(path).is_file()
+
+
+# validate: a template removed under the process (a temp cleaner) is built again
+@st.cache_resource(
+    validate=_exists,
+    on_release=_remove_template,
+    show_spinner="Building the demo store from real runs of the seed graphs…",
+)
+def _demo_template() -> str:
+    # The demo store is the same for every session: built once per process (real runs of
+    # the seed graphs, 0.1 to 0.3 s of each new session's first Threads run) and only
+    # ever copied. The cache holds a path, never a connection or a session's data; the file
+    # is read-only, and each session reads and writes its own copy.
+    directory = tempfile.mkdtemp(prefix="playground-demo-template-")
+    atexit.register(_remove, directory)
+    path = Path(directory) / "demo.sqlite"
+    build_demo_store(path)
+    path.chmod(0o444)
+    return str(path)
+
+
 def _demo() -> StoreChoice:
     path = Path(_session_dir()) / "demo.sqlite"
     if not path.is_file():
-        with st.spinner("Building the demo store from real runs of the seed graphs…"):
-            build_demo_store(path)
+        shutil.copyfile(_demo_template(), path)  # the session's own, writable (no mode copied)
     return StoreChoice(str(path), "demo store (built for this session)", "demo")
 
 
