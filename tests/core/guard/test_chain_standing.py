@@ -16,16 +16,21 @@ from core.guard import GuardedSaver
 from core.guard.ledger import state_channels
 from core.migrate.chain import load_chain
 from core.stores.serde import strict_serde
-from tests.core.migrate import test_chain_stores as chain_stores
+from tests.core.migrate import ledger_stores
 from tests.core.migrate.conftest import saver_on
+from tests.core.migrate.ledger_stores import (
+    AT_V3,
+    CHAIN,
+    SERDE_TYPES,
+    THREADS,
+    apply_chain,
+    read_standing,
+)
 from tests.core.migrate.oracle import root
-from tests.core.migrate.test_chain_stores import CHAIN, SERDE_TYPES, _apply, _standing
 
 from migrations.ledger import InvoiceV3, invoice_graph  # isort: skip
 
-ledger = chain_stores.ledger  # the migrate tests' stores at v1, v2 and v3, as a fixture here
-THREADS = ["once-done", "once-paused", "v1-done", "v1-paused", "v2-done", "v2-paused",
-           "v3-done", "v3-paused"]  # fmt: skip
+ledger = ledger_stores.ledger  # the migrate tests' stores at v1, v2 and v3, as a fixture here
 
 
 class LooseInvoice(BaseModel):
@@ -45,17 +50,8 @@ def test_the_guard_reads_each_thread_as_the_migrate_command_then_writes_it(ledge
     with saver_on(kind, spec, strict_serde(SERDE_TYPES)) as saver:
         guard = GuardedSaver(saver, InvoiceV3, migrate=CHAIN)
         read = {thread: _state(guard.get_tuple(root(thread))) for thread in THREADS}
-    assert read == {
-        "once-done": {"customer_id": "u-1", "amount": 12.5, "status": "fulfilled"},
-        "once-paused": {"customer_id": "u-1", "amount": 12.5, "status": "paid"},
-        "v1-done": {"customer_id": "u-1", "amount": 12.5, "status": "fulfilled"},
-        "v1-paused": {"customer_id": "u-1", "amount": 12.5, "status": "paid"},
-        "v2-done": {"customer_id": "c-2", "amount": 20.0, "status": "fulfilled"},
-        "v2-paused": {"customer_id": "c-2", "amount": 20.0, "status": "paid"},
-        "v3-done": {"customer_id": "c-3", "amount": 30.0, "status": "fulfilled"},
-        "v3-paused": {"customer_id": "c-3", "amount": 30.0, "status": "paid"},
-    }
-    _apply(spec, load_chain(CHAIN), InvoiceV3)  # the command's forks, one per broken thread
+    assert read == AT_V3  # as the migrate command will write them
+    apply_chain(spec, load_chain(CHAIN), InvoiceV3)  # the command's forks, one per broken thread
     with saver_on(kind, spec, strict_serde(SERDE_TYPES)) as saver:
         written = {thread: _state(saver.get_tuple(root(thread))) for thread in THREADS}
         assert {t: saver.get_tuple(root(t)).metadata.get("migration") for t in THREADS} == {
@@ -73,14 +69,14 @@ def test_a_thread_standing_after_the_chain_is_not_migrated_again_as_the_command_
     # again, and writes a new thread with no record: the record decides, not the state's fit.
     kind, spec = ledger
     chain = load_chain(CHAIN)
-    _apply(spec, chain, InvoiceV3)
+    apply_chain(spec, chain, InvoiceV3)
     with saver_on(kind, spec, strict_serde([*SERDE_TYPES, LooseInvoice])) as saver:
         stale = invoice_graph(LooseInvoice).compile(checkpointer=saver)
         stale.update_state(root("v2-done"), {"status": "shipped"}, as_node="ship")
         stale.invoke({"customer_id": "c-9", "amount": 9.0}, root("fresh"))
         stored = {t: _state(saver.get_tuple(root(t))) for t in ("v2-done", "fresh")}
         assert stored == {
-            "v2-done": {"customer_id": "c-2", "amount": 20.0, "status": "shipped"},
+            "v2-done": {**AT_V3["v2-done"], "status": "shipped"},
             "fresh": {"customer_id": "c-9", "amount": 9.0, "status": "shipped"},
         }
         guard = GuardedSaver(saver, InvoiceV3, migrate=CHAIN)
@@ -100,12 +96,9 @@ def test_a_thread_standing_after_the_chain_is_not_migrated_again_as_the_command_
     guard = [r.getMessage() for r in caplog.records if r.name.startswith("core.guard")]
     assert guard == [warned, warned]  # read, then listed
     # the fork below it holds its own record: read as the command wrote it
-    assert listed == [
-        stored["v2-done"],
-        {"customer_id": "c-2", "amount": 20.0, "status": "fulfilled"},
-    ]
+    assert listed == [stored["v2-done"], AT_V3["v2-done"]]
     # where the command says each thread stands: the same
-    standing = {row.thread_id: (row.record, row.pending) for row in _standing(spec, chain)}
+    standing = {row.thread_id: (row.record, row.pending) for row in read_standing(spec, chain)}
     assert {t: standing[t] for t in ("v2-done", "fresh")} == {
         "v2-done": ("v3", ()),
         "fresh": (None, ("v2", "v3")),
@@ -116,7 +109,7 @@ def test_the_async_read_finds_the_record_too(ledger, caplog) -> None:
     kind, spec = ledger
     if kind != "sqlite":
         return  # the async Postgres saver is exercised by the conformance suite
-    _apply(spec, load_chain(CHAIN), InvoiceV3)
+    apply_chain(spec, load_chain(CHAIN), InvoiceV3)
     with saver_on(kind, spec, strict_serde([*SERDE_TYPES, LooseInvoice])) as saver:
         stale = invoice_graph(LooseInvoice).compile(checkpointer=saver)
         stale.update_state(root("v2-paused"), {"status": "shipped"}, as_node="ship")

@@ -41,19 +41,13 @@ from core.stores.unbrick import WRITES_ENV, UnbrickCode, UnbrickError
 from tests._langgraph_server import LangGraphServer, langgraph_dev
 
 from .cases import FIXTURES
+from .ledger_stores import AT_V3, CHAIN, INPUTS, SERDE_TYPES
 
 from migrations.ledger import InvoiceV1, InvoiceV2, InvoiceV3, build_v3  # isort: skip
 
 pytestmark = pytest.mark.server
 
 PROJECT = FIXTURES / "ledger_server"
-CHAIN = FIXTURES / "migrations" / "ledger_chain"
-SERDE = [InvoiceV1, InvoiceV2, InvoiceV3]
-_INPUT = {
-    "v1": {"user_id": "u-1", "amount": 12.5},
-    "v2": {"customer_id": "c-2", "amount": 20.0, "currency": "USD"},
-    "v3": {"customer_id": "c-3", "amount": 30.0},
-}
 # the server takes UUIDs only: a readable name per thread, its id from a fixed prefix
 NAMES = ["once-done", "v1-done", "v2-done", "v3-done", "v1-paused", "v2-paused", "v3-paused"]
 IDS = {name: f"30000000-0000-4000-8000-{index:012d}" for index, name in enumerate(NAMES)}
@@ -72,13 +66,13 @@ def _deploy(server: LangGraphServer, version: str) -> None:
 def _run(client: Any, name: str, version: str, *, paused: bool) -> None:
     client.threads.create(thread_id=IDS[name])
     graph = "canary" if name == "once-done" else "ledger"
-    client.runs.wait(IDS[name], graph, input=_INPUT[version],
+    client.runs.wait(IDS[name], graph, input=INPUTS[version],
                      interrupt_before=["ship"] if paused else None)  # fmt: skip
 
 
 def _apply(url: str, chain: Chain, candidate: Any) -> list[str]:
     written = write_migration(url, InvoiceV1, candidate, chain, lambda _: build_v3(),
-                              strict_serde(SERDE))  # fmt: skip
+                              strict_serde(SERDE_TYPES))  # fmt: skip
     return sorted(NAME_OF.get(w.thread_id, w.thread_id) for w in written)
 
 
@@ -106,7 +100,7 @@ def _ledger_server(names: list[str], **env: str) -> Iterator[tuple[LangGraphServ
                 if version == "v2" and "once-done" in names:
                     once = write_migration(server.url, InvoiceV1, InvoiceV2,
                                            load_chain(CHAIN).to("v2"), lambda _: build_v3(),
-                                           strict_serde(SERDE), assistant="canary")  # fmt: skip
+                                           strict_serde(SERDE_TYPES), assistant="canary")  # fmt: skip
                     assert [NAME_OF[w.thread_id] for w in once] == ["once-done"]
             yield server, client
     finally:
@@ -129,7 +123,7 @@ def _heads(client: Any, names: list[str]) -> dict[str, tuple[dict[str, Any], lis
 
 
 def _standing(url: str) -> dict[str, tuple[str | None, str, tuple[str, ...]]]:
-    with open_any(url, strict_serde(SERDE)) as store:
+    with open_any(url, strict_serde(SERDE_TYPES)) as store:
         rows = [row for row in chain_standing(store, load_chain(CHAIN), InvoiceV1)
                 if isinstance(row, Standing)]  # fmt: skip
     return {NAME_OF[row.thread_id]: (row.record, row.after, row.pending) for row in rows}
@@ -154,12 +148,12 @@ def test_the_chain_forks_each_thread_once_records_v3_and_a_second_apply_writes_n
         "once-done", "v1-done", "v2-done", "v2-paused"]  # fmt: skip
     after = _heads(client, names)
     assert after == {
-        "once-done": ({"customer_id": "u-1", "amount": 12.5, "status": "fulfilled"}, [], "v3"),
-        "v1-done": ({"customer_id": "u-1", "amount": 12.5, "status": "fulfilled"}, [], "v3"),
-        "v2-done": ({"customer_id": "c-2", "amount": 20.0, "status": "fulfilled"}, [], "v3"),
-        "v2-paused": ({"customer_id": "c-2", "amount": 20.0, "status": "paid"}, ["ship"], "v3"),
-        "v3-done": ({"customer_id": "c-3", "amount": 30.0, "status": "fulfilled"}, [], None),
-        "v3-paused": ({"customer_id": "c-3", "amount": 30.0, "status": "paid"}, ["ship"], None),
+        "once-done": (AT_V3["once-done"], [], "v3"),
+        "v1-done": (AT_V3["v1-done"], [], "v3"),
+        "v2-done": (AT_V3["v2-done"], [], "v3"),
+        "v2-paused": (AT_V3["v2-paused"], ["ship"], "v3"),
+        "v3-done": (AT_V3["v3-done"], [], None),
+        "v3-paused": (AT_V3["v3-paused"], ["ship"], None),
     }
     # the record is the fork's own: get_history filtered on it finds exactly that checkpoint
     for name in ("once-done", "v1-done", "v2-done", "v2-paused"):
@@ -180,9 +174,7 @@ def test_the_chain_forks_each_thread_once_records_v3_and_a_second_apply_writes_n
     # without interrupt_before the same fork runs ship once and finishes
     client.runs.wait(IDS["v2-paused"], "ledger", input=None)
     assert (_ships(server) - shipped, _heads(client, ["v2-paused"])["v2-paused"][:2]) == (
-        Counter({"v3-paused": 1, "v2-paused": 1}),
-        ({"customer_id": "c-2", "amount": 20.0, "status": "fulfilled"}, []),
-    )  # fmt: skip
+        Counter({"v3-paused": 1, "v2-paused": 1}), (AT_V3["v2-done"], []))  # fmt: skip
 
 
 def test_a_server_saving_to_a_database_is_migrated_there_and_resumes_each_node_once(tmp_path):
@@ -210,12 +202,9 @@ def test_a_server_saving_to_a_database_is_migrated_there_and_resumes_each_node_o
         assert (before, _heads(client, ["v1-paused", "v2-paused", "v3-paused"]),
                 _ships(server) - shipped) == (  # fmt: skip
             {
-                "v1-paused": ({"customer_id": "u-1", "amount": 12.5, "status": "paid"},
-                              ["ship"], "v3"),
-                "v2-paused": ({"customer_id": "c-2", "amount": 20.0, "status": "paid"},
-                              ["ship"], "v3"),
-                "v3-paused": ({"customer_id": "c-3", "amount": 30.0, "status": "paid"},
-                              ["ship"], None),
+                "v1-paused": (AT_V3["v1-paused"], ["ship"], "v3"),
+                "v2-paused": (AT_V3["v2-paused"], ["ship"], "v3"),
+                "v3-paused": (AT_V3["v3-paused"], ["ship"], None),
             },
             {name: ({**before[name][0], "status": "fulfilled"}, [], None)
              for name in ("v1-paused", "v2-paused", "v3-paused")},
