@@ -5,21 +5,15 @@ preview, dry run and apply over a real SQLite store of threads at every version.
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import pytest
-from langgraph.checkpoint.sqlite import SqliteSaver
-from pydantic import BaseModel
 from streamlit.testing.v1 import AppTest
 
-from core.migrate.chain import load_chain
-from core.migrate.write import write_migration
 from core.stores.open import STORE_ENV
-from core.stores.serde import strict_serde
 from core.stores.unbrick import WRITES_ENV
 from tests.app.conftest import table_rows
+from tests.core.migrate.ledger_stores import THREADS, write_ledger
 from ui import keys
 from ui.threads.migrate.plan_grid import cell_key
 
@@ -27,8 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "views" / "threads.py")
 FIXTURES = ROOT / "tests" / "fixtures"
 CHAIN = FIXTURES / "migrations" / "ledger_chain"
-THREADS = ["once-done", "once-paused", "v1-done", "v1-paused", "v2-done", "v2-paused",
-           "v3-done", "v3-paused"]  # fmt: skip
 CHAIN_ROWS = [
     ("v2", "", "migrations.ledger:InvoiceV1", 2, "v2.toml"),
     ("v3", "v2", "migrations.ledger:InvoiceV2", 2, "v3.toml"),
@@ -41,34 +33,11 @@ def _files(*names: str) -> list[tuple[str, bytes, str]]:
 
 
 def _ledger(path: Path) -> str:
-    """A SQLite store of the ledger's threads at every version (as tests/core/migrate/
-    test_chain_stores.py builds it): `once-*` (v1) migrated by the chain to v2 before the
+    """A SQLite store of the ledger's threads at every version (tests/core/migrate/
+    ledger_stores.py's `THREADS`): `once-*` (v1) migrated by the chain to v2 before the
     others were written; `*-done` ran to the end, `*-paused` stops before ship."""
-    from migrations.ledger import InvoiceV1, InvoiceV2, InvoiceV3, build_v3, invoice_graph
-
-    inputs: dict[type[BaseModel], dict[str, object]] = {
-        InvoiceV1: {"user_id": "u-1", "amount": 12.5},
-        InvoiceV2: {"customer_id": "c-2", "amount": 20.0, "currency": "USD"},
-        InvoiceV3: {"customer_id": "c-3", "amount": 30.0},
-    }
     spec = str(path)
-
-    def run(runs: list[tuple[type[BaseModel], str]]) -> None:
-        with closing(sqlite3.connect(spec, check_same_thread=False)) as conn:
-            saver = SqliteSaver(conn)
-            for model, name in runs:
-                for paused in (False, True):
-                    graph = invoice_graph(model).compile(
-                        checkpointer=saver, interrupt_before=["ship"] if paused else None
-                    )
-                    thread = f"{name}-{'paused' if paused else 'done'}"
-                    graph.invoke(inputs[model], {"configurable": {"thread_id": thread}})
-
-    run([(InvoiceV1, "once")])
-    written = write_migration(spec, InvoiceV1, InvoiceV2, load_chain(CHAIN).to("v2"),
-                              lambda _: build_v3(), strict_serde([InvoiceV1, InvoiceV2, InvoiceV3]))  # fmt: skip
-    assert sorted(w.thread_id for w in written) == ["once-done", "once-paused"]
-    run([(InvoiceV1, "v1"), (InvoiceV2, "v2"), (InvoiceV3, "v3")])
+    write_ledger("sqlite", spec)
     return spec
 
 
