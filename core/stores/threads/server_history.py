@@ -3,6 +3,7 @@ checkpoint of it holds: its state, the writes that made it, the node that wrote 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,9 +17,11 @@ from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
 
 __all__ = [
+    "HistoryRead",
     "blamed_node",
     "checkpoint_id_at",
     "history",
+    "read_history",
     "readable_history",
     "server_written_by",
     "source_of",
@@ -59,32 +62,83 @@ def checkpoint_id_at(stamp: Any) -> str:
     return f"{high[:8]}-{high[8:]}-6{ticks & 0xFFF:03x}-8000-000000000000"
 
 
-def readable_history(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str | None]:
-    """The thread's history, newest first, and None; or, when the server refuses it (a
-    stored state fails the graph's model: every window holding a checkpoint it cannot
-    prepare answers 400), the windows it does return, with a coded note saying so: the
-    newest checkpoints up to the first it refuses, and those before its newest failed run.
+@dataclass(frozen=True)
+class HistoryRead:
+    """What the server returned of a thread's history: its states newest first, and when it
+    refused the whole (`refusal`), which parts of it are shown (`shown`: plain words)."""
+
+    states: list[dict[str, Any]]
+    refusal: ServerRefusal | None = None
+    shown: tuple[str, ...] = ()
+
+    @property
+    def newest_shown(self) -> bool:
+        """Whether the states hold the thread's newest checkpoint (all, or the newest window)."""
+        return self.refusal is None or self.shown[:1] == (_NEWEST,)
+
+    def note(self, *, message: bool = True) -> str | None:
+        """The coded note the timeline carries for a refused history, None when none was;
+        with `message`, the server's message (False: the timeline shows the error itself).
+
+        Example:
+            >>> refused = HistoryRead([], ServerRefusal(400, "1 validation error"), ("x",))
+            >>> refused.note()
+            "[server_history_refused] The server answered 400 for this thread's history (1 validation error); shown: x."
+            >>> refused.note(message=False)
+            "[server_history_refused] The server answered 400 for this thread's history: a stored state fails the graph's model, as the checkpoint below shows; shown: x."
+        """  # noqa: E501
+        if self.refusal is None:
+            return None
+        said = (
+            f" ({self.refusal.message})"
+            if message
+            else ": a stored state fails the graph's model, as the checkpoint below shows"
+        )
+        return (
+            f"[{ErrorCode.SERVER_HISTORY_REFUSED}] The server answered {self.refusal.status} "
+            f"for this thread's history{said}; shown: {' and '.join(self.shown)}."
+        )
+
+
+_NEWEST = "its newest checkpoints the server returns"
+
+
+def _id_of(state: Any) -> str:
+    """A history state's checkpoint id; "" when the answer names none."""
+    checkpoint = state.get("checkpoint") if isinstance(state, dict) else None
+    found = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
+    return found if isinstance(found, str) else ""
+
+
+def read_history(store: RemoteStore, thread_id: str) -> HistoryRead:
+    """The thread's history, newest first; or, when the server refuses it (a stored state
+    fails the graph's model: every window holding a checkpoint it cannot prepare answers
+    400), the windows it does return: the newest checkpoints up to the first it refuses, and
+    those before its newest failed run or, with none, before its state was last written.
     Raises `ServerRefusal` when it returns none."""
     try:
-        return history(store, thread_id), None
+        return HistoryRead(history(store, thread_id))
     except ServerRefusal as refusal:
         if refusal.status == 404:
             raise
         newest = _newest_window(store, thread_id)
         older, failed_at = _before_failed_run(store, thread_id)
-        seen = {s["checkpoint"]["checkpoint_id"] for s in newest}
-        states = newest + [s for s in older if s["checkpoint"]["checkpoint_id"] not in seen]
+        seen = {_id_of(s) for s in newest}
+        states = newest + [s for s in older if _id_of(s) not in seen]
         if not states:
             raise
-        states.sort(key=lambda s: str(s["checkpoint"]["checkpoint_id"]), reverse=True)
-        shown = ["its newest checkpoints the server returns"] if newest else []
+        states.sort(key=_id_of, reverse=True)
+        shown = [_NEWEST] if newest else []
         if older:
-            shown.append(f"those before the run that failed at {failed_at}")
-        note = (
-            f"[{ErrorCode.SERVER_HISTORY_REFUSED}] The server answered {refusal.status} for "
-            f"this thread's history ({refusal.message}); shown: {' and '.join(shown)}."
-        )
-        return states, note
+            shown.append(f"those before {failed_at}")
+        return HistoryRead(states, refusal, tuple(shown))
+
+
+def readable_history(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str | None]:
+    """`read_history` as the thread's states, newest first, and its coded note (None when
+    the server returned the whole history). Raises `ServerRefusal` when it returns none."""
+    read = read_history(store, thread_id)
+    return read.states, read.note()
 
 
 def _newest_window(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
@@ -104,14 +158,25 @@ def _newest_window(store: RemoteStore, thread_id: str) -> list[dict[str, Any]]:
 
 
 def _before_failed_run(store: RemoteStore, thread_id: str) -> tuple[list[dict[str, Any]], str]:
-    """The checkpoints before the newest failed run whose window the server returns."""
-    for run in store.failed_runs(thread_id):  # newest first
+    """The checkpoints before the newest failed run whose window the server returns, and
+    which run; with no such run, those before the thread's state was last written (an
+    update_state the server took but cannot prepare the state of)."""
+    moments = [(run.get("created_at"), f"the run that failed at {when(run.get('created_at'))}")
+               for run in store.failed_runs(thread_id) if isinstance(run, dict)]  # fmt: skip
+    if not moments:
         try:
-            states = history(store, thread_id, before=checkpoint_id_at(run["created_at"]))
-        except (ServerRefusal, KeyError, ValueError):
+            thread = store.thread(thread_id)
+        except ServerRefusal:
+            thread = {}
+        stamp = thread.get("state_updated_at") if isinstance(thread, dict) else None
+        moments = [(stamp, f"its state was last written, at {when(stamp)}")]
+    for stamp, said in moments:  # newest first
+        try:
+            states = history(store, thread_id, before=checkpoint_id_at(stamp))
+        except (ServerRefusal, KeyError, ValueError, TypeError):
             continue
         if states:
-            return states, when(run["created_at"])
+            return states, said
     return [], ""
 
 
@@ -120,8 +185,14 @@ def history(
 ) -> list[dict[str, Any]]:
     """Every root checkpoint of a thread from get_history, newest first, a page at a time
     (`before` the last one read; with `before`, only those older than that checkpoint id).
+    An oddly shaped answer (a state that is not an object or names no checkpoint) cannot be
+    paged on: its first page is returned as given, each state for `read_entry` to judge.
     Raises `ServerRefusal` when the server refuses it (`Backend.thread_rows`)."""
-    return [row.payload for row in store.thread_rows(thread_id, before=before)]
+    try:
+        return [row.payload for row in store.thread_rows(thread_id, before=before)]
+    except (KeyError, TypeError, AttributeError):
+        page: Any = store.history_page(thread_id, PAGE_LIMIT, before)
+        return list(page) if isinstance(page, list) else [page]
 
 
 def writes_of(parent: dict[str, Any] | None) -> list[tuple[str, str, str, Any]]:
@@ -139,9 +210,10 @@ def state_errors_of(
     values = state.get("values")
     if not isinstance(values, dict):
         return values, json_state_errors(values, model)
-    start = next((task.get("result") for task in state.get("tasks") or []
+    tasks = state.get("tasks")
+    start = next((task.get("result") for task in (tasks if isinstance(tasks, list) else [])
                   if isinstance(task, dict) and task.get("name") == "__start__"), None)  # fmt: skip
-    if (state.get("metadata") or {}).get("source") != "input" or not isinstance(start, dict):
+    if source_of(state) != "input" or not isinstance(start, dict):
         return values, json_state_errors(values, model)
     written, raised = write_input(entry_graph(model), values, start)
     return written, [_cut(row) for row in raised] + json_state_errors(written, model)
@@ -177,5 +249,14 @@ def step_at(state: Any) -> int | None:
     return step if isinstance(step, int) and not isinstance(step, bool) else None
 
 
-def source_of(state: dict[str, Any]) -> str:
-    return str((state.get("metadata") or {}).get("source", ""))
+def source_of(state: Any) -> str:
+    """The source a state's metadata names ("input", "loop", "update", "fork"); "" when the
+    answer is not shaped so.
+
+    Example:
+        >>> [source_of(s) for s in [{"metadata": {"source": "loop"}}, {"metadata": []}, None]]
+        ['loop', '', '']
+    """
+    metadata = state.get("metadata") if isinstance(state, dict) else None
+    source = metadata.get("source") if isinstance(metadata, dict) else None
+    return source if isinstance(source, str) else ""

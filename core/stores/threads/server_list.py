@@ -16,12 +16,16 @@ from core.stores.threads.server_history import when
 
 __all__ = ["list_server_threads"]
 
+_NO_STATE = "no checkpoint yet: created, nothing has run on it"
+
 
 def _row(
     thread: dict[str, Any], model: type[BaseModel], current: type[BaseModel] | None
 ) -> ThreadRow:
     thread_id = str(thread.get("thread_id", ""))
     time = when(thread.get("updated_at"))
+    if thread.get("values") is None:  # created, nothing run or written on it: no state yet
+        return ThreadRow(thread_id, None, None, time, ThreadStatus.VALID, None, _NO_STATE)
     try:
         errors = json_state_errors(thread.get("values"), model)
     except RowProblem as problem:

@@ -1,0 +1,131 @@
+"""One entry of a LangGraph server's thread history, read whatever its shape: its checkpoint
+id, parent, step, source, time and values, or a coded reason it cannot be read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from core.errors import ErrorCode
+from core.stores.decode.rows import Unreadable
+from core.words import article
+
+__all__ = ["ServerEntry", "read_entry"]
+
+
+def _object_or_none(value: Any) -> Any:
+    """Keeps an object; anything else (None, a list, text) is read as absent."""
+    return value if isinstance(value, dict) else None
+
+
+def _list_or_empty(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
+class _Ref(BaseModel):
+    """A checkpoint reference: its id is the one part every reader needs."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    checkpoint_id: str = Field(min_length=1)
+    thread_id: str = ""
+
+
+class _Entry(BaseModel):
+    """A state as get_history and get_state give it; the parts a reader can do without are
+    read as absent when oddly shaped, the checkpoint and its metadata are checked."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    checkpoint: _Ref
+    parent_checkpoint: Annotated[_Ref | None, BeforeValidator(_object_or_none)] = None
+    metadata: dict[str, Any] | None = None
+    values: Any = None
+    next: Annotated[list[Any], BeforeValidator(_list_or_empty)] = []
+    tasks: Annotated[list[Any], BeforeValidator(_list_or_empty)] = []
+    interrupts: Annotated[list[Any], BeforeValidator(_list_or_empty)] = []
+    created_at: Any = None
+
+
+@dataclass(frozen=True)
+class ServerEntry:
+    """One history entry as the Threads page reads it. `state` is the entry with its odd
+    parts made plain (a dict always); `problem` says, coded, why it cannot be validated."""
+
+    checkpoint_id: str  # "" when the server names none
+    parent_id: str | None
+    step: int | None
+    source: str
+    created_at: Any
+    values: dict[str, Any]  # the raw values when an object, else {}
+    state: dict[str, Any] = field(repr=False)
+    problem: Unreadable | None = None
+
+
+def _step(metadata: dict[str, Any] | None) -> int | None:
+    step = (metadata or {}).get("step")
+    return step if isinstance(step, int) and not isinstance(step, bool) else None
+
+
+def _refused(raw: Any, thread_id: str, code: ErrorCode, message: str) -> ServerEntry:
+    state = raw if isinstance(raw, dict) else {}
+    checkpoint = _object_or_none(state.get("checkpoint")) or {}
+    found = checkpoint.get("checkpoint_id")
+    checkpoint_id = found if isinstance(found, str) else ""
+    unreadable = Unreadable(thread_id, checkpoint_id, None, code, message)
+    return ServerEntry(checkpoint_id, None, None, "", state.get("created_at"), {}, {}, unreadable)
+
+
+def read_entry(raw: Any, thread_id: str) -> ServerEntry:
+    """`raw`, one state of the server's answer, read for the timeline: an entry that cannot
+    be placed (not an object, no checkpoint id) or whose metadata is not an object is kept
+    with a coded `problem`, never raised; values that are not an object are kept for the
+    model to judge (its errors say what they are); None values: a coded problem.
+
+    Example:
+        >>> entry = read_entry({"checkpoint": {"checkpoint_id": "c2"}, "metadata": None,
+        ...                     "values": {"a": 1}, "next": "x"}, "t")
+        >>> (entry.checkpoint_id, entry.step, entry.source, entry.values, entry.problem)
+        ('c2', None, '', {'a': 1}, None)
+        >>> print(read_entry([1], "t").problem.message)
+        The server's history holds a list where a checkpoint's state belongs.
+    """
+    if not isinstance(raw, dict):
+        return _refused(raw, thread_id, ErrorCode.ROW_NOT_A_CHECKPOINT,
+                        f"The server's history holds {article(type(raw).__name__)} where a "
+                        "checkpoint's state belongs.")  # fmt: skip
+    try:
+        entry = _Entry.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        if first["loc"][0] == "metadata":
+            code, said = (
+                ErrorCode.ROW_BAD_METADATA,
+                (f"its metadata is {article(type(raw.get('metadata')).__name__)}, not an object"),
+            )
+        else:
+            code, said = ErrorCode.ROW_NOT_A_CHECKPOINT, "it names no checkpoint id"
+        return _refused(
+            raw, thread_id, code, f"The server's checkpoint state cannot be read: {said}."
+        )
+    state = {**raw, **entry.model_dump(include={"next", "tasks", "interrupts"}),
+             "metadata": entry.metadata or {}}  # fmt: skip
+    problem = None
+    if entry.values is None:
+        problem = Unreadable(
+            thread_id, entry.checkpoint.checkpoint_id, _step(entry.metadata),
+            ErrorCode.ROW_MISSING_VALUE, "The server gives no values for this checkpoint.",
+        )  # fmt: skip
+    parent = entry.parent_checkpoint.checkpoint_id if entry.parent_checkpoint else None
+    return ServerEntry(
+        checkpoint_id=entry.checkpoint.checkpoint_id,
+        parent_id=parent,
+        step=_step(entry.metadata),
+        source=str((entry.metadata or {}).get("source") or ""),
+        created_at=entry.created_at,
+        values=entry.values if isinstance(entry.values, dict) else {},
+        state=state,
+        problem=problem,
+    )
