@@ -69,6 +69,11 @@ def _step(metadata: dict[str, Any] | None) -> int | None:
     return step if isinstance(step, int) and not isinstance(step, bool) else None
 
 
+def _source(metadata: dict[str, Any] | None) -> str:
+    source = (metadata or {}).get("source")
+    return source if isinstance(source, str) else ""
+
+
 def _refused(raw: Any, thread_id: str, code: ErrorCode, message: str) -> ServerEntry:
     state = raw if isinstance(raw, dict) else {}
     checkpoint = _object_or_none(state.get("checkpoint")) or {}
@@ -123,7 +128,7 @@ def read_entry(raw: Any, thread_id: str) -> ServerEntry:
         checkpoint_id=entry.checkpoint.checkpoint_id,
         parent_id=parent,
         step=_step(entry.metadata),
-        source=str((entry.metadata or {}).get("source") or ""),
+        source=_source(entry.metadata),
         created_at=entry.created_at,
         values=entry.values if isinstance(entry.values, dict) else {},
         state=state,

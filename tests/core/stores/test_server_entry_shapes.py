@@ -1,0 +1,178 @@
+"""A server's history entries of every odd shape are read as coded outcomes, never raised."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.stores.backends.server import ServerRefusal, server_row
+from core.stores.decode.rows import Unreadable
+from core.stores.threads.server_entry import ServerEntry, read_entry
+from core.stores.threads.server_history import history, source_of, step_at
+from core.stores.threads.server_timeline import server_timeline
+from tests.fixtures.server_graph.graph import OrderState
+
+THREAD = "t-1"
+_GOOD: dict[str, Any] = {
+    "values": {"lines": [{"sku": "ABC-123", "qty": 1}], "status": "new"},
+    "next": ["merge_lines"],
+    "tasks": [],
+    "metadata": {"step": 0, "source": "loop"},
+    "created_at": "2026-12-05T22:49:16+00:00",
+    "checkpoint": {"thread_id": THREAD, "checkpoint_ns": "", "checkpoint_id": "c2"},
+    "parent_checkpoint": {"thread_id": THREAD, "checkpoint_ns": "", "checkpoint_id": "c1"},
+    "interrupts": [],
+}
+
+
+def _unreadable(checkpoint_id: str, code: str, message: str) -> Unreadable:
+    return Unreadable(THREAD, checkpoint_id, None, code, message)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        pytest.param(
+            [1, 2],
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's history holds a list where a checkpoint's state belongs.")),
+            id="a list",
+        ),
+        pytest.param(
+            None,
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's history holds a NoneType where a checkpoint's state belongs.")),
+            id="null",
+        ),
+        pytest.param(
+            {**_GOOD, "checkpoint": None},
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's checkpoint state cannot be read: it names no checkpoint id.")),
+            id="no checkpoint",
+        ),
+        pytest.param(
+            {**_GOOD, "checkpoint": {"checkpoint_id": ""}},
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's checkpoint state cannot be read: it names no checkpoint id.")),
+            id="an empty checkpoint id",
+        ),
+        pytest.param(
+            {**_GOOD, "metadata": ["step", 0]},
+            ("c2", None, None, "", {}, _unreadable(
+                "c2", "row_bad_metadata",
+                "The server's checkpoint state cannot be read: its metadata is a list, not an "
+                "object.")),
+            id="metadata a list",
+        ),
+        pytest.param(
+            {**_GOOD, "values": None},
+            ("c2", "c1", 0, "loop", {}, Unreadable(
+                THREAD, "c2", 0, "row_missing_value",
+                "The server gives no values for this checkpoint.")),
+            id="no values",
+        ),
+        pytest.param(
+            {**_GOOD, "metadata": None, "parent_checkpoint": "c1", "next": "x", "tasks": {}},
+            ("c2", None, None, "", _GOOD["values"], None),
+            id="odd optional parts read as absent",
+        ),
+        pytest.param(
+            {**_GOOD, "values": ["lines"], "metadata": {"step": True, "source": 3}},
+            ("c2", "c1", None, "", {}, None),
+            id="values a list: for the model to judge",
+        ),
+    ],
+)  # fmt: skip
+def test_an_oddly_shaped_history_entry_is_read_with_a_coded_problem(
+    answer: Any, expected: tuple[Any, ...]
+) -> None:
+    entry = read_entry(answer, THREAD)
+    assert isinstance(entry, ServerEntry)
+    assert (
+        entry.checkpoint_id, entry.parent_id, entry.step, entry.source, entry.values,
+        entry.problem,
+    ) == expected  # fmt: skip
+    assert isinstance(entry.state, dict)
+
+
+def test_a_well_shaped_entry_is_read_as_the_server_gave_it() -> None:
+    entry = read_entry(_GOOD, THREAD)
+    assert entry == ServerEntry(
+        "c2", "c1", 0, "loop", "2026-12-05T22:49:16+00:00", _GOOD["values"], _GOOD, None
+    )
+    assert entry.state == _GOOD
+
+
+@pytest.mark.parametrize(
+    "state", [{"metadata": "m"}, {"metadata": None}, {"metadata": [1]}, None, [], "text"]
+)
+def test_step_and_source_of_an_odd_answer_are_none_and_empty(state: Any) -> None:
+    assert (step_at(state), source_of(state)) == (None, "")
+
+
+class _Answers:
+    """A server whose get_history answers `pages` as given (shapes no real server sends,
+    which the SDK would hand over as they came): the reading under test is ours."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def history_page(self, thread_id: str, limit: int, before: str | None = None) -> Any:
+        return self.page
+
+    def thread_rows(self, thread_id: str, *, before: str | None = None) -> Any:
+        for state in self.page:  # as RemoteStore.thread_rows reads a page
+            yield server_row(thread_id, state)
+
+    def failed_runs(self, thread_id: str) -> list[dict[str, Any]]:
+        return []
+
+    def thread(self, thread_id: str) -> dict[str, Any]:
+        raise ServerRefusal(404, "not found")
+
+
+def test_a_timeline_of_oddly_shaped_answers_holds_each_with_its_code_and_no_traceback() -> None:
+    page = [
+        {**_GOOD, "checkpoint": {"checkpoint_id": "c4"}, "values": {"lines": "x"},
+         "parent_checkpoint": {"checkpoint_id": "c3"}},
+        {**_GOOD, "checkpoint": {"checkpoint_id": "c3"}, "metadata": "loop"},
+        {**_GOOD, "checkpoint": None},
+        "not a state",
+    ]  # fmt: skip
+    store: Any = _Answers(page)
+    assert history(store, THREAD) == page  # server_row cannot page on: the page as given
+    timeline = server_timeline(store, THREAD, OrderState)
+    assert timeline is not None
+    assert [
+        (c.checkpoint_id, c.parent_id, c.source, c.unreadable.code if c.unreadable else None,
+         [(e["type"], e["loc"]) for e in c.errors])
+        for c in timeline.checkpoints
+    ] == [
+        ("", None, "", "row_not_a_checkpoint", []),
+        ("", None, "", "row_not_a_checkpoint", []),
+        ("c3", None, "", "row_bad_metadata", []),
+        ("c4", "c3", "loop", None, [("list_type", ["lines"])]),
+    ]  # fmt: skip
+    assert timeline.blamed is timeline.checkpoints[-1]
+    assert timeline.note is None
+
+
+def test_a_thread_without_checkpoints_is_one_empty_state_with_a_note() -> None:
+    class Empty(_Answers):
+        def thread(self, thread_id: str) -> dict[str, Any]:
+            return {"thread_id": thread_id, "values": None, "created_at": "2026-12-05"}
+
+    timeline = server_timeline(Empty([]), THREAD, OrderState)  # type: ignore[arg-type]
+    assert timeline is not None
+    assert [(c.checkpoint_id, c.source, c.time, c.state, c.errors, c.unreadable)
+            for c in timeline.checkpoints] == [("", "no checkpoint yet", "2026-12-05", {}, [], None)]  # fmt: skip
+    assert (timeline.blamed, timeline.note) == (
+        None,
+        "The server holds no checkpoint of this thread yet: it was created and nothing has "
+        "run on it.",
+    )
