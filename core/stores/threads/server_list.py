@@ -7,21 +7,25 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.errors import ErrorCode
 from core.jsontext.paths import format_path
 from core.stores.backends.server import RemoteStore, one_line
 from core.stores.decode.rows import RowProblem
 from core.stores.decode.state import json_state_errors
 from core.stores.threads.listing import SCAN_LIMIT, ThreadPage, ThreadRow, ThreadStatus
 from core.stores.threads.server_history import when
+from core.words import article
 
 __all__ = ["list_server_threads"]
 
 _NO_STATE = "no checkpoint yet: created, nothing has run on it"
 
 
-def _row(
-    thread: dict[str, Any], model: type[BaseModel], current: type[BaseModel] | None
-) -> ThreadRow:
+def _row(thread: Any, model: type[BaseModel], current: type[BaseModel] | None) -> ThreadRow:
+    if not isinstance(thread, dict):  # what the search answered in a thread's place
+        detail = (f"[{ErrorCode.ROW_NOT_A_CHECKPOINT}] The server's thread list holds "
+                  f"{article(type(thread).__name__)} where a thread belongs.")  # fmt: skip
+        return ThreadRow("", None, None, "", ThreadStatus.UNREADABLE, None, detail)
     thread_id = str(thread.get("thread_id", ""))
     time = when(thread.get("updated_at"))
     if thread.get("values") is None:  # created, nothing run or written on it: no state yet
@@ -75,7 +79,8 @@ def list_server_threads(
         more, batch = len(batch) > size, batch[:size]
         for thread in batch:
             offset, scanned = offset + 1, scanned + 1
-            if contains and contains not in str(thread.get("thread_id", "")):
+            named = thread.get("thread_id", "") if isinstance(thread, dict) else ""
+            if contains and contains not in str(named):
                 continue
             row = _row(thread, model, current)
             if status is None or row.status is status:

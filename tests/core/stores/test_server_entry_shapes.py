@@ -10,6 +10,7 @@ from core.stores.backends.server import ServerRefusal, server_row
 from core.stores.decode.rows import Unreadable
 from core.stores.threads.server_entry import ServerEntry, read_entry
 from core.stores.threads.server_history import history, source_of, step_at
+from core.stores.threads.server_list import list_server_threads
 from core.stores.threads.server_timeline import server_timeline
 from tests.fixtures.server_graph.graph import OrderState
 
@@ -176,3 +177,26 @@ def test_a_thread_without_checkpoints_is_one_empty_state_with_a_note() -> None:
         "The server holds no checkpoint of this thread yet: it was created and nothing has "
         "run on it.",
     )
+
+
+def test_the_thread_list_reads_a_thread_with_no_state_and_an_odd_answer_without_a_traceback() -> (
+    None
+):
+    answered = [
+        {"thread_id": "empty", "values": None, "status": "idle", "updated_at": "2026-12-05"},
+        ["not", "a", "thread"],
+        {"thread_id": "valid", "values": _GOOD["values"], "status": "idle", "updated_at": ""},
+    ]
+
+    class Search:
+        def search(self, offset: int, limit: int) -> list[Any]:
+            return answered[offset : offset + limit]
+
+    page = list_server_threads(Search(), OrderState)  # type: ignore[arg-type]
+    assert [(r.thread_id, r.status.value, r.detail, r.last_time) for r in page.rows] == [
+        ("empty", "valid", "no checkpoint yet: created, nothing has run on it", "2026-12-05"),
+        ("", "unreadable", "[row_not_a_checkpoint] The server's thread list holds a list "
+         "where a thread belongs.", ""),
+        ("valid", "valid", "", ""),
+    ]  # fmt: skip
+    assert (page.next_after, page.scanned) == (None, 3)
