@@ -179,9 +179,7 @@ def test_a_thread_without_checkpoints_is_one_empty_state_with_a_note() -> None:
     )
 
 
-def test_the_thread_list_reads_a_thread_with_no_state_and_an_odd_answer_without_a_traceback() -> (
-    None
-):
+def test_the_thread_list_reads_an_empty_thread_and_an_odd_answer_without_a_traceback() -> None:
     answered = [
         {"thread_id": "empty", "values": None, "status": "idle", "updated_at": "2026-12-05"},
         ["not", "a", "thread"],
