@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from core.migrate.plan import ACTIONS
 from tests.e2e._browser import grid_with, new_context, open_app, rerun
 from tests.e2e._server import Server
 from tests.e2e.test_layout_e2e import NOTE_LINES, cells_not_whole, overflow
@@ -86,3 +87,69 @@ def test_on_a_phone_the_error_table_scrolls_inside_itself_to_every_column_whole(
             for name in ("input", "ctx")
             if name not in drawn or drawn[name]["start"] < 0 or drawn[name]["end"] > width
         } == {}
+
+
+FIELDS = ("path", "action", "value", "from", "to")  # a step's line of the Migrate plan grid
+
+
+def _plan_fields(browser: Any, url: str, viewport: dict[str, int]) -> tuple[Any, dict[str, Any]]:
+    """The Threads page at `viewport` on its Migrate tab: the page, and where each input of
+    the plan grid's first line is drawn."""
+    page = open_app(new_context(browser, viewport=viewport), f"{url}/threads")
+    with rerun(page):
+        page.get_by_role("tab", name="Migrate").click()
+    steps = page.locator(".st-key-threads_migrate_steps")
+    steps.scroll_into_view_if_needed()
+    boxes = {}
+    for name in FIELDS:
+        field = page.locator(f".st-key-threads_migrate_steps__0-{name} input").first
+        expect(field).to_be_visible()
+        boxes[name] = field.bounding_box()
+    return page, boxes
+
+
+def test_on_a_phone_each_step_field_is_wide_enough_to_read_and_at_1400_a_step_is_one_row(
+    browser: Any, app_server: Server
+) -> None:
+    # five fields in one row were 46 px each on a phone ("statu" in view)
+    page, boxes = _plan_fields(browser, app_server.url, PHONE)
+    try:
+        widths = {name: round(box["width"]) for name, box in boxes.items()}
+        print("390x844:", widths)
+        assert {name: width for name, width in widths.items() if width < 120} == {}
+        assert all(box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] for box in
+                   boxes.values())  # fmt: skip
+        assert _page_width(page) == PHONE["width"]
+        # each field under its own name (the head row's names are hidden there)
+        names = [
+            page.locator(f".st-key-threads_migrate_steps__0-{name}").evaluate(
+                "e => getComputedStyle(e, '::before').content"
+            )
+            for name in FIELDS
+        ]
+        assert names == [f'"{name}"' for name in FIELDS]
+    finally:
+        page.context.close()
+    page, boxes = _plan_fields(browser, app_server.url, DESKTOP)
+    try:
+        print("1400x900:", {name: round(box["width"]) for name, box in boxes.items()})
+        tops = {round(box["y"] + box["height"] / 2) for box in boxes.values()}
+        assert max(tops) - min(tops) <= 2, boxes  # one row, side by side, in this order
+        assert sorted(FIELDS, key=lambda name: boxes[name]["x"]) == list(FIELDS)
+        assert page.locator(".st-key-threads_migrate_steps__head").is_visible()
+    finally:
+        page.context.close()
+
+
+def test_the_action_box_lists_the_actions_only_its_placeholder_says_action(
+    browser: Any, app_server: Server
+) -> None:
+    # "action", the empty box's word, was listed as an option, first
+    page, _ = _plan_fields(browser, app_server.url, DESKTOP)
+    try:
+        box = page.locator(".st-key-threads_migrate_steps__0-action")
+        expect(box.locator("input")).to_have_attribute("placeholder", "action")
+        box.click()
+        expect(page.get_by_role("option")).to_have_text(list(ACTIONS))
+    finally:
+        page.context.close()

@@ -34,6 +34,33 @@ _HELP = {
 
 # The action's box holds its longest name ("default") and the arrow, on a phone too
 _ACTION_PX = 104
+_HEAD = keys.part(keys.THREADS_MIGRATE_STEPS, "head")  # the captions' row over the lines
+# A step's line is one row at 1400 px. Below Streamlit's phone breakpoint (its columns stack
+# at 640 px) five fields in one row were 46 px each, "statu" in view: there a step is a card,
+# its path the whole width, then two fields a row, each under its name (the head row's names
+# would not be over them). The action box's "Clear value" button, which a chosen action
+# adds, is shown under the pointer only: as a Tab stop of its own it took the key typed
+# after Tab from the action box, so each next value landed one field back (a step typed at
+# 40 ms a key read value "shipped", from "confirmed"). Fixed text only, no user data.
+_CELL = f".st-key-{keys.THREADS_MIGRATE_STEPS} [data-testid='stHorizontalBlock'] > div"
+_STYLE = (
+    f"""<style>
+.st-key-{keys.THREADS_MIGRATE_STEPS} [data-testid='stSelectbox']:not(:hover)
+    button[aria-label='Clear value'] {{ display: none; }}
+@media (max-width: 640px) {{
+  .st-key-{_HEAD} {{ display: none; }}
+  .st-key-{keys.THREADS_MIGRATE_STEPS} [data-testid='stHorizontalBlock'] {{
+    flex-wrap: wrap; row-gap: 0.25rem; }}
+  {_CELL} {{ flex: 1 1 calc(50% - 0.5rem); width: auto !important; min-width: 0; }}
+  {_CELL}:first-child {{ flex-basis: 100%; }}
+  {_CELL}::before {{ font-size: 0.75rem; opacity: 0.6; line-height: 1.2; }}
+"""
+    + "".join(
+        f"  {_CELL}:nth-child({n})::before {{ content: '{name}'; }}\n"
+        for n, name in enumerate(CELLS, start=1)
+    )
+    + "}\n</style>"
+)
 
 
 def cell_key(generation: int, row: int, column: str) -> str:
@@ -68,10 +95,9 @@ def _cell(generation: int, row: int, column: str, start: Any) -> None:
     key = cell_key(generation, row, column)
     label = plain(f"step {row + 1}, {column}")  # its accessible name
     if column == "action":
-        options = ["", *ACTIONS]
-        first = options.index(start) if start in options else 0
-        st.selectbox(label, options, index=first, key=key, label_visibility="collapsed",
-                     width=_ACTION_PX, format_func=lambda name: name or "action")  # fmt: skip
+        first = ACTIONS.index(start) if start in ACTIONS else None
+        st.selectbox(label, ACTIONS, index=first, key=key, label_visibility="collapsed",
+                     width=_ACTION_PX, placeholder="action")  # fmt: skip
     else:
         st.text_input(label, value=str(start or ""), key=key, label_visibility="collapsed",
                       placeholder=column, width="stretch")  # fmt: skip
@@ -82,8 +108,9 @@ def plan_grid(generation: int, base: list[dict[str, Any]]) -> pd.DataFrame:
     `generation` they belong to); returns the lines as the table `read_rows` reads (the
     `asked` and `note` of a base row kept, an added line's empty)."""
     lines = _lines(generation, base)
+    st.html(_STYLE)
     with st.container(key=keys.THREADS_MIGRATE_STEPS):
-        with st.container(horizontal=True, wrap=False, gap="small"):
+        with st.container(horizontal=True, wrap=False, gap="small", key=_HEAD):
             for column in CELLS:
                 if column == "action":
                     st.caption(column, width=_ACTION_PX, help=_HELP[column])
