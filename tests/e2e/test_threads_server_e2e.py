@@ -9,12 +9,15 @@ from typing import Any
 
 import pytest
 from langgraph_sdk import get_sync_client
+from langgraph_sdk.errors import BadRequestError
 from playwright.sync_api import expect
 
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
 from tests._langgraph_server import LangGraphServer
 from tests.e2e._browser import (
+    NOTE_DRAWN,
+    cut_off,
     editor_frame,
     grid_with,
     new_context,
@@ -24,7 +27,14 @@ from tests.e2e._browser import (
 )
 from tests.e2e._server import Server, streamlit_server
 from tests.e2e.conftest import VIEWPORT
-from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
+from tests.server_fixtures import (
+    BROKEN,
+    ROLE,
+    SERVER_GRAPH,
+    STOPPED,
+    VALID,
+    serve_four_threads,
+)
 from ui.threads.listing import short_ids
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -60,6 +70,27 @@ def writable() -> Iterator[tuple[LangGraphServer, Server]]:
         streamlit_server(env=_app_env(served.url, **{WRITES_ENV: "1"})) as app,
     ):
         yield served, app
+
+
+EMPTY = "10000000-0000-4000-8000-000000000005"  # created, nothing run on it
+REFUSED = "10000000-0000-4000-8000-000000000006"  # its newest state the server cannot prepare
+
+
+@pytest.fixture(scope="module")
+def listed() -> Iterator[tuple[LangGraphServer, Server]]:
+    """The four threads and two more: one created and never run, and one stopped before
+    `answer` whose state an update then broke (the server stores the update, answers 400
+    for it, and lists the thread with the values it had before), the app with writes off."""
+    with serve_four_threads() as served:
+        client = get_sync_client(url=served.url, api_key=None)
+        client.threads.create(thread_id=EMPTY)
+        client.threads.create(thread_id=REFUSED)
+        lines: Any = [{"sku": "ABC-123", "qty": 2}]
+        client.runs.wait(REFUSED, "orders", input={"lines": lines}, interrupt_before=["answer"])
+        with pytest.raises(BadRequestError, match="1 validation error for OrderState"):
+            client.threads.update_state(REFUSED, {"lines": [{"sku": "bad", "qty": 1}]})
+        with streamlit_server(env=_app_env(served.url, **{WRITES_ENV: "0"})) as app:
+            yield served, app
 
 
 def _pick(page: Any, thread: str) -> None:
@@ -98,14 +129,11 @@ def test_a_servers_threads_and_its_refused_history_read_with_a_key_the_page_neve
             "First invalid at step 3, written by no node (the input, or a write made outside "
             "the graph).",
             re.compile(r"^\[server_history_refused\] The server answered 400 for this thread's "
-                       r"history \(1 validation error for OrderState lines\.0\.sku "),
+                       r"history: a stored state fails the graph's model, as the checkpoint "),
+            "The server's get_state answered 400, the refusal its history gave (the note "
+            "above).",
         ])  # fmt: skip
-        # Pydantic's message once: get_state's answer repeats it, and the page says so
-        expect(
-            blame.get_by_text(
-                "Asked just now, LangGraph's own get_state fails with the same error."
-            )
-        ).to_be_visible()
+        # Pydantic's message once: in the checkpoint's table, not in the note or get_state's
         errors = grid_with(page, "path")  # the blamed checkpoint's, beside its values
         errors.scroll_into_view_if_needed()
         expect(errors.locator("[role='row']")).to_have_count(2)  # the header and one error
@@ -172,3 +200,118 @@ def test_unbrick_on_a_server_writes_the_fix_through_its_api_and_the_thread_runs_
         assert client.threads.get(BROKEN)["status"] == "idle"
     finally:
         page.context.close()
+
+
+def _main_text(page: Any) -> str:
+    """The page's words outside its data grids (whose cells are read as drawn)."""
+    return str(
+        page.evaluate(
+            """() => {
+              const main = document.querySelector("[data-testid='stMain']").cloneNode(true);
+              main.querySelectorAll("[data-testid='stDataFrame']").forEach(g => g.remove());
+              return main.innerText;
+            }"""
+        )
+    )
+
+
+def test_a_servers_list_draws_only_what_the_server_gives_short_ids_and_each_error_once(
+    browser: Any, listed: tuple[LangGraphServer, Server]
+) -> None:
+    served, app = listed
+    context = new_context(browser, viewport={"width": 1400, "height": 900})
+    context.add_init_script(f"({NOTE_DRAWN})()")
+    page = open_app(context, f"{app.url}/threads")
+    try:
+        grid = grid_with(page, "thread_id", "status", "detail")
+        expect(grid.locator("[role='row']")).to_have_count(7)  # the header and six threads
+        page.wait_for_function(
+            "g => g.__drawn && Object.keys(g.__drawn).includes('detail')", arg=grid.element_handle()
+        )
+        ids = [VALID, ROLE, STOPPED, BROKEN, EMPTY, REFUSED]
+        listed_rows = [
+            (short, status, detail)
+            for short, (status, detail) in zip(
+                short_ids(ids),
+                [
+                    ("valid", ""),
+                    ("valid", ""),
+                    ("interrupted", "the server's status: interrupted"),
+                    ("broken", "string_pattern_mismatch at lines[0].sku"),
+                    ("valid", "no checkpoint yet: created, nothing has run on it"),
+                    # the server lists the values it had before the update it cannot prepare
+                    ("interrupted", "the server's status: interrupted"),
+                ],
+                strict=True,
+            )
+        ]
+        drawn = set(grid.evaluate("g => Object.keys(g.__drawn)"))
+        # the columns the server gives, each drawn: no count or step it does not give
+        headers = grid.locator("[role='columnheader']").all_inner_texts()
+        assert [h for h in headers if h] == ["thread_id", "status", "detail"]
+        assert {"thread_id", "status", "detail"} <= drawn
+        assert not {"None", "checkpoints", "last step", "last_step", "nan"} & drawn
+        # each id by its ends, drawn whole; no whole uuid on the canvas
+        cells = [texts for texts in (
+            grid.locator("[role='row']").nth(i).locator("[role='gridcell']").all_inner_texts()
+            for i in range(1, 7))]  # fmt: skip
+        assert [tuple(row[-3:]) for row in cells] == listed_rows
+        assert {short for short, _, _ in listed_rows} <= drawn
+        assert all(len(short) == len("10000000…0001") for short, _, _ in listed_rows)
+        assert not set(ids) & drawn
+        assert cut_off(grid, [short for short, _, _ in listed_rows]) == {}
+        # the broken thread, opened: its whole id with a copy button; its error drawn once, in the checkpoint's table; the note and
+        # get_state say that the server refused, not Pydantic's message again
+        _pick(page, BROKEN)
+        opened = page.locator("[data-testid='stCode']").filter(has_text=BROKEN)
+        expect(opened).to_be_visible()
+        expect(opened.locator("button")).to_have_count(1)  # its copy button
+        blame = page.locator(".st-key-threads_blame")
+        expect(blame.locator("[data-testid='stCode']")).to_have_text([
+            "First invalid at step 3, written by no node (the input, or a write made outside "
+            "the graph).",
+            re.compile(r"^\[server_history_refused\] The server answered 400 for this thread's "
+                       r"history: a stored state fails the graph's model, as the checkpoint "
+                       r"below shows; shown: those before the run that failed at "),
+            "The server's get_state answered 400, the refusal its history gave (the note "
+            "above).",
+        ])  # fmt: skip
+        errors = grid_with(page, "path", "message")
+        errors.scroll_into_view_if_needed()
+        expect(errors.locator("[role='row']")).to_have_count(2)
+        page.wait_for_function(
+            "g => g.__drawn && Object.keys(g.__drawn).includes('lines[0].sku')",
+            arg=errors.element_handle(),
+        )
+        messages = [t for t in errors.evaluate("g => Object.keys(g.__drawn)")
+                    if t.startswith("String should match pattern")]  # fmt: skip
+        assert len(messages) == 1  # the checkpoint's table: the one place it is said
+        said = _main_text(page)
+        assert "validation error for OrderState" not in said
+        assert "String should match pattern" not in said
+        assert page.locator("[data-testid='stException']").count() == 0
+
+        # the thread whose newest state the server refuses: that checkpoint is unreadable,
+        # the server's message once, in the note (the values it lists are not judged valid)
+        _pick(page, REFUSED)
+        expect(blame.locator("[data-testid='stAlert']")).to_have_text(
+            "The latest checkpoint of this thread cannot be read."
+        )
+        expect(blame.locator("[data-testid='stCode']").nth(1)).to_contain_text(
+            "; shown: those before its state was last written, at "
+        )
+        said = _main_text(page)
+        assert said.count("1 validation error for OrderState lines.0.sku") == 1
+        assert "is valid under OrderState" not in said
+
+        # the thread with no checkpoint opens as its empty state, said so
+        _pick(page, EMPTY)
+        expect(
+            blame.get_by_text(
+                "The server holds no checkpoint of this thread yet: it was created and nothing "
+                "has run on it."
+            )
+        ).to_be_visible()
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        context.close()
