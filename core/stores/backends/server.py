@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -84,14 +85,21 @@ class RemoteStore:
         )
         return found
 
-    def shard_threads(self, shard: Shard = (0, 1)) -> Iterator[tuple[str, dict[str, Any]]]:
+    def shard_threads(
+        self, shard: Shard = (0, 1), *, ahead: Executor | None = None
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
         """The threads as the search returns them, a page at a time, each with its id; with
-        `shard=(i, N)` only those of shard i (the audit's and the migration's shards)."""
+        `shard=(i, N)` only those of shard i (the audit's and the migration's shards). With
+        `ahead`, the next page is asked for there as soon as a full page arrives, so the
+        server builds it while this one is read."""
         index, shards = shard
         offset = 0
+        coming = ahead.submit(self.search, 0, PAGE_LIMIT) if ahead else None
         while True:
-            batch = self.search(offset, PAGE_LIMIT)
+            batch = coming.result() if coming else self.search(offset, PAGE_LIMIT)
             offset += len(batch)
+            if ahead and len(batch) == PAGE_LIMIT:
+                coming = ahead.submit(self.search, offset, PAGE_LIMIT)
             for thread in batch:
                 thread_id = str(thread.get("thread_id", ""))
                 if shards <= 1 or shard_of(thread_id, shards) == index:
