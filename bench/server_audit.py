@@ -23,13 +23,26 @@ Each round times, in this process, on a client opened before the clock starts:
 (b) the bare SDK loop: the same search pages (limit 1000, offset, the same id order) and
     `OrderState.model_validate_json(json.dumps(values))` per thread, nothing more;
 (c) the bare SDK loop with the audit's output: (b), and get_state for each invalid thread,
-    one at a time, for the checkpoint id and step.
-Rounds alternate the order of (a), (b) and (c); both servers are measured in every round.
-Printed: best and median of each, the ratio of the bests (target <= 1.1x) on the mixed and
-on the all-valid server (the difference is the cost of invalid states' error rows), the
-get_state and get_history requests made, `python -m core audit URL --json` as a subprocess
-(wall time, start-up included), and a cProfile of one audit on a server whose ratio is above
-1.1x (--profile: on both). Prints numbers; never fails.
+    one at a time, for the checkpoint id and step;
+(d) the floor: those get_state requests alone (the invalid threads' ids known beforehand),
+    as many in flight as the audit sends (`STATES_AT_ONCE`), no search, no validation: what
+    the requests the issue asks for cost by themselves.
+Rounds alternate the order of (a)-(d); both servers are measured in every round, and each
+run's CPU time is read too, this process's (`time.process_time`) and the server's (its
+threads' /proc schedstat, Linux). Printed: best and median of each, the ratio of the bests
+(target <= 1.1x) on the mixed and on the all-valid server (the difference is the cost of
+invalid states' rows), the audit against (b) + (d) (no overlap at all) and its time beyond
+(b) against (d), the CPU medians, the get_state and get_history requests made,
+`python -m core audit URL --json` as a subprocess (wall time, start-up included), and a
+cProfile of one audit's own thread on a server whose ratio is above 1.1x (--profile: on both).
+
+Why (d) and not fewer requests: langgraph-api's routes answer one thread's state or history
+a request (/threads/{id}/state, /state/{checkpoint_id}, /history); the search's thread
+record holds the values but no checkpoint id, and nothing answers several threads'
+checkpoints at once. Each get_state costs the server about as much as any request (its
+framework, then the graph's aget_state) and this process about 0.6 ms of CPU (httpx), which
+the GIL serialises with the validation; so with 5% invalid threads the audit cannot come
+near (b): compare it with (b) + (d). Prints numbers; never fails.
 Run: python bench/server_audit.py [--threads N] [--rounds N] [--profile]
 """
 
@@ -87,8 +100,8 @@ def _order_run(n: int, invalid: bool) -> list[dict[str, Any]]:
     return steps
 
 
-def fill(url: str, threads: int, *, invalid_every: int | None) -> tuple[float, int]:
-    """Create `threads` threads on the server at `url`; (seconds, how many are invalid)."""
+def fill(url: str, threads: int, *, invalid_every: int | None) -> tuple[float, list[str]]:
+    """Create `threads` threads on the server at `url`; (seconds, the invalid ones' ids)."""
     from langgraph_sdk import get_sync_client
 
     bad = [invalid_every is not None and n % invalid_every == invalid_every // 2
@@ -101,7 +114,7 @@ def fill(url: str, threads: int, *, invalid_every: int | None) -> tuple[float, i
             range(threads)))  # fmt: skip
     seconds = time.perf_counter() - start
     client.close()
-    return seconds, sum(bad)
+    return seconds, [_thread_id(n) for n in range(threads) if bad[n]]
 
 
 def _without_ids(values: Any) -> Any:
@@ -158,15 +171,20 @@ class _Requests:
     seconds: float = 0.0
 
 
+_MODES = ("audit", "bare", "same", "alone")
+
+
 @dataclass
 class _Server:
     name: str
     url: str
     threads: int
-    invalid: int
+    invalid_ids: list[str]
     created: float
-    times: dict[str, list[float]] = field(
-        default_factory=lambda: {"audit": [], "bare": [], "same": []}
+    pids: list[int]  # the server's processes, for its CPU time
+    times: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in _MODES})
+    cpu: dict[str, list[tuple[float, float]]] = field(  # (this process, the server) a run
+        default_factory=lambda: {m: [] for m in _MODES}
     )
     history: list[_Requests] = field(default_factory=list)
     states: list[_Requests] = field(default_factory=list)
@@ -174,6 +192,42 @@ class _Server:
         default_factory=lambda: {"audit": [], "bare": [], "same": []}
     )
     found: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def invalid(self) -> int:
+        return len(self.invalid_ids)
+
+
+def _descendants(pid: int) -> list[int]:
+    """`pid` and its child processes, all generations (Linux /proc; [] elsewhere)."""
+    found, todo = [], [pid]
+    while todo:
+        now = todo.pop()
+        found.append(now)
+        for task in Path(f"/proc/{now}/task").glob("*/children"):
+            todo.extend(int(child) for child in task.read_text().split())
+    return found if Path(f"/proc/{pid}").exists() else []
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU time the processes' threads have run, from /proc/<pid>/task/*/schedstat (ns)."""
+    total = 0
+    for pid in pids:
+        for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            try:
+                total += int(stat.read_text().split()[0])
+            except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
+                continue
+    return total / 1e9
+
+
+@contextmanager
+def _clocked(server: _Server, mode: str) -> Iterator[None]:
+    """Time the block, and the CPU time this process and the server spend in it."""
+    start, mine, theirs = time.perf_counter(), time.process_time(), _cpu_seconds(server.pids)
+    yield
+    server.times[mode].append(time.perf_counter() - start)
+    server.cpu[mode].append((time.process_time() - mine, _cpu_seconds(server.pids) - theirs))
 
 
 def _counted(owner: Any, method: str) -> _Requests:
@@ -208,9 +262,8 @@ def _audit(server: _Server, model: Any) -> None:
         history = _counted(store.client.threads, "get_history")
         states = _counted(store.client.threads, "get_state")
         search = _counted(store.client.threads, "search")
-        start = time.perf_counter()
-        result = audit_any(store, model)
-        server.times["audit"].append(time.perf_counter() - start)
+        with _clocked(server, "audit"):
+            result = audit_any(store, model)
     server.history.append(history)
     server.states.append(states)
     server.search["audit"].append(search)
@@ -223,9 +276,8 @@ def _bare(server: _Server, model: Any, mode: str = "bare") -> None:
     client = get_sync_client(url=server.url, api_key=None, timeout=30)
     client.threads.count()  # connected before the clock starts, as open_any is
     search = _counted(client.threads, "search")
-    start = time.perf_counter()
-    found = bare_loop(client, model, checkpoints=mode == "same")
-    server.times[mode].append(time.perf_counter() - start)
+    with _clocked(server, mode):
+        found = bare_loop(client, model, checkpoints=mode == "same")
     client.close()
     server.search[mode].append(search)
     server.found[mode] = found
@@ -233,6 +285,21 @@ def _bare(server: _Server, model: Any, mode: str = "bare") -> None:
 
 def _same(server: _Server, model: Any) -> None:
     _bare(server, model, "same")
+
+
+def _alone(server: _Server, model: Any) -> None:
+    """(d): the audit's get_state requests by themselves, as many in flight as it sends."""
+    from langgraph_sdk import get_sync_client
+
+    from core.stores.audit.server_audit import STATES_AT_ONCE
+
+    client = get_sync_client(url=server.url, api_key=None, timeout=30)
+    client.threads.count()  # connected before the clock starts
+    with ThreadPoolExecutor(STATES_AT_ONCE) as pool, _clocked(server, "alone"):
+        states = list(pool.map(client.threads.get_state, server.invalid_ids))
+    client.close()
+    named = sum(1 for state in states if state["checkpoint"]["checkpoint_id"])
+    server.found["alone"] = (len(states), named)
 
 
 def _cli(url: str) -> tuple[float, dict[str, Any]]:
@@ -282,37 +349,53 @@ def _load() -> str:
     return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def _cpu(server: _Server, mode: str) -> tuple[float, float]:
+    """Median CPU milliseconds of a run: (this process, the server)."""
+    mine, theirs = zip(*server.cpu[mode], strict=True)
+    return statistics.median(mine) * 1000, statistics.median(theirs) * 1000
+
+
 def _report(server: _Server) -> float:
-    audit, bare = server.times["audit"], server.times["bare"]
+    name, times = f"[{server.name}]", server.times
+    audit, bare, same, alone = (times[mode] for mode in _MODES)
     ratio = min(audit) / min(bare)
-    print(f"[{server.name}] {server.threads:,} threads, {server.invalid} invalid (written in "
+    print(f"{name} {server.threads:,} threads, {server.invalid} invalid (written in "
           f"{server.created:.1f} s); the audit found {server.found['audit'][1]} of "
           f"{server.found['audit'][0]:,}, the bare loop {server.found['bare'][1]} of "
           f"{server.found['bare'][0]:,}")  # fmt: skip
-    print(f"[{server.name}] (a) audit {_stats(audit)}; (b) bare SDK loop {_stats(bare)} -> ratio"
-          f" {ratio:.2f}x (medians {statistics.median(audit) / statistics.median(bare):.2f}x; "
+    print(f"{name} (a) audit {_stats(audit)}; (b) bare SDK loop {_stats(bare)} -> ratio "
+          f"{ratio:.2f}x (medians {statistics.median(audit) / statistics.median(bare):.2f}x; "
           f"target <= {_TARGET}x; {len(audit)} rounds)")  # fmt: skip
-    history = min(server.history, key=lambda r: r.seconds)
-    less = min(a - h.seconds for a, h in zip(audit, server.history, strict=True))
-    search = {mode: min(server.search[mode], key=lambda r: r.seconds) for mode in ("audit", "bare")}
-    gap = min(audit) - min(bare)
-    print(f"[{server.name}]     beyond the bare loop: {history.count} get_history requests "
-          f"(none expected: blame is --history's) {history.seconds:.3f} s (fastest round), "
-          f"{history.seconds / max(history.count, 1) * 1000:.1f} ms each; search pages "
-          f"{search['audit'].count} in {search['audit'].seconds:.3f} s (audit) vs "
-          f"{search['bare'].count} in {search['bare'].seconds:.3f} s (bare); the best audit "
-          f"is {gap:+.3f} s over the best bare loop; the audit less its own get_history "
-          f"time, best {less:.3f} s -> {less / min(bare):.2f}x the bare loop")  # fmt: skip
-    same = server.times["same"]
-    print(f"[{server.name}]     (c) the bare SDK loop with the same output (a get_state per "
-          f"invalid thread, one at a time, as written by hand) {_stats(same)} -> the audit is "
+    print(f"{name}     (c) the bare SDK loop with the same output (a get_state per invalid "
+          f"thread, one at a time, as written by hand) {_stats(same)} -> the audit is "
           f"{min(audit) / min(same):.2f}x it (medians "
           f"{statistics.median(audit) / statistics.median(same):.2f}x)")  # fmt: skip
+    if server.invalid:
+        from core.stores.audit.server_audit import STATES_AT_ONCE
+
+        floor, gap = min(bare) + min(alone), min(audit) - min(bare)
+        print(f"{name}     (d) the floor: the {server.invalid} get_state requests alone "
+              f"({STATES_AT_ONCE} in flight, as the audit sends them; no search, no "
+              f"validation) {_stats(alone)}, {min(alone) / server.invalid * 1000:.2f} ms a "
+              f"request; (b) + (d) = {floor:.3f} s, {floor / min(bare):.2f}x the bare loop: "
+              f"the audit is {min(audit) / floor:.2f}x that (1x: no overlap at all); its "
+              f"{gap:+.3f} s beyond (b) is {gap / min(alone):.2f}x (d)")  # fmt: skip
+    cpu = {mode: _cpu(server, mode) for mode in _MODES}
+    print(f"{name}     CPU ms a run (medians), this process / the server: " + "; ".join(
+          f"({key}) {cpu[mode][0]:.1f} / {cpu[mode][1]:.1f}"
+          for key, mode in zip("abcd", _MODES, strict=True)) + f"; (a) - (b) = "
+          f"{cpu['audit'][0] - cpu['bare'][0]:.1f} / {cpu['audit'][1] - cpu['bare'][1]:.1f}"
+          )  # fmt: skip
+    history = min(server.history, key=lambda r: r.seconds)
+    search = {mode: min(server.search[mode], key=lambda r: r.seconds) for mode in ("audit", "bare")}
     asked = {r.count for r in server.states}
-    print(f"[{server.name}]     get_state requests per audit: {sorted(asked)} (one per invalid "
-          f"thread: {server.invalid} expected, none per valid one); "
+    print(f"{name}     requests per audit: get_state {sorted(asked)} (one per invalid "
+          f"thread: {server.invalid} expected, none per valid one), "
           f"{min(r.seconds for r in server.states):.3f} s of request time in the fastest "
-          f"round, in flight while the audit reads on")  # fmt: skip
+          f"round, in flight while the audit reads on; get_history {history.count} (none "
+          f"expected: blame is --history's); search pages {search['audit'].count} in "
+          f"{search['audit'].seconds:.3f} s (the audit, the next read ahead) vs "
+          f"{search['bare'].count} in {search['bare'].seconds:.3f} s (bare)")  # fmt: skip
     return ratio
 
 
@@ -334,20 +417,21 @@ def main() -> None:
         for name, every in (("mixed", _INVALID_EVERY), ("all-valid", None)):
             served = stack.enter_context(langgraph_dev(SERVER_GRAPH))
             seconds, invalid = fill(served.url, args.threads, invalid_every=every)
-            servers.append(_Server(name, served.url, args.threads, invalid, seconds))
+            pids = _descendants(served.process.pid)
+            servers.append(_Server(name, served.url, args.threads, invalid, seconds, pids))
             same = same_as_a_run(served.url) if every is None else None
             print(f"[{name}] langgraph dev up in {served.startup_seconds:.1f} s; {args.threads:,}"
                   f" threads written by threads.create(supersteps=...) in {seconds:.1f} s "
                   f"({seconds / args.threads * 1000:.1f} ms each, {_WRITERS} at once), "
-                  f"{invalid} of them invalid" + ("" if same is None else "; a real run "
+                  f"{len(invalid)} of them invalid" + ("" if same is None else "; a real run "
                   f"(runs.wait) of the first order leaves the same values (human message ids "
                   f"aside): {'yes' if same else 'NO'}"))  # fmt: skip
-        runs: list[Callable[[_Server, Any], None]] = [_bare, _same, _audit]
+        runs: list[Callable[[_Server, Any], None]] = [_bare, _same, _audit, _alone]
         for server in servers:  # warm-up: first requests, imports, the model's validators
             for run in runs:
                 run(server, OrderState)
-            for times in (server.times, server.search):
-                for values in times.values():
+            for kept in (server.times, server.cpu, server.search):
+                for values in kept.values():
                     values.clear()
             server.history.clear()
             server.states.clear()
