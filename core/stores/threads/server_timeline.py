@@ -62,8 +62,10 @@ def _checkpoint(
 def _refused_latest(
     thread_id: str, read: HistoryRead, time: str, parent: Checkpoint | None
 ) -> Checkpoint:
-    """The thread's newest checkpoint, which the server refuses to return: no state to show
-    or validate, its refusal said once (in the timeline's note)."""
+    """The thread's newest checkpoint, which the server refuses to return (it fails the
+    model: the thread's blamed one): nothing of it to show or validate, its refusal said
+    once (in the timeline's note). Its `state` is its `parent`'s, the last the server
+    prepared, for Unbrick to start from; the fork is from that parent."""
     status = read.refusal.status if read.refusal is not None else 400
     said = (
         f"The server answers {status} for every window of this thread's history that holds "
@@ -76,7 +78,7 @@ def _refused_latest(
         source="refused by the server",
         time=time,
         values={},
-        state={},
+        state=parent.state if parent is not None else {},
         errors=[],
         writes=[],
         pending=[],
@@ -124,8 +126,9 @@ def server_timeline(store: RemoteStore, thread_id: str, model: type[BaseModel]) 
         parent = by_checkpoint.get(checkpoint.parent_id) if checkpoint.parent_id else None
         checkpoint.changed = changed_fields(parent.state if parent else {}, checkpoint.state)
     blamed = blamed_of(checkpoints)
-    if not read.newest_shown and blamed is None:
-        checkpoints.append(_refused_latest(thread_id, read, "", checkpoints[-1]))
+    if not read.newest_shown and blamed is None:  # the server refuses it: it fails the model
+        blamed = _refused_latest(thread_id, read, "", checkpoints[-1])
+        checkpoints.append(blamed)
     interrupts = list(entries[-1].state.get("interrupts") or [])
     note = read.note(message=not _errors_said(read.refusal, blamed))
     return Timeline(thread_id, checkpoints, blamed, interrupts, note=note)
@@ -188,7 +191,8 @@ def _values_only(
     checkpoints = [latest]
     blamed = latest if errors else None
     if blamed is None and unreadable is None:  # the values the server could last prepare
-        checkpoints.append(_refused_latest(thread_id, read, when(thread.get("updated_at")), None))
+        blamed = _refused_latest(thread_id, read, when(thread.get("updated_at")), None)
+        checkpoints.append(blamed)
     note = read.note(message=not _errors_said(refusal, blamed))
     return Timeline(thread_id, checkpoints, blamed, note=note)
 
