@@ -83,7 +83,7 @@ def test_on_a_phone_the_error_table_scrolls_inside_itself_to_every_column_whole(
         drawn = {line["text"]: line for line in lines if line["y"] < 35}  # the headers
         # scrolled to its end, the last columns' headers are drawn whole inside the table
         assert {
-            name: (round(drawn[name]["start"]), round(drawn[name]["end"]))
+            name: drawn.get(name)  # None: not drawn at all
             for name in ("input", "ctx")
             if name not in drawn or drawn[name]["start"] < 0 or drawn[name]["end"] > width
         } == {}
