@@ -15,7 +15,8 @@ real run (runs.wait) of one order is compared with its replay, then deleted.
 
 Each round times, in this process, on a client opened before the clock starts:
 (a) the audit: `audit_any(store, OrderState)` on `open_any(URL)`: threads.search pages of
-    1000, each thread's values validated in JSON mode; one get_state per invalid thread (its
+    1000 (the next one asked for while this one is checked), each thread's values validated
+    in JSON mode; one get_state per invalid thread (its
     row names the checkpoint id and step of the state checked; a few in flight at once while
     the audit reads on), none per valid one, no history (blame is `--history`'s): get_state
     and get_history calls are counted and timed, by wrapping the SDK client's methods on that
@@ -39,10 +40,12 @@ cProfile of one audit's own thread on a server whose ratio is above 1.1x (--prof
 Why (d) and not fewer requests: langgraph-api's routes answer one thread's state or history
 a request (/threads/{id}/state, /state/{checkpoint_id}, /history); the search's thread
 record holds the values but no checkpoint id, and nothing answers several threads'
-checkpoints at once. Each get_state costs the server about as much as any request (its
-framework, then the graph's aget_state) and this process about 0.6 ms of CPU (httpx), which
-the GIL serialises with the validation; so with 5% invalid threads the audit cannot come
-near (b): compare it with (b) + (d). Prints numbers; never fails.
+checkpoints at once. A get_state costs the server 1-1.5 ms of CPU here (its web framework
+most of it: a threads.get costs nearly as much; then the graph's aget_state) and this
+process about 0.6 ms (httpx and the SDK), which the GIL serialises with the validation: the
+audit is CPU-bound on both sides, so overlapping the requests with the validation gains
+little, and with 5% invalid threads it cannot come near (b). Compare it with (b) + (d).
+Prints numbers; never fails.
 Run: python bench/server_audit.py [--threads N] [--rounds N] [--profile]
 """
 
