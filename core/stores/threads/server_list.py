@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from core.errors import ErrorCode
 from core.jsontext.paths import format_path
-from core.stores.backends.server import RemoteStore, one_line
+from core.stores.backends.server import RemoteStore, ServerRefusal, one_line
 from core.stores.decode.rows import RowProblem
 from core.stores.decode.state import json_state_errors
 from core.stores.threads.listing import SCAN_LIMIT, ThreadPage, ThreadRow, ThreadStatus
@@ -21,7 +21,21 @@ __all__ = ["list_server_threads"]
 _NO_STATE = "no checkpoint yet: created, nothing has run on it"
 
 
-def _row(thread: Any, model: type[BaseModel], current: type[BaseModel] | None) -> ThreadRow:
+def _refused(store: RemoteStore, thread_id: str) -> str | None:
+    """Why the server refuses the thread's latest state, asked now; None when it does not.
+    A thread with tasks pending is the one whose listed values may be older than its state:
+    an update the server stored but cannot prepare the next task from leaves them so."""
+    try:
+        store.state(thread_id)
+    except ServerRefusal as refusal:
+        if refusal.status == 400:
+            return f"[{ErrorCode.SERVER_HISTORY_REFUSED}] the server refuses its latest state (400)"
+    return None
+
+
+def _row(
+    store: RemoteStore, thread: Any, model: type[BaseModel], current: type[BaseModel] | None
+) -> ThreadRow:
     if not isinstance(thread, dict):  # what the search answered in a thread's place
         detail = (f"[{ErrorCode.ROW_NOT_A_CHECKPOINT}] The server's thread list holds "
                   f"{article(type(thread).__name__)} where a thread belongs.")  # fmt: skip
@@ -46,6 +60,8 @@ def _row(thread: Any, model: type[BaseModel], current: type[BaseModel] | None) -
         detail = f"{later[0]['type']} at {format_path(later[0]['loc'])}"
         return ThreadRow(thread_id, None, None, time, ThreadStatus.WOULD_NOT_RESUME, None, detail)
     if thread.get("status") in ("interrupted", "error") or thread.get("interrupts"):
+        if (refused := _refused(store, thread_id)) is not None:
+            return ThreadRow(thread_id, None, None, time, ThreadStatus.UNREADABLE, None, refused)
         detail = said or f"the server's status: {thread.get('status')}"
         return ThreadRow(thread_id, None, None, time, ThreadStatus.INTERRUPTED, None, detail)
     return ThreadRow(thread_id, None, None, time, ThreadStatus.VALID, None, "")
@@ -69,8 +85,10 @@ def list_server_threads(
 ) -> ThreadPage:
     """`core.stores.threads.list_threads` on a server, with the same keywords: threads in
     id order, each with a status from its values (JSON mode), the server's status and the
-    error its last run left. `after` is the offset to continue from, as text (None: the
-    first page), not a thread id: the server's search pages by offset."""
+    error its last run left; a thread with tasks pending is asked its state (get_state, one
+    request each), as its listed values may predate a write the server cannot prepare.
+    `after` is the offset to continue from, as text (None: the first page), not a thread
+    id: the server's search pages by offset."""
     offset = int(after) if after and after.isdigit() else 0
     rows: list[ThreadRow] = []
     scanned, size = 0, max(1, limit)
@@ -82,7 +100,7 @@ def list_server_threads(
             named = thread.get("thread_id", "") if isinstance(thread, dict) else ""
             if contains and contains not in str(named):
                 continue
-            row = _row(thread, model, current)
+            row = _row(store, thread, model, current)
             if status is None or row.status is status:
                 rows.append(row)
             if len(rows) >= limit or scanned >= SCAN_LIMIT:
