@@ -153,3 +153,31 @@ def test_the_action_box_lists_the_actions_only_its_placeholder_says_action(
         expect(page.get_by_role("option")).to_have_text(list(ACTIONS))
     finally:
         page.context.close()
+
+
+def test_on_a_phone_a_step_typed_at_40_ms_a_key_with_tab_keeps_every_key_in_its_own_field(
+    browser: Any, app_server: Server
+) -> None:
+    # the card's fields keep the line's Tab order; a chosen action's "Clear value" button
+    # is no Tab stop (it was: each value after it landed one field back)
+    page, _ = _plan_fields(browser, app_server.url, PHONE)
+    try:
+        page.locator(".st-key-threads_migrate_steps__0-path input").click()
+        for text, then in (("status", "Tab"), ("map", "Enter")):
+            page.keyboard.type(text, delay=40)
+            page.keyboard.press(then)
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")  # past value, which a map does not take
+        page.keyboard.type("shipped", delay=40)
+        page.keyboard.press("Tab")
+        page.keyboard.type("confirmed", delay=40)
+        with rerun(page):
+            page.keyboard.press("Enter")
+        fields = [page.locator(f".st-key-threads_migrate_steps__0-{name} input").first
+                  for name in FIELDS]  # fmt: skip
+        expect(fields[4]).to_have_value("confirmed")
+        assert [field.input_value() for field in fields] == [
+            "status", "map", "", "shipped", "confirmed",
+        ]  # fmt: skip
+    finally:
+        page.context.close()
