@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.lg_compat import recompile
 from core.migrate.export import export_module
-from core.migrate.plan import MAX_PLAN_BYTES, Plan, Step, parse_plan
+from core.migrate.plan import ACTIONS, MAX_PLAN_BYTES, Plan, Step, parse_plan
 from core.order import build_order_graph
 from core.stores.open import STORE_ENV
 from core.stores.unbrick import WRITES_ENV
@@ -91,7 +91,8 @@ def _edit(at: AppTest, *, added=(), edited=None) -> AppTest:
     wanted += [{}] * max(0, drawn - 1 - len(wanted))  # lines typed before: emptied
     for row, cells in enumerate(wanted):
         for column in CELLS:
-            _grid_cell(at, row, column).set_value(cells.get(column, ""))
+            value = cells.get(column, "")  # an action box's empty is None: no option
+            _grid_cell(at, row, column).set_value(value or None if column == "action" else value)
         at.run()
         assert not at.exception
     return at
@@ -424,6 +425,13 @@ def _checkpoint(at: AppTest, row: int, picker: str = keys.THREADS_MIGRATE_THREAD
     shown = [row[5] for row in table_rows(at, "thread", "field", "type")]
     assert shown == short_ids(whole) != whole
     return whole[row]
+
+
+def test_a_steps_action_box_offers_the_actions_only_its_placeholder_says_action(at):
+    lines = at.main.get_by_key(keys.THREADS_MIGRATE_STEPS)
+    boxes = [box for box in lines.selectbox if box.key.endswith("-action")]
+    empty = boxes[-1]  # the line for a new step
+    assert (empty.options, empty.value, empty.placeholder) == (list(ACTIONS), None, "action")
 
 
 def test_without_writes_there_is_no_apply_button(at):

@@ -110,11 +110,10 @@ def test_the_broken_thread_shows_its_blamed_node_its_errors_and_writes(at):
     ]
     errors = table_rows(at, "path")
     assert [(row[0], row[3]) for row in errors] == [("amount", "greater_than_equal")]
-    # shown as Trace shows a state's errors: path and the wrapped message, no line:col
+    # fitted to its rows in the thread's pane: no line:col (a state has no text), no pointer
+    # (the path again), no docs (a stored state's errors link nowhere)
     (table,) = [d for d in at.dataframe if "ctx" in d.value.columns]
-    assert list(table.proto.column_order) == [
-        "path", "message", "type", "input", "ctx", "docs", "pointer"
-    ]  # fmt: skip
+    assert list(table.proto.column_order) == ["path", "message", "type", "input", "ctx"]
     human = '{"type": "human", "content": "Order, please", "id": "fault-negative_amount-human"}'
     ai = '{"type": "ai", "content": "Order validated", "id": "fault-negative_amount-msg-1"}'
     # The stored write is what LangGraph's saver serialized: it saves a task's writes on a

@@ -20,7 +20,7 @@ from core.validate.field_errors import value_errors
 from core.validate.report import Report
 from core.words import article
 from ui import keys
-from ui.errors.state_table import STATE_ERROR_TABLE
+from ui.errors.state_table import state_error_table
 from ui.errors.view import Verdicts, verdict
 from ui.stepper import step_controls
 from ui.tables import wrapped_row_height
@@ -143,10 +143,11 @@ def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
     rows = [error | {"loc": tuple(error["loc"])} for error in checkpoint.errors]
     report = Report(model=model, raw=plain, errors=value_errors(rows, plain))
     verdict(report, texts=STATE_VERDICTS)
-    # Trace's table for a state's errors: the path and the whole message fit a phone, and
-    # no line:col (a stored state has no text: error_table showed it empty, the message cut).
+    # A state's errors, each column as wide as its words in the thread's pane (the input
+    # was cut to "inp" there), and no line:col (a stored state has no text).
     if report.errors:
-        st.dataframe(pd.DataFrame(report.to_rows()), key=keys.table(key), **STATE_ERROR_TABLE)
+        shown = report.to_rows()
+        st.dataframe(pd.DataFrame(shown), key=keys.table(key), **state_error_table(shown))
 
 
 def _said_again(note: str | None, get_state: str) -> bool:
