@@ -113,10 +113,22 @@ def _merge_frame(
 
 
 def _label(timeline: Timeline, index: int) -> str:
-    """A slider option as a screen reader reads it: plain words, no symbols."""
+    """A slider option as a screen reader reads it: plain words, no symbols; a part the
+    store does not say (a server's checkpoint may have no step) is left out, never "None".
+
+    Example:
+        >>> from core.stores.threads.timeline import Checkpoint, Timeline
+        >>> def made(step, source):
+        ...     return Checkpoint("c", None, step, source, "", {}, {}, [], [], [])
+        >>> line = Timeline("t", [made(-1, "input"), made(None, "")], blamed=None)
+        >>> [_label(line, 0), _label(line, 1)]
+        ['checkpoint 1 of 2 · step -1 · input', 'checkpoint 2 of 2']
+    """
     checkpoint, count = timeline.checkpoints[index], len(timeline.checkpoints)
-    mark = " · unreadable" if checkpoint.unreadable else " · invalid" if checkpoint.errors else ""
-    return f"checkpoint {index + 1} of {count} · step {checkpoint.step} · {checkpoint.source}{mark}"
+    mark = "unreadable" if checkpoint.unreadable else "invalid" if checkpoint.errors else ""
+    step = "" if checkpoint.step is None else f"step {checkpoint.step}"  # a server may not say
+    parts = (f"checkpoint {index + 1} of {count}", step, checkpoint.source or "", mark)
+    return " · ".join(part for part in parts if part)
 
 
 def _errors(checkpoint: Checkpoint, model: type[BaseModel], key: str) -> None:
