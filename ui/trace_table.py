@@ -63,8 +63,8 @@ def trace_table(
         count = plural(len(trace.gate_errors), "error")
         if trace.ran:  # refused by our model, then run anyway: LangGraph's verdict is below
             st.warning(
-                f"Our model alone refuses {checked} ({count}); it ran anyway. The table below "
-                "is what LangGraph itself did with it."
+                f"Our model alone refuses {checked} ({count}); it ran anyway. What LangGraph "
+                "itself did with it follows the errors."
             )
         else:
             st.error(
@@ -82,7 +82,10 @@ def trace_table(
             return
     if slider is None:
         frame = pd.DataFrame(trace.rows())
-        st.dataframe(frame, key=keys.table(key), hide_index=True, **fitted_steps(frame, room))
+        if frame.empty:  # LangGraph stopped before its first step: no row, no empty grid
+            st.caption("No node ran, so the run has no step to list.")
+        else:
+            st.dataframe(frame, key=keys.table(key), hide_index=True, **fitted_steps(frame, room))
         error_panel(trace)
         return
     step_table(trace, key=key, selected=selected or 0, slider=slider, room=room)

@@ -42,9 +42,10 @@ def why_stopped(error: TraceError, checked: bool = True) -> str:
     named = f"its note names {node}" if error.node else "LangGraph's error carries no node name"
     wrote = f"The write came from {writers}." if writers else ""
     if error.code == "input_invalid":
+        reader = node if error.node else "the next node"
         return (
-            f"LangGraph rebuilt the state model before calling {node} and it failed: {named}, "
-            f"the reader. {wrote}"
+            f"Before running {reader}, LangGraph built {reader}'s input from the state with "
+            f"your model, and the state failed it ({named}). {wrote}"
         ).rstrip()
     if error.code == "node_error":
         return f"{node} raised an exception; the state before it is shown in its row."

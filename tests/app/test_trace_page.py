@@ -153,8 +153,8 @@ def test_native_mode_reports_only_what_langgraph_reports(at):
     assert list(table["flag"]) == ["", "state at the error"]
     captions = [c.value for c in at.caption]
     assert (
-        "LangGraph rebuilt the state model before calling confirm and it failed: its note names "
-        "confirm, the reader." in captions
+        "Before running confirm, LangGraph built confirm's input from the state with your model, "
+        "and the state failed it (its note names confirm)." in captions
     )
     assert not [
         text
@@ -899,8 +899,8 @@ def test_run_anyway_shows_what_our_model_says_above_what_langgraph_did(at):
     result = at.session_state[keys.TRACE_RESULT]
     assert (result["run_anyway"], result["trace"].ran) == (True, True)
     assert [w.value for w in at.warning] == [
-        "Our model alone refuses the payload (1 error); it ran anyway. The table below is what "
-        "LangGraph itself did with it.",
+        "Our model alone refuses the payload (1 error); it ran anyway. What LangGraph itself "
+        "did with it follows the errors.",
         # the per-step check sees the same field in the entry state, written by the payload
         plain("The merged state breaks the model (blamed on __start__)."),
     ]
@@ -1244,3 +1244,41 @@ def test_the_guard_switch_is_in_the_share_link_and_a_link_reopens_the_guarded_ru
     assert not opened.exception
     assert opened.toggle(key=keys.TRACE_GUARD).value is True
     assert _guard_panel(opened) == _guard_panel(at)
+
+
+def test_a_payload_the_guard_refuses_as_input_run_anyway_says_so_and_draws_no_empty_table(at):
+    # The walk (issue 41): "read 0 checkpoints (steps )", an empty grid under "The table
+    # below is what LangGraph itself did", and the guard's step -1 left unexplained.
+    at.session_state[keys.PAYLOAD_TEXT] = PRESETS["negative_amount"].value
+    at.toggle(key=keys.TRACE_GUARD).set_value(True).run()
+    _run(at)
+    at.button(key=keys.RUN_ANYWAY).click().run()
+
+    assert not at.exception
+    assert (at.session_state[keys.TRACE_RESULT]["trace"].steps, _guard_panel(at)) == (
+        [],
+        {
+            "error": [
+                plain(
+                    "In production the guard stops this run at step -1 (the run's input): that "
+                    "state fails AgentState, and nothing of it is stored."
+                )
+            ],
+            "success": [
+                "The thread stays readable: get_state_history after the run read no "
+                "checkpoint, as the guard stored none."
+            ],
+            "rows": [
+                [
+                    {
+                        "path": "amount",
+                        "message": "Input should be greater than or equal to 0",
+                        "type": "greater_than_equal",
+                        "input": "-1",
+                    }
+                ]
+            ],
+        },
+    )
+    assert [d.value.shape[0] == 0 for d in at.dataframe] == [False] * len(at.dataframe)
+    assert "No node ran, so the run has no step to list." in [c.value for c in at.caption]

@@ -28,6 +28,8 @@ def guard_panel(guarded: GuardedRun) -> None:
             st.success("The guard stored every state of this run: the model accepts each one.")
         else:
             at = "" if refusal.step is None else f" at step {refusal.step}"
+            if refusal.step == -1:  # LangGraph's number for the checkpoint of the run's input
+                at += " (the run's input)"
             by = f", written by {', '.join(refusal.nodes)}" if refusal.nodes else ""
             st.error(
                 plain(
@@ -71,11 +73,18 @@ def _langgraph_first(guarded: GuardedRun) -> None:
 
 
 def _history_line(history: HistoryRead) -> None:
+    if history.readable and not history.checkpoints:
+        st.success(
+            "The thread stays readable: get_state_history after the run read no checkpoint, "
+            "as the guard stored none."
+        )
+        return
     if history.readable:
         steps = ", ".join(str(step) for step in history.steps)
         st.success(
             f"The thread stays readable: get_state_history after the run read "
-            f"{count(history.checkpoints, 'checkpoint')} (steps {steps})."
+            f"{count(history.checkpoints, 'checkpoint')} "
+            f"({'step' if len(history.steps) == 1 else 'steps'} {steps})."
         )
         return
     st.error("The thread's history cannot be read: get_state_history raised")
