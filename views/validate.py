@@ -187,7 +187,7 @@ def _workbench(
     with result:
         heading("Errors")
         if entry and report.ok and not entry.errors and not report.duplicates:
-            st.caption("None: your model and LangGraph's entry both accept this payload.")
+            st.caption("No errors: your model and LangGraph's entry both accept this payload.")
         chosen_error, pick = _selectable(shown, keys.ERRORS, by, theirs)
         if entry and report.ok and any(e.type == "is_instance_of" for e in entry.errors):
             st.info(PYTHON_MODE_NOTE)

@@ -61,7 +61,7 @@ def test_the_first_paint_reruns_into_the_whole_page() -> None:
     assert not at.exception
     assert keys.FIRST_PAINT not in at.session_state  # the frame dropped it, then reran
     assert [t.value for t in at.title] == ["Validate"]
-    assert [c.value for c in at.caption if c.value.startswith("None:")] == [
-        "None: your model and LangGraph's entry both accept this payload."
+    assert [c.value for c in at.caption if c.value.startswith("No errors:")] == [
+        "No errors: your model and LangGraph's entry both accept this payload."
     ]
     assert [c.value for c in at.caption if c.value.startswith("Loading")] == []

@@ -597,11 +597,11 @@ def test_the_size_is_shown_in_bytes_of_the_limit_not_as_a_character_counter(at):
 
 
 def test_a_valid_payload_says_there_are_no_errors_under_the_errors_heading(at):
-    assert "None: your model and LangGraph's entry both accept this payload." in [
+    assert "No errors: your model and LangGraph's entry both accept this payload." in [
         c.value for c in at.caption
     ]
     at.button(key=keys.BROKEN_EXAMPLE).click().run()
-    assert "None: your model and LangGraph's entry both accept this payload." not in [
+    assert "No errors: your model and LangGraph's entry both accept this payload." not in [
         c.value for c in at.caption
     ]
 
