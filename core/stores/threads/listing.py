@@ -11,6 +11,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 from pydantic import BaseModel
 
+from core.jsontext.paths import format_path
 from core.lg_compat import BRANCH_TO as _BRANCH
 from core.lg_compat import ERROR
 from core.stores.backends.open import Store
@@ -227,16 +228,28 @@ def _row(
             detail = f"written by {written_by(store, first, first_errors) or 'no node'}"
     elif current is not None and (later := _errors(latest, current)):
         status = ThreadStatus.WOULD_NOT_RESUME
-        detail = f"{later[0]['type']} at {'.'.join(map(str, later[0]['loc']))}"
+        detail = f"{later[0]['type']} at {_where(later[0]['loc'])}"
     elif due := pending_nodes(latest):
         status = ThreadStatus.INTERRUPTED
         detail = ("a task raised; next: " if raised else "next: ") + ", ".join(due)
     return ThreadRow(thread_id, count, step, str(time), status, broken_at, detail)
 
 
+def _where(loc: Any) -> str:
+    """A field's path as the app writes it (`lines[0].sku`); the state itself: `(state)`."""
+    return format_path(loc) if loc else "(state)"
+
+
 def _first_fields(errors: list[dict[str, Any]], shown: int = 3) -> str:
-    """`user_id (missing), sku (extra_forbidden)`: the first fields that differ."""
-    named = [f"{'.'.join(map(str, e['loc'])) or '(state)'} ({e['type']})" for e in errors]
+    """`user_id (missing), sku (extra_forbidden)`: the first fields that differ, their paths
+    as the app writes them (they were dotted here, `lines.0.sku`).
+
+    Example:
+        >>> _first_fields([{"loc": ("lines", 0, "sku"), "type": "missing"},
+        ...                {"loc": (), "type": "model_type"}])
+        'lines[0].sku (missing), (state) (model_type)'
+    """
+    named = [f"{_where(e['loc'])} ({e['type']})" for e in errors]
     more = len(named) - shown
     return ", ".join(named[:shown]) + (f" and {more} more" if more > 0 else "")
 
