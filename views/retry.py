@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -30,8 +32,9 @@ from ui.labs.retry_state import (
     share_state,
     submit,
 )
+from ui.labs.retry_table import TIMELINE_LONG, timeline_table
 from ui.share import share_button
-from ui.tables import fitted, room_for_table_toolbars, rows_in_view
+from ui.tables import room_for_table_toolbars, rows_in_view
 from ui.trace_table import trace_table
 
 # Verdict and budget first: the columns stay readable when the two engines share the width.
@@ -40,25 +43,12 @@ _COLUMNS = {
     "verdict": "verdict",
     "retries_left": "retries left",
     "counter": "on counter",
-    "returned": "model returned",
-    "errors": "errors (as reported)",
-    "sent_back": "sent back to the model",
+    "returned": "returned",
+    "errors": "errors",
+    "sent_back": "sent back",
     "part": "message part",
-    "left_out": "left out of the feedback",
+    "left_out": "left out",
 }
-
-# The timeline's columns inside the page's 938 px at 1400, long texts wrapped (#32 item 8):
-# each at least as wide as its header (8.5 px before it, a little room after), the rest to
-# what the model returned. An invalid attempt's errors, feedback and what it left out take
-# up to eight lines there.
-TIMELINE_WIDTHS = dict(
-    zip(
-        _COLUMNS.values(),
-        (64, 80, 76, 80, 112, 130, 148, 92, 150),
-        strict=True,
-    )
-)
-TIMELINE_LINES = 8
 
 
 def _show_input_error(error: RetryInputError) -> None:
@@ -80,6 +70,34 @@ def _script_marks(error: RetryInputError | None) -> list[Mark]:
     return [Mark(error.line or 1, error.col or 1, f"[{error.code}] {error.message}")]
 
 
+def _language(text: str) -> str:
+    """ "json" for a JSON value (highlighted), else "text"."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return "text"
+    return "json"
+
+
+def _attempt_whole(whole: pd.DataFrame, cut: list[list[str]], selected: list[int]) -> None:
+    """The selected attempt's long values whole (none selected: the first with a value cut
+    in the table), each as plain text."""
+    cut_rows = [row for row, names in enumerate(cut) if names]
+    if not selected and not cut_rows:
+        return
+    row = selected[0] if selected else cut_rows[0]
+    attempt = whole.iloc[row]
+    st.caption(
+        f"Attempt {attempt['attempt']} whole"
+        + ("" if selected else " (select a row of the table to read another)")
+        + ". Values ending in … are cut in the table."
+    )
+    for name in TIMELINE_LONG:
+        if attempt[name]:
+            st.text(name)
+            st.code(str(attempt[name]), language=_language(str(attempt[name])), wrap_lines=True)
+
+
 def _render_run(run: RetryRun) -> None:
     calls, used, words = st.columns(3)
     calls.metric("model calls", run.calls)
@@ -90,16 +108,24 @@ def _render_run(run: RetryRun) -> None:
     )
     words.metric("feedback words", run.feedback_words)
     rows = [row | {"counter": a.counter} for row, a in zip(run.rows(), run.attempts, strict=True)]
-    table = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
-    fit = fitted(table.to_dict("records"), TIMELINE_WIDTHS, TIMELINE_LINES)
-    st.dataframe(
+    whole = pd.DataFrame(rows, columns=list(_COLUMNS)).rename(columns=_COLUMNS)
+    # Each column as wide as its words, none split; a long value cut after its last whole
+    # word that fits (…), the attempt's values whole under the table.
+    fit, drawn, cut = timeline_table(whole.to_dict("records"), list(_COLUMNS.values()))
+    table = whole.copy()
+    for name in TIMELINE_LONG:
+        table[name] = [row[name] for row in drawn]
+    event = st.dataframe(
         table,
         hide_index=True,
         key=keys.each(keys.RETRY_TIMELINE, run.engine),
+        on_select="rerun",
+        selection_mode="single-row",
         # Every attempt in view up to eight ("auto" stops at about 400 px: the third was cut)
         height=rows_in_view(fit["row_height"], len(table)),
         **fit,
     )
+    _attempt_whole(whole, cut, event.selection.rows)
     if run.output is not None:
         st.success(f"Valid Answer after {count(run.calls, 'model call')}")
         st.json(run.output.model_dump(mode="json"))
@@ -243,7 +269,7 @@ else:
     st.caption(
         "feedback words: whitespace-separated words in the text sent back after invalid answers "
         "(a simple count, not model tokens). PydanticAI's rows are read from its own messages; "
-        "the LangGraph rows are what its nodes wrote. A value longer than eight lines ends at "
-        "its row's foot; each model call and each reply sent back are in full in the run's own "
-        "messages."
+        "the LangGraph rows are what its nodes wrote. A value too long for its column ends in … "
+        "in the table: select its row to read it whole under the table; each model call and "
+        "each reply sent back are also in full in the run's own messages."
     )
