@@ -91,7 +91,7 @@ def timeline_table(
         >>> rows = [{"attempt": "1", "returned": "word " * 600}]
         >>> table, drawn, cut = timeline_table(rows, ["attempt", "returned"])
         >>> {n: c["width"] for n, c in table["column_config"].items()}, table["row_height"], cut
-        ({'attempt': 58, 'model returned': 826}, 184, [['model returned']])
+        ({'attempt': 58, 'returned': 826}, 184, [['returned']])
     """
     texts = [{name: "" if row.get(name) is None else str(row.get(name)) for name in order}
              for row in rows]  # fmt: skip
