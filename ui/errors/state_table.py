@@ -52,6 +52,9 @@ _WRAPPED = ("path", "message", "input", "ctx")
 _MESSAGE_LEAST = 90  # px: a word or two a line
 _LINE, _PADDING = 21, 16  # px: a wrapped line, and the room above and below a cell's lines
 _MOST_LINES = 12  # the message is widened rather than cut past these (the table scrolls)
+_MESSAGE_MOST = 900  # px: and never past this (a message of many line breaks fits no width)
+_ROWS_MEASURED = 200  # rows whose words set the widths (the rest wrap inside them)
+_CHARS_MEASURED = 2_000  # of each cell: 12 lines of the widest column hold far fewer
 _ONE_LINE_ROW = 35  # px: Streamlit's own row height
 _WRAPPING_ROW = 66  # px: Streamlit wraps a cell's text only in rows taller than 64 px
 _DOCS_TEXT = "↗"
@@ -89,15 +92,31 @@ def state_error_table(rows: Sequence[Mapping[str, str]]) -> _TableOptions:
         >>> table["row_height"]
         79
     """
-    texts = {name: [str(row.get(name) or "") for row in rows] for name in _FITTED_ORDER}
+    # measured on each cell's start and the first rows only: a stored value is untrusted and
+    # may be huge or hold many line breaks (the widths of a bounded sample, in bounded time)
+    sample = rows[:_ROWS_MEASURED]
+    texts = {
+        name: [str(row.get(name) or "")[:_CHARS_MEASURED] for row in sample]
+        for name in _FITTED_ORDER
+    }
     order = [name for name in _FITTED_ORDER if name != "docs" or any(texts["docs"])]
     widths = {name: _width(name, texts[name]) for name in order}
     if "docs" in widths:  # a stored state's errors have no link: no empty column for it
         widths["docs"] = column_px(["docs", _DOCS_TEXT])
     rest = _ROOM - sum(width for name, width in widths.items() if name != "message")
     message = max(rest, widths["message"], _MESSAGE_LEAST)
-    while _lines(texts["message"], message) > _MOST_LINES:
-        message += 10
+    if message < _MESSAGE_MOST and _lines(texts["message"], message) > _MOST_LINES:
+        # the narrowest width (in steps of 10 px, up to _MESSAGE_MOST) that holds every message
+        # in _MOST_LINES: found by halving, as more width never adds a line; a message whose
+        # line breaks alone pass _MOST_LINES fits at no width, so the search stops at the most
+        low, high = message, _MESSAGE_MOST
+        while high - low > 10:
+            middle = low + max(10, (high - low) // 20 * 10)
+            if _lines(texts["message"], middle) > _MOST_LINES:
+                low = middle
+            else:
+                high = middle
+        message = high
     widths["message"] = message
     lines = max(_lines(texts[name], widths[name]) for name in _WRAPPED)
     height = _ONE_LINE_ROW
