@@ -31,6 +31,7 @@ __all__ = [
     "list_threads",
     "pending_nodes",
     "short_time",
+    "state_path",
     "thread_root",
     "written_by",
 ]
@@ -228,14 +229,14 @@ def _row(
             detail = f"written by {written_by(store, first, first_errors) or 'no node'}"
     elif current is not None and (later := _errors(latest, current)):
         status = ThreadStatus.WOULD_NOT_RESUME
-        detail = f"{later[0]['type']} at {_where(later[0]['loc'])}"
+        detail = f"{later[0]['type']} at {state_path(later[0]['loc'])}"
     elif due := pending_nodes(latest):
         status = ThreadStatus.INTERRUPTED
         detail = ("a task raised; next: " if raised else "next: ") + ", ".join(due)
     return ThreadRow(thread_id, count, step, str(time), status, broken_at, detail)
 
 
-def _where(loc: Any) -> str:
+def state_path(loc: Any) -> str:
     """A field's path as the app writes it (`lines[0].sku`); the state itself: `(state)`."""
     return format_path(loc) if loc else "(state)"
 
@@ -249,7 +250,7 @@ def _first_fields(errors: list[dict[str, Any]], shown: int = 3) -> str:
         ...                {"loc": (), "type": "model_type"}])
         'lines[0].sku (missing), (state) (model_type)'
     """
-    named = [f"{_where(e['loc'])} ({e['type']})" for e in errors]
+    named = [f"{state_path(e['loc'])} ({e['type']})" for e in errors]
     more = len(named) - shown
     return ", ".join(named[:shown]) + (f" and {more} more" if more > 0 else "")
 

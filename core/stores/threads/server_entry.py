@@ -12,7 +12,25 @@ from core.errors import ErrorCode
 from core.stores.decode.rows import Unreadable
 from core.words import article
 
-__all__ = ["ServerEntry", "read_entry"]
+__all__ = ["ServerEntry", "json_kind", "read_entry"]
+
+
+def json_kind(value: Any) -> str:
+    """What a value the server answered is, in JSON's words (it answers JSON, not Python).
+
+    Example:
+        >>> [json_kind(v) for v in [None, "x", [1], {}, 2.5, True, False]]
+        ['null', 'text', 'a list', 'an object', 'a number', 'true', 'false']
+    """
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a number" if isinstance(value, int | float) else article(type(value).__name__)
 
 
 def _object_or_none(value: Any) -> Any:
@@ -24,13 +42,19 @@ def _list_or_empty(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else []
 
 
+def _parent_id(value: Any) -> str | None:
+    """A parent reference's checkpoint id when it names one as text; anything else (no
+    parent, `{}`, a null or numeric id): None, the entry read without its parent."""
+    found = value.get("checkpoint_id") if isinstance(value, dict) else None
+    return found if isinstance(found, str) and found else None
+
+
 class _Ref(BaseModel):
     """A checkpoint reference: its id is the one part every reader needs."""
 
     model_config = ConfigDict(extra="ignore")
 
     checkpoint_id: str = Field(min_length=1)
-    thread_id: str = ""
 
 
 class _Entry(BaseModel):
@@ -40,7 +64,7 @@ class _Entry(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     checkpoint: _Ref
-    parent_checkpoint: Annotated[_Ref | None, BeforeValidator(_object_or_none)] = None
+    parent_checkpoint: Annotated[str | None, BeforeValidator(_parent_id)] = None
     metadata: dict[str, Any] | None = None
     values: Any = None
     next: Annotated[list[Any], BeforeValidator(_list_or_empty)] = []
@@ -83,6 +107,19 @@ def _refused(raw: Any, thread_id: str, code: ErrorCode, message: str) -> ServerE
     return ServerEntry(checkpoint_id, None, None, "", state.get("created_at"), {}, {}, unreadable)
 
 
+def _unplaced(loc: tuple[Any, ...], kind: str, found: Any) -> str:
+    """Why the entry cannot be placed, said of the part that fails (`loc`, Pydantic's)."""
+    if kind == "missing":
+        return "it names no checkpoint" if len(loc) == 1 else "its checkpoint names no id"
+    if loc == ("metadata",):
+        return f"its metadata is {json_kind(found)}, not an object"
+    if loc == ("checkpoint",):
+        return f"its checkpoint is {json_kind(found)}, not an object"
+    if found == "":
+        return "its checkpoint id is empty"
+    return f"its checkpoint id is {json_kind(found)}, not text"
+
+
 def read_entry(raw: Any, thread_id: str) -> ServerEntry:
     """`raw`, one state of the server's answer, read for the timeline: an entry that cannot
     be placed (not an object, no checkpoint id) or whose metadata is not an object is kept
@@ -99,22 +136,18 @@ def read_entry(raw: Any, thread_id: str) -> ServerEntry:
     """
     if not isinstance(raw, dict):
         return _refused(raw, thread_id, ErrorCode.ROW_NOT_A_CHECKPOINT,
-                        f"The server's history holds {article(type(raw).__name__)} where a "
-                        "checkpoint's state belongs.")  # fmt: skip
+                        f"The server's history holds {json_kind(raw)} where a checkpoint's "
+                        "state belongs.")  # fmt: skip
     try:
         entry = _Entry.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        if first["loc"][0] == "metadata":
-            code, said = (
-                ErrorCode.ROW_BAD_METADATA,
-                (f"its metadata is {article(type(raw.get('metadata')).__name__)}, not an object"),
-            )
-        else:
-            code, said = ErrorCode.ROW_NOT_A_CHECKPOINT, "it names no checkpoint id"
+        code = ErrorCode.ROW_BAD_METADATA if first["loc"][0] == "metadata" else None
+        said = _unplaced(tuple(first["loc"]), first["type"], first["input"])
         return _refused(
-            raw, thread_id, code, f"The server's checkpoint state cannot be read: {said}."
-        )
+            raw, thread_id, code or ErrorCode.ROW_NOT_A_CHECKPOINT,
+            f"The server's checkpoint state cannot be read: {said}.",
+        )  # fmt: skip
     state = {**raw, **entry.model_dump(include={"next", "tasks", "interrupts"}),
              "metadata": entry.metadata or {}}  # fmt: skip
     problem = None
@@ -123,10 +156,9 @@ def read_entry(raw: Any, thread_id: str) -> ServerEntry:
             thread_id, entry.checkpoint.checkpoint_id, _step(entry.metadata),
             ErrorCode.ROW_MISSING_VALUE, "The server gives no values for this checkpoint.",
         )  # fmt: skip
-    parent = entry.parent_checkpoint.checkpoint_id if entry.parent_checkpoint else None
     return ServerEntry(
         checkpoint_id=entry.checkpoint.checkpoint_id,
-        parent_id=parent,
+        parent_id=entry.parent_checkpoint,
         step=_step(entry.metadata),
         source=_source(entry.metadata),
         created_at=entry.created_at,

@@ -10,7 +10,7 @@ from core.stores.backends.server import ServerRefusal, server_row
 from core.stores.decode.rows import Unreadable
 from core.stores.threads.server_entry import ServerEntry, read_entry
 from core.stores.threads.server_history import history, source_of, step_at
-from core.stores.threads.server_list import list_server_threads
+from core.stores.threads.server_list import NotAThread, list_server_threads
 from core.stores.threads.server_timeline import server_timeline
 from tests.fixtures.server_graph.graph import OrderState
 
@@ -45,22 +45,60 @@ def _unreadable(checkpoint_id: str, code: str, message: str) -> Unreadable:
             None,
             ("", None, None, "", {}, _unreadable(
                 "", "row_not_a_checkpoint",
-                "The server's history holds a NoneType where a checkpoint's state belongs.")),
+                "The server's history holds null where a checkpoint's state belongs.")),
             id="null",
+        ),
+        pytest.param(
+            True,
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's history holds true where a checkpoint's state belongs.")),
+            id="true",
         ),
         pytest.param(
             {**_GOOD, "checkpoint": None},
             ("", None, None, "", {}, _unreadable(
                 "", "row_not_a_checkpoint",
-                "The server's checkpoint state cannot be read: it names no checkpoint id.")),
+                "The server's checkpoint state cannot be read: its checkpoint is null, not an "
+                "object.")),
+            id="a null checkpoint",
+        ),
+        pytest.param(
+            {key: value for key, value in _GOOD.items() if key != "checkpoint"},
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's checkpoint state cannot be read: it names no checkpoint.")),
             id="no checkpoint",
+        ),
+        pytest.param(
+            {**_GOOD, "checkpoint": {"thread_id": THREAD}},
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's checkpoint state cannot be read: its checkpoint names no id.")),
+            id="a checkpoint without its id",
         ),
         pytest.param(
             {**_GOOD, "checkpoint": {"checkpoint_id": ""}},
             ("", None, None, "", {}, _unreadable(
                 "", "row_not_a_checkpoint",
-                "The server's checkpoint state cannot be read: it names no checkpoint id.")),
+                "The server's checkpoint state cannot be read: its checkpoint id is empty.")),
             id="an empty checkpoint id",
+        ),
+        pytest.param(
+            {**_GOOD, "checkpoint": {"checkpoint_id": 5}},
+            ("", None, None, "", {}, _unreadable(
+                "", "row_not_a_checkpoint",
+                "The server's checkpoint state cannot be read: its checkpoint id is a number, "
+                "not text.")),
+            id="a numeric checkpoint id",
+        ),
+        pytest.param(
+            {**_GOOD, "metadata": "loop"},
+            ("c2", None, None, "", {}, _unreadable(
+                "c2", "row_bad_metadata",
+                "The server's checkpoint state cannot be read: its metadata is text, not an "
+                "object.")),
+            id="metadata text",
         ),
         pytest.param(
             {**_GOOD, "metadata": ["step", 0]},
@@ -81,6 +119,27 @@ def _unreadable(checkpoint_id: str, code: str, message: str) -> Unreadable:
             {**_GOOD, "metadata": None, "parent_checkpoint": "c1", "next": "x", "tasks": {}},
             ("c2", None, None, "", _GOOD["values"], None),
             id="odd optional parts read as absent",
+        ),
+        pytest.param(
+            {**_GOOD, "checkpoint": {"checkpoint_id": "c2", "thread_id": 7}},
+            ("c2", "c1", 0, "loop", _GOOD["values"], None),
+            id="a numeric thread id in the checkpoint: not read",
+        ),
+        pytest.param(
+            {**_GOOD, "checkpoint": {"checkpoint_id": "c2", "thread_id": None},
+             "parent_checkpoint": {}},
+            ("c2", None, 0, "loop", _GOOD["values"], None),
+            id="a null thread id, an empty parent",
+        ),
+        pytest.param(
+            {**_GOOD, "parent_checkpoint": {"checkpoint_id": None}},
+            ("c2", None, 0, "loop", _GOOD["values"], None),
+            id="a parent with a null id",
+        ),
+        pytest.param(
+            {**_GOOD, "parent_checkpoint": {"checkpoint_id": 5, "thread_id": 5}},
+            ("c2", None, 0, "loop", _GOOD["values"], None),
+            id="a parent with a numeric id",
         ),
         pytest.param(
             {**_GOOD, "values": ["lines"], "metadata": {"step": True, "source": 3}},
@@ -184,6 +243,7 @@ def test_the_thread_list_reads_an_empty_thread_and_an_odd_answer_without_a_trace
         {"thread_id": "empty", "values": None, "status": "idle", "updated_at": "2026-12-05"},
         ["not", "a", "thread"],
         {"thread_id": "valid", "values": _GOOD["values"], "status": "idle", "updated_at": ""},
+        None,
     ]
 
     class Search:
@@ -193,8 +253,12 @@ def test_the_thread_list_reads_an_empty_thread_and_an_odd_answer_without_a_trace
     page = list_server_threads(Search(), OrderState)  # type: ignore[arg-type]
     assert [(r.thread_id, r.status.value, r.detail, r.last_time) for r in page.rows] == [
         ("empty", "valid", "no checkpoint yet: created, nothing has run on it", "2026-12-05"),
-        ("", "unreadable", "[row_not_a_checkpoint] The server's thread list holds a list "
-         "where a thread belongs.", ""),
+        ("(not a thread: #2)", "unreadable", "[row_not_a_checkpoint] The server's thread list "
+         "holds a list where a thread belongs.", ""),
         ("valid", "valid", "", ""),
+        ("(not a thread: #4)", "unreadable", "[row_not_a_checkpoint] The server's thread list "
+         "holds null where a thread belongs.", ""),
     ]  # fmt: skip
-    assert (page.next_after, page.scanned) == (None, 3)
+    # each odd answer under an id of its own that no thread can be opened by
+    assert [isinstance(r.thread_id, NotAThread) for r in page.rows] == [False, True, False, True]
+    assert (page.next_after, page.scanned) == (None, 4)
