@@ -253,7 +253,8 @@ def step_widths(rows: Sequence[Mapping[str, Any]], room: int = RUN_ROOM) -> dict
         if need[name] <= _ONE_LINE.get(name, 0):
             least[name] = need[name]
     given = 0  # px each column gives up on a phone, and gets back at `room`
-    while sum(max(need[n] - given, least[n]) for n in names) > PHONE_ROOM:
+    most = max((need[n] - least[n] for n in names), default=0)  # then none can give more
+    while given < most and sum(max(need[n] - given, least[n]) for n in names) > PHONE_ROOM:
         given += 1
     widths = {name: max(need[name] - given, least[name]) for name in names}
     if any("error" in row for row in rows):

@@ -88,8 +88,10 @@ def wrapped_lines(text: str, width: int) -> int:
     Example:
         >>> wrapped_lines("String should match pattern '^[A-Z0-9-]+$'", 97)
         4
+        >>> wrapped_lines("x" * 100_000, 0) > 100_000  # no room: ends, a px a line
+        True
     """
-    room = width - WRAP_PADDING
+    room = max(width - WRAP_PADDING, 1)  # a column narrower than its padding: a px a line
     lines = 0
     for paragraph in text.split("\n"):
         lines += 1
@@ -101,7 +103,8 @@ def wrapped_lines(text: str, width: int) -> int:
                 used = wide
             else:
                 used = used + _SPACE + wide if used else wide
-            while used > room:  # a word longer than the line: the rest on the next ones
-                lines += 1
-                used -= room
+            if used > room:  # a word longer than the line: the rest on the next ones
+                over = math.ceil(used / room) - 1
+                lines += over
+                used -= over * room
     return lines
