@@ -83,6 +83,8 @@ def _attempt_whole(whole: pd.DataFrame, cut: list[list[str]], selected: list[int
     """The selected attempt's long values whole (none selected: the first with a value cut
     in the table), each as plain text."""
     cut_rows = [row for row, names in enumerate(cut) if names]
+    # a row kept selected from a longer run of an earlier script run is no row of this one
+    selected = [row for row in selected if 0 <= row < len(whole)]
     if not selected and not cut_rows:
         return
     row = selected[0] if selected else cut_rows[0]
