@@ -16,6 +16,7 @@ from core.stores.backends.shards import Shard
 from core.stores.decode.rows import RowProblem, Unreadable
 from core.stores.decode.state import json_state_errors
 from core.stores.threads.server_history import history, server_written_by, state_errors_of, step_at
+from core.words import article
 
 __all__ = ["STATES_AT_ONCE", "audit_server"]
 
@@ -49,6 +50,10 @@ def audit_server(
         asked: deque[tuple[str, Any, list[dict[str, Any]], Future[dict[str, Any]]]] = deque()
         for thread_id, thread in _threads(store, shard, only, pages):
             result.threads += 1
+            if not isinstance(thread, dict):  # what the search answered in a thread's place
+                result.checkpoints += 1
+                result.unreadable.append(_not_a_thread(thread_id, thread))
+                continue
             try:
                 errors = json_state_errors(thread.get("values"), model)
             except RowProblem as problem:
@@ -73,7 +78,7 @@ def audit_server(
 
 def _threads(
     store: RemoteStore, shard: Shard, only: str | None, pages: ThreadPoolExecutor
-) -> Iterator[tuple[str, dict[str, Any]]]:
+) -> Iterator[tuple[str, Any]]:
     if only is None:  # the next page read while this one is checked
         yield from store.shard_threads(shard, ahead=pages)
         return
@@ -178,3 +183,14 @@ def _refused(thread_id: str, refusal: ServerRefusal) -> Unreadable:
         f"the server answered {refusal.status} for this thread's history ({refusal.message}); "
         "its latest values, from the thread list, are audited instead.",
     )
+
+
+def _not_a_thread(thread_id: str, answer: Any) -> Unreadable:
+    """The row of an answer in a thread's place that is not an object.
+
+    Example:
+        >>> _not_a_thread("", ["a"]).message
+        'The server answered a list where a thread belongs.'
+    """
+    said = f"The server answered {article(type(answer).__name__)} where a thread belongs."
+    return Unreadable(thread_id, "", None, ErrorCode.ROW_NOT_A_CHECKPOINT, said)

@@ -71,10 +71,11 @@ class RemoteStore:
         a thread's own refusal (400, 404, 409, 422) a `ServerRefusal`."""
         return _called(self.label, request)
 
-    def search(self, offset: int, limit: int) -> list[dict[str, Any]]:
-        """Threads in id order from `offset`, with their values and status."""
+    def search(self, offset: int, limit: int) -> list[Any]:
+        """Threads in id order from `offset`, with their values and status (as the server
+        answers: a thread's place may hold something that is not an object)."""
         metadata = {"graph_id": self.graph_id} if self.graph_id else None
-        found: list[dict[str, Any]] = self.call(
+        found: list[Any] = self.call(
             lambda: self.client.threads.search(
                 metadata=metadata,
                 limit=limit,
@@ -87,24 +88,26 @@ class RemoteStore:
 
     def shard_threads(
         self, shard: Shard = (0, 1), *, ahead: Executor | None = None
-    ) -> Iterator[tuple[str, dict[str, Any]]]:
-        """The threads as the search returns them, a page at a time, each with its id; with
-        `shard=(i, N)` only those of shard i (the audit's and the migration's shards). With
-        `ahead`, the next page is asked for there as soon as a full page arrives, so the
-        server builds it while this one is read."""
+    ) -> Iterator[tuple[str, Any]]:
+        """The threads as the search returns them, a page at a time, each with its id ("" for
+        an answer that is not an object: the caller says so); with `shard=(i, N)` only those
+        of shard i (the audit's and the migration's shards). With `ahead`, the next page is
+        asked for there as soon as a full page arrives, so the server builds it while this
+        one is read. A page longer than asked is cut to `PAGE_LIMIT`: the next page starts
+        where the cut did, so each thread is read once and the loop ends."""
         index, shards = shard
         offset = 0
         coming = ahead.submit(self.search, 0, PAGE_LIMIT) if ahead else None
         while True:
-            batch = coming.result() if coming else self.search(offset, PAGE_LIMIT)
+            batch = (coming.result() if coming else self.search(offset, PAGE_LIMIT))[:PAGE_LIMIT]
             offset += len(batch)
-            if ahead and len(batch) == PAGE_LIMIT:
-                coming = ahead.submit(self.search, offset, PAGE_LIMIT)
+            full = len(batch) == PAGE_LIMIT
+            coming = ahead.submit(self.search, offset, PAGE_LIMIT) if ahead and full else None
             for thread in batch:
-                thread_id = str(thread.get("thread_id", ""))
+                thread_id = str(thread.get("thread_id", "")) if isinstance(thread, dict) else ""
                 if shards <= 1 or shard_of(thread_id, shards) == index:
                     yield thread_id, thread
-            if len(batch) < PAGE_LIMIT:
+            if not full:
                 return
 
     def iter_thread_ids(self, shard: Shard = (0, 1)) -> Iterator[str]:
@@ -348,8 +351,6 @@ def _graph_of(store: RemoteStore, assistant: str) -> str:
     )
 
 
-def shard_threads(
-    store: RemoteStore, shard: Shard = (0, 1)
-) -> Iterator[tuple[str, dict[str, Any]]]:
+def shard_threads(store: RemoteStore, shard: Shard = (0, 1)) -> Iterator[tuple[str, Any]]:
     """`RemoteStore.shard_threads`: the server's threads, only shard `(i, N)`'s."""
     return store.shard_threads(shard)

@@ -1,17 +1,26 @@
 """A server's thread pages read ahead: the next search page is asked for as soon as a full
-page arrives, and the audit over several pages reads every thread once, in id order."""
+page arrives, and the audit over several pages reads every thread once, in id order. A
+server answering pages longer than asked, a non-object in a thread's place, or failing the
+request read ahead is played by a client answering so (our loop against a hostile answer)."""
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import sys
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 
 import core.stores.backends.server as server_backend
+from core.stores.audit.server_audit import audit_server
+from core.stores.backends.server import RemoteStore
+from core.stores.errors import StoreError
 from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
 from tests._langgraph_server import LangGraphServer
@@ -91,4 +100,83 @@ def test_an_audit_over_several_pages_is_the_audit_over_one(served, monkeypatch):
     assert (pages, offsets) == (one_page, [0, 2, 4])
     assert (one_page["threads"], [row["thread_id"] for row in one_page["invalid"]]) == (
         4, [BROKEN],
+    )  # fmt: skip
+
+
+_VALUES = {"lines": [{"sku": "ABC-123", "qty": 1}], "status": "new"}  # valid for OrderState
+
+
+def _hostile(answer: Callable[[int, int], list[Any]], offsets: list[int]) -> RemoteStore:
+    """A store whose search is answered by `answer(offset, limit)`, each offset noted."""
+
+    def search(*, offset: int, limit: int, **_: Any) -> list[Any]:
+        offsets.append(offset)
+        return answer(offset, limit)
+
+    return RemoteStore(SimpleNamespace(threads=SimpleNamespace(search=search)), "http://x:1")
+
+
+@pytest.mark.parametrize("ahead", [None, "pool", "now"])
+def test_pages_longer_than_asked_are_cut_and_each_thread_read_once(
+    monkeypatch: pytest.MonkeyPatch, ahead: str | None
+) -> None:
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+    held = [{"thread_id": f"t{n}", "values": _VALUES} for n in range(7)]
+    offsets: list[int] = []
+    store = _hostile(lambda offset, limit: held[offset : offset + limit + 1], offsets)
+    with ThreadPoolExecutor(1) as pool:
+        executor = {"pool": pool, "now": _Now(), None: None}[ahead]
+        # at most 20 read: a loop that never ends fails here instead of hanging
+        read = [t for t, _ in itertools.islice(store.shard_threads(ahead=executor), 20)]
+    assert (read, offsets) == ([f"t{n}" for n in range(7)], [0, 2, 4, 6])
+
+
+@pytest.mark.parametrize("history_too", [False, True])
+def test_the_audit_reads_a_non_object_in_a_threads_place_as_an_unreadable_row(
+    monkeypatch: pytest.MonkeyPatch, history_too: bool
+) -> None:
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+    held = [{"thread_id": "a", "values": _VALUES}, ["not", "a", "thread"], "b", 7,
+            {"thread_id": "c", "values": _VALUES}]  # fmt: skip
+    offsets: list[int] = []
+    store = _hostile(lambda offset, limit: held[offset : offset + limit + 1], offsets)
+    store.client.threads.get_history = lambda thread_id, **_: [
+        {"values": _VALUES, "metadata": {"step": 0}, "tasks": [], "parent_checkpoint": None,
+         "checkpoint": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": "c1"}}
+    ]  # fmt: skip
+
+    def row(kind: str) -> dict[str, Any]:
+        said = f"The server answered {kind} where a thread belongs."
+        return {"thread_id": "", "checkpoint_id": "", "step": None,
+                "code": "row_not_a_checkpoint", "message": said}  # fmt: skip
+
+    audited = audit_server(store, OrderState, history_too=history_too).to_json()
+    assert (audited, offsets) == (
+        {"threads": 5, "checkpoints": 5, "invalid": [],
+         "unreadable": [row("a list"), row("a str"), row("an int")]},
+        [0, 2, 4],
+    )  # fmt: skip
+
+
+def test_a_failed_read_ahead_surfaces_its_coded_error_and_leaves_no_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+
+    def answer(offset: int, limit: int) -> list[Any]:
+        if offset >= 2:
+            raise httpx.ReadTimeout("slow")
+        return [{"thread_id": "a", "values": _VALUES}, {"thread_id": "b", "values": _VALUES}]
+
+    offsets: list[int] = []
+    read: list[str] = []
+    with pytest.raises(StoreError) as raised:
+        with ThreadPoolExecutor(1, thread_name_prefix="ahead-test") as pool:
+            read.extend(t for t, _ in _hostile(answer, offsets).shard_threads(ahead=pool))
+    with pytest.raises(StoreError) as audited:
+        audit_server(_hostile(answer, []), OrderState)
+    said = "[store_timeout] http://x:1 did not answer in time; check the server and retry."
+    left = [t.name for t in threading.enumerate() if t.name.startswith(("ahead-test", "audit-"))]
+    assert (read, offsets, str(raised.value), str(audited.value), left) == (
+        ["a", "b"], [0, 2], said, said, [],
     )  # fmt: skip
