@@ -15,6 +15,7 @@ from core.stores.backends.thread_ids import printable_id
 from core.stores.demo import CandidateState
 from core.stores.reader import AnyStore, page_starts, thread_page, thread_total
 from core.stores.threads import ThreadPage, ThreadStatus, short_time
+from core.stores.threads.server_list import NotAThread
 from core.words import count
 from ui import keys
 from ui.tables import wrapped_row_height
@@ -107,14 +108,15 @@ def _jump() -> None:
 
 def _open_row(ids: list[str]) -> None:
     """A click on a row of the table (`ids`, its threads in order), on any of its cells or on
-    its mark, opens that thread. The row shown is kept marked (`_select`), so a cell clicked
-    comes beside that mark, and a mark clicked replaces it; the shown row's own mark, cleared,
-    leaves it shown (and marked again)."""
+    its mark, opens that thread; a row naming no thread (`NotAThread`) opens nothing. The
+    row shown is kept marked (`_select`), so a cell clicked comes beside that mark, and a
+    mark clicked replaces it; the shown row's own mark, cleared, leaves it shown (and
+    marked again)."""
     selection = st.session_state[keys.THREADS_TABLE]["selection"]
     if not selection["rows"]:
         return
     row = selection["cells"][0][0] if selection["cells"] else selection["rows"][0]
-    if 0 <= row < len(ids):
+    if 0 <= row < len(ids) and not isinstance(ids[row], NotAThread):
         st.session_state[keys.THREADS_THREAD] = ids[row]
 
 
@@ -220,7 +222,9 @@ def thread_list(
         after=cursors[-1] if len(cursors) > 1 else None,  # the first page's is a placeholder
         limit=size,
     )
-    ids = [row.thread_id for row in page.rows]
+    listed = [row.thread_id for row in page.rows]  # the table's rows, in order
+    # the threads a pick opens: not a row the server's list held something else in
+    ids = [thread for thread in listed if not isinstance(thread, NotAThread)]
     if not ids:  # a thread picked before (in another store, or other filters) is not listed
         st.session_state.pop(keys.THREADS_THREAD, None)
     elif st.session_state.get(keys.THREADS_THREAD) not in ids:
@@ -239,7 +243,8 @@ def thread_list(
     else:
         _fit_note(page, model)
         st.caption("Click a row to open its thread.")
-        _select(ids.index(st.session_state[keys.THREADS_THREAD]))
+        if ids:
+            _select(listed.index(st.session_state[keys.THREADS_THREAD]))
         frame = _frame(page)
         row_height = wrapped_row_height(  # a list: three lines a row at most, the whole
             [{"detail": row.detail} for row in page.rows],  # detail is the thread's own
@@ -249,12 +254,12 @@ def thread_list(
         st.dataframe(
             frame,
             key=keys.THREADS_TABLE,
-            on_select=partial(_open_row, ids),
+            on_select=partial(_open_row, listed),
             selection_mode=["single-row", "single-cell"],
             row_height=row_height,
             # every row in view up to _TALL (a wrapped detail makes rows taller than the
             # ten of Streamlit's "auto"); a longer page scrolls inside, beside the thread
-            height=_HEADER + row_height * min(len(ids), _TALL) + 2,
+            height=_HEADER + row_height * min(len(listed), _TALL) + 2,
             **thread_list_layout(
                 list(frame),
                 short_ids=list(frame["thread_id"]) != [row.printable_id for row in page.rows],
