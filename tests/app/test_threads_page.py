@@ -411,7 +411,7 @@ def test_a_cancelled_audit_keeps_the_threads_it_checked_and_says_so(at):
     error = {"type": "literal_error", "loc": ["status"], "msg": "Input should be …"}
     part = AuditResult(2, 2, [InvalidState("fault-bad_status_last", "c", 2, "confirm", [error])])
     at.session_state[keys.THREADS_AUDIT_JOB] = {
-        "signature": ("demo", "demo store (built for this session)", "AgentState", "False"),
+        "signature": ("demo", "demo store (this session's own copy)", "AgentState", "False"),
         "parts": [part, AuditResult(1, 1)],
         "cancelled": True,
     }

@@ -103,8 +103,17 @@ def _demo_template() -> str:
 def _demo() -> StoreChoice:
     path = Path(_session_dir()) / "demo.sqlite"
     if not path.is_file():
-        shutil.copyfile(_demo_template(), path)  # the session's own, writable (no mode copied)
-    return StoreChoice(str(path), "demo store (built for this session)", "demo")
+        # the session's own, writable (no mode copied): copied under a temporary name and
+        # moved into place, so a copy cut short (a full disk) is never taken for the store;
+        # a template removed since the cache checked it (a cache clear) is built again, once
+        partial = path.with_suffix(".partial")
+        try:
+            shutil.copyfile(_demo_template(), partial)
+        except FileNotFoundError:
+            _demo_template.clear()
+            shutil.copyfile(_demo_template(), partial)
+        os.replace(partial, path)
+    return StoreChoice(str(path), "demo store (this session's own copy)", "demo")
 
 
 def _upload() -> StoreChoice | None:
