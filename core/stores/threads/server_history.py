@@ -70,6 +70,7 @@ class HistoryRead:
     states: list[dict[str, Any]]
     refusal: ServerRefusal | None = None
     shown: tuple[str, ...] = ()
+    stopped: bool = False  # read up to a full page holding an odd state: older not asked
 
     @property
     def newest_shown(self) -> bool:
@@ -77,8 +78,9 @@ class HistoryRead:
         return self.refusal is None or self.shown[:1] == (_NEWEST,)
 
     def note(self, *, message: bool = True) -> str | None:
-        """The coded note the timeline carries for a refused history, None when none was;
-        with `message`, the server's message (False: the timeline shows the error itself).
+        """The coded note the timeline carries for a refused history, or one read up to a
+        full page holding an odd state; None when neither; with `message`, the server's
+        message (False: the timeline shows the error itself).
 
         Example:
             >>> refused = HistoryRead([], ServerRefusal(400, "1 validation error"), ("x",))
@@ -88,7 +90,7 @@ class HistoryRead:
             "[server_history_refused] The server answered 400 for this thread's history: a stored state fails the graph's model, as the checkpoint below shows; shown: x."
         """  # noqa: E501
         if self.refusal is None:
-            return None
+            return _STOPPED if self.stopped else None
         said = (
             f" ({self.refusal.message})"
             if message
@@ -101,6 +103,11 @@ class HistoryRead:
 
 
 _NEWEST = "its newest checkpoints the server returns"
+_STOPPED = (
+    f"[{ErrorCode.ROW_NOT_A_CHECKPOINT}] The server's history holds a state that names no "
+    "checkpoint, so the checkpoints older than its page could not be asked for; shown: "
+    "those up to that page."
+)
 
 
 def _id_of(state: Any) -> str:
@@ -117,7 +124,8 @@ def read_history(store: RemoteStore, thread_id: str) -> HistoryRead:
     those before its newest failed run or, with none, before its state was last written.
     Raises `ServerRefusal` when it returns none."""
     try:
-        return HistoryRead(history(store, thread_id))
+        states, stopped = _paged(store, thread_id, None)
+        return HistoryRead(states, stopped=stopped)
     except ServerRefusal as refusal:
         if refusal.status == 404:
             raise
@@ -186,13 +194,29 @@ def history(
     """Every root checkpoint of a thread from get_history, newest first, a page at a time
     (`before` the last one read; with `before`, only those older than that checkpoint id).
     An oddly shaped answer (a state that is not an object or names no checkpoint) cannot be
-    paged on: its first page is returned as given, each state for `read_entry` to judge.
+    paged on: the pages read before it are kept and its page is returned as given, each
+    state for `read_entry` to judge (`read_history` notes that older ones may be missing).
     Raises `ServerRefusal` when the server refuses it (`Backend.thread_rows`)."""
+    return _paged(store, thread_id, before)[0]
+
+
+def _paged(
+    store: RemoteStore, thread_id: str, before: str | None
+) -> tuple[list[dict[str, Any]], bool]:
+    """`history`, and whether it stopped at an oddly shaped page that was full (older pages
+    may follow it, which cannot be asked for): the pages read before it are kept, then that
+    page as given."""
+    read: list[dict[str, Any]] = []
     try:
-        return [row.payload for row in store.thread_rows(thread_id, before=before)]
-    except (KeyError, TypeError, AttributeError):
-        page: Any = store.history_page(thread_id, PAGE_LIMIT, before)
-        return list(page) if isinstance(page, list) else [page]
+        for row in store.thread_rows(thread_id, before=before):
+            read.append(row.payload)
+        return read, False
+    except (KeyError, TypeError, AttributeError):  # a state of the page now read is odd
+        whole = len(read) - len(read) % PAGE_LIMIT  # the pages read before it
+        after = _id_of(read[whole - 1]) if whole else before
+        page: Any = store.history_page(thread_id, PAGE_LIMIT, after)
+        page = list(page) if isinstance(page, list) else [page]
+        return read[:whole] + page, len(page) >= PAGE_LIMIT
 
 
 def writes_of(parent: dict[str, Any] | None) -> list[tuple[str, str, str, Any]]:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from core.stores.backends.server import ServerRefusal, server_row
+from core.stores.backends.server import PAGE_LIMIT, RemoteStore, ServerRefusal, server_row
 from core.stores.decode.rows import Unreadable
 from core.stores.threads.server_entry import ServerEntry, read_entry
-from core.stores.threads.server_history import history, source_of, step_at
+from core.stores.threads.server_history import history, read_history, source_of, step_at
 from core.stores.threads.server_list import NotAThread, list_server_threads
 from core.stores.threads.server_timeline import server_timeline
 from tests.fixtures.server_graph.graph import OrderState
@@ -262,3 +263,46 @@ def test_the_thread_list_reads_an_empty_thread_and_an_odd_answer_without_a_trace
     # each odd answer under an id of its own that no thread can be opened by
     assert [isinstance(r.thread_id, NotAThread) for r in page.rows] == [False, True, False, True]
     assert (page.next_after, page.scanned) == (None, 4)
+
+
+def _paged_store(pages: dict[str | None, list[Any]], asked: list[str | None]) -> RemoteStore:
+    """A RemoteStore whose SDK client's get_history answers `pages` by the checkpoint id it
+    is asked before (crafted answers: a real server never sends an odd state)."""
+
+    def get_history(thread_id: str, *, limit: int, before: Any = None) -> list[Any]:
+        key = before["configurable"]["checkpoint_id"] if before else None
+        asked.append(key)
+        return pages[key]
+
+    client = SimpleNamespace(threads=SimpleNamespace(get_history=get_history))
+    return RemoteStore(client, "http://127.0.0.1:1")
+
+
+def _at(number: int) -> dict[str, Any]:
+    return {**_GOOD, "checkpoint": {"checkpoint_id": f"c{number:05}"}}
+
+
+@pytest.mark.parametrize("full", [True, False], ids=["a full page", "the last page"])
+def test_an_odd_state_on_a_later_page_keeps_the_pages_read_before_it(full: bool) -> None:
+    first = [_at(n) for n in range(2 * PAGE_LIMIT, PAGE_LIMIT, -1)]  # newest first
+    second = [_at(n) for n in range(PAGE_LIMIT, 1 if full else 5, -1)] + ["odd"]
+    asked: list[str | None] = []
+    store = _paged_store({None: first, "c01001": second}, asked)
+    read = read_history(store, THREAD)
+    assert read.states == first + second
+    assert asked == [None, "c01001", "c01001"]  # its page asked again, to be kept as given
+    assert read.note() == (
+        "[row_not_a_checkpoint] The server's history holds a state that names no checkpoint, "
+        "so the checkpoints older than its page could not be asked for; shown: those up to "
+        "that page."
+        if full
+        else None
+    )
+    assert history(store, THREAD) == first + second
+
+
+def test_an_odd_state_on_the_first_page_keeps_that_page_as_given() -> None:
+    page = [_at(3), None, _at(1)]
+    asked: list[str | None] = []
+    read = read_history(_paged_store({None: page}, asked), THREAD)
+    assert (read.states, read.note(), asked) == (page, None, [None, None])
