@@ -84,6 +84,8 @@ class RemoteStore:
                 sort_order="asc",
             )
         )
+        if not isinstance(found, list):
+            raise _not_langgraph(self.label, "answers its thread search with no list")
         return found
 
     def shard_threads(
@@ -94,14 +96,19 @@ class RemoteStore:
         of shard i (the audit's and the migration's shards). With `ahead`, the next page is
         asked for there as soon as a full page arrives, so the server builds it while this
         one is read. A page longer than asked is cut to `PAGE_LIMIT`: the next page starts
-        where the cut did, so each thread is read once and the loop ends."""
+        where the cut did, so each thread is read once and the loop ends; a full page
+        answered again at the next offset is a `StoreError` (the server ignores the offset:
+        read on, it would never end)."""
         index, shards = shard
-        offset = 0
+        offset, previous = 0, None
         coming = ahead.submit(self.search, 0, PAGE_LIMIT) if ahead else None
         while True:
             batch = (coming.result() if coming else self.search(offset, PAGE_LIMIT))[:PAGE_LIMIT]
-            offset += len(batch)
             full = len(batch) == PAGE_LIMIT
+            if full and batch == previous:
+                why = f"answers the same threads at offsets {offset - PAGE_LIMIT} and {offset}"
+                raise _not_langgraph(self.label, why)
+            offset, previous = offset + len(batch), batch
             coming = ahead.submit(self.search, offset, PAGE_LIMIT) if ahead and full else None
             for thread in batch:
                 thread_id = str(thread.get("thread_id", "")) if isinstance(thread, dict) else ""

@@ -180,3 +180,31 @@ def test_a_failed_read_ahead_surfaces_its_coded_error_and_leaves_no_thread(
     assert (read, offsets, str(raised.value), str(audited.value), left) == (
         ["a", "b"], [0, 2], said, said, [],
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("ahead", [None, "now"])
+def test_a_server_answering_the_same_page_at_every_offset_is_refused_not_read_forever(
+    monkeypatch: pytest.MonkeyPatch, ahead: str | None
+) -> None:
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+    offsets: list[int] = []
+    store = _hostile(lambda offset, limit: ["x", {"thread_id": "a"}, 3], offsets)
+    read: list[str] = []
+    with pytest.raises(StoreError) as raised:
+        executor = _Now() if ahead else None
+        read.extend(t for t, _ in itertools.islice(store.shard_threads(ahead=executor), 20))
+    assert (read, offsets, str(raised.value)) == (
+        ["", "a"], [0, 2],
+        "[not_a_checkpoint_store] http://x:1 answers the same threads at offsets 0 and 2: it is not "
+        "a LangGraph server; give the URL `langgraph dev` or your deployment serves.",
+    )  # fmt: skip
+
+
+def test_a_search_answered_with_no_list_is_refused() -> None:
+    store = _hostile(lambda offset, limit: {"threads": []}, [])  # type: ignore[arg-type,return-value]
+    with pytest.raises(StoreError) as raised:
+        list(store.shard_threads())
+    assert str(raised.value) == (
+        "[not_a_checkpoint_store] http://x:1 answers its thread search with no list: it is not a "
+        "LangGraph server; give the URL `langgraph dev` or your deployment serves."
+    )
