@@ -15,8 +15,8 @@ from core.stores.backends.server import RemoteStore, ServerRefusal
 from core.stores.backends.shards import Shard
 from core.stores.decode.rows import RowProblem, Unreadable
 from core.stores.decode.state import json_state_errors
+from core.stores.threads.server_entry import not_a_thread
 from core.stores.threads.server_history import history, server_written_by, state_errors_of, step_at
-from core.words import article
 
 __all__ = ["STATES_AT_ONCE", "audit_server"]
 
@@ -52,7 +52,7 @@ def audit_server(
             result.threads += 1
             if not isinstance(thread, dict):  # what the search answered in a thread's place
                 result.checkpoints += 1
-                result.unreadable.append(_not_a_thread(thread_id, thread))
+                result.unreadable.append(not_a_thread(thread_id, thread))
                 continue
             try:
                 errors = json_state_errors(thread.get("values"), model)
@@ -183,14 +183,3 @@ def _refused(thread_id: str, refusal: ServerRefusal) -> Unreadable:
         f"the server answered {refusal.status} for this thread's history ({refusal.message}); "
         "its latest values, from the thread list, are audited instead.",
     )
-
-
-def _not_a_thread(thread_id: str, answer: Any) -> Unreadable:
-    """The row of an answer in a thread's place that is not an object.
-
-    Example:
-        >>> _not_a_thread("", ["a"]).message
-        'The server answered a list where a thread belongs.'
-    """
-    said = f"The server answered {article(type(answer).__name__)} where a thread belongs."
-    return Unreadable(thread_id, "", None, ErrorCode.ROW_NOT_A_CHECKPOINT, said)

@@ -12,7 +12,7 @@ from core.errors import ErrorCode
 from core.stores.decode.rows import Unreadable
 from core.words import article
 
-__all__ = ["ServerEntry", "json_kind", "read_entry"]
+__all__ = ["ServerEntry", "json_kind", "not_a_thread", "read_entry"]
 
 
 def json_kind(value: Any) -> str:
@@ -31,6 +31,17 @@ def json_kind(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return "a number" if isinstance(value, int | float) else article(type(value).__name__)
+
+
+def not_a_thread(thread_id: str, answer: Any) -> Unreadable:
+    """The audit's row for an answer in a thread's place that is not an object.
+
+    Example:
+        >>> not_a_thread("", ["a"]).message
+        'The server answered a list where a thread belongs.'
+    """
+    said = f"The server answered {json_kind(answer)} where a thread belongs."
+    return Unreadable(thread_id, "", None, ErrorCode.ROW_NOT_A_CHECKPOINT, said)
 
 
 def _object_or_none(value: Any) -> Any:

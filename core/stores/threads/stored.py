@@ -16,6 +16,7 @@ from core.stores.backends.server import RemoteStore, ServerRefusal
 from core.stores.backends.shards import Shard
 from core.stores.decode.rows import RowProblem, Unreadable, step_of
 from core.stores.decode.state import stored_state
+from core.stores.threads.server_entry import not_a_thread
 from core.stores.threads.server_history import history, source_of, state_errors_of, step_at
 from core.stores.threads.walk import Walked, walk_store
 
@@ -73,6 +74,9 @@ def server_states(
     them (no request per thread), or with `history_too` every checkpoint of its history
     (its latest values when the server refuses it), validated as JSON."""
     for thread_id, thread in store.shard_threads(shard):
+        if not isinstance(thread, dict):  # what the search answered in a thread's place
+            yield not_a_thread(thread_id, thread)
+            continue
         yield from _server_thread(store, thread_id, thread, model, history_too)
 
 

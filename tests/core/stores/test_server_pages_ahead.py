@@ -23,6 +23,7 @@ from core.stores.backends.server import RemoteStore
 from core.stores.errors import StoreError
 from core.stores.reader import audit_any, open_any
 from core.stores.serde import strict_serde
+from core.stores.threads.stored import server_states
 from tests._langgraph_server import LangGraphServer
 from tests.server_fixtures import BROKEN, ROLE, SERVER_GRAPH, STOPPED, VALID, serve_four_threads
 
@@ -153,7 +154,7 @@ def test_the_audit_reads_a_non_object_in_a_threads_place_as_an_unreadable_row(
     audited = audit_server(store, OrderState, history_too=history_too).to_json()
     assert (audited, offsets) == (
         {"threads": 5, "checkpoints": 5, "invalid": [],
-         "unreadable": [row("a list"), row("a str"), row("an int")]},
+         "unreadable": [row("a list"), row("text"), row("a number")]},
         [0, 2, 4],
     )  # fmt: skip
 
@@ -208,3 +209,22 @@ def test_a_search_answered_with_no_list_is_refused() -> None:
         "[not_a_checkpoint_store] http://x:1 answers its thread search with no list: it is not a "
         "LangGraph server; give the URL `langgraph dev` or your deployment serves."
     )
+
+
+def test_the_stored_states_of_a_server_read_a_non_object_as_an_unreadable_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # core.stores.threads.stored.server_states (what migrate reads) called .get on it
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+    held = [{"thread_id": "a", "values": _VALUES}, None, {"thread_id": "c", "values": _VALUES}]
+    store = _hostile(lambda offset, limit: held[offset : offset + limit], [])
+    read = list(server_states(store, OrderState))
+    assert [
+        (type(r).__name__, r.thread_id, getattr(r, "code", None), getattr(r, "message", None))
+        for r in read
+    ] == [
+        ("StoredState", "a", None, None),
+        ("Unreadable", "", "row_not_a_checkpoint",
+         "The server answered null where a thread belongs."),
+        ("StoredState", "c", None, None),
+    ]  # fmt: skip
