@@ -136,6 +136,7 @@ class RemoteStore:
         """`Backend.thread_rows`: the thread's root checkpoints from get_history, newest
         first, `PAGE_LIMIT` a request (with `before`, only those older than that checkpoint
         id). Raises `ServerRefusal` when the server refuses a page."""
+        asked: set[str | None] = {before}
         while True:
             page = self.history_page(thread_id, PAGE_LIMIT, before)
             for state in page:
@@ -143,6 +144,10 @@ class RemoteStore:
             if len(page) < PAGE_LIMIT:
                 return
             before = page[-1]["checkpoint"]["checkpoint_id"]
+            if before in asked:  # the server ignores `before`: read on, it would never end
+                why = f"answers thread {thread_id!r}'s history before {before} with it again"
+                raise _not_langgraph(self.label, why)
+            asked.add(before)
 
     def checkpoint_row(self, thread_id: str, checkpoint_id: str) -> RawCheckpoint | None:
         """`Backend.checkpoint_row`: the checkpoint's state from get_state at that id."""
@@ -238,10 +243,13 @@ def server_row(thread_id: str, state: dict[str, Any]) -> RawCheckpoint:
     its payload the whole state as the server gave it."""
     checkpoint = state.get("checkpoint") or {}
     parent = (state.get("parent_checkpoint") or {}).get("checkpoint_id")
+    found = checkpoint["checkpoint_id"]
+    if not isinstance(found, str) or not found:  # a pager on it would ask page one again
+        raise TypeError("the state names no checkpoint id")
     return RawCheckpoint(
         thread_id=str(checkpoint.get("thread_id") or thread_id),
         checkpoint_ns=str(checkpoint.get("checkpoint_ns") or ""),
-        checkpoint_id=str(checkpoint["checkpoint_id"]),
+        checkpoint_id=found,
         parent_id=str(parent) if parent else None,
         metadata=state.get("metadata"),
         payload=state,

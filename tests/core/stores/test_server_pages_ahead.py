@@ -228,3 +228,46 @@ def test_the_stored_states_of_a_server_read_a_non_object_as_an_unreadable_row(
          "The server answered null where a thread belongs."),
         ("StoredState", "c", None, None),
     ]  # fmt: skip
+
+
+def _history_store(page: list[Any], asked: list[Any]) -> RemoteStore:
+    """A store whose get_history answers `page` whatever it is asked, each `before` noted."""
+
+    def get_history(thread_id: str, *, limit: int, before: Any = None) -> list[Any]:
+        asked.append(before)
+        if len(asked) > 10:  # a loop that never ends fails here instead of hanging
+            raise AssertionError(f"still asking after {len(asked)} pages")
+        return page
+
+    client = SimpleNamespace(threads=SimpleNamespace(get_history=get_history))
+    return RemoteStore(client, "http://x:1")
+
+
+def _state(checkpoint_id: Any) -> dict[str, Any]:
+    return {"checkpoint": {"checkpoint_id": checkpoint_id}, "values": {}, "metadata": {}}
+
+
+def test_a_history_answered_again_whatever_before_says_is_refused_not_read_forever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+    asked: list[Any] = []
+    store = _history_store([_state("c2"), _state("c1")], asked)
+    with pytest.raises(StoreError) as refused:
+        list(store.thread_rows("t"))
+    assert (refused.value.code, asked) == (
+        "not_a_checkpoint_store",
+        [None, {"configurable": {"checkpoint_id": "c1"}}],
+    )
+
+
+def test_a_full_history_page_ending_in_no_checkpoint_id_is_not_paged_from_the_start_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # its last id None: the next page was asked `before=None`, the first page again, forever
+    monkeypatch.setattr(server_backend, "PAGE_LIMIT", 2)
+    asked: list[Any] = []
+    store = _history_store([_state("c2"), _state(None)], asked)
+    with pytest.raises(TypeError, match="names no checkpoint id"):
+        list(store.thread_rows("t"))
+    assert asked == [None]
