@@ -156,9 +156,10 @@ def test_the_tool_labs_lint_findings_are_drawn_whole_inside_their_table(
 
 
 @contextmanager
-def _laptop(browser: Any, url: str) -> Iterator[Any]:
-    """`url` at 1400 x 900 in a context of its own, each grid noting the texts it draws."""
-    context = new_context(browser, viewport=LAPTOP)
+def noting_grids(browser: Any, url: str, viewport: dict[str, int] = LAPTOP) -> Iterator[Any]:
+    """`url` at `viewport` (1400 x 900) in a context of its own, each grid noting the texts
+    it draws."""
+    context = new_context(browser, viewport=viewport)
     context.add_init_script(f"({NOTE_LINES})()")
     try:
         yield open_app(context, url)
@@ -205,7 +206,7 @@ def test_at_1400_px_the_tool_labs_error_table_and_real_run_fit_their_width(
     # content in 278 (its messages cut at the edge: "Input should b", "unable to parse") and
     # the real run's detail ended mid-value at the table's edge ("…extra_config={'m").
     state = {"page": "tools", "scenario": "loose_strict", "preset": "words for numbers"}
-    with _laptop(browser, f"{app_server.url}/tools?s={encode_share(state)}") as page:
+    with noting_grids(browser, f"{app_server.url}/tools?s={encode_share(state)}") as page:
         errors = _drawn(page, grid_with(page, "path", "line:col", "message"))
         observed = _drawn(page, grid_with(page, "what", "outcome", "detail"))
         assert {"errors": fit(errors), "observed": fit(observed)} == {
@@ -224,7 +225,7 @@ def test_at_1400_px_every_table_of_each_tool_scenario_fits_its_width(
     # runs) with the schema Google Live receives (its rewrites have the longest paths).
     problems: dict[str, Any] = {}
     checked: dict[str, set[str]] = {}
-    with _laptop(browser, app_server.url) as page:
+    with noting_grids(browser, app_server.url) as page:
         for scenario_id, scenario in SCENARIOS.items():
             state = {
                 "page": "tools",
@@ -253,7 +254,7 @@ def test_at_1400_px_the_retry_labs_timelines_fit_every_header_and_attempt_in_vie
     # #32 item 8, a browser walk: after Run the headers read "retries le", "message par",
     # "left out of th" (past the table's edge), the third attempt was cut off at the table's
     # foot (Streamlit's automatic height), and the invalid attempt's feedback at its row's.
-    with _laptop(browser, f"{app_server.url}/retry") as page:
+    with noting_grids(browser, f"{app_server.url}/retry") as page:
         with rerun(page):
             page.locator(".st-key-run_retry").get_by_role("button").click()
         timelines = grid_with(page, "attempt", "retries left", "left out")
@@ -273,7 +274,7 @@ def test_at_1400_px_each_cell_of_the_behaviour_table_in_view_is_drawn_whole_in_w
     # Issue 41, items 3 and 6: claims, sources and evidence were cut at a fourth line with no
     # way to read the rest in the table, ids broken mid-name ("gate_blocks_invalid_ / input"),
     # the evidence a raw "[matches] claim predicts: …", Pydantic's "items.0.sku" in it.
-    with _laptop(browser, f"{app_server.url}/behaviour") as page:
+    with noting_grids(browser, f"{app_server.url}/behaviour") as page:
         grid = _drawn(page, page.locator(f"{PROBE_GRID} [data-testid='stDataFrame']"))
         lines = grid.evaluate("e => e.__lines || []")
         headers = [name for name in grid.locator("[role='columnheader']").all_inner_texts() if name]

@@ -4,34 +4,21 @@ the Behaviour lab's verdict and claim in view on a phone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from core.retry import ENGINES, load_script, run_script
-from tests.e2e._browser import grid_with, new_context, open_app, rerun
-from tests.e2e.test_labs_e2e import FITS, PROBE_GRID, fit
-from tests.e2e.test_layout_e2e import HEADER, LAPTOP, NOTE_LINES, PADDING
+from tests.e2e._browser import grid_with, rerun
+from tests.e2e.test_labs_e2e import FITS, PROBE_GRID, fit, noting_grids
+from tests.e2e.test_layout_e2e import HEADER, LAPTOP, PADDING
 from ui.labs.retry_state import preset_text
 
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
-
-
-@contextmanager
-def _opened(browser: Any, url: str, viewport: dict[str, int]) -> Iterator[Any]:
-    """`url` at `viewport` in a context of its own, each grid noting the texts it draws."""
-    context = new_context(browser, viewport=viewport)
-    context.add_init_script(f"({NOTE_LINES})()")
-    try:
-        yield open_app(context, url)
-    finally:
-        context.close()
 
 
 def _drawn(page: Any, grid: Any) -> Any:
@@ -109,7 +96,7 @@ def test_at_1400_px_the_retry_timelines_split_no_word_and_each_cut_value_is_whol
     # "tool_name / =final_result", "pydanti / c.dev"), and the third attempt's answer cut at
     # its row's foot at '"The order' (the footer sent the reader to the run's messages).
     runs = _article_runs()
-    with _opened(browser, f"{app_server.url}/retry", LAPTOP) as page:
+    with noting_grids(browser, f"{app_server.url}/retry", LAPTOP) as page:
         with rerun(page):
             page.locator(".st-key-run_retry").get_by_role("button").click()
         timelines = grid_with(page, "attempt", "retries left", "left out")
@@ -138,7 +125,7 @@ def test_on_a_phone_the_behaviour_tables_verdict_and_claim_are_whole_in_view(
 ) -> None:
     # Issue 41, item 6 (a Chromium walk at 390 x 844): the id took about 280 of the grid's
     # 358 px, the verdict drawn "partl…" and the claim off-screen.
-    with _opened(browser, f"{app_server.url}/behaviour", PHONE) as page:
+    with noting_grids(browser, f"{app_server.url}/behaviour", PHONE) as page:
         grid = _drawn(page, page.locator(f"{PROBE_GRID} [data-testid='stDataFrame']"))
         view = grid.locator(".dvn-scroller").evaluate("e => e.clientWidth")
         found = cells(grid, 3, drawn_rows=8)  # the page's table holds eight rows, then scrolls
