@@ -397,6 +397,17 @@ def test_one_address_past_the_connection_limit_gets_503_until_a_connection_ends(
             connection.close()
 
 
+def _logged_413(proxy: Proxy, mark: int) -> list[Served]:
+    """The 413s nginx logged since `mark`, read until one is there (up to 10 s): nginx may
+    write the line a moment after the client has its answer (CI once read none yet)."""
+    for _ in range(40):
+        refused = [s for s in proxy.served_since(mark) if s.status == 413]
+        if refused:
+            return refused
+        time.sleep(0.25)
+    return refused
+
+
 def test_an_upload_over_streamlits_cap_is_refused_at_the_proxy(proxy: Proxy) -> None:
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     cap = config["server"]["maxUploadSize"]
@@ -416,5 +427,5 @@ def test_an_upload_over_streamlits_cap_is_refused_at_the_proxy(proxy: Proxy) -> 
     finally:
         over.close()
         at_cap.close()
-    refused = [s for s in proxy.served_since(mark) if s.status == 413]
+    refused = _logged_413(proxy, mark)
     assert refused == [("PUT /_stcore/upload_file/held/held", 413, "-")]  # no replica saw it

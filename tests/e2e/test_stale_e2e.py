@@ -20,6 +20,7 @@ from tests.e2e._browser import (
     rerun,
     run_trace,
 )
+from ui.labs.probe_table import PROBE_ORDER
 
 pytestmark = pytest.mark.e2e
 
@@ -39,13 +40,13 @@ def test_the_behaviour_labs_rows_and_filter_name_each_article_by_its_title(new_p
     chips = page.locator(".st-key-source_filter [data-tag] > span[title]")
     expect(chips).to_have_text(list(ARTICLES))
     grid = grid_with(page, "source")
-    expect(grid.locator("[role='columnheader']").first).to_have_text("id")
+    expect(grid.locator("[role='columnheader']").first).to_have_text(PROBE_ORDER[0])
     headers = grid.locator("[role='columnheader']").all_inner_texts()
     # Each row the grid draws: its id, and its source as the article's title and a section.
     rows = grid.locator("[role='row']:has([role='gridcell'])").evaluate_all(
         "rows => rows.map(r => [...r.querySelectorAll('[role=gridcell]')].map(c => c.textContent))"
     )
-    sources = {row[0]: row[headers.index("source")] for row in rows}
+    sources = {row[headers.index("id")]: row[headers.index("source")] for row in rows}
     assert len(sources) >= 5, rows
     assert sources == {probe: registry()[probe].source for probe in sources}
     readable = re.compile(rf"^({'|'.join(map(re.escape, ARTICLES))}) § [^/]+$")
