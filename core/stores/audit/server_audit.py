@@ -15,7 +15,7 @@ from core.stores.backends.server import RemoteStore, ServerRefusal
 from core.stores.backends.shards import Shard
 from core.stores.decode.rows import RowProblem, Unreadable
 from core.stores.decode.state import json_state_errors
-from core.stores.threads.server_entry import not_a_thread
+from core.stores.threads.server_entry import checkpoint_id_of, not_a_thread
 from core.stores.threads.server_history import history, server_written_by, state_errors_of, step_at
 
 __all__ = ["STATES_AT_ONCE", "audit_server"]
@@ -117,26 +117,17 @@ def _checked(
             errors = []
             result.unreadable.append(
                 Unreadable(
-                    thread_id, _checkpoint_id(state), step_at(state), problem.code, problem.message
+                    thread_id,
+                    checkpoint_id_of(state),
+                    step_at(state),
+                    problem.code,
+                    problem.message,
                 )  # fmt: skip
             )
     if errors:
         result.invalid.append(
-            InvalidState(thread_id, _checkpoint_id(state), step_at(state), None, errors)
+            InvalidState(thread_id, checkpoint_id_of(state), step_at(state), None, errors)
         )
-
-
-def _checkpoint_id(state: Any) -> str:
-    """The checkpoint id a state names; "" when its answer is not shaped as one.
-
-    Example:
-        >>> [_checkpoint_id(s) for s in [{"checkpoint": {"checkpoint_id": "c1"}},
-        ...  {"checkpoint": "x"}, None, [], {"checkpoint": {"checkpoint_id": None}}]]
-        ['c1', '', '', '', '']
-    """
-    checkpoint = state.get("checkpoint") if isinstance(state, dict) else None
-    found = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
-    return str(found or "")
 
 
 def _audit_history(
@@ -154,7 +145,7 @@ def _audit_history(
             result.invalid.append(InvalidState(thread_id, "", None, None, latest_errors))
         result.unreadable.append(_refused(thread_id, refusal))
         return
-    by_id = {_checkpoint_id(s): s for s in states}
+    by_id = {checkpoint_id_of(s): s for s in states}
     for state in states:
         result.checkpoints += 1
         try:
@@ -162,15 +153,19 @@ def _audit_history(
         except RowProblem as problem:
             result.unreadable.append(
                 Unreadable(
-                    thread_id, _checkpoint_id(state), step_at(state), problem.code, problem.message
+                    thread_id,
+                    checkpoint_id_of(state),
+                    step_at(state),
+                    problem.code,
+                    problem.message,
                 )
             )
             continue
         if errors:
-            parent = by_id.get(_checkpoint_id({"checkpoint": state.get("parent_checkpoint")}))
+            parent = by_id.get(checkpoint_id_of({"checkpoint": state.get("parent_checkpoint")}))
             node = server_written_by(state, parent, errors)
             result.invalid.append(
-                InvalidState(thread_id, _checkpoint_id(state), step_at(state), node, errors)
+                InvalidState(thread_id, checkpoint_id_of(state), step_at(state), node, errors)
             )
 
 

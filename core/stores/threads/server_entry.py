@@ -12,7 +12,15 @@ from core.errors import ErrorCode
 from core.stores.decode.rows import Unreadable
 from core.words import article
 
-__all__ = ["ServerEntry", "json_kind", "not_a_thread", "read_entry"]
+__all__ = [
+    "ServerEntry",
+    "checkpoint_id_of",
+    "json_kind",
+    "not_a_thread",
+    "read_entry",
+    "source_of",
+    "step_at",
+]
 
 
 def json_kind(value: Any) -> str:
@@ -99,21 +107,48 @@ class ServerEntry:
     problem: Unreadable | None = None
 
 
-def _step(metadata: dict[str, Any] | None) -> int | None:
-    step = (metadata or {}).get("step")
+def checkpoint_id_of(state: Any) -> str:
+    """The checkpoint id a server's state names; "" when the answer names none as text.
+
+    Example:
+        >>> [checkpoint_id_of(s) for s in [{"checkpoint": {"checkpoint_id": "c1"}},
+        ...  {"checkpoint": "x"}, None, [], {"checkpoint": {"checkpoint_id": None}},
+        ...  {"checkpoint": {"checkpoint_id": 5}}]]
+        ['c1', '', '', '', '', '']
+    """
+    checkpoint = state.get("checkpoint") if isinstance(state, dict) else None
+    found = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
+    return found if isinstance(found, str) else ""
+
+
+def step_at(state: Any) -> int | None:
+    """The step a state's metadata names; None when the answer is not shaped so.
+
+    Example:
+        >>> [step_at(s) for s in [{"metadata": {"step": 2}}, {"metadata": "m"}, None, []]]
+        [2, None, None, None]
+    """
+    metadata = state.get("metadata") if isinstance(state, dict) else None
+    step = metadata.get("step") if isinstance(metadata, dict) else None
     return step if isinstance(step, int) and not isinstance(step, bool) else None
 
 
-def _source(metadata: dict[str, Any] | None) -> str:
-    source = (metadata or {}).get("source")
+def source_of(state: Any) -> str:
+    """The source a state's metadata names ("input", "loop", "update", "fork"); "" when the
+    answer is not shaped so.
+
+    Example:
+        >>> [source_of(s) for s in [{"metadata": {"source": "loop"}}, {"metadata": []}, None]]
+        ['loop', '', '']
+    """
+    metadata = state.get("metadata") if isinstance(state, dict) else None
+    source = metadata.get("source") if isinstance(metadata, dict) else None
     return source if isinstance(source, str) else ""
 
 
 def _refused(raw: Any, thread_id: str, code: ErrorCode, message: str) -> ServerEntry:
     state = raw if isinstance(raw, dict) else {}
-    checkpoint = _object_or_none(state.get("checkpoint")) or {}
-    found = checkpoint.get("checkpoint_id")
-    checkpoint_id = found if isinstance(found, str) else ""
+    checkpoint_id = checkpoint_id_of(state)
     unreadable = Unreadable(thread_id, checkpoint_id, None, code, message)
     return ServerEntry(checkpoint_id, None, None, "", state.get("created_at"), {}, {}, unreadable)
 
@@ -164,14 +199,14 @@ def read_entry(raw: Any, thread_id: str) -> ServerEntry:
     problem = None
     if entry.values is None:
         problem = Unreadable(
-            thread_id, entry.checkpoint.checkpoint_id, _step(entry.metadata),
+            thread_id, entry.checkpoint.checkpoint_id, step_at(state),
             ErrorCode.ROW_MISSING_VALUE, "The server gives no values for this checkpoint.",
         )  # fmt: skip
     return ServerEntry(
         checkpoint_id=entry.checkpoint.checkpoint_id,
         parent_id=entry.parent_checkpoint,
-        step=_step(entry.metadata),
-        source=_source(entry.metadata),
+        step=step_at(state),
+        source=source_of(state),
         created_at=entry.created_at,
         values=entry.values if isinstance(entry.values, dict) else {},
         state=state,

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from core.errors import ErrorCode
 from core.stores.backends.server import PAGE_LIMIT, RemoteStore, ServerRefusal, server_writes
 from core.stores.decode.state import cut_input, json_state_errors
+from core.stores.threads.server_entry import checkpoint_id_of, source_of, step_at
 from core.stores.threads.writers import Write, blame, violated_fields
 from core.validate.channels import write_input
 from core.validate.entry_run import entry_graph
@@ -110,13 +111,6 @@ _STOPPED = (
 )
 
 
-def _id_of(state: Any) -> str:
-    """A history state's checkpoint id; "" when the answer names none."""
-    checkpoint = state.get("checkpoint") if isinstance(state, dict) else None
-    found = checkpoint.get("checkpoint_id") if isinstance(checkpoint, dict) else None
-    return found if isinstance(found, str) else ""
-
-
 def read_history(store: RemoteStore, thread_id: str) -> HistoryRead:
     """The thread's history, newest first; or, when the server refuses it (a stored state
     fails the graph's model: every window holding a checkpoint it cannot prepare answers
@@ -131,11 +125,11 @@ def read_history(store: RemoteStore, thread_id: str) -> HistoryRead:
             raise
         newest = _newest_window(store, thread_id)
         older, failed_at = _before_failed_run(store, thread_id)
-        seen = {_id_of(s) for s in newest}
-        states = newest + [s for s in older if _id_of(s) not in seen]
+        seen = {checkpoint_id_of(s) for s in newest}
+        states = newest + [s for s in older if checkpoint_id_of(s) not in seen]
         if not states:
             raise
-        states.sort(key=_id_of, reverse=True)
+        states.sort(key=checkpoint_id_of, reverse=True)
         shown = [_NEWEST] if newest else []
         if older:
             shown.append(f"those before {failed_at}")
@@ -213,7 +207,7 @@ def _paged(
         return read, False
     except (KeyError, TypeError, AttributeError):  # a state of the page now read is odd
         whole = len(read) - len(read) % PAGE_LIMIT  # the pages read before it
-        after = _id_of(read[whole - 1]) if whole else before
+        after = checkpoint_id_of(read[whole - 1]) if whole else before
         page: Any = store.history_page(thread_id, PAGE_LIMIT, after)
         page = list(page) if isinstance(page, list) else [page]
         return read[:whole] + page, len(page) >= PAGE_LIMIT
@@ -259,28 +253,3 @@ def server_written_by(
     """`core.stores.writers.written_by` for a server's checkpoint `state`: None for an input
     checkpoint, else the node(s) of its `parent`'s tasks that wrote it (`blamed_node`)."""
     return None if source_of(state) == "input" else blamed_node(parent, errors)
-
-
-def step_at(state: Any) -> int | None:
-    """The step a state's metadata names; None when the answer is not shaped so.
-
-    Example:
-        >>> [step_at(s) for s in [{"metadata": {"step": 2}}, {"metadata": "m"}, None, []]]
-        [2, None, None, None]
-    """
-    metadata = state.get("metadata") if isinstance(state, dict) else None
-    step = metadata.get("step") if isinstance(metadata, dict) else None
-    return step if isinstance(step, int) and not isinstance(step, bool) else None
-
-
-def source_of(state: Any) -> str:
-    """The source a state's metadata names ("input", "loop", "update", "fork"); "" when the
-    answer is not shaped so.
-
-    Example:
-        >>> [source_of(s) for s in [{"metadata": {"source": "loop"}}, {"metadata": []}, None]]
-        ['loop', '', '']
-    """
-    metadata = state.get("metadata") if isinstance(state, dict) else None
-    source = metadata.get("source") if isinstance(metadata, dict) else None
-    return source if isinstance(source, str) else ""
