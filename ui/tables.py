@@ -12,6 +12,7 @@ __all__ = [
     "MOST_LINES",
     "TOOLBAR_ROOM",
     "fitted",
+    "row_height",
     "rows_in_view",
     "room_for_table_toolbars",
     "wrapped_row_height",
@@ -49,6 +50,7 @@ def room_for_table_toolbars() -> None:
 _LINE = 21  # px
 _PADDING = 16  # px, above and below the lines
 _CHAR = 8  # px, a wide character of the grid's font (a CJK one counts as two)
+_ONE_LINE_ROW, _WRAPPING_ROW = 35, 66  # px: Streamlit's own row; the least that wraps
 MOST_LINES = 12
 
 
@@ -70,9 +72,21 @@ def wrapped_row_height(
         (_lines(row.get(name, ""), width) for row in rows for name, width in widths.items()),
         default=1,
     )
-    if lines == 1:
-        return 35  # Streamlit's own row height
-    return max(min(lines, most_lines) * _LINE + _PADDING, 66)
+    return row_height(lines, most_lines)
+
+
+def row_height(lines: int, most_lines: int = MOST_LINES) -> int:
+    """The height of a row whose tallest cell wraps to `lines` lines (at most `most_lines`
+    drawn, the rest cut at the row's foot): Streamlit's own 35 px for one line, and for more
+    at least a wrapping row (Streamlit wraps a cell's text only in rows over 64 px).
+
+    Example:
+        >>> row_height(1), row_height(2), row_height(4), row_height(40)
+        (35, 66, 100, 268)
+    """
+    if lines <= 1:
+        return _ONE_LINE_ROW
+    return max(min(lines, most_lines) * _LINE + _PADDING, _WRAPPING_ROW)
 
 
 def fitted(

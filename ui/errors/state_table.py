@@ -9,6 +9,7 @@ import streamlit as st
 
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS, MESSAGE_ROW_HEIGHT
 from ui.errors.widths import column_px, wrapped_column_px, wrapped_lines
+from ui.tables import MOST_LINES, row_height
 
 __all__ = ["STATE_ERROR_TABLE", "state_error_table"]
 
@@ -50,13 +51,10 @@ _WORD_MOST = 120  # px, a wrapped column's most: the longest word it holds unbro
 _FITTED_ORDER = ["path", "message", "type", "input", "ctx", "docs"]
 _WRAPPED = ("path", "message", "input", "ctx")
 _MESSAGE_LEAST = 90  # px: a word or two a line
-_LINE, _PADDING = 21, 16  # px: a wrapped line, and the room above and below a cell's lines
-_MOST_LINES = 12  # the message is widened rather than cut past these (the table scrolls)
+# the message is widened rather than cut past ui.tables.MOST_LINES lines (the table scrolls)
 _MESSAGE_MOST = 900  # px: and never past this (a message of many line breaks fits no width)
 _ROWS_MEASURED = 200  # rows whose words set the widths (the rest wrap inside them)
 _CHARS_MEASURED = 2_000  # of each cell: 12 lines of the widest column hold far fewer
-_ONE_LINE_ROW = 35  # px: Streamlit's own row height
-_WRAPPING_ROW = 66  # px: Streamlit wraps a cell's text only in rows taller than 64 px
 _DOCS_TEXT = "↗"
 _DOCS = st.column_config.LinkColumn(
     "docs", display_text=_DOCS_TEXT, help="The error type's page in Pydantic's documentation."
@@ -105,23 +103,20 @@ def state_error_table(rows: Sequence[Mapping[str, str]]) -> _TableOptions:
         widths["docs"] = column_px(["docs", _DOCS_TEXT])
     rest = _ROOM - sum(width for name, width in widths.items() if name != "message")
     message = max(rest, widths["message"], _MESSAGE_LEAST)
-    if message < _MESSAGE_MOST and _lines(texts["message"], message) > _MOST_LINES:
+    if message < _MESSAGE_MOST and _lines(texts["message"], message) > MOST_LINES:
         # the narrowest width (in steps of 10 px, up to _MESSAGE_MOST) that holds every message
-        # in _MOST_LINES: found by halving, as more width never adds a line; a message whose
-        # line breaks alone pass _MOST_LINES fits at no width, so the search stops at the most
+        # in MOST_LINES: found by halving, as more width never adds a line; a message whose
+        # line breaks alone pass MOST_LINES fits at no width, so the search stops at the most
         low, high = message, _MESSAGE_MOST
         while high - low > 10:
             middle = low + max(10, (high - low) // 20 * 10)
-            if _lines(texts["message"], middle) > _MOST_LINES:
+            if _lines(texts["message"], middle) > MOST_LINES:
                 low = middle
             else:
                 high = middle
         message = high
     widths["message"] = message
-    lines = max(_lines(texts[name], widths[name]) for name in _WRAPPED)
-    height = _ONE_LINE_ROW
-    if lines > 1:
-        height = max(min(lines, _MOST_LINES) * _LINE + _PADDING, _WRAPPING_ROW)
+    height = row_height(max(_lines(texts[name], widths[name]) for name in _WRAPPED))
     config = ERROR_COLUMNS | {"docs": _DOCS}
     return {
         "hide_index": True,

@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from ui.errors.widths import column_px, text_px, word_px, wrapped_column_px, wrapped_lines
+from ui.tables import row_height
 
 __all__ = ["TIMELINE_LINES", "TIMELINE_LONG", "TIMELINE_ROOM", "shown_cell", "timeline_table"]
 
@@ -30,10 +31,6 @@ TIMELINE_LONG = {
 TIMELINE_LINES = 8
 _MORE = " …"
 _UNDER = "(whole under the table)"  # a value whose first word is wider than its column
-# A wrapped line is 21 px with 16 px above and below the lines; Streamlit wraps a cell's text
-# only in rows taller than 64 px (the measures of ui/errors/state_table.py).
-_LINE, _PADDING = 21, 16  # px
-_ONE_LINE_ROW, _WRAPPING_ROW = 35, 66  # px
 
 
 def _fits(text: str, width: int) -> bool:
@@ -104,7 +101,7 @@ def timeline_table(
     lines = max(
         (wrapped_lines(row[name], widths[name]) for row in drawn for name in order), default=1
     )
-    height = _ONE_LINE_ROW if lines == 1 else max(lines * _LINE + _PADDING, _WRAPPING_ROW)
+    height = row_height(lines, TIMELINE_LINES)  # each drawn value takes at most these
     return (
         {
             "column_order": list(order),
