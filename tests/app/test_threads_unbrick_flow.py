@@ -138,3 +138,21 @@ def test_an_unbrick_as_the_last_node_says_the_run_is_complete_and_how_to_go_on(a
     )
     at.selectbox(key=keys.THREADS_THREAD).set_value("clean-1").run()
     assert _next(at) is None  # said once, after the write
+
+
+def _valid_said(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption if "nothing needs unbricking" in c.value]
+
+
+def test_a_valid_thread_and_one_just_unbricked_say_nothing_needs_unbricking(at):
+    at.selectbox(key=keys.THREADS_THREAD).set_value("clean-1").run()
+    assert _valid_said(at) == [
+        plain("Thread clean-1's latest state is valid: nothing needs unbricking.")
+    ]
+    assert len(_intro(at)) == 1  # an edit of it can still be written, as the sentence says
+    _unbrick(at, "fault-negative_amount", "amount", 99)
+    assert _valid_said(at) == []  # a broken thread: the sentence is the repair's
+    at.button(key=keys.THREADS_UNBRICK_WRITE).click().run()
+    assert _valid_said(at) == [
+        plain("Thread fault-negative_amount's latest state is valid: nothing needs unbricking.")
+    ]

@@ -76,6 +76,10 @@ def _intro(timeline: Timeline) -> bool:
         if timeline.blamed is not None
         else "its latest), "
     )
+    latest = timeline.checkpoints[-1]
+    if timeline.blamed is None and not latest.errors and latest.unreadable is None:
+        # a valid thread (one just unbricked, too): nothing to repair, an edit stays possible
+        st.caption(plain(f"Thread {thread}'s latest state is valid: nothing needs unbricking."))
     said = (
         f"Unbrick writes the state below, once you edit, dry-run and confirm it, as one new "
         f"checkpoint of thread {thread} forked from checkpoint {base.checkpoint_id} (step "
