@@ -156,3 +156,26 @@ def test_a_valid_thread_and_one_just_unbricked_say_nothing_needs_unbricking(at):
     assert _valid_said(at) == [
         plain("Thread fault-negative_amount's latest state is valid: nothing needs unbricking.")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"amount": 99,\n  bad}', (
+            "The edited state is not valid JSON [json_syntax]:",
+            "Line 2, column 3: Invalid JSON: Expecting property name enclosed in double quotes — "
+            "keys need double quotes, and a trailing comma before } is not allowed.",
+        )),
+        ("[" * 300 + "]" * 300, (
+            "The edited state is refused [too_deep]:",
+            "Line 1, column 201: The payload nests deeper than 200 levels; flatten it.",
+        )),
+    ],
+)  # fmt: skip
+def test_an_edit_that_cannot_be_read_says_where_and_why(at, text, said):
+    at.selectbox(key=keys.THREADS_THREAD).set_value("fault-negative_amount").run()
+    editor(at, keys.THREADS_UNBRICK_TEXT).input(text).run()
+    at.button(key=keys.THREADS_UNBRICK_VALIDATE).click().run()
+    assert not at.exception
+    assert (at.error[-1].value, at.code[-1].value) == said
+    assert editor(at, keys.THREADS_UNBRICK_TEXT).value == text  # the user's text is kept

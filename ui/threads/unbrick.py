@@ -11,6 +11,7 @@ import streamlit as st
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
+from core.errors import CodedError, ErrorCode
 from core.jsontext.payload import PayloadError, parse
 from core.jsontext.write import dumps
 from core.stores.reader import write_fork
@@ -171,7 +172,11 @@ def unbrick_section(
                 plan_unbrick(timeline, edited, model, graph),
             )
         except PayloadError as error:
-            show_coded("The edited state is not valid JSON", error)
+            # where in the text (line, column) and what to change; too deep or too large is
+            # valid JSON this page will not read, not broken JSON
+            syntax = error.code not in (ErrorCode.TOO_DEEP, ErrorCode.TOO_LARGE)
+            lead = "The edited state is not valid JSON" if syntax else "The edited state is refused"
+            show_coded(lead, CodedError(ErrorCode(error.code), str(error)))
         except UnbrickError as error:
             show_coded("Nothing will be written", error)
             if error.code == UnbrickCode.INVALID_EDIT:
