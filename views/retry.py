@@ -55,11 +55,11 @@ def _show_input_error(error: RetryInputError) -> None:
     if error.code.startswith("retry_script"):
         where = f" at line {error.line}, column {error.col}" if error.line else ""
         st.error(
-            f"The script was not run ({error.code}){where}. Your text is kept; fix it and press "
+            f"The script was not run [{error.code}]{where}. Your text is kept; fix it and press "
             "Run."
         )
     else:
-        st.error(f"Nothing can run with these output model constraints ({error.code}).")
+        st.error(f"Nothing can run with these output model constraints [{error.code}].")
     st.code(error.message, language=None, wrap_lines=True)
 
 

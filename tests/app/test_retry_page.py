@@ -153,7 +153,7 @@ def test_invalid_json_shows_line_and_column_and_keeps_the_text():
     assert not at.exception
     assert editor(at, keys.RETRY_SCRIPT).value == broken
     assert [e.value for e in at.error] == [
-        "The script was not run (retry_script_json) at line 2, column 3. Your text is kept; "
+        "The script was not run [retry_script_json] at line 2, column 3. Your text is kept; "
         "fix it and press Run."
     ]
     assert "invalid JSON at line 2, column 3: Expecting value" in _outcomes(at)
@@ -165,7 +165,7 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
     editor(at, keys.RETRY_SCRIPT).set_value('[{"**bold** <b>x</b>": 1}]').run()
 
     assert [e.value for e in at.error] == [
-        "The script was not run (retry_script_shape). Your text is kept; fix it and press Run."
+        "The script was not run [retry_script_shape]. Your text is kept; fix it and press Run."
     ]
     assert any("**bold** <b>x</b>" in c for c in _outcomes(at))
 
@@ -173,7 +173,7 @@ def test_user_text_in_a_bad_script_is_shown_as_code_not_markdown():
 def test_confidence_bounds_the_wrong_way_round_are_named_as_constraints_where_they_are_set():
     at = open_page(PAGE)
     at.number_input(key=keys.RETRY_CONFIDENCE_MIN).set_value(2.0).run()
-    said = ["Nothing can run with these output model constraints (retry_constraints)."]
+    said = ["Nothing can run with these output model constraints [retry_constraints]."]
     why = "confidence ge must not be above le; lower ge or raise le"
 
     assert [e.value for e in at.error] == said  # before Run, under the constraints
@@ -196,7 +196,7 @@ def test_a_lone_surrogate_is_reported_with_its_position_and_the_text_kept():
     assert not at.exception
     assert editor(at, keys.RETRY_SCRIPT).value == text
     assert [e.value for e in at.error] == [
-        "The script was not run (retry_script_surrogate) at line 2, column 12. Your text is "
+        "The script was not run [retry_script_surrogate] at line 2, column 12. Your text is "
         "kept; fix it and press Run."
     ]
     assert _outcomes(at) == [
@@ -282,7 +282,7 @@ def test_a_share_link_whose_script_nests_too_deep_says_where_and_keeps_the_text(
     assert not at.exception
     assert editor(at, keys.RETRY_SCRIPT).value == deep
     assert [e.value for e in at.error] == [
-        "The script was not run (retry_script_shape) at line 1, column 216. Your text is kept; "
+        "The script was not run [retry_script_shape] at line 1, column 216. Your text is kept; "
         "fix it and press Run."
     ]
     assert "The script nests deeper than 200 levels; flatten it." in _outcomes(at)

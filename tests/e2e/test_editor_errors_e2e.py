@@ -176,7 +176,7 @@ def test_the_tool_and_retry_labs_mark_their_errors_in_the_same_editor(new_page: 
     # No Ctrl+Enter: the script is checked as typed, its error marked at 2:3.
     expect(frame.locator(".cm-lintRange-error")).to_have_text("oops")
     expect(
-        retry.get_by_text("The script was not run (retry_script_json) at line 2")
+        retry.get_by_text("The script was not run [retry_script_json] at line 2")
     ).to_be_visible()
 
 
