@@ -367,6 +367,10 @@ THREADS_STEP_OF = "threads_step_of"
 # A checkpoint_id the timeline opens on in its next run, then dropped: an unbrick write's new
 # head (ui/threads/unbrick.py), so the stepper and panels show what was just written.
 THREADS_OPEN_AT = "threads_open_at"
+# What the stepper was last drawn over: the thread, its checkpoint ids and their labels. The
+# slider keeps its choice as a label, and a label names the count ("of 4"): when a write grows
+# the timeline the kept label names no option, so the stepper is set anew (ui/threads/timeline.py).
+THREADS_STEP_DRAWN = "threads_step_drawn"
 # The store upload, the list's Previous / Next, a thread's boxes and tables, the Share link;
 # the link opened (a ThreadsLink), held until its notes are said (ui/threads/share.py).
 THREADS_UPLOAD = "threads_upload"
