@@ -49,8 +49,12 @@ _LINT_ROW_HEIGHT = 86  # four lines of wrapped text (Streamlit wraps only in row
 
 
 def _frame(rows: Sequence[object]) -> pd.DataFrame:
-    """Dataclass rows as text columns; a column that is empty in every row is left out."""
-    frame = pd.DataFrame([vars(row) for row in rows]).astype(str)
+    """Dataclass rows as text columns (True and False in words: yes, no); a column that is
+    empty in every row is left out."""
+    words = {True: "yes", False: "no"}
+    frame = pd.DataFrame(
+        [{k: words[v] if isinstance(v, bool) else v for k, v in vars(row).items()} for row in rows]
+    ).astype(str)
     return frame.loc[:, (frame != "").any()] if not frame.empty else frame
 
 

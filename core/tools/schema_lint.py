@@ -47,7 +47,7 @@ def lint_model(model: type[BaseModel]) -> list[Finding]:
                 "(model)",
                 f"Pydantic cannot describe {model.__name__} as JSON Schema: "
                 f"{str(exc).splitlines()[0]}",
-                "Give the custom type a `__get_pydantic_json_schema__` hook (or build its core "
+                "Give the custom type a __get_pydantic_json_schema__ hook (or build its core "
                 "schema from JSON-describable parts), or use a standard type.",
             )
         ]
@@ -73,7 +73,7 @@ def lint_schema(schema: JsonSchema) -> list[Finding]:
                     "recursive_model",
                     f"/$defs/{path[-1]}",
                     f"{path[-1]} refers back to itself ({' -> '.join(path)}): the schema can only "
-                    "be written with a `$ref` cycle, which some providers cannot inline.",
+                    "be written with a $ref cycle, which some providers cannot inline.",
                     "Cap the depth with a non-recursive model per level, or send the tree flat "
                     "(a list of nodes with parent ids).",
                 )
@@ -138,13 +138,13 @@ def _object_findings(pointer: str, node: JsonSchema, defs: dict[str, Any]) -> li
                 Finding(
                     "missing_description",
                     where,
-                    f"`{name}` has no description: the model must guess what to put there "
+                    f"'{name}' has no description: the model must guess what to put there "
                     "from the name alone.",
-                    f'Add Field(description="...") to `{name}`.',
+                    f"Add Field(description=\"...\") to '{name}'.",
                 )
             )
         if isinstance(prop, dict) and not any(key in prop for key in _TYPED):
-            findings.append(_untyped(where, f"`{name}` accepts any JSON value (typed `Any`)."))
+            findings.append(_untyped(where, f"'{name}' accepts any JSON value (typed Any)."))
     extra = node.get("additionalProperties")
     if extra is True or isinstance(extra, dict):
         findings.append(

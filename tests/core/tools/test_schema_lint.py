@@ -41,7 +41,7 @@ def test_recursive_menu_is_flagged_with_its_cycle():
         (
             "/$defs/MenuItem",
             "MenuItem refers back to itself (MenuTool -> MenuToolParams -> MenuItem -> MenuItem): "
-            "the schema can only be written with a `$ref` cycle, which some providers cannot "
+            "the schema can only be written with a $ref cycle, which some providers cannot "
             "inline.",
         )
     ]
