@@ -160,6 +160,11 @@ def test_on_a_phone_prev_and_next_sit_side_by_side_with_the_slider(new_page) -> 
     assert boxes["slider"]["x"] > boxes["next"]["x"] or boxes["slider"]["y"] > boxes["next"]["y"], (
         boxes
     )
+    # The slider's value, drawn over its thumb, never over a button (at the last row a long
+    # one ran left over Next): on a phone the slider has a row of its own, under both
+    assert boxes["slider"]["y"] >= boxes["next"]["y"] + boxes["next"]["height"], boxes
+    value = page.locator(".st-key-step_slider [data-testid='stSliderThumbValue']").bounding_box()
+    assert value is not None and value["y"] >= boxes["next"]["y"] + boxes["next"]["height"], value
     # The table's first columns say what happened, within the phone's width.
     table = page.locator(".st-key-trace__table_2")  # the run's table, row 2 selected
     expect(table.locator("[role='columnheader']").first).to_be_attached()
