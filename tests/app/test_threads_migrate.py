@@ -285,6 +285,20 @@ def test_from_and_to_take_plain_text_where_the_field_is_text_and_json_elsewhere(
     ]
 
 
+def test_a_bad_path_is_named_before_a_value_read_against_it(at):
+    # the value was refused alone, saying "the field here is not text" of a path naming none
+    _edit(at, added=[{"path": "no.such[0].field", "action": "default", "value": "{bad json"}])
+    assert _refusals(at) == [
+        "Row 1 (no.such[0].field), column path [plan_step]\n"
+        "'no.such[0].field' is not a path: write field names joined by dots, [*] after a "
+        "list's name for each of its elements (items[*].sku).\n\n"
+        "Row 1 (no.such[0].field), column value [plan_step]\n"
+        "Not JSON (Expecting property name enclosed in double quotes at character 2); write "
+        "JSON: a number (750), true, false, null, a list, an object, or a string in double "
+        'quotes ("shipped").'
+    ]
+
+
 def test_no_text_shown_as_it_is_holds_markdown_backticks(monkeypatch):
     at = _open(monkeypatch, candidate="candidates.migrations:OrderWithFewerStatuses")
     _edit(at, added=[{"path": "status", "action": "map"}])  # a refusal naming from and to

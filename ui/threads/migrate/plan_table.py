@@ -114,11 +114,21 @@ def _refused(row: int, path: str, where: str, message: str) -> StepRefusal:
     return StepRefusal(f"{named}{', ' + where if where else ''}", message)
 
 
+def _path_refusals(row: int, path: str) -> list[StepRefusal]:
+    """What the path cell alone is refused for (none: a path a step can take)."""
+    try:
+        Step.model_validate({"path": path, "action": "drop"})
+    except ValidationError as error:
+        return [r for r in _step_refusals(row, path, error) if r.where.endswith("column path")]
+    return []
+
+
 def _json_cells(
-    row: int, cells: dict[str, str], text: TakesText
+    row: int, cells: dict[str, str], text: TakesText, *, known: bool = True
 ) -> tuple[dict[str, Any], list[StepRefusal]]:
     """The value cells that are not empty, read: JSON, else plain text where the field
-    takes text; each other one refused, saying JSON is needed there."""
+    takes text; each other one refused, saying JSON is needed there (and that the field
+    is not text, where the path is `known` to be one a step can take)."""
     given: dict[str, Any] = {}
     refusals = []
     for column in JSON_COLUMNS:
@@ -136,11 +146,11 @@ def _json_cells(
                 if isinstance(exc, json.JSONDecodeError)
                 else "too deep or too long a number"
             )
+            because = "the field here is not text, so " if known else ""
             refusals.append(_refused(
                 row, cells["path"], f"column {column}",
-                f"not JSON ({why}); the field here is not text, so write JSON: a number "
-                "(750), true, false, null, a list, an object, or a string in double quotes "
-                '("shipped").',
+                f"not JSON ({why}); {because}write JSON: a number (750), true, false, null, "
+                'a list, an object, or a string in double quotes ("shipped").',
             ))  # fmt: skip
     return given, refusals
 
@@ -185,9 +195,10 @@ def read_rows(
         cells = {name: _cell(raw.get(name)) for name in _TEXT}
         if not any(cells[name].strip() for name in ("path", "action", *JSON_COLUMNS)):
             continue
-        given, refusals = _json_cells(position, cells, text)
-        found.refusals += refusals
-        if refusals:
+        path_refused = _path_refusals(position, cells["path"])
+        given, refusals = _json_cells(position, cells, text, known=not path_refused)
+        if refusals:  # the path's own problem first: the value's is read against it
+            found.refusals += path_refused + refusals
             continue
         fields = {"path": cells["path"], **given}
         if cells["action"]:
