@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import streamlit as st
 
-from core.jsontext.payload import parse
+from core.jsontext.payload import PayloadError, json_writable, parse
 from core.jsontext.write import to_text
 from ui import keys
 from ui.editor.payload import set_payload_text
-from ui.validate.form_edits import Path
+from ui.validate.form_drafts import Draft, hold, release
+from ui.validate.form_edits import Path, shown, typed
+from ui.validate.form_json import looks_like_json, read_json
 
-__all__ = ["edit_payload", "value_at"]
+__all__ = ["UNSET", "Box", "apply_field", "edit_payload", "value_at"]
+
+UNSET = "(unset)"  # a picker's choice for an optional field left out
 
 
 def edit_payload(path: Path, value: Any, *, drop: bool = False) -> None:
@@ -36,3 +40,39 @@ def value_at(path: Path) -> Any:
     for segment in path:
         node = node.get(segment) if isinstance(node, dict) else None
     return node
+
+
+class Box(NamedTuple):
+    """What a field's box was drawn with, for its callback."""
+
+    now: str  # the box's text for the field's value in the JSON text
+    container: bool  # a list or an object: its text is applied as JSON or not at all
+    # No type named (Any, a union, a key the model does not declare): text that starts as a
+    # list or an object is JSON being typed, and any value would take it as a string
+    untyped: bool
+
+
+def apply_field(path: Path, kind: str, required: bool, options: list[Any] | None, box: Box) -> None:
+    """A field's box was changed: its value written at `path`, or the edit refused and
+    held (text that is not JSON) or named (a number JSON cannot write)."""
+    raw = st.session_state[keys.field_key(path)]
+    release(path)
+    if raw == UNSET or (not required and (raw == "" or box.container and not raw.strip())):
+        edit_payload(path, None, drop=True)  # an optional field left empty is left out
+        return
+    if options:
+        value = next((o for o in options if shown(o) == raw), raw)
+    elif kind != "text" and (box.container or box.untyped and looks_like_json(raw)):
+        # JSON or nothing, never a string the model would call the wrong type (or take)
+        try:
+            value = read_json(raw)
+        except PayloadError as exc:
+            hold(path, Draft(raw, box.now, exc))  # the JSON text keeps the field's value
+            return
+    else:
+        value = typed(raw, kind)
+    if not json_writable(value):
+        where = ".".join(path)
+        st.session_state[keys.field_key(path, "notice")] = f"{where} = {raw}"
+        return
+    edit_payload(path, value)

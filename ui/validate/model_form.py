@@ -8,7 +8,6 @@ from typing import Any, Final
 import streamlit as st
 from pydantic import BaseModel
 
-from core.jsontext.payload import json_writable
 from core.jsontext.write import to_text
 from core.validate.field_errors import FieldError
 from core.validate.json_schema import field_kind, json_schema
@@ -16,14 +15,14 @@ from core.validate.report import validate_text
 from ui import keys
 from ui.editor.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
-from ui.validate.form_edits import Path, shown, typed
+from ui.validate.form_drafts import box_text, show_held
+from ui.validate.form_edits import Path, shown
 from ui.validate.form_table import APPLY, table_editor
-from ui.validate.form_write import edit_payload
+from ui.validate.form_write import UNSET, Box, apply_field
 from ui.validate.names import spoken
 
 __all__ = ["model_form"]
 
-_UNSET = "(unset)"
 # Static CSS (no user data): a field's errors sit under it, smaller, with a red rule beside
 # them; the text keeps the theme's own colour, so it reads on light and dark themes alike.
 _ERRORS = keys.field_key((), "errors")  # every field's errors box: form-errors-<path>
@@ -32,19 +31,6 @@ _ERROR_STYLE = f"""<style>
   margin-top: -0.5rem; }}
 [class*="st-key-{_ERRORS}"] [data-testid="stText"] {{ font-size: 0.875rem; }}
 </style>"""
-
-
-def _apply(path: Path, kind: str, required: bool, options: list[Any] | None) -> None:
-    raw = st.session_state[keys.field_key(path)]
-    if raw == _UNSET or (raw == "" and not required):
-        edit_payload(path, None, drop=True)  # an optional field left empty is left out
-        return
-    value = next((o for o in options if shown(o) == raw), raw) if options else typed(raw, kind)
-    if not json_writable(value):
-        where = ".".join(path)
-        st.session_state[keys.field_key(path, "notice")] = f"{where} = {raw}"
-        return
-    edit_payload(path, value)
 
 
 class _Form:
@@ -118,12 +104,13 @@ class _Form:
         many = isinstance(current, list | dict) or node.get("type") in ("array", "object")
         now = (to_text(current) if many and kind == "json" else shown(current)) if present else ""
         if options is not None:
-            now = now if present else _UNSET
+            now = now if present else UNSET
         # Written only when the JSON text says something else: a write would also replace
-        # what the browser holds in that widget, typing included.
-        if st.session_state.get(key) != now:
-            st.session_state[key] = now
-        args = (path, kind, required, options)
+        # what the browser holds in that widget, typing included. Text the JSON text did not
+        # take stays as typed while the field's value is the one it was typed over.
+        if st.session_state.get(key) != (want := box_text(path, now)):
+            st.session_state[key] = want
+        args = (path, kind, required, options, Box(now, many, "type" not in node))
         hint = None  # the model's default, where its schema names one
         if "default" in sub or "default" in node:
             default = shown(sub.get("default", node.get("default")))
@@ -135,18 +122,21 @@ class _Form:
         with st.container(gap="xxsmall"):
             st.caption(label, help=hint)
             if options is not None:
-                choices = [shown(o) for o in options] + ([] if required else [_UNSET])
+                choices = [shown(o) for o in options] + ([] if required else [UNSET])
                 choices = choices if now in choices else [*choices, now]
                 st.selectbox(
-                    name_of, choices, key=key, on_change=_apply, args=args,
+                    name_of, choices, key=key, on_change=apply_field, args=args,
                     label_visibility=hidden,
                 )  # fmt: skip
             elif many and kind == "json":
-                st.text_area(name_of, key=key, on_change=_apply, args=args, label_visibility=hidden)
+                st.text_area(
+                    name_of, key=key, on_change=apply_field, args=args, label_visibility=hidden
+                )
             else:
                 st.text_input(
-                    name_of, key=key, on_change=_apply, args=args, label_visibility=hidden
+                    name_of, key=key, on_change=apply_field, args=args, label_visibility=hidden
                 )
+        show_held(path)
         show_refusal(keys.field_key(path, "notice"), NOT_A_FLOAT)
         self.show_errors(path)
 

@@ -1,0 +1,197 @@
+"""The Validate page's Form view: a list or object field's box takes JSON or nothing. Text that
+does not parse stays in the box as typed, the JSON text keeps the field's last value, and the
+message says where the text stops being JSON and what to add (walk: a half-typed messages
+list was written into the payload as one string, and the message said list_type)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.jsontext.payload import PayloadError
+from core.jsontext.write import to_text
+from core.order.presets import SEED_TEXT
+from tests.app._editor import editor
+from ui import keys
+from ui.validate.form_drafts import NOT_APPLIED
+from ui.validate.form_json import read_json
+
+APP = str(Path(__file__).parents[2] / "app.py")
+HALF = '[{"type":"human","content":"hi"'  # the closing } and ] not typed yet
+HALF_SAYS = (
+    "messages: line 1, column 32 [json_syntax]\n"
+    '[{"type":"human","content":"hi"\n'
+    "                               ^\n"
+    "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, column 1 and "
+    "{ at line 1, column 2. Add }] at the end to close them."
+)
+
+
+def _form() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    return at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
+
+
+def _said(at: AppTest) -> tuple[list[str], list[str], list[str]]:
+    """The form's warnings (not the page's LangGraph banner), the plain-text blocks that name a
+    form field, and the field error lines."""
+    named = [c.value for c in at.code if c.value.startswith(("messages:", "totl:", "logs:"))]
+    errors = [t.value for t in at.text if t.value.startswith("✗")]
+    warnings = [w.value for w in at.warning if not w.value.startswith("LangGraph runs")]
+    return warnings, named, errors
+
+
+def test_a_half_typed_list_is_not_written_stays_as_typed_and_says_what_closes_it() -> None:
+    at = _form()
+    before = editor(at, keys.PAYLOAD).value
+    assert before == SEED_TEXT
+    at.text_area(key="form_messages").input(HALF).run()
+
+    assert not at.exception
+    assert editor(at, keys.PAYLOAD).value == before  # no string where the list was
+    assert at.text_area(key="form_messages").value == HALF
+    assert _said(at) == ([NOT_APPLIED], [HALF_SAYS], [])
+
+    # Another field's edit: the typed text and why it was refused stay with the box
+    at.text_input(key="form_amount").input("5").run()
+    assert json.loads(editor(at, keys.PAYLOAD).value) == json.loads(before) | {"amount": 5}
+    assert at.text_area(key="form_messages").value == HALF
+    assert _said(at) == ([NOT_APPLIED], [HALF_SAYS], [])
+
+    # Completed as the message says: written, shown as the JSON text writes it
+    at.text_area(key="form_messages").input(HALF + "}]").run()
+    messages = [{"type": "human", "content": "hi"}]
+    assert json.loads(editor(at, keys.PAYLOAD).value) == json.loads(before) | {
+        "amount": 5,
+        "messages": messages,
+    }
+    assert at.text_area(key="form_messages").value == to_text(messages)
+    assert _said(at) == ([], [], [])
+
+
+def test_the_typed_text_survives_a_switch_to_the_json_view_and_back() -> None:
+    at = _form()
+    at.text_area(key="form_messages").input(HALF).run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("JSON").run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
+
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
+    assert at.text_area(key="form_messages").value == HALF
+    assert _said(at) == ([NOT_APPLIED], [HALF_SAYS], [])
+
+
+def test_a_new_value_from_the_json_text_replaces_the_held_text() -> None:
+    at = _form()
+    at.text_area(key="form_messages").input(HALF).run()
+    changed = json.loads(SEED_TEXT) | {"messages": [{"type": "ai", "content": "ok"}]}
+    editor(at, keys.PAYLOAD).input(json.dumps(changed)).run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
+
+    assert at.text_area(key="form_messages").value == to_text(changed["messages"])
+    assert _said(at) == ([], [], [])
+
+
+def test_text_that_starts_as_a_list_is_json_or_nothing_where_the_model_names_no_type() -> None:
+    # totl is a key the model does not declare: any value goes, so "[1," would be taken as a
+    # string. Where the schema names a scalar type (amount: a number) the text is written
+    # and the model names it (tests/e2e/test_hostile_e2e.py types "[click](…)" there).
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[keys.PAYLOAD] = text = json.dumps(json.loads(SEED_TEXT) | {"totl": 1})
+    at.run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
+    at.text_input(key="form_totl").input("[1,").run()
+    assert editor(at, keys.PAYLOAD).value == text
+    assert at.text_input(key="form_totl").value == "[1,"
+    extra = "✗ Extra inputs are not permitted (extra_forbidden)"
+    assert _said(at) == (
+        [NOT_APPLIED],
+        [
+            "totl: line 1, column 4 [json_syntax]\n[1,\n   ^\n"
+            "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
+            "column 1. Finish the last value (one is missing after the last : or comma), then "
+            "add ] to close it."
+        ],
+        [extra],
+    )
+    at.text_input(key="form_totl").input("abc").run()  # not a list or an object: a string
+    assert json.loads(editor(at, keys.PAYLOAD).value)["totl"] == "abc"
+    assert _said(at) == ([], [], [extra])
+    at.text_input(key="form_amount").input("[1,").run()
+    assert json.loads(editor(at, keys.PAYLOAD).value)["amount"] == "[1,"
+    assert _said(at) == ([], [], ["✗ Input should be a valid number, unable to parse string as "
+                                  "a number (float_parsing)", extra])  # fmt: skip
+
+
+def test_text_that_is_not_json_in_a_list_field_is_named_by_the_parser() -> None:
+    at = _form()
+    at.text_area(key="form_logs").input('["a" "b"]').run()
+    assert "logs" not in json.loads(editor(at, keys.PAYLOAD).value)
+    assert _said(at) == (
+        [NOT_APPLIED],
+        [
+            'logs: line 1, column 6 [json_syntax]\n["a" "b"]\n     ^\n'
+            "Invalid JSON: Expecting ',' delimiter — a comma is missing before this point (or a "
+            "number starts with 0, like 01)."
+        ],
+        [],
+    )
+    at.text_area(key="form_logs").input("").run()  # an optional field left empty: left out
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
+    assert _said(at) == ([], [], [])
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '[{"type":"hum',
+            (
+                "json_syntax",
+                1,
+                10,
+                "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
+                'column 1, { at line 1, column 2 and the string at line 1, column 10. Add "}] '
+                "at the end to close them.",
+            ),
+        ),
+        (
+            '[\n  {"a": [1,\n',
+            (
+                "json_syntax",
+                3,
+                1,
+                "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
+                "column 1, { at line 2, column 3 and [ at line 2, column 9. Finish the last value "
+                "(one is missing after the last : or comma), then add ]}] to close them.",
+            ),
+        ),
+        (
+            '{"a": 1}}',
+            (
+                "json_syntax",
+                1,
+                9,
+                "Invalid JSON: Extra data — there is text after the JSON object ended.",
+            ),
+        ),  # fmt: skip
+        (
+            " ",
+            (
+                "empty",
+                1,
+                1,
+                "The box is empty, and an empty box is not JSON: type [] for an empty list or {} "
+                "for an empty object.",
+            ),
+        ),
+    ],
+)
+def test_read_json_says_where_the_text_stops_and_what_to_add(
+    text: str, said: tuple[object, ...]
+) -> None:
+    with pytest.raises(PayloadError) as caught:
+        read_json(text)
+    assert (caught.value.code, caught.value.line, caught.value.col, caught.value.message) == said

@@ -1,0 +1,106 @@
+"""A form box's text read as JSON, or a coded error that says where it stops and what to add.
+
+Without Streamlit. A box for a list, an object or a field of any type takes JSON; text that
+does not parse is refused here rather than written into the payload as a string (which the
+model then reports as the wrong type, never as the JSON it was meant to be).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from core.errors import ErrorCode
+from core.jsontext.payload import PayloadError, line_col, parse
+from core.jsontext.scan import tokens
+from core.words import joined
+
+__all__ = ["looks_like_json", "read_json"]
+
+_CLOSER = {"[": "]", "{": "}"}
+
+
+def looks_like_json(text: str) -> bool:
+    """True for text that starts as a JSON array or object: nothing else reads it as a string.
+
+    Example:
+        >>> looks_like_json(' [1,'), looks_like_json('1e3'), looks_like_json('')
+        (True, False, False)
+    """
+    return text.lstrip()[:1] in ("[", "{")
+
+
+def read_json(text: str) -> Any:
+    """The JSON value `text` holds; PayloadError (`json_syntax`, or `empty` for a box with
+    nothing in it) when it holds none, with where (`line`, `col` in `text`) and what to
+    change. Text that stops early is told exactly what closes it.
+
+    Example:
+        >>> read_json('[{"a": 1}]')
+        [{'a': 1}]
+        >>> try:
+        ...     read_json('[{"type": "human", "content": "hi"')
+        ... except PayloadError as exc:
+        ...     print(exc.code, exc.line, exc.col, exc.message)
+        json_syntax 1 35 Invalid JSON: the text ends before the JSON does; still open: [ at \
+line 1, column 1 and { at line 1, column 2. Add }] at the end to close them.
+    """
+    if not text.strip():
+        raise PayloadError(
+            "The box is empty, and an empty box is not JSON: type [] for an empty list or {} "
+            "for an empty object.",
+            code=ErrorCode.EMPTY,
+        )
+    try:
+        return parse(text)
+    except PayloadError as exc:
+        if exc.code != ErrorCode.JSON_SYNTAX:
+            raise
+        hint = _ending(text)
+        if hint is None:
+            raise
+        raise PayloadError(hint, exc.line, exc.col) from None
+
+
+def _ending(text: str) -> str | None:
+    """What to change when `text` stops before its JSON does: the string and the brackets
+    still open, where each opened, and (when that makes it JSON) the characters to add."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        stop, unterminated = exc.pos, exc.msg.startswith("Unterminated string")
+    else:  # pragma: no cover - called for text that does not parse
+        return None
+    if not unterminated and text[stop:].strip():
+        return None  # it stops in the middle: the parser's own words say what is wrong
+    body = text[:stop] if unterminated else text
+    stack: list[int] = []  # offsets of the [ and { not yet closed
+    for token in tokens(body):
+        char = body[token.start()] if token.lastgroup is None else ""
+        if char in _CLOSER:
+            stack.append(token.start())
+        elif char in ("]", "}") and stack:
+            stack.pop()
+    opened = [(text[at], at) for at in stack]
+    if unterminated:
+        opened.append(("the string", stop))
+    if not opened:
+        return None
+    still = joined(["{} at line {}, column {}".format(w, *line_col(text, at)) for w, at in opened])
+    closing = ('"' if unterminated else "") + "".join(_CLOSER[text[at]] for at in reversed(stack))
+    them = "them" if len(opened) > 1 else "it"
+    message = f"Invalid JSON: the text ends before the JSON does; still open: {still}."
+    if _parses(text + closing):
+        return f"{message} Add {closing} at the end to close {them}."
+    return (
+        f"{message} Finish the last value (one is missing after the last : or comma), then "
+        f"add {closing} to close {them}."
+    )
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
