@@ -17,7 +17,9 @@ from core.order.presets import SEED_TEXT
 from tests.app._editor import editor
 from ui import keys
 from ui.validate.form_drafts import NOT_APPLIED
+from ui.validate.form_edits import TableEdit, apply_table
 from ui.validate.form_json import read_json
+from ui.validate.form_table import cell_key
 
 APP = str(Path(__file__).parents[2] / "app.py")
 HALF = '[{"type":"human","content":"hi"'  # the closing } and ] not typed yet
@@ -195,3 +197,42 @@ def test_read_json_says_where_the_text_stops_and_what_to_add(
     with pytest.raises(PayloadError) as caught:
         read_json(text)
     assert (caught.value.code, caught.value.line, caught.value.col, caught.value.message) == said
+
+
+ROW = {"sku": "A-1", "qty": 1, "unit_price": 2, "colour": "red"}
+COLUMNS = {"sku": "text", "qty": "json", "unit_price": "json", "colour": "json"}
+
+
+def test_a_table_cell_that_starts_as_a_list_but_is_not_json_is_refused_and_named() -> None:
+    edits = {
+        "edited_rows": {"0": {"colour": '{"r": 1'}},
+        "added_rows": [{"sku": "B-2", "colour": "[1, 2]", "qty": "[3"}],
+    }
+    assert apply_table([ROW], edits, COLUMNS, "items") == TableEdit(
+        [ROW, {"sku": "B-2", "colour": [1, 2]}],
+        [
+            'items[0].colour = {"r": 1  (not JSON: line 1, column 8 [json_syntax]: Invalid JSON: '
+            "the text ends before the JSON does; still open: { at line 1, column 1. Add } at "
+            "the end to close it.)",
+            "items[1].qty = [3  (not JSON: line 1, column 3 [json_syntax]: Invalid JSON: the "
+            "text ends before the JSON does; still open: [ at line 1, column 1. Add ] at the "
+            "end to close it.)",
+        ],
+    )
+
+
+def test_the_items_table_keeps_a_refused_cell_as_typed_and_names_it() -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state[keys.PAYLOAD] = text = json.dumps(json.loads(SEED_TEXT) | {"items": [ROW]})
+    at.run()
+    at.button_group(key=keys.EDITOR_VIEW).set_value("Form").run()
+    at.text_input(key=cell_key(("items",), 0, "colour")).input('{"r": 1')
+    at.button(key="form-apply-items").click().run()
+
+    assert editor(at, keys.PAYLOAD).value == text
+    assert at.text_input(key=cell_key(("items",), 0, "colour")).value == '{"r": 1'
+    assert [c.value for c in at.code if c.value.startswith("items[0]")] == [
+        'items[0].colour = {"r": 1  (not JSON: line 1, column 8 [json_syntax]: Invalid JSON: '
+        "the text ends before the JSON does; still open: { at line 1, column 1. Add } at the "
+        "end to close it.)"
+    ]

@@ -6,8 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.jsontext.payload import json_writable
+from core.jsontext.payload import PayloadError, json_writable
 from core.jsontext.write import dumps
+from ui.validate.form_json import looks_like_json, read_json
 
 __all__ = ["TableEdit", "apply_table", "shown", "typed"]
 
@@ -33,7 +34,8 @@ def typed(text: Any, kind: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:
-        return text  # kept as typed: the field's errors say what is wrong with it
+        return text  # kept as typed: the field's errors say what is wrong with it (text that
+        # starts as a list or an object is JSON or nothing: form_json.read_json reads it)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,14 @@ def _cell(row: dict[str, Any], column: str, raw: Any, kind: str, where: str) -> 
     if raw is None or raw == "":
         row.pop(column, None)  # the model's "Field required" names a cleared required cell
         return None
-    value = typed(raw, kind)
+    if kind != "text" and looks_like_json(raw):  # a list or an object: JSON or nothing
+        try:
+            value = read_json(raw)
+        except PayloadError as exc:
+            said = f"line {exc.line}, column {exc.col} [{exc.code}]: {exc.message}"
+            return f"{where}.{column} = {raw}  (not JSON: {said})"
+    else:
+        value = typed(raw, kind)
     if not json_writable(value):
         return f"{where}.{column} = {raw}  (beyond what a float holds)"
     row[column] = value
@@ -63,8 +72,9 @@ def apply_table(
     `added_rows`, `deleted_rows`) applied, each cell typed by its column's kind.
 
     A new row is written once a cell holds something (a click on the add-row line adds an
-    empty one). A cell JSON cannot write, or an edit to a row that is not an object, is left
-    out and named in `refused`; the editor keeps showing it, so nothing typed is lost.
+    empty one). A cell JSON cannot write, a cell that starts as a list or an object but is
+    not JSON, or an edit to a row that is not an object, is left out and named in `refused`;
+    the editor keeps showing it, so nothing typed is lost.
 
     Example:
         >>> edit = apply_table([{"a": 1}], {"added_rows": [{"a": "2"}, {}]}, {"a": "json"}, "t")
