@@ -225,15 +225,8 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
         ),
         **layout,
     )
+    _set_step(timeline)
     last = len(timeline.checkpoints) - 1
-    blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
-    ids = [c.checkpoint_id for c in timeline.checkpoints]
-    opened = st.session_state.pop(keys.THREADS_OPEN_AT, None)  # e.g. an unbrick's new head
-    moved = st.session_state.get(keys.THREADS_STEP_OF) != timeline.thread_id
-    if opened in ids or moved or st.session_state.get(keys.THREADS_STEP) not in range(last + 1):
-        # a new thread opens at its blamed step; a checkpoint asked for by id, at itself
-        st.session_state[keys.THREADS_STEP] = ids.index(opened) if opened in ids else blamed
-        st.session_state[keys.THREADS_STEP_OF] = timeline.thread_id
     # Trace's stepper: Prev / Next side by side, then the slider
     index = step_controls(
         last + 1,
@@ -271,6 +264,35 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     else:
         st.text("No write to a state field made this checkpoint.")
     return checkpoint
+
+
+def _set_step(timeline: Timeline) -> None:
+    """Put the stepper where the timeline opens, before it is drawn: a thread newly opened at
+    its blamed checkpoint (its latest when valid), a checkpoint asked for by id at itself.
+
+    The slider keeps its choice as the label it showed, and a label counts the checkpoints
+    ("4 of 4"): once a write grows the timeline, that label names no option and Streamlit
+    would fall back to the first. So a timeline whose checkpoints changed since the stepper
+    was drawn opens as a thread newly opened does; one whose labels alone changed (another
+    verdict) is set to the same checkpoint, under its new label."""
+    ss = st.session_state
+    last = len(timeline.checkpoints) - 1
+    ids = [c.checkpoint_id for c in timeline.checkpoints]
+    labels = [_label(timeline, index) for index in range(last + 1)]
+    drawn = ss.get(keys.THREADS_STEP_DRAWN) or {}
+    ss[keys.THREADS_STEP_DRAWN] = {"thread": timeline.thread_id, "ids": ids, "labels": labels}
+    kept = ss.get(keys.THREADS_STEP)
+    opened = ss.pop(keys.THREADS_OPEN_AT, None)  # e.g. an unbrick's new head
+    moved = ss.get(keys.THREADS_STEP_OF) != timeline.thread_id  # (a link sets both)
+    same = drawn.get("thread") == timeline.thread_id  # drawn over this thread last run
+    if opened in ids:
+        ss[keys.THREADS_STEP] = ids.index(opened)
+    elif moved or kept not in range(last + 1) or (same and drawn["ids"] != ids):
+        blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
+        ss[keys.THREADS_STEP] = blamed
+    elif same and drawn["labels"] != labels:
+        ss[keys.THREADS_STEP] = kept
+    ss[keys.THREADS_STEP_OF] = timeline.thread_id
 
 
 def _ids(checkpoint: Checkpoint) -> str:

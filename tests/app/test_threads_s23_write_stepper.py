@@ -1,0 +1,111 @@
+"""Threads page, after a Migrate write: the Timeline's stepper opens on the thread's newest
+checkpoint, as when the thread is opened fresh, however the browser still holds its slider."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
+from ui import keys
+from ui.threads import source
+from ui.threads.migrate.plan_grid import cell_key
+
+pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
+PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+THREAD = "fault-bad_status_last"
+STATUS_MAP = {"path": "status", "action": "map", "from": "shipped", "to": "confirmed"}
+
+
+@pytest.fixture
+def at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
+    """The page with writes on, its demo store built in `tmp_path`, THREAD open."""
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
+    monkeypatch.setenv(WRITES_ENV, "1")
+    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))
+    page = AppTest.from_file(PAGE, default_timeout=60).run()
+    page.selectbox(key=keys.THREADS_THREAD).set_value(THREAD).run()
+    assert not page.exception
+    return page
+
+
+def _migrate(at: AppTest) -> None:
+    """On the Migrate tab: a plan of one step (STATUS_MAP), its dry run, then Write."""
+    at.session_state[keys.THREADS_TAB] = "Migrate"
+    at.run()
+    base = at.session_state[keys.THREADS_MIGRATE_BASE]
+    row = len(base["rows"])  # the new line under the proposal's rows
+    for column, value in STATUS_MAP.items():
+        key = cell_key(base["generation"], row, column)
+        cell = at.selectbox(key=key) if column == "action" else at.text_input(key=key)
+        cell.set_value(value)
+    at.run()
+    at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
+    write = at.button(key=keys.THREADS_MIGRATE_APPLY)
+    assert write.label == "Write 1 checkpoint"
+    write.click().run()
+    assert not at.exception
+
+
+def _as_the_browser_sends(at: AppTest, held: str) -> AppTest:
+    """Rerun as the browser does when a tab is clicked: every widget's state, the slider's
+    being the label it shows. That is the one the page last set (`set_value`), else the one
+    it held before (`held`). AppTest itself would send the label of the value the page read
+    last, under the new options: a browser's slider holds no such label."""
+    slider = at.select_slider(key=keys.THREADS_STEP)
+    if slider.proto.set_value:
+        (held,) = slider.proto.raw_value
+    states = at._tree.get_widget_states()  # the browser's message, rebuilt
+    for state in states.widgets:
+        if state.id == slider.id:
+            state.string_array_value.data[:] = [held]
+    return at._run(states)
+
+
+def test_after_a_migrate_write_the_timeline_opens_on_the_thread_newest_checkpoint(
+    at: AppTest,
+) -> None:
+    before = at.select_slider(key=keys.THREADS_STEP)
+    held = before.options[3]  # what the browser's slider shows (the blamed), and sends
+    assert (before.value, held) == (3, "checkpoint 4 of 4 · step 2 · loop · invalid")
+    (ids,) = [c.value for c in at.code if c.value.startswith("checkpoint_id  ")]
+    head = ids.splitlines()[0].removeprefix("checkpoint_id  ")
+    _migrate(at)
+    at.session_state[keys.THREADS_TAB] = "Timeline"  # the tab clicked
+    _as_the_browser_sends(at, held)
+    assert not at.exception
+    stepper = at.select_slider(key=keys.THREADS_STEP)
+    assert (stepper.options, stepper.value) == (
+        [
+            "checkpoint 1 of 5 · step -1 · input",
+            "checkpoint 2 of 5 · step 0 · loop",
+            "checkpoint 3 of 5 · step 1 · loop",
+            "checkpoint 4 of 5 · step 2 · loop · invalid",
+            "checkpoint 5 of 5 · step 3 · update",
+        ],
+        4,
+    )
+    # the panels are the new head's: forked from the invalid checkpoint, its status mapped
+    (ids,) = [c.value for c in at.code if c.value.startswith("checkpoint_id  ")]
+    assert ids.splitlines()[1] == f"parent_id      {head}"
+    assert json.loads(at.json[0].value)["status"] == "confirmed"
+
+
+def test_a_thread_opened_fresh_after_the_write_opens_on_the_same_checkpoint(at: AppTest) -> None:
+    _migrate(at)
+    at.selectbox(key=keys.THREADS_THREAD).set_value("clean-1").run()
+    at.selectbox(key=keys.THREADS_THREAD).set_value(THREAD).run()
+    stepper = at.select_slider(key=keys.THREADS_STEP)
+    assert (stepper.value, stepper.options[-1]) == (4, "checkpoint 5 of 5 · step 3 · update")
+
+
+def test_a_step_picked_on_the_same_timeline_is_kept(at: AppTest) -> None:
+    at.select_slider(key=keys.THREADS_STEP).set_value(1).run()
+    at.session_state[keys.THREADS_TAB] = "Audit"
+    at.run()
+    assert at.select_slider(key=keys.THREADS_STEP).value == 1
