@@ -75,9 +75,12 @@ try:
                 thread_headline(
                     timeline, judged.judge.__name__, said, candidate=judged.current is not None
                 )
-            else:
-                st.info("No thread is open: the list holds none with these filters.")
-            threads_share(choice, thread)
+                threads_share(choice, thread)
+            else:  # no empty panel, and no link to a thread: what needs one says so
+                st.info(
+                    "No thread is open: the list holds none. The Timeline, Guard and Unbrick "
+                    "tabs and the Share link need one; Audit and Migrate read the whole store."
+                )
         # Stateful tabs: their choice is kept (ui.keys.THREADS_TAB), so a link reopens it
         drawn = st.tabs(THREAD_TABS, key=keys.THREADS_TAB, on_change="rerun")
         tabs = dict(zip(THREAD_TABS, drawn, strict=True))
@@ -87,6 +90,7 @@ try:
             with tabs["Guard"]:  # the thread as core.guard's GuardedSaver reads it
                 guard_view(store, timeline, judged)
         else:
+            tabs["Timeline"].caption("Open a thread to see its checkpoints.")
             tabs["Guard"].caption("Open a thread to see how the guard reads it.")
 except Exception as error:  # noqa: BLE001 - a store is untrusted: never a traceback here
     refused = coded(error, choice.label)
@@ -111,3 +115,5 @@ with tabs["Unbrick"]:
         elif choice.source == "server" and graph is None:
             graph = entry_graph(judged.model)  # the server runs the graph; its reducers
         unbrick_section(choice, timeline, judged.model, graph)
+    else:
+        st.caption("Open a thread to unbrick it.")
