@@ -181,3 +181,32 @@ def test_on_a_phone_a_step_typed_at_40_ms_a_key_with_tab_keeps_every_key_in_its_
         ]  # fmt: skip
     finally:
         page.context.close()
+
+
+def test_at_1400_px_the_audit_of_every_checkpoint_has_every_column_whole_in_view(
+    browser: Any, app_server: Server
+) -> None:
+    # the message took its one line's width and pushed the checkpoint id past the table's
+    # edge: its header drawn as "checkpo", the ids cut
+    context = new_context(browser, viewport=DESKTOP)
+    context.add_init_script(f"({NOTE_LINES})()")
+    try:
+        page = open_app(context, f"{app_server.url}/threads")
+        with rerun(page):
+            page.get_by_role("tab", name="Audit").click()
+        audit = page.get_by_role("tabpanel", name="Audit")
+        with rerun(page):
+            audit.get_by_text("Every checkpoint, not only each thread's latest").click()
+        with rerun(page):
+            audit.get_by_role("button", name="Run audit against AgentState").click()
+        table = grid_with(page, "msg", "checkpoint_id")
+        table.scroll_into_view_if_needed()
+        expect(table.locator("[role='row']")).to_have_count(3)  # the header, two errors
+        page.wait_for_timeout(500)  # a frame to draw the canvas
+        headers = table.locator("[role='columnheader']").all_inner_texts()
+        assert headers == [
+            "thread_id", "field", "type", "step", "node", "msg", "input", "checkpoint_id",
+        ]  # fmt: skip
+        assert (overflow(table), cells_not_whole(table)) == (None, {})
+    finally:
+        context.close()

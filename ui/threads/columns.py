@@ -172,10 +172,16 @@ WRITES_LAYOUT = _layout(
         )
     },  # fmt: skip
 )
+# At 1400 px the message took its one line's width (330 px for a Literal's) and pushed the
+# checkpoint id past the table's 938 px edge ("checkpo"): it wraps in its column instead (a
+# row holds three lines), the input too, so every column is in view with the demo's widths
+# (154 + 65 + 135 + 36 + 105 + 220 + 90 + 130 = 935 px).
+AUDIT_INVALID_DETAIL_WIDTHS = {"msg": 220, "input": 90}
 AUDIT_INVALID_LAYOUT = _layout(
     _AUDIT_INVALID,
     ["node", "msg", "input", "checkpoint_id"],
     {
+        **_texts(AUDIT_INVALID_DETAIL_WIDTHS),
         "checkpoint_id": _Text(
             "checkpoint_id",
             width=130,
