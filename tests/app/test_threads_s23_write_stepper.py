@@ -109,3 +109,24 @@ def test_a_step_picked_on_the_same_timeline_is_kept(at: AppTest) -> None:
     at.session_state[keys.THREADS_TAB] = "Audit"
     at.run()
     assert at.select_slider(key=keys.THREADS_STEP).value == 1
+
+
+def test_a_verdict_that_relabels_the_checkpoints_keeps_the_one_shown(at: AppTest) -> None:
+    """Checked against the candidate, model-change's checkpoints are marked invalid: their
+    labels change, the checkpoint shown stays (the browser still sends the old label)."""
+    at.selectbox(key=keys.THREADS_THREAD).set_value("model-change").run()
+    at.select_slider(key=keys.THREADS_STEP).set_value(1).run()
+    held = at.select_slider(key=keys.THREADS_STEP).options[1]
+    at.radio(key=keys.THREADS_CURRENT).set_value("candidate")
+    _as_the_browser_sends(at, held)  # the radio's click: the slider as the browser holds it
+    assert not at.exception
+    stepper = at.select_slider(key=keys.THREADS_STEP)
+    assert (held, stepper.value, stepper.options[1]) == (
+        "checkpoint 2 of 4 · step 0 · loop",
+        1,
+        "checkpoint 2 of 4 · step 0 · loop · invalid",
+    )
+    # the next click sends what the browser holds: the label the page set, or the old one
+    at.session_state[keys.THREADS_TAB] = "Audit"
+    _as_the_browser_sends(at, held)
+    assert at.select_slider(key=keys.THREADS_STEP).value == 1
