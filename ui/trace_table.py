@@ -12,6 +12,7 @@ import streamlit as st
 from core.jsontext.write import plural
 from core.trace import Trace
 from core.trace.focus import row_flags
+from core.validate.annotated import MAX_LINE_CHARS, _pieces
 from ui import keys
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS
 from ui.trace_verdict import run_headline, stopped_panel
@@ -24,6 +25,9 @@ __all__ = [
     "STEP_ROW_HEIGHT",
     "error_panel",
     "fitted_steps",
+    "flagged_frame",
+    "shown_cell",
+    "shown_rows",
     "step_columns",
     "step_table",
     "step_widths",
@@ -81,7 +85,7 @@ def trace_table(
         if not trace.ran:
             return
     if slider is None:
-        frame = pd.DataFrame(trace.rows())
+        frame = pd.DataFrame(shown_rows(trace.rows()))
         if frame.empty:  # LangGraph stopped before its first step: no row, no empty grid
             st.caption("No node ran, so the run has no step to list.")
         else:
@@ -104,9 +108,8 @@ _FLAG_STYLE = "background-color: rgba(255, 75, 75, 0.22)"
 def step_table(trace: Trace, *, key: str, selected: int, slider: str, room: int = RUN_ROOM) -> None:
     """The rows, the first failing one and each that lost data flagged and tinted, the stepper
     `slider`'s row selected; clicking a row selects it in the stepper."""
-    flags = row_flags(trace)
-    frame = pd.DataFrame(trace.rows())
-    frame.insert(0, "flag", flags)
+    frame = flagged_frame(trace)
+    flags = list(frame["flag"])
     # The key names the selected row: selecting another step draws the table with that row
     # selected (a selection's default applies only to a table drawn for the first time).
     table_key = keys.step_table(key, selected)
@@ -173,6 +176,32 @@ def step_columns(frame: pd.DataFrame) -> list[str]:
     """The columns a trace table shows, in order: STEP_COLUMNS that `frame` has (a native
     run blames nobody, a fork's tables flag nothing)."""
     return [name for name in STEP_COLUMNS if name in frame.columns]
+
+
+def flagged_frame(trace: Trace) -> pd.DataFrame:
+    """The run's step table as drawn: its rows (`shown_rows`), a flag column first."""
+    frame = pd.DataFrame(shown_rows(trace.rows()))
+    frame.insert(0, "flag", row_flags(trace))
+    return frame
+
+
+def shown_cell(value: Any) -> Any:
+    """A table cell as drawn: text of at most MAX_LINE_CHARS characters, the rest cut and
+    said cut as the Validate page cuts a long line ("… N more characters"); any other value
+    as it is. A state's value may be megabytes of text: a cell draws a bounded part of it.
+
+    Example:
+        >>> shown_cell("x" * 302)[-22:], shown_cell(7)
+        ('xxx… 2 more characters', 7)
+    """
+    if not isinstance(value, str):
+        return value
+    return "".join(_pieces(value, MAX_LINE_CHARS))
+
+
+def shown_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`rows` with every cell as drawn (`shown_cell`): what a table of values is given."""
+    return [{name: shown_cell(value) for name, value in row.items()} for row in rows]
 
 
 def _pick(table_key: str, slider: str, selected: int) -> None:

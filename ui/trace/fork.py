@@ -20,7 +20,7 @@ from ui.tables import rows_in_view, wrapped_row_height
 from ui.text import plain
 from ui.trace.stepping import step_detail, stepper
 from ui.trace.view import step_panels
-from ui.trace_table import trace_table
+from ui.trace_table import shown_rows, trace_table
 
 __all__ = ["fork_section", "fork_share", "forget_forks", "open_shared_forks"]
 
@@ -97,7 +97,7 @@ def _branch(trace: Trace, fork: Trace) -> None:
     # The step it was forked from, which need not be the step selected now.
     step = trace.steps[source["row"]]
     st.markdown(f"**Forked branch**, from step {step.step} ({plain(step.node)})")
-    diff = fork_diff(step.state, parse(source["state"]))  # it ran, so its text parses
+    diff = shown_rows(fork_diff(step.state, parse(source["state"])))  # it ran: its text parses
     if diff:
         st.caption("Edited fields — the state after that step, and your edit:")
         with st.container(key=keys.FORK_DIFF):

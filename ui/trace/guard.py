@@ -13,6 +13,7 @@ from core.words import count
 from ui import keys
 from ui.errors.view import MESSAGE_ROW_HEIGHT
 from ui.text import plain
+from ui.trace_table import shown_rows
 
 __all__ = ["guard_panel"]
 
@@ -37,15 +38,17 @@ def guard_panel(guarded: GuardedRun) -> None:
                     f"{refusal.model}, and nothing of it is stored."
                 )
             )
-            rows = [
-                {
-                    "path": format_path(error["loc"]),
-                    "message": str(error["msg"]),
-                    "type": str(error["type"]),
-                    "input": dump_json(error.get("input")),
-                }
-                for error in refusal.errors
-            ]
+            rows = shown_rows(
+                [
+                    {
+                        "path": format_path(error["loc"]),
+                        "message": str(error["msg"]),
+                        "type": str(error["type"]),
+                        "input": dump_json(error.get("input")),
+                    }
+                    for error in refusal.errors
+                ]
+            )
             st.dataframe(
                 pd.DataFrame(rows),
                 key=keys.part(keys.TRACE_GUARD_PANEL, "errors"),

@@ -13,6 +13,7 @@ from ui import keys
 from ui.stepper import step_controls
 from ui.tables import rows_in_view
 from ui.text import plain
+from ui.trace.values import bounded_text
 from ui.trace_table import STEP_ROW_HEIGHT
 from ui.trace_verdict import why_stopped
 
@@ -89,9 +90,11 @@ def step_detail(trace: Trace, index: int) -> None:
         who = f"blamed on {step.blame}" if step.blame else "already broken by an earlier step"
         st.warning(plain(f"The merged state breaks the model ({who})."))
         st.code(
-            "\n".join(
-                f"{e.path}: {e.type} — {e.msg} (input {dump_json(e.input)})"
-                for e in step.violations
+            bounded_text(
+                "\n".join(
+                    f"{e.path}: {e.type} — {e.msg} (input {dump_json(e.input)})"
+                    for e in step.violations
+                )
             ),
             language=None,
             wrap_lines=True,
@@ -99,11 +102,11 @@ def step_detail(trace: Trace, index: int) -> None:
     else:
         st.caption("✓ The merged state is valid.")
     if step.error:
-        st.code(step.error, language=None, wrap_lines=True)
+        st.code(bounded_text(step.error), language=None, wrap_lines=True)
     elif trace.error is not None and index == len(trace.steps) - 1:
         st.caption(
             f"LangGraph raised after this row, at step {trace.error.step} [{trace.error.code}]:"
         )
-        st.code(trace.error.message, language=None, wrap_lines=True)
+        st.code(bounded_text(trace.error.message), language=None, wrap_lines=True)
     if trace.error is not None and (step.error or index == len(trace.steps) - 1):
         st.caption(why_stopped(trace.error, checked))

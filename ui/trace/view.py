@@ -22,6 +22,8 @@ from ui import keys
 from ui.errors.state_table import STATE_ERROR_TABLE
 from ui.tables import rows_in_view, wrapped_row_height
 from ui.text import plain
+from ui.trace.values import value_code
+from ui.trace_table import shown_rows
 
 __all__ = ["merge_row_height", "output_panel", "step_panels"]
 
@@ -61,13 +63,13 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         left, right = st.columns(2)
     left.markdown("**Input** — the validated model the node was called with")
     if step.input is not None:  # a node of the graph ran (whatever it is named)
-        left.code(dump_json(step.input, indent=2), language="json", wrap_lines=True)
+        value_code(left, step.input, key=keys.part(key, "input"), name="input")
     else:
         left.caption(
             _NOT_A_NODE.get(step.node, "None: LangGraph never called this node (see the error).")
         )
     right.markdown("**Update** — exactly what the node returned")
-    right.code(dump_json(step.update, indent=2), language="json", wrap_lines=True)
+    value_code(right, step.update, key=keys.part(key, "update"), name="update")
     defaults = unwritten_defaults(trace, index)
     if defaults and step.input is not None:
         left.caption(
@@ -87,7 +89,7 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
                 "after holds every node's write of the step, not only this node's."
             )
         )
-    merges = merge_view(trace, index)
+    merges = shown_rows(merge_view(trace, index))
     if merges:
         row_height = merge_row_height(merges)
         st.dataframe(
@@ -109,8 +111,8 @@ def step_panels(trace: Trace, index: int, *, key: str) -> None:
         st.markdown(f"**Violations in the merged state** — blamed on: {blame}")
         rows = [error.to_row() for error in step.violations]
         st.dataframe(pd.DataFrame(rows), key=keys.part(key, "violations"), **STATE_ERROR_TABLE)
-    with st.expander("Whole state at this step"):
-        st.code(dump_json(step.state, indent=2), language="json", wrap_lines=True)
+    with st.expander("Whole state at this step") as whole:
+        value_code(whole, step.state, key=keys.part(key, "state"), name="state")
 
 
 def output_panel(trace: Trace, *, key: str) -> None:
@@ -123,7 +125,7 @@ def output_panel(trace: Trace, *, key: str) -> None:
     schema = trace.output_schema
     left, right = st.columns(2)
     left.markdown("**invoke() returns** — raw channel values, defaults never written missing")
-    left.code(dump_json(trace.output, indent=2), language="json", wrap_lines=True)
+    value_code(left, trace.output, key=keys.part(key, "raw"), name="output")
     if schema is None:
         right.caption("The graph's output is not a Pydantic model: there is nothing to coerce.")
         return
@@ -139,8 +141,8 @@ def output_panel(trace: Trace, *, key: str) -> None:
             pd.DataFrame(report.to_rows()), key=keys.part(key, "invalid"), **STATE_ERROR_TABLE
         )
         return
-    right.code(dump_json(trace.output_model, indent=2), language="json", wrap_lines=True)
-    rows = [vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed]
+    value_code(right, trace.output_model, key=keys.part(key, "model"), name="validated output")
+    rows = shown_rows([vars(row) for row in coercion_rows(raw, trace.output_model) if row.changed])
     st.markdown("**Differences** — raw value vs the validated model, leaf by leaf")
     st.dataframe(pd.DataFrame(rows), key=keys.part(key, "diff"), hide_index=True)
 

@@ -1,0 +1,72 @@
+"""A state, update, input or output value as the Trace page draws it: bounded text, each cut
+said in words, the whole value a download away."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from streamlit.delta_generator import DeltaGenerator
+
+from core.trace.reducers import dump_json
+from core.validate.annotated import MAX_LINE_CHARS, _pieces
+from core.words import count
+from ui import keys
+
+__all__ = ["CUT_HEIGHT", "MAX_VALUE_LINES", "bounded_text", "value_code"]
+
+# Lines of a value drawn at most; each of at most MAX_LINE_CHARS characters, as on Validate.
+# A 2 MB message drawn whole made the page 2.1 million px tall and each step 2.7 s slower.
+MAX_VALUE_LINES = 200
+# px: a cut value's code block when its lines would wrap past this (it scrolls inside).
+CUT_HEIGHT = 420
+_LINE_PX, _WRAP_CHARS = 21, 40  # a code line's height; characters a narrow column holds
+
+
+def bounded_text(text: str) -> str:
+    """`text` with each line cut as the Validate page cuts a long line ("… N more
+    characters", on a line of its own) and at most MAX_VALUE_LINES lines, the rest said cut.
+
+    Example:
+        >>> print(bounded_text('{\\n  "content": "' + "x" * 400 + '"\\n}')[-27:])
+        xxx
+        … 115 more characters
+        }
+        >>> bounded_text("\\n".join("ab" * 150)).splitlines()[-1]
+        '… 100 more lines'
+    """
+    lines = text.split("\n")
+    shown = [piece for line in lines[:MAX_VALUE_LINES] for piece in _pieces(line, MAX_LINE_CHARS)]
+    if len(lines) > MAX_VALUE_LINES:
+        shown.append(f"… {count(len(lines) - MAX_VALUE_LINES, 'more line')}")
+    return "\n".join(shown)
+
+
+def value_code(where: DeltaGenerator, value: Any, *, key: str, name: str) -> None:
+    """`value` as indented JSON in a code block of `where` (a column, an expander), bounded by
+    `bounded_text`; when cut, a caption says how long the whole is and a button downloads it
+    (`keys.part(key, "whole")`, its text made only when clicked).
+
+    Example:
+        value_code(right, step.update, key=keys.part(key, "update"), name="update")
+    """
+    text = dump_json(value, indent=2)
+    shown = bounded_text(text)
+    if shown == text:
+        where.code(text, language="json", wrap_lines=True)
+        return
+    drawn = sum(1 + len(line) // _WRAP_CHARS for line in shown.split("\n"))
+    tall = drawn * _LINE_PX > CUT_HEIGHT
+    where.code(shown, language="json", wrap_lines=True, height=CUT_HEIGHT if tall else "content")
+    where.caption(
+        f"Cut to fit the page (each … says what is left out); the whole {name} is "
+        f"{count(len(text), 'character')}:"
+    )
+    where.download_button(
+        f"Download the whole {name} (JSON)",
+        functools.partial(dump_json, value, indent=2),
+        file_name=f"{name.replace(' ', '_')}.json",
+        mime="application/json",
+        key=keys.part(key, "whole"),
+        on_click="ignore",
+    )
