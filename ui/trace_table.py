@@ -15,6 +15,7 @@ from core.trace.focus import row_flags
 from core.validate.annotated import MAX_LINE_CHARS, _pieces
 from ui import keys
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS
+from ui.tables import row_height
 from ui.trace_verdict import run_headline, stopped_panel
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "shown_rows",
     "step_columns",
     "step_table",
+    "step_row_height",
     "step_widths",
     "text_width",
     "trace_table",
@@ -168,8 +170,53 @@ def fitted_steps(frame: pd.DataFrame, room: int) -> dict[str, Any]:
     return {
         "column_order": list(widths),
         "column_config": config,
-        "row_height": STEP_ROW_HEIGHT,
+        "row_height": step_row_height(rows, widths),
     }
+
+
+def step_row_height(rows: Sequence[Mapping[str, Any]], widths: Mapping[str, int]) -> int:
+    """A trace table's row height (px): STEP_ROW_HEIGHT, or taller when a cell wraps to more
+    lines than it holds at its column's width in `widths` (`row_height`: up to MOST_LINES,
+    the rest cut at the row's foot; the row's detail holds it whole). LangGraph's error for
+    two writes to one field in a super-step took five lines of a 170 px error column, cut in
+    half at the third by the 82 px rows.
+
+    Example:
+        >>> step_row_height([{"error": "RuntimeError: payment service unavailable"}],
+        ...                 {"error": 170})
+        82
+        >>> step_row_height([{"error": "InvalidUpdateError: At key 'status': Can receive "
+        ...     "only one value per step. Use an Annotated key to handle multiple values."}],
+        ...     {"error": 170})
+        121
+    """
+    lines = max(
+        (
+            _wrapped_lines("" if row.get(name) is None else str(row[name]), width)
+            for row in rows
+            for name, width in widths.items()
+        ),
+        default=1,
+    )
+    return max(row_height(lines), STEP_ROW_HEIGHT)
+
+
+def _wrapped_lines(text: str, width: int) -> int:
+    """How many lines the grid wraps `text` to in a column `width` px wide: word by word,
+    a word wider than a line broken over as many as it fills."""
+    room = max(width - _PADDING, 1)
+    space = _GLYPHS[" "]
+    lines, used = 1, 0.0
+    for word in text.split():
+        wide: float = text_width(word) - _PADDING
+        if used and used + space + wide > room:
+            lines, used = lines + 1, 0.0
+        used += space if used else 0.0
+        while used + wide > room:  # a word longer than a line goes on in the next
+            wide -= room - used
+            lines, used = lines + 1, 0.0
+        used += wide
+    return lines
 
 
 def step_columns(frame: pd.DataFrame) -> list[str]:

@@ -14,7 +14,7 @@ from ui.stepper import step_controls
 from ui.tables import rows_in_view
 from ui.text import plain
 from ui.trace.values import bounded_text
-from ui.trace_table import STEP_ROW_HEIGHT
+from ui.trace_table import RUN_ROOM, fitted_steps, flagged_frame
 from ui.trace_verdict import why_stopped
 
 __all__ = ["DETAIL_HEIGHT", "current_row", "pair_height", "step_detail", "stepper"]
@@ -34,7 +34,8 @@ def current_row(trace: Trace, slider: str = keys.STEP_SLIDER) -> int:
 
 def pair_height(trace: Trace) -> int:
     """One height (px) for the run's table and the row's detail beside it, whichever row is
-    selected: the table's (its header and every row up to eight, as drawn) or DETAIL_HEIGHT.
+    selected: the table's at RUN_ROOM (its header and every row up to eight, as drawn) or
+    DETAIL_HEIGHT.
 
     Example:
         >>> from core.order import SEED_PAYLOAD, build_order_graph
@@ -42,7 +43,8 @@ def pair_height(trace: Trace) -> int:
         >>> pair_height(run_trace(build_order_graph(), SEED_PAYLOAD))
         330
     """
-    return max(rows_in_view(STEP_ROW_HEIGHT, len(trace.steps)), DETAIL_HEIGHT)
+    row = fitted_steps(flagged_frame(trace), RUN_ROOM)["row_height"]
+    return max(rows_in_view(row, len(trace.steps)), DETAIL_HEIGHT)
 
 
 def stepper(trace: Trace, *, slider: str = keys.STEP_SLIDER) -> int:
@@ -67,11 +69,18 @@ def step_detail(trace: Trace, index: int) -> None:
     st.markdown(f"**Step {step.step} · {plain(step.node)}**")
     peers = super_step(trace, index)
     if len(peers) > 1:
+        # A step that raised merged nothing (LangGraph applies a super-step's writes together
+        # or not at all): its rows show the state before it, as the panels below say.
+        outcome = (
+            "merged all their writes, so each of their rows shows the same merged state"
+            if step.committed
+            else "the step raised, so nothing was merged; each of their rows shows the state "
+            "before the step"
+        )
         st.caption(
             plain(
                 f"One super-step of {count(len(peers), 'node')} ({', '.join(peers)}): LangGraph "
-                "ran them together and merged all their writes, so each of their rows shows the "
-                "same merged state."
+                f"ran them together and {outcome}."
             )
         )
     lost = row_losses(trace, index)
