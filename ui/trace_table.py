@@ -12,7 +12,7 @@ import streamlit as st
 from core.jsontext.write import plural
 from core.trace import Trace
 from core.trace.focus import row_flags
-from core.validate.annotated import MAX_LINE_CHARS, _pieces
+from core.validate.annotated import MAX_LINE_CHARS, line_pieces
 from ui import keys
 from ui.errors.view import COLUMN_ORDER, ERROR_COLUMNS
 from ui.tables import row_height
@@ -243,7 +243,7 @@ def shown_cell(value: Any) -> Any:
     """
     if not isinstance(value, str):
         return value
-    return "".join(_pieces(value, MAX_LINE_CHARS))
+    return "".join(line_pieces(value, MAX_LINE_CHARS))
 
 
 def shown_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ __all__ = [
     "MAX_LINE_CHARS",
     "MAX_NOTE_CHARS",
     "annotated_text",
+    "line_pieces",
     "text_lines",
 ]
 
@@ -89,7 +90,7 @@ def annotated_text(report: Report, width: int = ANNOTATED_WIDTH) -> str:
     for number in shown:
         if number != previous + 1:
             out.append(f"{blank} ⋮")
-        pieces = _pieces(lines[number - 1], room)
+        pieces = line_pieces(lines[number - 1], room)
         placed: dict[int, list[str]] = {}
         for col, note in marks.get(number, []):
             if col > MAX_LINE_CHARS and len(lines[number - 1]) > MAX_LINE_CHARS:
@@ -113,7 +114,7 @@ def annotated_text(report: Report, width: int = ANNOTATED_WIDTH) -> str:
     return "\n".join(out)
 
 
-def _pieces(line: str, room: int) -> list[str]:
+def line_pieces(line: str, room: int) -> list[str]:
     """`line` in pieces of `room` characters; past MAX_LINE_CHARS, a last piece says how many
     characters are cut."""
     kept = line[:MAX_LINE_CHARS]

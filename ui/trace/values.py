@@ -9,7 +9,7 @@ from typing import Any
 from streamlit.delta_generator import DeltaGenerator
 
 from core.trace.reducers import dump_json
-from core.validate.annotated import MAX_LINE_CHARS, _pieces
+from core.validate.annotated import MAX_LINE_CHARS, line_pieces
 from core.words import count
 from ui import keys
 
@@ -36,7 +36,9 @@ def bounded_text(text: str) -> str:
         '… 100 more lines'
     """
     lines = text.split("\n")
-    shown = [piece for line in lines[:MAX_VALUE_LINES] for piece in _pieces(line, MAX_LINE_CHARS)]
+    shown = [
+        piece for line in lines[:MAX_VALUE_LINES] for piece in line_pieces(line, MAX_LINE_CHARS)
+    ]
     if len(lines) > MAX_VALUE_LINES:
         shown.append(f"… {count(len(lines) - MAX_VALUE_LINES, 'more line')}")
     return "\n".join(shown)
