@@ -75,12 +75,12 @@ try:
                 thread_headline(
                     timeline, judged.judge.__name__, said, candidate=judged.current is not None
                 )
-                threads_share(choice, thread)
-            else:  # no empty panel, and no link to a thread: what needs one says so
+            else:  # no empty panel: what needs a thread says so
                 st.info(
-                    "No thread is open: the list holds none. The Timeline, Guard and Unbrick "
-                    "tabs and the Share link need one; Audit and Migrate read the whole store."
+                    "No thread is open: the Timeline, Guard and Unbrick tabs need one; Audit "
+                    "and Migrate read the whole store."
                 )
+            threads_share(choice, thread)  # a link to the list as filtered, too
         # Stateful tabs: their choice is kept (ui.keys.THREADS_TAB), so a link reopens it
         drawn = st.tabs(THREAD_TABS, key=keys.THREADS_TAB, on_change="rerun")
         tabs = dict(zip(THREAD_TABS, drawn, strict=True))

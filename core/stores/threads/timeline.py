@@ -104,10 +104,19 @@ class Timeline:
         if self.blamed is None:
             said = "Every state the latest run stored is valid under the model."
             older = [c for c in self.checkpoints if c.errors and c not in unread]
-            if older:
-                steps = ", ".join(str(c.step) for c in older)
-                plural = "steps" if len(older) > 1 else "step"
-                said += f" Older checkpoints off that run are not ({plural} {steps})."
+            path = {c.checkpoint_id for c in lineage(self.checkpoints)}
+            off = [c for c in older if c.checkpoint_id not in path]  # an unbrick forked past
+            kept = [c for c in older if c.checkpoint_id in path]  # a migration forked from
+            if off:
+                said += (
+                    f" Older checkpoints from before the repair ({_steps(off)}) are still "
+                    "invalid, but no longer on the thread's path."
+                )
+            if kept:
+                said += (
+                    f" Older checkpoints from before the repair ({_steps(kept)}) are still "
+                    "invalid; the thread goes on from the repaired state written after them."
+                )
             return said
         if self.does_not_fit:
             return (
@@ -121,6 +130,12 @@ class Timeline:
 
     def _run_length(self) -> int:
         return sum(1 for _ in lineage(self.checkpoints))
+
+
+def _steps(checkpoints: list[Checkpoint]) -> str:
+    """Checkpoints by their steps, as a sentence names them: "step 2", "steps 1, 2"."""
+    steps = ", ".join(str(c.step) for c in checkpoints)
+    return f"{'steps' if len(checkpoints) > 1 else 'step'} {steps}"
 
 
 def _writes(store: Store, saved: CheckpointTuple, parent: CheckpointTuple | None) -> list[Any]:
