@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
@@ -18,7 +19,10 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from core.share import decode_share
+from core.stores.open import STORE_ENV
+from core.stores.unbrick import WRITES_ENV
 from ui import keys
+from ui.threads import source
 
 # The one message every page shows for a link's refused fields.
 SHARE_FIELD = (
@@ -33,6 +37,32 @@ def open_page(page: str, *, timeout: int = 60) -> AppTest:
     at = AppTest.from_file(page, default_timeout=timeout).run()
     assert not at.exception
     return at
+
+
+THREADS_PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
+
+
+def open_demo_threads(
+    monkeypatch: pytest.MonkeyPatch,
+    session_dir: Path | None = None,
+    *,
+    writes: bool = False,
+    candidate: str | None = None,
+) -> AppTest:
+    """The Threads page on its demo store (no store configured; the `candidate` model, else
+    none), writes on or off, run once; its session's copy of the store in `session_dir`."""
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    if candidate is None:
+        monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
+    else:
+        monkeypatch.setenv("PLAYGROUND_CANDIDATE", candidate)
+    if writes:
+        monkeypatch.setenv(WRITES_ENV, "1")
+    else:
+        monkeypatch.delenv(WRITES_ENV, raising=False)
+    if session_dir is not None:
+        monkeypatch.setattr(source, "_session_dir", lambda: str(session_dir))
+    return open_page(THREADS_PAGE)
 
 
 def opened(page: str, token: str, *, timeout: int = 60) -> AppTest:

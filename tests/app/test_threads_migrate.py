@@ -15,9 +15,7 @@ from core.lg_compat import recompile
 from core.migrate.export import export_module
 from core.migrate.plan import ACTIONS, MAX_PLAN_BYTES, Plan, Step, parse_plan
 from core.order import build_order_graph
-from core.stores.open import STORE_ENV
-from core.stores.unbrick import WRITES_ENV
-from tests.app.conftest import downloads, phone_layouts, table_rows
+from tests.app.conftest import downloads, open_demo_threads, phone_layouts, table_rows
 from ui import keys
 from ui.threads import source
 from ui.threads.columns import MIGRATE_PHONE_COLUMNS
@@ -27,7 +25,6 @@ from ui.threads.migrate.plan_grid import CELLS, cell_key
 
 pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "views" / "threads.py")
 FIXTURES = str(ROOT / "tests" / "fixtures")
 COLUMNS = ["path", "action", "value", "from", "to", "asked", "note"]
 AMOUNT_MAP = {"path": "amount", "action": "map", "from": "750", "to": "500"}
@@ -51,18 +48,9 @@ NO_THREAD_IN_STORE = (
 
 
 def _open(monkeypatch, *, writes: bool = False, candidate: str | None = None) -> AppTest:
-    monkeypatch.delenv(STORE_ENV, raising=False)
-    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
-    if writes:
-        monkeypatch.setenv(WRITES_ENV, "1")
-    else:
-        monkeypatch.delenv(WRITES_ENV, raising=False)
     if candidate is not None:
         monkeypatch.syspath_prepend(FIXTURES)
-        monkeypatch.setenv("PLAYGROUND_CANDIDATE", candidate)
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception
-    return at
+    return open_demo_threads(monkeypatch, writes=writes, candidate=candidate)
 
 
 @pytest.fixture

@@ -9,13 +9,10 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.stores.open import STORE_ENV
-from core.stores.unbrick import WRITES_ENV
+from tests.app.conftest import open_demo_threads
 from ui import keys
-from ui.threads import source
 
 pytestmark = pytest.mark.usefixtures("session_ends")
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
 HOSTILE = "日本🎉<b>x</b>"  # matches no thread: wide and emoji text, and markup kept as text
 NONE_OPEN = (
     "No thread is open: the Timeline, Guard and Unbrick tabs need one; Audit and Migrate read "
@@ -24,16 +21,7 @@ NONE_OPEN = (
 
 
 def _open(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, writes: bool) -> AppTest:
-    monkeypatch.delenv(STORE_ENV, raising=False)
-    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
-    if writes:
-        monkeypatch.setenv(WRITES_ENV, "1")
-    else:
-        monkeypatch.delenv(WRITES_ENV, raising=False)
-    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception
-    return at
+    return open_demo_threads(monkeypatch, tmp_path, writes=writes)
 
 
 def _tabs(at: AppTest) -> dict[str, list[tuple[str, Any]]]:

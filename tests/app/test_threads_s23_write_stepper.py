@@ -9,14 +9,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.stores.open import STORE_ENV
-from core.stores.unbrick import WRITES_ENV
+from tests.app.conftest import open_demo_threads
 from ui import keys
-from ui.threads import source
 from ui.threads.migrate.plan_grid import cell_key
 
 pytestmark = pytest.mark.usefixtures("session_ends")  # each test's demo store is its own
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
 THREAD = "fault-bad_status_last"
 STATUS_MAP = {"path": "status", "action": "map", "from": "shipped", "to": "confirmed"}
 
@@ -24,11 +21,7 @@ STATUS_MAP = {"path": "status", "action": "map", "from": "shipped", "to": "confi
 @pytest.fixture
 def at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
     """The page with writes on, its demo store built in `tmp_path`, THREAD open."""
-    monkeypatch.delenv(STORE_ENV, raising=False)
-    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
-    monkeypatch.setenv(WRITES_ENV, "1")
-    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))
-    page = AppTest.from_file(PAGE, default_timeout=60).run()
+    page = open_demo_threads(monkeypatch, tmp_path, writes=True)
     page.selectbox(key=keys.THREADS_THREAD).set_value(THREAD).run()
     assert not page.exception
     return page

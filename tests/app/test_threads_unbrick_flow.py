@@ -16,29 +16,19 @@ from streamlit.testing.v1 import AppTest
 from core.lg_compat import recompile
 from core.order import build_order_graph
 from core.stores.demo import DEMO_THREADS
-from core.stores.open import STORE_ENV
-from core.stores.unbrick import WRITES_ENV
 from tests.app._editor import editor
-from tests.app.conftest import table_rows
+from tests.app.conftest import open_demo_threads, table_rows
 from ui import keys
 from ui.text import plain
-from ui.threads import source
 from ui.threads.listing import short_ids
 
 pytestmark = pytest.mark.usefixtures("session_ends")
-PAGE = str(Path(__file__).resolve().parents[2] / "views" / "threads.py")
 
 
 @pytest.fixture
 def at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> AppTest:
     """The page with writes on, its demo store built in `tmp_path` (the test reads it)."""
-    monkeypatch.delenv(STORE_ENV, raising=False)
-    monkeypatch.delenv("PLAYGROUND_CANDIDATE", raising=False)
-    monkeypatch.setenv(WRITES_ENV, "1")
-    monkeypatch.setattr(source, "_session_dir", lambda: str(tmp_path))
-    page = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not page.exception
-    return page
+    return open_demo_threads(monkeypatch, tmp_path, writes=True)
 
 
 def _unbrick(at: AppTest, thread: str, field: str, value: Any) -> dict[str, Any]:
