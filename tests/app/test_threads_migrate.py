@@ -503,10 +503,13 @@ def test_apply_dry_runs_the_rows_then_writes_them_on_confirm_and_says_how_to_res
     assert _counts(at) == {  # the fork is model-change's latest now, and valid
         "Threads": 10, "Checkpoints": 10, "Broken before": 2, "Fixed": 0, "Still broken": 2,
     }  # fmt: skip
-    # the dry run is spent: a second one finds nothing to write, and offers no Write
+    # the dry run is spent: a second one finds nothing to write, and offers no Write; the
+    # last write's rows and resume calls go with it (they stayed under "Nothing to write")
     at.button(key=keys.THREADS_MIGRATE_DRY_RUN).click().run()
     assert [info.value for info in at.info][-1].startswith("Nothing to write: no thread's")
     assert keys.THREADS_MIGRATE_APPLY not in [button.key for button in at.button]
+    assert [s.value for s in at.success if s.value.startswith("Written")] == []
+    assert (_next(at), table_rows(at, "thread", "from checkpoint", "new checkpoint")) == ([], [])
     assert _open_thread_checkpoints(at) == before + 1
 
 

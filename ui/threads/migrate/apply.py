@@ -206,6 +206,9 @@ def apply_section(
         _written(choice, candidate)
         return
     if st.button("Dry run", key=keys.THREADS_MIGRATE_DRY_RUN):
+        # a new round: the last write's rows and resume calls are not this dry run's (they
+        # stayed under it, "Nothing to write" above "Written")
+        st.session_state.pop(keys.THREADS_MIGRATE_WRITTEN, None)
         _dry_run(choice, model, candidate, plan)
     rows = _planned(choice, model, candidate, plan)
     if rows is not None:
