@@ -284,6 +284,8 @@ TRACE_DETAIL = "trace_detail"
 TRACE_GUARD_PANEL = "trace_guard_panel"
 STEP_PANELS = "step"
 OUTPUT = "output"
+# LangGraph's error in full, under the output (its whole text a download away when cut).
+TRACE_ERROR = "trace_error"
 # The fork (ui/trace/fork.py): the edited state's text (its code editor: `editor(FORK_TEXT)`),
 # the (run, row) it is shown for, each row's kept edit, the Fork button; the last fork's
 # branch, what it was forked from, and why it did not run.

@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.trace import Trace, TraceError
 from core.trace.focus import headline, loss_notes
+from core.validate.annotated import bounded_text
 from ui.text import plain
 
 __all__ = ["run_headline", "stopped_panel", "why_stopped"]
@@ -30,7 +31,7 @@ def stopped_panel(trace: Trace) -> None:
         return
     st.caption(why_stopped(error, trace.options.check_each_step))
     st.caption(f"No node after step {error.step} ran: what it would have done is not shown.")
-    st.code(error.message, language=None, wrap_lines=True)
+    st.code(bounded_text(error.message), language=None, wrap_lines=True)  # it may quote a value
 
 
 def why_stopped(error: TraceError, checked: bool = True) -> str:

@@ -27,6 +27,7 @@ from ui.trace.guard import guard_panel
 from ui.trace.marks import payload_marks
 from ui.trace.share import restore_trace_share, select_shared_step, share_section
 from ui.trace.stepping import current_row, pair_height, step_detail, stepper
+from ui.trace.values import text_code
 from ui.trace.view import output_panel, step_panels
 from ui.trace_table import RUN_ROOM, trace_table
 from ui.trace_verdict import run_headline
@@ -166,8 +167,8 @@ def _show(result: dict[str, Any]) -> None:
     step_panels(trace, index, key=keys.STEP_PANELS)
     st.subheader("Final output")
     if trace.error is not None:  # the headline holds its first line; every row can reach it
-        with st.expander("LangGraph's error, in full"):
-            st.code(trace.error.message, language=None, wrap_lines=True)
+        with st.expander("LangGraph's error, in full") as full:
+            text_code(full, trace.error.message, key=keys.TRACE_ERROR, name="error")
     output_panel(trace, key=keys.OUTPUT)
     fork_section(trace, index, result["run"])
 

@@ -14,6 +14,7 @@ from core.jsontext.write import clip
 from core.trace.loss import Loss, losses
 from core.trace.reducers import dump_json
 from core.trace.run import Step, Trace
+from core.validate.annotated import MAX_LINE_CHARS, line_pieces
 from core.validate.report import FieldError, validate_value
 
 __all__ = [
@@ -178,7 +179,8 @@ def _failure_headline(trace: Trace) -> Headline | None:
         where = f"step {error.step}"
         if error.node:
             where += f" {_WHERE.get(error.code, 'in')} {error.node}"
-        text = f"LangGraph stopped at {where} [{error.code}]: {error.type}: {error.headline}"
+        said = " ".join(line_pieces(error.headline, MAX_LINE_CHARS))  # it may quote a value
+        text = f"LangGraph stopped at {where} [{error.code}]: {error.type}: {said}"
         if checked and flagged is not None and flagged.violations and flagged.blame:
             text += f" — {_wrote(flagged)}"
         elif checked and error.writers and error.writers != error.node:

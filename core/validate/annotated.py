@@ -14,7 +14,9 @@ __all__ = [
     "MAX_ANNOTATED_LINES",
     "MAX_LINE_CHARS",
     "MAX_NOTE_CHARS",
+    "MAX_VALUE_LINES",
     "annotated_text",
+    "bounded_text",
     "line_pieces",
     "text_lines",
 ]
@@ -112,6 +114,32 @@ def annotated_text(report: Report, width: int = ANNOTATED_WIDTH) -> str:
     if shown and shown[-1] != len(lines):
         out.append(f"{blank} ⋮")
     return "\n".join(out)
+
+
+# Lines of a long text (a value, an error quoting one) drawn at most, each of at most
+# MAX_LINE_CHARS: a 2 MB message drawn whole made the Trace page 2.1 million px tall.
+MAX_VALUE_LINES = 200
+
+
+def bounded_text(text: str) -> str:
+    """`text` with each line cut as the Validate page cuts a long line ("… N more
+    characters", on a line of its own) and at most MAX_VALUE_LINES lines, the rest said cut.
+
+    Example:
+        >>> print(bounded_text('{\\n  "content": "' + "x" * 400 + '"\\n}')[-27:])
+        xxx
+        … 115 more characters
+        }
+        >>> bounded_text("\\n".join("ab" * 150)).splitlines()[-1]
+        '… 100 more lines'
+    """
+    lines = text.split("\n")
+    shown = [
+        piece for line in lines[:MAX_VALUE_LINES] for piece in line_pieces(line, MAX_LINE_CHARS)
+    ]
+    if len(lines) > MAX_VALUE_LINES:
+        shown.append(f"… {count(len(lines) - MAX_VALUE_LINES, 'more line')}")
+    return "\n".join(shown)
 
 
 def line_pieces(line: str, room: int) -> list[str]:

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app._editor import editor
 from ui import keys
+from ui.text import plain
 
 PAGE = str(Path(__file__).resolve().parents[2] / "views" / "trace.py")
 USER_ID = "550e8400-e29b-41d4-a716-446655440000"
@@ -196,4 +197,27 @@ def test_a_value_of_many_lines_shows_the_first_and_counts_the_rest():
         '  "logs": [',
         *['    "a",'] * 196,
         "… 806 more lines",
+    ]
+
+
+def test_an_error_that_quotes_a_megabyte_value_is_drawn_cut_and_downloads_whole():
+    # add_messages quotes the whole message in its error: the headline, the stopped panel and
+    # "LangGraph's error, in full" each drew it whole (a million characters each)
+    content = "y" * 1_000_000
+    payload = {"user_id": USER_ID, "amount": 5, "messages": [{"content": content}]}
+    with deferred_downloads() as offered:
+        at = AppTest.from_file(PAGE, default_timeout=120).run()
+        at.radio(key=keys.TRACE_MODE).set_value("native").run()
+        editor(at, keys.PAYLOAD).input(json.dumps(payload)).run()
+        at.button(key=keys.RUN).click().run()
+    assert not at.exception
+    assert sum(len(text) for text in _drawn_texts(at)) < 12_000
+    (headline,) = [e.value for e in at.error if e.value.startswith("LangGraph stopped")]
+    # LangGraph's first line, cut after 300 characters as Validate cuts a line (Markdown-safe)
+    assert headline.endswith(plain("yyyy … 999,772 more characters."))
+    assert len(headline) < 600
+    whole = offered["error.txt"]()
+    assert content in whole and len(whole) > 1_000_000
+    assert [(b.label, b.key) for b in at.get("download_button") if b.key.startswith("trace_")] == [
+        ("Download the whole error (text)", "trace_error__whole")
     ]

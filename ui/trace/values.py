@@ -9,39 +9,15 @@ from typing import Any
 from streamlit.delta_generator import DeltaGenerator
 
 from core.trace.reducers import dump_json
-from core.validate.annotated import MAX_LINE_CHARS, line_pieces
+from core.validate.annotated import MAX_VALUE_LINES, bounded_text
 from core.words import count
 from ui import keys
 
-__all__ = ["CUT_HEIGHT", "MAX_VALUE_LINES", "bounded_text", "value_code"]
+__all__ = ["CUT_HEIGHT", "MAX_VALUE_LINES", "bounded_text", "text_code", "value_code"]
 
-# Lines of a value drawn at most; each of at most MAX_LINE_CHARS characters, as on Validate.
-# A 2 MB message drawn whole made the page 2.1 million px tall and each step 2.7 s slower.
-MAX_VALUE_LINES = 200
 # px: a cut value's code block when its lines would wrap past this (it scrolls inside).
 CUT_HEIGHT = 420
 _LINE_PX, _WRAP_CHARS = 21, 40  # a code line's height; characters a narrow column holds
-
-
-def bounded_text(text: str) -> str:
-    """`text` with each line cut as the Validate page cuts a long line ("… N more
-    characters", on a line of its own) and at most MAX_VALUE_LINES lines, the rest said cut.
-
-    Example:
-        >>> print(bounded_text('{\\n  "content": "' + "x" * 400 + '"\\n}')[-27:])
-        xxx
-        … 115 more characters
-        }
-        >>> bounded_text("\\n".join("ab" * 150)).splitlines()[-1]
-        '… 100 more lines'
-    """
-    lines = text.split("\n")
-    shown = [
-        piece for line in lines[:MAX_VALUE_LINES] for piece in line_pieces(line, MAX_LINE_CHARS)
-    ]
-    if len(lines) > MAX_VALUE_LINES:
-        shown.append(f"… {count(len(lines) - MAX_VALUE_LINES, 'more line')}")
-    return "\n".join(shown)
 
 
 def value_code(where: DeltaGenerator, value: Any, *, key: str, name: str) -> None:
@@ -69,6 +45,28 @@ def value_code(where: DeltaGenerator, value: Any, *, key: str, name: str) -> Non
         functools.partial(dump_json, value, indent=2),
         file_name=f"{name.replace(' ', '_')}.json",
         mime="application/json",
+        key=keys.part(key, "whole"),
+        on_click="ignore",
+    )
+
+
+def text_code(where: DeltaGenerator, text: str, *, key: str, name: str) -> None:
+    """`text` (an error's message, which may quote a whole value) in a code block of `where`,
+    bounded by `bounded_text`; when cut, the whole is a download away, as `value_code`'s."""
+    shown = bounded_text(text)
+    if shown == text:
+        where.code(text, language=None, wrap_lines=True)
+        return
+    where.code(shown, language=None, wrap_lines=True, height=CUT_HEIGHT)
+    where.caption(
+        f"Cut to fit the page (each … says what is left out); the whole {name} is "
+        f"{count(len(text), 'character')}:"
+    )
+    where.download_button(
+        f"Download the whole {name} (text)",
+        functools.partial(str, text),  # sent only when clicked, as value_code's
+        file_name=f"{name.replace(' ', '_')}.txt",
+        mime="text/plain",
         key=keys.part(key, "whole"),
         on_click="ignore",
     )
