@@ -160,6 +160,16 @@ def test_a_valid_thread_and_one_just_unbricked_say_nothing_needs_unbricking(at):
             "The edited state is refused [too_deep]:",
             "Line 1, column 201: The payload nests deeper than 200 levels; flatten it.",
         )),
+        ('{"amount": ' + "1" * 5000 + "}", (
+            "The edited state is refused [number_too_long]:",
+            "Line 1, column 12: An integer has 5,000 digits; the limit is 4,300. Shorten it or "
+            "send it as a string.",
+        )),
+        ('{"notes": "' + "x" * 2_000_000 + '"}', (  # a size has no line and column
+            "The edited state is refused [too_large]:",
+            "The payload is 2,000,013 bytes; the limit is 2,000,000. Remove items or shorten "
+            "long strings.",
+        )),
     ],
 )  # fmt: skip
 def test_an_edit_that_cannot_be_read_says_where_and_why(at, text, said):

@@ -172,11 +172,15 @@ def unbrick_section(
                 plan_unbrick(timeline, edited, model, graph),
             )
         except PayloadError as error:
-            # where in the text (line, column) and what to change; too deep or too large is
-            # valid JSON this page will not read, not broken JSON
-            syntax = error.code not in (ErrorCode.TOO_DEEP, ErrorCode.TOO_LARGE)
+            # where in the text (line, column) and what to change; JSON too deep, too large or
+            # with a number too long is refused, not broken; a size or an empty text has no
+            # position (it reads 1:1)
+            syntax = error.code == ErrorCode.JSON_SYNTAX
             lead = "The edited state is not valid JSON" if syntax else "The edited state is refused"
-            show_coded(lead, CodedError(ErrorCode(error.code), str(error)))
+            placed = error.code not in (ErrorCode.TOO_LARGE, ErrorCode.EMPTY)
+            show_coded(
+                lead, CodedError(ErrorCode(error.code), str(error) if placed else error.message)
+            )
         except UnbrickError as error:
             show_coded("Nothing will be written", error)
             if error.code == UnbrickCode.INVALID_EDIT:
