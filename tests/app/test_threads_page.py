@@ -383,8 +383,8 @@ def test_after_an_unbrick_write_the_stepper_opens_on_the_new_checkpoint_and_show
         a.value for a in at.success
     ]
     assert (
-        "Every state the latest run stored is valid under the model. Older checkpoints from "
-        "before the repair (step 2) are still invalid, but no longer on the thread's path."
+        "Every state the latest run stored is valid under the model. Older checkpoints (step 2) "
+        "are still invalid, but no longer on the thread's path."
     ) in [c.value for c in at.code]
     stepper = at.select_slider(key=keys.THREADS_STEP)
     assert stepper.options == [

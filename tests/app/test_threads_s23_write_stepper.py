@@ -89,9 +89,8 @@ def test_after_a_migrate_write_the_timeline_opens_on_the_thread_newest_checkpoin
     assert json.loads(at.json[0].value)["status"] == "confirmed"
     # the thread's verdict: the migrated fork goes on from the invalid checkpoint it read
     assert (
-        "Every state the latest run stored is valid under the model. Older checkpoints from "
-        "before the repair (step 2) are still invalid; the thread goes on from the repaired "
-        "state written after them."
+        "Every state the latest run stored is valid under the model. Older checkpoints (step 2) "
+        "are still invalid; the thread goes on from a valid state written after them."
     ) in [c.value for c in at.code]
 
 

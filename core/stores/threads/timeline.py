@@ -105,17 +105,17 @@ class Timeline:
             said = "Every state the latest run stored is valid under the model."
             older = [c for c in self.checkpoints if c.errors and c not in unread]
             path = {c.checkpoint_id for c in lineage(self.checkpoints)}
-            off = [c for c in older if c.checkpoint_id not in path]  # an unbrick forked past
-            kept = [c for c in older if c.checkpoint_id in path]  # a migration forked from
+            off = [c for c in older if c.checkpoint_id not in path]  # a fork past them (an unbrick)
+            kept = [c for c in older if c.checkpoint_id in path]  # a valid state over them
             if off:
                 said += (
-                    f" Older checkpoints from before the repair ({_steps(off)}) are still "
-                    "invalid, but no longer on the thread's path."
+                    f" Older checkpoints ({_steps(off)}) are still invalid, but no longer on "
+                    "the thread's path."
                 )
             if kept:
                 said += (
-                    f" Older checkpoints from before the repair ({_steps(kept)}) are still "
-                    "invalid; the thread goes on from the repaired state written after them."
+                    f" Older checkpoints ({_steps(kept)}) are still invalid; the thread goes "
+                    "on from a valid state written after them."
                 )
             return said
         if self.does_not_fit:
