@@ -32,6 +32,7 @@ __all__ = [
     "SELECTABLE_ORDER",
     "TOOL_CALL",
     "Verdicts",
+    "caret_lines",
     "duplicates_view",
     "entry_banner",
     "error_table",
@@ -176,13 +177,27 @@ def syntax_error_view(report: Report) -> None:
         language=None,
         wrap_lines=True,  # the hint after the message says how to fix it: keep it in view
     )
-    lines = text_lines(report.text)
-    if 1 <= error.line <= len(lines):
-        line = lines[error.line - 1]
-        # The caret within the first 30 characters: it stays in a narrow column's view.
-        start = max(0, error.col - 30)
-        pointer = " " * (error.col - 1 - start) + "^"
-        st.code(f"{line[start : start + 60]}\n{pointer}", language=None)
+    excerpt = caret_lines(report.text, error.line, error.col)
+    if excerpt is not None:
+        st.code(excerpt, language=None)
+
+
+def caret_lines(text: str, line: int, col: int) -> str | None:
+    """Line `line` of `text` (up to 60 characters of it) and a caret under column `col`, as
+    two lines of plain text; None when `text` has no such line.
+
+    Example:
+        >>> print(caret_lines('{"a": 1,}', 1, 9))
+        {"a": 1,}
+                ^
+    """
+    lines = text_lines(text)
+    if not 1 <= line <= len(lines):
+        return None
+    # The caret within the first 30 characters: it stays in a narrow column's view.
+    start = max(0, col - 30)
+    pointer = " " * (col - 1 - start) + "^"
+    return f"{lines[line - 1][start : start + 60]}\n{pointer}"
 
 
 def entry_banner(said: Headline) -> None:
