@@ -13,20 +13,23 @@ from streamlit.testing.v1 import AppTest
 
 from core.jsontext.payload import PayloadError
 from core.jsontext.write import to_text
+from core.order import AgentState
 from core.order.presets import SEED_TEXT
+from core.validate.json_schema import field_kind, json_schema
 from tests.app._editor import editor
 from ui import keys
-from ui.validate.form_drafts import NOT_APPLIED
-from ui.validate.form_edits import TableEdit, apply_table
+from ui.validate.form_drafts import NOT_APPLIED, QUOTED, REFUSED
+from ui.validate.form_edits import Shape, TableEdit, apply_table
 from ui.validate.form_json import read_json
-from ui.validate.form_table import cell_key
+from ui.validate.form_table import cell_key, shapes_of
 
 APP = str(Path(__file__).parents[2] / "app.py")
+DEEP = "[" * 201 + "]" * 201  # JSON, but deeper than the payload's 200 levels
 HALF = '[{"type":"human","content":"hi"'  # the closing } and ] not typed yet
 HALF_SAYS = (
     "messages: line 1, column 32 [json_syntax]\n"
-    '[{"type":"human","content":"hi"\n'
-    "                               ^\n"
+    '"type":"human","content":"hi"\n'  # the caret within 30 characters: cut from column 3
+    "                             ^\n"
     "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, column 1 and "
     "{ at line 1, column 2. Add }] at the end to close them."
 )
@@ -98,8 +101,9 @@ def test_a_new_value_from_the_json_text_replaces_the_held_text() -> None:
 
 def test_text_that_starts_as_a_list_is_json_or_nothing_where_the_model_names_no_type() -> None:
     # totl is a key the model does not declare: any value goes, so "[1," would be taken as a
-    # string. Where the schema names a scalar type (amount: a number) the text is written
-    # and the model names it (tests/e2e/test_hostile_e2e.py types "[click](…)" there).
+    # string; refused, the warning says how to type one. Where the schema names a scalar type
+    # (amount: a number) the text is written and the model names it (tests/e2e/
+    # test_hostile_e2e.py types "[click](…)" there), as the items table's number cells do.
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state[keys.PAYLOAD] = text = json.dumps(json.loads(SEED_TEXT) | {"totl": 1})
     at.run()
@@ -109,7 +113,7 @@ def test_text_that_starts_as_a_list_is_json_or_nothing_where_the_model_names_no_
     assert at.text_input(key="form_totl").value == "[1,"
     extra = "✗ Extra inputs are not permitted (extra_forbidden)"
     assert _said(at) == (
-        [NOT_APPLIED],
+        [f"{NOT_APPLIED} {QUOTED}"],
         [
             "totl: line 1, column 4 [json_syntax]\n[1,\n   ^\n"
             "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
@@ -118,6 +122,9 @@ def test_text_that_starts_as_a_list_is_json_or_nothing_where_the_model_names_no_
         ],
         [extra],
     )
+    at.text_input(key="form_totl").input('"[1,"').run()  # in double quotes: a string
+    assert json.loads(editor(at, keys.PAYLOAD).value)["totl"] == "[1,"
+    assert _said(at) == ([], [], [extra])
     at.text_input(key="form_totl").input("abc").run()  # not a list or an object: a string
     assert json.loads(editor(at, keys.PAYLOAD).value)["totl"] == "abc"
     assert _said(at) == ([], [], [extra])
@@ -125,6 +132,49 @@ def test_text_that_starts_as_a_list_is_json_or_nothing_where_the_model_names_no_
     assert json.loads(editor(at, keys.PAYLOAD).value)["amount"] == "[1,"
     assert _said(at) == ([], [], ["✗ Input should be a valid number, unable to parse string as "
                                   "a number (float_parsing)", extra])  # fmt: skip
+
+
+def test_json_the_limits_refuse_is_refused_not_called_invalid_and_placed_where_it_can_be() -> None:
+    at = _form()
+    at.text_area(key="form_logs").input(DEEP).run()
+    assert editor(at, keys.PAYLOAD).value == SEED_TEXT
+    assert at.text_area(key="form_logs").value == DEEP
+    assert _said(at) == (
+        [REFUSED],
+        [
+            "logs: line 1, column 201 [too_deep]\n"
+            + "[" * 30
+            + "]" * 30
+            + "\n"
+            + " " * 29
+            + "^\nThe payload nests deeper than 200 levels; flatten it."
+        ],
+        [],
+    )
+
+
+def test_a_refusal_of_the_whole_text_names_no_line_and_draws_no_caret() -> None:
+    # too_large and empty are said of the text as a whole (their line:col is always 1:1)
+    def script() -> None:
+        from core.jsontext.payload import MAX_PAYLOAD_BYTES, PayloadError
+        from ui.validate.form_drafts import Draft, hold, show_held
+        from ui.validate.form_json import read_json
+
+        for name, text in (("logs", '"' + "a" * MAX_PAYLOAD_BYTES + '"'), ("tags", " \n")):
+            try:
+                read_json(text)
+            except PayloadError as exc:
+                hold((name,), Draft(text, "[]", exc))
+            show_held((name,))
+
+    at = AppTest.from_function(script).run()
+    assert [w.value for w in at.warning] == [REFUSED, REFUSED]
+    assert [c.value for c in at.code] == [
+        "logs: [too_large]\nThe payload is 2,000,002 bytes; the limit is 2,000,000. Remove items "
+        "or shorten long strings.",
+        "tags: [empty]\nThe box is empty, and an empty box is not JSON: type [] for an empty "
+        "list or {} for an empty object.",
+    ]
 
 
 def test_text_that_is_not_json_in_a_list_field_is_named_by_the_parser() -> None:
@@ -171,6 +221,72 @@ def test_text_that_is_not_json_in_a_list_field_is_named_by_the_parser() -> None:
             ),
         ),
         (
+            '[{"type": "human", "con',
+            (
+                "json_syntax",
+                1,
+                20,
+                "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
+                "column 1, { at line 1, column 2 and the string at line 1, column 20. Finish "
+                "what is being typed (a key needs its closing quote, a colon and a value), then "
+                'add "}] to close them.',
+            ),
+        ),
+        (
+            '{"a"',
+            (
+                "json_syntax",
+                1,
+                5,
+                "Invalid JSON: the text ends before the JSON does; still open: { at line 1, "
+                "column 1. Finish what is being typed (a key needs a colon and a value), then "
+                "add } to close it.",
+            ),
+        ),
+        (
+            '["a\\',
+            (
+                "json_syntax",
+                1,
+                2,
+                "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
+                "column 1 and the string at line 1, column 2. Finish the escape the string ends "
+                'in (a \\ needs the character it escapes), then add "] to close them.',
+            ),
+        ),
+        (
+            '["a\\\\',  # an escaped backslash: the string can close
+            (
+                "json_syntax",
+                1,
+                2,
+                "Invalid JSON: the text ends before the JSON does; still open: [ at line 1, "
+                'column 1 and the string at line 1, column 2. Add "] at the end to close them.',
+            ),
+        ),
+        (
+            '{"a": "b", "c',
+            (
+                "json_syntax",
+                1,
+                12,
+                "Invalid JSON: the text ends before the JSON does; still open: { at line 1, "
+                "column 1 and the string at line 1, column 12. Finish what is being typed (a "
+                'key needs its closing quote, a colon and a value), then add "} to close them.',
+            ),
+        ),
+        (
+            '{"a": ',
+            (
+                "json_syntax",
+                1,
+                7,
+                "Invalid JSON: the text ends before the JSON does; still open: { at line 1, "
+                "column 1. Finish the last value (one is missing after the last : or comma), "
+                "then add } to close it.",
+            ),
+        ),
+        (
             '{"a": 1}}',
             (
                 "json_syntax",
@@ -179,6 +295,16 @@ def test_text_that_is_not_json_in_a_list_field_is_named_by_the_parser() -> None:
                 "Invalid JSON: Extra data — there is text after the JSON object ended.",
             ),
         ),  # fmt: skip
+        (
+            "[" + "9" * 4301 + "]",  # JSON, but a number longer than the payload takes
+            (
+                "number_too_long",
+                1,
+                2,
+                "An integer has 4,301 digits; the limit is 4,300. Shorten it or send it as a "
+                "string.",
+            ),
+        ),
         (
             " ",
             (
@@ -201,24 +327,55 @@ def test_read_json_says_where_the_text_stops_and_what_to_add(
 
 ROW = {"sku": "A-1", "qty": 1, "unit_price": 2, "colour": "red"}
 COLUMNS = {"sku": "text", "qty": "json", "unit_price": "json", "colour": "json"}
+# As the items table reads them (form_table.shapes_of): qty and unit_price numbers, colour a
+# key LineItem does not declare (no type named)
+SHAPES = {
+    "sku": Shape(False, False),
+    "qty": Shape(False, False),
+    "unit_price": Shape(False, False),
+    "colour": Shape(False, True),
+}
 
 
-def test_a_table_cell_that_starts_as_a_list_but_is_not_json_is_refused_and_named() -> None:
+def test_a_table_cell_is_read_as_a_form_box_is_json_or_nothing_where_no_type_is_named() -> None:
     edits = {
         "edited_rows": {"0": {"colour": '{"r": 1'}},
-        "added_rows": [{"sku": "B-2", "colour": "[1, 2]", "qty": "[3"}],
+        "added_rows": [{"sku": "B-2", "colour": "[1, 2]", "qty": "[3", "unit_price": DEEP}],
     }
-    assert apply_table([ROW], edits, COLUMNS, "items") == TableEdit(
-        [ROW, {"sku": "B-2", "colour": [1, 2]}],
+    assert apply_table([ROW], edits, COLUMNS, "items", SHAPES) == TableEdit(
+        # qty and unit_price name a type (a number): their text is written as typed, for the
+        # model to name it, as the Form's amount box writes "[1,"
+        [ROW, {"sku": "B-2", "qty": "[3", "unit_price": DEEP, "colour": [1, 2]}],
         [
             'items[0].colour = {"r": 1  (not JSON: line 1, column 8 [json_syntax]: Invalid JSON: '
             "the text ends before the JSON does; still open: { at line 1, column 1. Add } at "
-            "the end to close it.)",
-            "items[1].qty = [3  (not JSON: line 1, column 3 [json_syntax]: Invalid JSON: the "
-            "text ends before the JSON does; still open: [ at line 1, column 1. Add ] at the "
-            "end to close it.)",
+            "the end to close it.)"
         ],
     )
+    edits = {"added_rows": [{"sku": "C-3", "colour": DEEP}]}
+    assert apply_table([ROW], edits, COLUMNS, "items", SHAPES) == TableEdit(
+        [ROW, {"sku": "C-3"}],
+        [
+            f"items[1].colour = {DEEP}  (refused: line 1, column 201 [too_deep]: The payload "
+            "nests deeper than 200 levels; flatten it.)"
+        ],
+    )
+    # A list column takes JSON or nothing: a bare word is no list
+    tags = {"tags": "json"}, "items", {"tags": Shape(container=True, untyped=False)}
+    assert apply_table([], {"added_rows": [{"tags": "red"}]}, *tags) == TableEdit(
+        [],
+        [
+            "items[0].tags = red  (not JSON: line 1, column 1 [json_syntax]: Invalid JSON: "
+            "Expecting value — no JSON value starts here: one is missing, or a string lacks its "
+            "double quotes, or a comma trails the last item.)"
+        ],
+    )
+
+
+def test_the_items_columns_are_shaped_as_the_form_reads_their_boxes() -> None:
+    root = json_schema(AgentState)
+    item = field_kind(root["properties"]["items"], root)[1]
+    assert shapes_of(item, root, COLUMNS) == SHAPES
 
 
 def test_the_items_table_keeps_a_refused_cell_as_typed_and_names_it() -> None:

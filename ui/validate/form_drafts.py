@@ -7,18 +7,33 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from core.errors import ErrorCode
 from core.jsontext.payload import PayloadError
-from core.validate.annotated import text_lines
 from ui import keys
+from ui.errors.view import caret_lines
 from ui.validate.form_edits import Path
+from ui.validate.form_json import WHOLE_TEXT, placed
 
-__all__ = ["NOT_APPLIED", "Draft", "box_text", "hold", "release", "show_held"]
+__all__ = [
+    "NOT_APPLIED",
+    "QUOTED",
+    "REFUSED",
+    "Draft",
+    "box_text",
+    "hold",
+    "not_applied",
+    "release",
+    "show_held",
+]
 
-NOT_APPLIED = (
-    "Not applied: this box holds text that is not valid JSON, so the JSON text keeps the "
-    "field's last valid value. The box keeps your text as typed; change it as the error "
-    "below says."
+_KEPT = (
+    "so the JSON text keeps the field's last valid value. The box keeps your text as typed; "
+    "change it as the error below says."
 )
+NOT_APPLIED = f"Not applied: this box holds text that is not valid JSON, {_KEPT}"
+# Text the payload's limits refuse (too deep, a number too long, ...), JSON or not.
+REFUSED = f"Not applied: the JSON text refuses this box's text, {_KEPT}"
+QUOTED = "A string that starts with [ or { goes in double quotes."
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,22 @@ class Draft:
     typed: str
     over: str
     error: PayloadError
+    # The field takes a string too (it names no type) and the text starts as a list or an
+    # object: a string was perhaps meant
+    string_too: bool = False
+
+
+def not_applied(draft: Draft) -> str:
+    """Why a box's text is not in the JSON text: not JSON (`json_syntax`), or refused by the
+    JSON text's limits; for a field that takes a string too, how to type one.
+
+    Example:
+        >>> error = PayloadError("The payload nests too deeply.", code=ErrorCode.TOO_DEEP)
+        >>> not_applied(Draft("[[[", "", error, string_too=True)) == f"{REFUSED} {QUOTED}"
+        True
+    """
+    said = NOT_APPLIED if draft.error.code == ErrorCode.JSON_SYNTAX else REFUSED
+    return f"{said} {QUOTED}" if draft.string_too else said
 
 
 def _key(path: Path) -> str:
@@ -59,19 +90,15 @@ def box_text(path: Path, now: str) -> str:
 
 
 def show_held(path: Path) -> None:
-    """Why the box's text was not applied: where it stops being JSON, with the line and a
-    caret under the spot, as plain text."""
+    """Why the box's text was not applied: what refused it and where (the line and a caret
+    under the spot, for an error that has one), as plain text."""
     draft: Draft | None = st.session_state.get(_key(path))
     if draft is None:
         return
     error = draft.error
-    st.warning(NOT_APPLIED)
-    shown = f"{'.'.join(path)}: line {error.line}, column {error.col} [{error.code}]\n"
-    lines = text_lines(draft.typed)
-    if 1 <= error.line <= len(lines):
-        line = lines[error.line - 1]
-        # A long line from 30 characters before the caret: it stays in a narrow column's view.
-        start = 0 if len(line) <= 60 else max(0, error.col - 30)
-        pointer = " " * (error.col - 1 - start) + "^"
-        shown += f"{line[start : start + 60]}\n{pointer}\n"
+    st.warning(not_applied(draft))
+    shown = f"{'.'.join(path)}: {placed(error)}\n"
+    excerpt = None if error.code in WHOLE_TEXT else caret_lines(draft.typed, error.line, error.col)
+    if excerpt is not None:
+        shown += f"{excerpt}\n"
     st.code(shown + error.message, language=None, wrap_lines=True)

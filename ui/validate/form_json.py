@@ -15,9 +15,11 @@ from core.jsontext.payload import PayloadError, line_col, parse
 from core.jsontext.scan import tokens
 from core.words import joined
 
-__all__ = ["looks_like_json", "read_json"]
+__all__ = ["WHOLE_TEXT", "looks_like_json", "placed", "read_json"]
 
 _CLOSER = {"[": "]", "{": "}"}
+# Refusals of the text as a whole: their line and column (1, 1) point at nothing.
+WHOLE_TEXT = (ErrorCode.TOO_LARGE, ErrorCode.EMPTY)
 
 
 def looks_like_json(text: str) -> bool:
@@ -28,6 +30,19 @@ def looks_like_json(text: str) -> bool:
         (True, False, False)
     """
     return text.lstrip()[:1] in ("[", "{")
+
+
+def placed(error: PayloadError) -> str:
+    """Where `error` is and its code, as the form names them: `line 1, column 4
+    [json_syntax]`, or only `[too_large]` for a refusal of the whole text.
+
+    Example:
+        >>> placed(PayloadError("Too big.", code=ErrorCode.TOO_LARGE))
+        '[too_large]'
+    """
+    if error.code in WHOLE_TEXT:
+        return f"[{error.code}]"
+    return f"line {error.line}, column {error.col} [{error.code}]"
 
 
 def read_json(text: str) -> Any:
@@ -92,10 +107,18 @@ def _ending(text: str) -> str | None:
     message = f"Invalid JSON: the text ends before the JSON does; still open: {still}."
     if _parses(text + closing):
         return f"{message} Add {closing} at the end to close {them}."
-    return (
-        f"{message} Finish the last value (one is missing after the last : or comma), then "
-        f"add {closing} to close {them}."
-    )
+    return f"{message} {_unfinished(text, unterminated)}, then add {closing} to close {them}."
+
+
+def _unfinished(text: str, unterminated: bool) -> str:
+    """What to finish before the closing characters fit: the value after a last `:` or
+    comma, an escape a string ends in, or else the key being typed."""
+    if text.rstrip().endswith((":", ",")):
+        return "Finish the last value (one is missing after the last : or comma)"
+    if unterminated and (len(text) - len(text.rstrip("\\"))) % 2:
+        return "Finish the escape the string ends in (a \\ needs the character it escapes)"
+    quote = "its closing quote, " if unterminated else ""
+    return f"Finish what is being typed (a key needs {quote}a colon and a value)"
 
 
 def _parses(text: str) -> bool:

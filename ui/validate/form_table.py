@@ -19,11 +19,11 @@ from core.jsontext.write import dumps
 from core.validate.json_schema import field_kind
 from ui import keys
 from ui.text import plain
-from ui.validate.form_edits import Path, apply_table, shown
+from ui.validate.form_edits import Path, Shape, apply_table, shown
 from ui.validate.form_write import edit_payload, value_at
 from ui.validate.names import spoken
 
-__all__ = ["APPLY", "cell_key", "columns_of", "table_editor", "table_edits"]
+__all__ = ["APPLY", "cell_key", "columns_of", "shapes_of", "table_editor", "table_edits"]
 
 APPLY = "Apply to payload"
 # Static: the server cannot see edits the browser has not sent, so the note is always there.
@@ -52,6 +52,19 @@ def columns_of(item: dict[str, Any], root: dict[str, Any], rows: list[Any]) -> d
         for name in row if isinstance(row, dict) else ():
             columns.setdefault(name, "json")
     return columns
+
+
+def shapes_of(
+    item: dict[str, Any], root: dict[str, Any], columns: dict[str, str]
+) -> dict[str, Shape]:
+    """Column -> its shape, as a form field's box reads it: a list or an object by the item
+    model's schema, or no type named (a key the model does not declare names none)."""
+    props = item.get("properties", {})
+    shapes = {}
+    for name in columns:
+        node = field_kind(props[name], root)[1] if name in props else {}
+        shapes[name] = Shape(node.get("type") in ("array", "object"), "type" not in node)
+    return shapes
 
 
 def _shown(row: Any, column: str) -> str:
@@ -92,9 +105,11 @@ def _fill(path: Path, rows: list[Any], columns: dict[str, str]) -> None:
         st.session_state[cell_key(path, len(rows), column)] = ""
 
 
-def _apply_table(path: Path, base: list[Any], columns: dict[str, str]) -> None:
+def _apply_table(
+    path: Path, base: list[Any], columns: dict[str, str], shapes: dict[str, Shape] | None = None
+) -> None:
     edits = table_edits(path, base, columns)
-    rows = apply_table(base, edits, columns, ".".join(path)).rows
+    rows = apply_table(base, edits, columns, ".".join(path), shapes).rows
     tables = st.session_state.setdefault(keys.FORM_TABLES, {})
     if edits["deleted_rows"]:  # the rows after a dropped one move up: cells as written
         _fill(path, rows, columns)
@@ -104,13 +119,16 @@ def _apply_table(path: Path, base: list[Any], columns: dict[str, str]) -> None:
         edit_payload(path, rows)
 
 
-def _base(path: Path, rows: list[Any], columns: dict[str, str]) -> list[Any]:
+def _base(
+    path: Path, rows: list[Any], columns: dict[str, str], shapes: dict[str, Shape]
+) -> list[Any]:
     """The rows the cells were filled from; when the JSON text holds other rows (changed by
     other means), the cells are filled afresh from those."""
     tables = st.session_state.setdefault(keys.FORM_TABLES, {})
     base: list[Any] | None = tables.get(keys.field_key(path))
     edits = None if base is None else table_edits(path, base, columns)
-    if base is None or dumps(apply_table(base, edits or {}, columns, "").rows) != dumps(rows):
+    written = None if base is None else apply_table(base, edits or {}, columns, "", shapes).rows
+    if base is None or dumps(written) != dumps(rows):
         _fill(path, rows, columns)
         tables[keys.field_key(path)] = base = rows
     return base
@@ -123,8 +141,10 @@ def table_editor(
     last line for a new one, in a form of its own with an `Apply to payload` button
     (`form-apply-<path>`): the cells are applied whole to the rows they were filled from
     and written to the JSON text; a cell JSON cannot write stays as typed and is named."""
-    base = _base(path, rows, columns_of(item, root, rows))
+    columns = columns_of(item, root, rows)
+    base = _base(path, rows, columns, shapes_of(item, root, columns))
     columns = columns_of(item, root, base)
+    shapes = shapes_of(item, root, columns)
     title = str(item.get("title", "objects"))
     st.caption(
         f"{label}: a list of {plain(title)}, one row each; type a new one on the last line, "
@@ -148,7 +168,7 @@ def table_editor(
         st.caption(_PENDING)
         st.form_submit_button(
             APPLY, key=keys.field_key(path, "apply"), on_click=_apply_table,
-            args=(path, base, columns),
+            args=(path, base, columns, shapes),
         )  # fmt: skip
     grid = escape(f".st-key-{keys.field_key(path)}", quote=True)
     st.html(
@@ -160,7 +180,8 @@ def table_editor(
             "A row whose item is not an object shows its value in every column; "
             "edit it in the JSON text."
         )
-    refused = apply_table(base, table_edits(path, base, columns), columns, ".".join(path)).refused
+    edits = table_edits(path, base, columns)
+    refused = apply_table(base, edits, columns, ".".join(path), shapes).refused
     if refused:
         st.warning(_REFUSED)
         st.code("\n".join(refused), language=None, wrap_lines=True)

@@ -11,7 +11,7 @@ from core.jsontext.write import to_text
 from ui import keys
 from ui.editor.payload import set_payload_text
 from ui.validate.form_drafts import Draft, hold, release
-from ui.validate.form_edits import Path, shown, typed
+from ui.validate.form_edits import Path, Shape, json_or_nothing, shown, typed
 from ui.validate.form_json import looks_like_json, read_json
 
 __all__ = ["UNSET", "Box", "apply_field", "edit_payload", "value_at"]
@@ -46,28 +46,27 @@ class Box(NamedTuple):
     """What a field's box was drawn with, for its callback."""
 
     now: str  # the box's text for the field's value in the JSON text
-    container: bool  # a list or an object: its text is applied as JSON or not at all
-    # No type named (Any, a union, a key the model does not declare): text that starts as a
-    # list or an object is JSON being typed, and any value would take it as a string
-    untyped: bool
+    # A list or an object (by its schema or its value), and whether its schema names a type
+    shape: Shape
 
 
 def apply_field(path: Path, kind: str, required: bool, options: list[Any] | None, box: Box) -> None:
     """A field's box was changed: its value written at `path`, or the edit refused and
-    held (text that is not JSON) or named (a number JSON cannot write)."""
+    held (text that is not JSON, or that the payload's limits refuse) or named (a number
+    JSON cannot write)."""
     raw = st.session_state[keys.field_key(path)]
     release(path)
-    if raw == UNSET or (not required and (raw == "" or box.container and not raw.strip())):
+    if raw == UNSET or (not required and (raw == "" or box.shape.container and not raw.strip())):
         edit_payload(path, None, drop=True)  # an optional field left empty is left out
         return
     if options:
         value = next((o for o in options if shown(o) == raw), raw)
-    elif kind != "text" and (box.container or box.untyped and looks_like_json(raw)):
-        # JSON or nothing, never a string the model would call the wrong type (or take)
+    elif json_or_nothing(raw, kind, box.shape):
         try:
             value = read_json(raw)
         except PayloadError as exc:
-            hold(path, Draft(raw, box.now, exc))  # the JSON text keeps the field's value
+            string_too = box.shape.untyped and looks_like_json(raw)
+            hold(path, Draft(raw, box.now, exc, string_too))  # the field keeps its value
             return
     else:
         value = typed(raw, kind)

@@ -16,7 +16,7 @@ from ui import keys
 from ui.editor.payload import NOT_A_FLOAT, form_payload, show_refusal
 from ui.text import plain
 from ui.validate.form_drafts import box_text, show_held
-from ui.validate.form_edits import Path, shown
+from ui.validate.form_edits import Path, Shape, shown
 from ui.validate.form_table import APPLY, table_editor
 from ui.validate.form_write import UNSET, Box, apply_field
 from ui.validate.names import spoken
@@ -110,7 +110,7 @@ class _Form:
         # take stays as typed while the field's value is the one it was typed over.
         if st.session_state.get(key) != (want := box_text(path, now)):
             st.session_state[key] = want
-        args = (path, kind, required, options, Box(now, many, "type" not in node))
+        args = (path, kind, required, options, Box(now, Shape(many, "type" not in node)))
         hint = None  # the model's default, where its schema names one
         if "default" in sub or "default" in node:
             default = shown(sub.get("default", node.get("default")))
