@@ -31,7 +31,7 @@ from ui.threads.share import (
     threads_share,
 )
 from ui.threads.source import choose_store
-from ui.threads.timeline import thread_headline, thread_view
+from ui.threads.timeline import set_step, thread_headline, thread_view
 from ui.threads.unbrick import unbrick_section
 
 st.title("Threads")
@@ -68,6 +68,8 @@ try:
             thread = thread_list(store, judged.model, judged.current)
             thread_note(thread)
         timeline = timeline_of(store, thread, judged.judge) if thread else None
+        if timeline is not None:
+            set_step(timeline)  # before the share link below reads the step
         with thread_col:
             st.subheader("Open thread")
             if timeline is not None:

@@ -4,11 +4,17 @@ checkpoint, as when the thread is opened fresh, however the browser still holds 
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
+from langgraph.checkpoint.sqlite import SqliteSaver
 from streamlit.testing.v1 import AppTest
 
+from core.lg_compat import recompile
+from core.order import build_order_graph
+from core.stores.demo import DEMO_THREADS
 from tests.app.conftest import open_demo_threads
 from ui import keys
 from ui.threads.migrate.plan_grid import cell_key
@@ -128,3 +134,27 @@ def test_a_verdict_that_relabels_the_checkpoints_keeps_the_one_shown(at: AppTest
     at.session_state[keys.THREADS_TAB] = "Audit"
     _as_the_browser_sends(at, held)
     assert at.select_slider(key=keys.THREADS_STEP).value == 1
+
+
+def test_a_checkpoint_written_elsewhere_keeps_the_one_shown(at: AppTest, tmp_path: Path) -> None:
+    """Another writer (a run, a colleague) adds a checkpoint to the open thread: the stepper
+    stays on the checkpoint the user chose, found by its id under its new label."""
+    at.select_slider(key=keys.THREADS_STEP).set_value(1).run()
+    stepper = at.select_slider(key=keys.THREADS_STEP)
+    held, shown = stepper.options[1], _ids_drawn(at)
+    with closing(sqlite3.connect(tmp_path / "demo.sqlite", check_same_thread=False)) as conn:
+        graph = recompile(build_order_graph(DEMO_THREADS[THREAD][0]), SqliteSaver(conn))
+        graph.update_state({"configurable": {"thread_id": THREAD}}, {"status": "confirmed"})
+    at.session_state[keys.THREADS_TAB] = "Audit"  # any click: the browser sends `held`
+    _as_the_browser_sends(at, held)
+    assert not at.exception
+    stepper = at.select_slider(key=keys.THREADS_STEP)
+    assert (held, stepper.value, stepper.options[1], len(stepper.options)) == (
+        "checkpoint 2 of 4 · step 0 · loop", 1, "checkpoint 2 of 5 · step 0 · loop", 5,
+    )  # fmt: skip
+    assert _ids_drawn(at) == shown  # the same checkpoint's ids
+
+
+def _ids_drawn(at: AppTest) -> str:
+    (ids,) = [c.value for c in at.code if c.value.startswith("checkpoint_id  ")]
+    return ids

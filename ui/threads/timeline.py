@@ -29,7 +29,7 @@ from ui.threads.coded import show_coded
 from ui.threads.columns import TIMELINE_LAYOUT, WRITES_LAYOUT, fit_words
 from ui.threads.listing import short_ids
 
-__all__ = ["as_json", "thread_headline", "thread_view"]
+__all__ = ["as_json", "set_step", "thread_headline", "thread_view"]
 
 STATE_VERDICTS = Verdicts(
     "Valid — this stored state passes the model.",
@@ -225,7 +225,7 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
         ),
         **layout,
     )
-    _set_step(timeline)
+    set_step(timeline)
     last = len(timeline.checkpoints) - 1
     # Trace's stepper: Prev / Next side by side, then the slider
     index = step_controls(
@@ -266,15 +266,18 @@ def thread_view(timeline: Timeline, model: type[BaseModel]) -> Checkpoint:
     return checkpoint
 
 
-def _set_step(timeline: Timeline) -> None:
+def set_step(timeline: Timeline) -> None:
     """Put the stepper where the timeline opens, before it is drawn: a thread newly opened at
     its blamed checkpoint (its latest when valid), a checkpoint asked for by id at itself.
 
     The slider keeps its choice as the label it showed, and a label counts the checkpoints
     ("4 of 4"): once a write grows the timeline, that label names no option and Streamlit
     would fall back to the first. So a timeline whose checkpoints changed since the stepper
-    was drawn opens as a thread newly opened does; one whose labels alone changed (another
-    verdict) is set to the same checkpoint, under its new label."""
+    was drawn is set to the checkpoint it showed, found by id (a write elsewhere must not move
+    the user off it; one this page made says where to open with THREADS_OPEN_AT), else opens
+    as a thread newly opened does; one whose labels alone changed (another verdict) is set to
+    the same checkpoint, under its new label. Called before anything reads THREADS_STEP (the
+    share link), and again by `thread_view` (then a no-op)."""
     ss = st.session_state
     last = len(timeline.checkpoints) - 1
     ids = [c.checkpoint_id for c in timeline.checkpoints]
@@ -285,10 +288,15 @@ def _set_step(timeline: Timeline) -> None:
     opened = ss.pop(keys.THREADS_OPEN_AT, None)  # e.g. an unbrick's new head
     moved = ss.get(keys.THREADS_STEP_OF) != timeline.thread_id  # (a link sets both)
     same = drawn.get("thread") == timeline.thread_id  # drawn over this thread last run
+    blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
     if opened in ids:
         ss[keys.THREADS_STEP] = ids.index(opened)
-    elif moved or kept not in range(last + 1) or (same and drawn["ids"] != ids):
-        blamed = timeline.checkpoints.index(timeline.blamed) if timeline.blamed else last
+    elif moved:
+        ss[keys.THREADS_STEP] = blamed
+    elif same and drawn["ids"] != ids:  # checkpoints written since: the same one, if kept
+        was = drawn["ids"][kept] if kept in range(len(drawn["ids"])) else None
+        ss[keys.THREADS_STEP] = ids.index(was) if was in ids else blamed
+    elif kept not in range(last + 1):
         ss[keys.THREADS_STEP] = blamed
     elif same and drawn["labels"] != labels:
         ss[keys.THREADS_STEP] = kept

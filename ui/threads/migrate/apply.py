@@ -229,6 +229,10 @@ def apply_section(
             "as_planned": [(w.thread_id, w.from_checkpoint_id) for w in written]
             == [(r["thread_id"], r["from_checkpoint_id"]) for r in rows],
         }  # fmt: skip
+        opened = st.session_state.get(keys.THREADS_STEP_OF)  # the thread open, if written:
+        for row in written:  # its Timeline opens on its new head, as after an Unbrick
+            if row.thread_id == opened:
+                st.session_state[keys.THREADS_OPEN_AT] = row.new_checkpoint_id
         st.session_state.pop(keys.THREADS_MIGRATE_PLANNED, None)  # written: dry-run anew
         st.session_state.pop(keys.THREADS_MIGRATE_JOB, None)  # the store changed: preview anew
         st.rerun(scope="app")  # the list, the timeline and the preview read the new checkpoints
