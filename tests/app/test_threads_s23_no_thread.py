@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.conftest import open_demo_threads
+from tests.app.conftest import open_demo_threads, shared
 from ui import keys
 
 pytestmark = pytest.mark.usefixtures("session_ends")
@@ -48,7 +48,12 @@ def test_a_filter_that_matches_no_thread_says_what_needs_one_and_links_the_filte
     assert keys.THREADS_SHARE in [button.key for button in at.button]  # a thread is open
     _filtered(at)
     assert [info.value for info in at.info] == ["No thread matches these filters.", NONE_OPEN]
-    assert keys.THREADS_SHARE in [button.key for button in at.button]  # the list, filtered
+    # the link carries the list as filtered, no thread and no checkpoint
+    at.button(key=keys.THREADS_SHARE).click().run()
+    assert shared(at) == {
+        "page": "threads", "source": "demo", "current": "same", "contains": HOSTILE,
+        "status": "all", "page_size": 25, "cursors": [""], "tab": "Timeline",
+    }  # fmt: skip
     off = (
         "Writing a repaired state is off on this server (start it with "
         "PLAYGROUND_STORE_WRITES=1 to allow it); the other tabs are read-only."
