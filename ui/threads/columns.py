@@ -187,7 +187,7 @@ AUDIT_INVALID_LAYOUT = _layout(
             width=130,
             help="Each id's start and end (…: the "
             "middle left out); the CSV and JSON below hold it whole.",
-        )
+        ),
     },
     row_height=WRAP_ROW_HEIGHT,
 )
